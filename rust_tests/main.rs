@@ -1,0 +1,3 @@
+//! Integration tests: one binary, one module per pipeline stage.
+mod common;
+mod rig_table;

@@ -1,0 +1,1 @@
+//! Bake the spring into loop-closed keyframes (SPEC B).

@@ -1,0 +1,41 @@
+//! caudal: gives tails the bones auto-riggers forgot, and carries artists'
+//! animation onto any auto-rig.
+//!
+//! The crate is a pipeline of pure stages over plain data. Read the modules in
+//! this order:
+//!
+//! | stage | module | SPEC |
+//! |---|---|---|
+//! | rig table, joint roles, clips, skinning | [`rig`] | T (input) |
+//! | weld, mesh graph, skeleton distance field | [`geometry`] | T1, T2 |
+//! | appendage detection and decisions | [`appendage`] | T3-T6 |
+//! | rigid fix and chain growth | [`chain`] | T7-T9 |
+//! | spring chain at run time | [`spring`] | S, C |
+//! | bake into loop-closed keyframes | [`bake`] | B |
+//! | surface solve (clip transfer) | [`solve`] | X |
+//! | measurement | [`measure`] | M, G, T10 |
+//! | glTF 2.0 in and out | [`gltf_io`] | - |
+//! | the built-in demo creature | [`demo`] | - |
+//!
+//! Core space is Y-up, right-handed; lengths are in the model's own units,
+//! and every geometric threshold is relative to the model height `H`.
+//! Nothing here knows about Python or Blender: the pyo3 layer lives in
+//! `python` behind the `python` cargo feature.
+
+pub mod error;
+pub mod rig;
+pub mod geometry;
+pub mod appendage;
+pub mod chain;
+pub mod spring;
+pub mod bake;
+pub mod solve;
+pub mod measure;
+pub mod gltf_io;
+pub mod demo;
+
+#[cfg(feature = "python")]
+mod python;
+
+pub use error::{CaudalError, Result};
+pub use rig::{Clip, JointRoles, Rig, Trs};

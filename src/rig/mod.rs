@@ -1,0 +1,17 @@
+//! The rig table: a skinned mesh in bind space plus its skeleton, the input
+//! and output of every stage. Also the pieces every stage shares: joint roles,
+//! clips of local transforms, forward kinematics and linear blend skinning.
+
+mod clip;
+mod pose;
+mod roles;
+mod skinning;
+mod table;
+mod trs;
+
+pub use clip::Clip;
+pub use pose::{world_matrices, world_matrices_into};
+pub use roles::{JointRoles, RoleOverrides, RoleRule, RoleSource};
+pub use skinning::{skin_matrices, skin_vertices, skin_vertices_into};
+pub use table::{Influences, Rig, RigParts, WEIGHT_SUM_TOLERANCE};
+pub use trs::Trs;

@@ -1,0 +1,422 @@
+use std::collections::HashMap;
+
+use glam::{Mat4, Vec3};
+
+use super::Trs;
+use crate::error::{CaudalError, Result};
+
+/// Skin weights of a vertex must sum to one within this tolerance
+/// (`normalize` in [`RigParts`] rescales instead of rejecting).
+pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-3;
+
+/// Skin influences in compressed rows: vertex `v` is moved by
+/// `joints[offsets[v]..offsets[v+1]]` with the matching `weights`. Any count
+/// per vertex, including more than glTF's four per attribute set.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Influences {
+    pub offsets: Vec<u32>,
+    pub joints: Vec<u32>,
+    pub weights: Vec<f32>,
+}
+
+impl Influences {
+    /// From padded per-vertex rows (`k` slots a vertex, weight 0 = unused).
+    pub fn from_padded(joints: &[u32], weights: &[f32], k: usize) -> Self {
+        let n = if k == 0 { 0 } else { joints.len() / k };
+        let mut out = Influences { offsets: Vec::with_capacity(n + 1), ..Default::default() };
+        out.offsets.push(0);
+        for v in 0..n {
+            for s in 0..k {
+                let w = weights[v * k + s];
+                if w != 0.0 {
+                    out.joints.push(joints[v * k + s]);
+                    out.weights.push(w);
+                }
+            }
+            out.offsets.push(out.joints.len() as u32);
+        }
+        out
+    }
+
+    /// One joint per vertex with weight 1.
+    pub fn rigid(joint_of_vertex: &[u32]) -> Self {
+        Influences {
+            offsets: (0..=joint_of_vertex.len() as u32).collect(),
+            joints: joint_of_vertex.to_vec(),
+            weights: vec![1.0; joint_of_vertex.len()],
+        }
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    #[inline]
+    pub fn of(&self, v: usize) -> (&[u32], &[f32]) {
+        let (a, b) = (self.offsets[v] as usize, self.offsets[v + 1] as usize);
+        (&self.joints[a..b], &self.weights[a..b])
+    }
+
+    /// Largest number of influences on one vertex.
+    pub fn max_count(&self) -> usize {
+        self.offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max().unwrap_or(0)
+    }
+
+    /// Padded rows sorted by weight, heaviest first: `(joints, weights, k)`.
+    pub fn to_padded(&self, k: usize) -> (Vec<u32>, Vec<f32>) {
+        let n = self.vertex_count();
+        let mut js = vec![0u32; n * k];
+        let mut ws = vec![0f32; n * k];
+        let mut row: Vec<(u32, f32)> = Vec::new();
+        for v in 0..n {
+            let (j, w) = self.of(v);
+            row.clear();
+            row.extend(j.iter().copied().zip(w.iter().copied()));
+            row.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (s, &(jj, ww)) in row.iter().take(k).enumerate() {
+                js[v * k + s] = jj;
+                ws[v * k + s] = ww;
+            }
+        }
+        (js, ws)
+    }
+
+    /// The joint with the largest weight on each vertex.
+    pub fn dominant_joint(&self, v: usize) -> u32 {
+        let (j, w) = self.of(v);
+        let mut best = (0u32, f32::NEG_INFINITY);
+        for (&jj, &ww) in j.iter().zip(w) {
+            if ww > best.1 || (ww == best.1 && jj < best.0) {
+                best = (jj, ww);
+            }
+        }
+        best.0
+    }
+}
+
+/// The plain, unvalidated parts of a rig. [`Rig::new`] checks them.
+#[derive(Clone, Debug, Default)]
+pub struct RigParts {
+    pub vertices: Vec<Vec3>,
+    pub triangles: Vec<[u32; 3]>,
+    pub influences: Influences,
+    pub joint_names: Vec<String>,
+    pub parents: Vec<Option<usize>>,
+    /// Joint world matrices at the bind pose. Either this or
+    /// `inverse_bind` must be given; the other is derived.
+    pub bind_world: Option<Vec<Mat4>>,
+    pub inverse_bind: Option<Vec<Mat4>>,
+    /// Rest (default node) pose locals; derived from the bind pose if absent.
+    pub rest_local: Option<Vec<Trs>>,
+    /// Rescale each vertex's weights to sum to one instead of rejecting them.
+    pub normalize: bool,
+}
+
+/// A validated rig table in bind space. Immutable: every stage returns a new
+/// rig instead of changing this one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rig {
+    vertices: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    influences: Influences,
+    joint_names: Vec<String>,
+    parents: Vec<Option<usize>>,
+    bind_world: Vec<Mat4>,
+    inverse_bind: Vec<Mat4>,
+    rest_local: Vec<Trs>,
+    order: Vec<usize>,
+}
+
+fn check_finite_vec3(field: &str, v: &[Vec3]) -> Result<()> {
+    match v.iter().position(|p| !p.is_finite()) {
+        Some(i) => Err(CaudalError::NonFinite { field: field.into(), index: i }),
+        None => Ok(()),
+    }
+}
+
+fn check_finite_mat(field: &str, m: &[Mat4]) -> Result<()> {
+    match m.iter().position(|p| !p.is_finite()) {
+        Some(i) => Err(CaudalError::NonFinite { field: field.into(), index: i }),
+        None => Ok(()),
+    }
+}
+
+/// Parents before children; errors on cycles and bad indices.
+fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<usize>> {
+    let n = parents.len();
+    for (i, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            if p >= n {
+                return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p as i64, bound: n });
+            }
+        }
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (i, p) in parents.iter().enumerate() {
+        match p {
+            Some(p) => children[*p].push(i),
+            None => roots.push(i),
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<usize> = roots.into_iter().rev().collect();
+    while let Some(j) = stack.pop() {
+        order.push(j);
+        stack.extend(children[j].iter().rev());
+    }
+    if order.len() != n {
+        let mut seen = vec![false; n];
+        for &j in &order {
+            seen[j] = true;
+        }
+        let j = seen.iter().position(|s| !s).unwrap_or(0);
+        return Err(CaudalError::CyclicParents { joint: names.get(j).cloned().unwrap_or_else(|| j.to_string()) });
+    }
+    Ok(order)
+}
+
+impl Rig {
+    pub fn new(parts: RigParts) -> Result<Rig> {
+        let RigParts { vertices, triangles, mut influences, joint_names, parents, bind_world, inverse_bind, rest_local, normalize } =
+            parts;
+        let n = vertices.len();
+        if n == 0 {
+            return Err(CaudalError::EmptyMesh { field: "vertices".into(), message: "no vertices".into() });
+        }
+        if triangles.is_empty() {
+            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: "no triangles".into() });
+        }
+        check_finite_vec3("vertices", &vertices)?;
+        for (t, tri) in triangles.iter().enumerate() {
+            for &i in tri {
+                if i as usize >= n {
+                    return Err(CaudalError::IndexOutOfRange { field: "triangles".into(), index: t, value: i as i64, bound: n });
+                }
+            }
+        }
+
+        let jn = joint_names.len();
+        if jn == 0 {
+            return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
+        }
+        if parents.len() != jn {
+            return Err(CaudalError::shape("parents", format!("{} parents for {} joints", parents.len(), jn)));
+        }
+        let mut seen = HashMap::with_capacity(jn);
+        for name in &joint_names {
+            if seen.insert(name.as_str(), ()).is_some() {
+                return Err(CaudalError::DuplicateName { name: name.clone() });
+            }
+        }
+        let order = topological_order(&joint_names, &parents)?;
+
+        let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
+            (Some(b), Some(ib)) => (b, ib),
+            (Some(b), None) => {
+                let ib = b.iter().map(|m| m.inverse()).collect();
+                (b, ib)
+            }
+            (None, Some(ib)) => {
+                let b = ib.iter().map(|m| m.inverse()).collect();
+                (b, ib)
+            }
+            (None, None) => {
+                return Err(CaudalError::shape("bind_world", "either bind world matrices or inverse bind matrices are required"))
+            }
+        };
+        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
+            if m.len() != jn {
+                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
+            }
+            check_finite_mat(field, m)?;
+        }
+        for (j, m) in bind_world.iter().enumerate() {
+            if m.determinant().abs() < 1e-12 {
+                return Err(CaudalError::Parameter {
+                    field: "bind_world".into(),
+                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
+                });
+            }
+        }
+
+        // Influences
+        if influences.offsets.len() != n + 1 {
+            return Err(CaudalError::shape(
+                "influences",
+                format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
+            ));
+        }
+        if influences.joints.len() != influences.weights.len() {
+            return Err(CaudalError::shape("skin_weights", "joint and weight counts differ"));
+        }
+        if influences.offsets[0] != 0
+            || influences.offsets.windows(2).any(|w| w[1] < w[0])
+            || *influences.offsets.last().unwrap() as usize != influences.joints.len()
+        {
+            return Err(CaudalError::shape("influences", "row offsets are not increasing or do not cover the rows"));
+        }
+        for (i, &j) in influences.joints.iter().enumerate() {
+            if j as usize >= jn {
+                return Err(CaudalError::IndexOutOfRange { field: "skin_joints".into(), index: i, value: j as i64, bound: jn });
+            }
+        }
+        for (i, &w) in influences.weights.iter().enumerate() {
+            if !w.is_finite() {
+                return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
+            }
+            if w < 0.0 {
+                return Err(CaudalError::Weights {
+                    field: "skin_weights".into(),
+                    message: format!("negative weight {w} at position {i}"),
+                });
+            }
+        }
+        for v in 0..n {
+            let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
+            let sum: f32 = influences.weights[a..b].iter().sum();
+            if sum <= 1e-8 {
+                return Err(CaudalError::Weights {
+                    field: "skin_weights".into(),
+                    message: format!("vertex {v} has weights summing to 0 (no influence)"),
+                });
+            }
+            if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+                if normalize {
+                    for w in &mut influences.weights[a..b] {
+                        *w /= sum;
+                    }
+                } else {
+                    return Err(CaudalError::Weights {
+                        field: "skin_weights".into(),
+                        message: format!(
+                            "weights of vertex {v} sum to {sum} (must be 1 within {WEIGHT_SUM_TOLERANCE}; pass normalize=True to rescale)"
+                        ),
+                    });
+                }
+            }
+        }
+
+        let rest_local = match rest_local {
+            Some(r) => {
+                if r.len() != jn {
+                    return Err(CaudalError::shape("rest_local", format!("{} transforms for {} joints", r.len(), jn)));
+                }
+                if let Some(i) = r.iter().position(|t| !t.is_finite()) {
+                    return Err(CaudalError::NonFinite { field: "rest_local".into(), index: i });
+                }
+                r
+            }
+            None => neutral_locals(&parents, &bind_world),
+        };
+
+        Ok(Rig { vertices, triangles, influences, joint_names, parents, bind_world, inverse_bind, rest_local, order })
+    }
+
+    pub fn to_parts(&self) -> RigParts {
+        RigParts {
+            vertices: self.vertices.clone(),
+            triangles: self.triangles.clone(),
+            influences: self.influences.clone(),
+            joint_names: self.joint_names.clone(),
+            parents: self.parents.clone(),
+            bind_world: Some(self.bind_world.clone()),
+            inverse_bind: Some(self.inverse_bind.clone()),
+            rest_local: Some(self.rest_local.clone()),
+            normalize: false,
+        }
+    }
+
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+    pub fn triangles(&self) -> &[[u32; 3]] {
+        &self.triangles
+    }
+    pub fn influences(&self) -> &Influences {
+        &self.influences
+    }
+    pub fn joint_names(&self) -> &[String] {
+        &self.joint_names
+    }
+    pub fn parents(&self) -> &[Option<usize>] {
+        &self.parents
+    }
+    pub fn bind_world(&self) -> &[Mat4] {
+        &self.bind_world
+    }
+    pub fn inverse_bind(&self) -> &[Mat4] {
+        &self.inverse_bind
+    }
+    pub fn rest_local(&self) -> &[Trs] {
+        &self.rest_local
+    }
+    /// Joint indices with every parent before its children.
+    pub fn topological_order(&self) -> &[usize] {
+        &self.order
+    }
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len()
+    }
+    pub fn joint_count(&self) -> usize {
+        self.joint_names.len()
+    }
+
+    pub fn joint_index(&self, name: &str) -> Option<usize> {
+        self.joint_names.iter().position(|n| n == name)
+    }
+
+    /// Like [`Rig::joint_index`] but an unknown name is an error naming `field`.
+    pub fn require_joint(&self, field: &str, name: &str) -> Result<usize> {
+        self.joint_index(name).ok_or_else(|| CaudalError::UnknownJoint { field: field.into(), name: name.into() })
+    }
+
+    pub fn children(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
+        self.parents.iter().enumerate().filter(move |(_, p)| **p == Some(j)).map(|(i, _)| i)
+    }
+
+    /// Bind-pose bounding box of the mesh.
+    pub fn bounds(&self) -> (Vec3, Vec3) {
+        self.vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| {
+            (lo.min(*p), hi.max(*p))
+        })
+    }
+
+    /// Model height `H`: the bind-pose extent along the up (Y) axis.
+    pub fn height(&self) -> f32 {
+        let (lo, hi) = self.bounds();
+        hi.y - lo.y
+    }
+
+    /// Length of the bind-pose bounding-box diagonal.
+    pub fn diagonal(&self) -> f32 {
+        let (lo, hi) = self.bounds();
+        (hi - lo).length()
+    }
+
+    /// Joint positions at the bind pose.
+    pub fn bind_heads(&self) -> Vec<Vec3> {
+        self.bind_world.iter().map(|m| m.w_axis.truncate()).collect()
+    }
+
+    /// Neutral locals rebuilt from the bind matrices (SPEC S6): a loaded
+    /// node pose may hold an exported pose that is not the neutral one.
+    pub fn bind_locals(&self) -> Vec<Trs> {
+        neutral_locals(&self.parents, &self.bind_world)
+    }
+}
+
+/// `L_i = (W_parent)^-1 W_i`, decomposed.
+fn neutral_locals(parents: &[Option<usize>], bind_world: &[Mat4]) -> Vec<Trs> {
+    parents
+        .iter()
+        .enumerate()
+        .map(|(j, p)| {
+            let m = match p {
+                Some(p) => bind_world[*p].inverse() * bind_world[j],
+                None => bind_world[j],
+            };
+            Trs::from_matrix(&m)
+        })
+        .collect()
+}

@@ -1,0 +1,1 @@
+//! The tail spring chain at run time (SPEC S1-S9, C).
