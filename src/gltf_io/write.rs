@@ -369,11 +369,20 @@ fn finish_json(b: &mut Builder) {
 
 fn encode_glb(mut b: Builder) -> Vec<u8> {
     finish_json(&mut b);
-    let mut js = serde_json::to_vec(&b.json).expect("JSON values always serialise");
+    glb_container(&b.json, b.bin)
+}
+
+/// A GLB container around a document and its binary chunk (which the
+/// document's buffer 0 must describe).
+pub fn glb_container(json: &Value, mut bin: Vec<u8>) -> Vec<u8> {
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let mut js = serde_json::to_vec(json).expect("JSON values always serialise");
     while js.len() % 4 != 0 {
         js.push(b' ');
     }
-    let total = 12 + 8 + js.len() + 8 + b.bin.len();
+    let total = 12 + 8 + js.len() + 8 + bin.len();
     let mut out = Vec::with_capacity(total);
     out.extend(b"glTF");
     out.extend(2u32.to_le_bytes());
@@ -381,9 +390,9 @@ fn encode_glb(mut b: Builder) -> Vec<u8> {
     out.extend((js.len() as u32).to_le_bytes());
     out.extend(b"JSON");
     out.extend(js);
-    out.extend((b.bin.len() as u32).to_le_bytes());
+    out.extend((bin.len() as u32).to_le_bytes());
     out.extend(b"BIN\0");
-    out.extend(b.bin);
+    out.extend(bin);
     out
 }
 
