@@ -9,6 +9,29 @@ use crate::error::{CaudalError, Result};
 /// (`normalize` in [`RigParts`] rescales instead of rejecting).
 pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-3;
 
+/// A row of weights counts as exactly normalised when its sum (in f64) is
+/// this close to one: the rounding of f32 weights, no more.
+pub const EXACT_WEIGHT_SUM: f64 = 2e-7;
+
+/// Rescales a row of weights to sum to one as closely as f32 allows: the
+/// heaviest weight takes the rounding remainder. Rows already exact are left
+/// bit-for-bit alone, so normalising twice changes nothing.
+pub fn normalize_weights(ws: &mut [f32]) {
+    let sum: f64 = ws.iter().map(|&w| w as f64).sum();
+    if (sum - 1.0).abs() <= EXACT_WEIGHT_SUM || sum <= 0.0 {
+        return;
+    }
+    let heaviest = (0..ws.len()).fold(0, |b, i| if ws[i] > ws[b] { i } else { b });
+    let mut rest = 1.0f64;
+    for (i, w) in ws.iter_mut().enumerate() {
+        if i != heaviest {
+            *w = (*w as f64 / sum) as f32;
+            rest -= *w as f64;
+        }
+    }
+    ws[heaviest] = rest as f32;
+}
+
 /// Skin influences in compressed rows: vertex `v` is moved by
 /// `joints[offsets[v]..offsets[v+1]]` with the matching `weights`. Any count
 /// per vertex, including more than glTF's four per attribute set.
@@ -281,12 +304,10 @@ impl Rig {
                     message: format!("vertex {v} has weights summing to 0 (no influence)"),
                 });
             }
-            if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-                if normalize {
-                    for w in &mut influences.weights[a..b] {
-                        *w /= sum;
-                    }
-                } else {
+            if normalize {
+                normalize_weights(&mut influences.weights[a..b]);
+            } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+                {
                     return Err(CaudalError::Weights {
                         field: "skin_weights".into(),
                         message: format!(
