@@ -234,6 +234,18 @@ impl Rig {
         }
         let order = topological_order(&joint_names, &parents)?;
 
+        // Check what was given before deriving the other: a singular matrix
+        // would otherwise surface as a NaN in a field the caller never passed.
+        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
+            let Some(m) = m else { continue };
+            if m.len() != jn {
+                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
+            }
+            check_finite_mat(field, m)?;
+            if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
+                return Err(CaudalError::Parameter { field: field.into(), message: format!("matrix of joint {:?} is singular", joint_names[j]) });
+            }
+        }
         let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
             (Some(b), Some(ib)) => (b, ib),
             (Some(b), None) => {
@@ -248,20 +260,6 @@ impl Rig {
                 return Err(CaudalError::shape("bind_world", "either bind world matrices or inverse bind matrices are required"))
             }
         };
-        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
-            if m.len() != jn {
-                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
-            }
-            check_finite_mat(field, m)?;
-        }
-        for (j, m) in bind_world.iter().enumerate() {
-            if m.determinant().abs() < 1e-12 {
-                return Err(CaudalError::Parameter {
-                    field: "bind_world".into(),
-                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
-                });
-            }
-        }
 
         // Influences
         if influences.offsets.len() != n + 1 {

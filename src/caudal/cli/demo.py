@@ -36,18 +36,19 @@ def run(args: argparse.Namespace) -> int:
         and again.rig.joint_names == model.rig.joint_names
     )
     summary = model_summary(reread)
+    m: dict[str, Any] = {k: summary[k] for k in ("joint_count", "vertex_count", "triangle_count", "height", "clips")}
+    roles: dict[str, Any] = {k: summary["roles"][k] for k in ("pelvis", "thighs", "shins", "head")}
     result = {
         "files": {"creature": str(original), "roundtrip": str(roundtrip)},
         "roundtrip_identical": same,
-        "model": {k: summary[k] for k in ("joint_count", "vertex_count", "triangle_count", "height", "clips")},
-        "roles": {k: summary["roles"][k] for k in ("pelvis", "thighs", "shins", "head")},
+        "model": m,
+        "roles": roles,
     }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        m = result["model"]
         print(f"demo creature: {m['joint_count']} joints, {m['vertex_count']} vertices, height {m['height']:.3f} m")
-        print(f"  pelvis {result['roles']['pelvis']}, thighs {result['roles']['thighs']}, shins {result['roles']['shins']}")
+        print(f"  pelvis {roles['pelvis']}, thighs {roles['thighs']}, shins {roles['shins']}")
         for c in m["clips"]:
             print(f"  clip {c['name']}: {c['duration']:.3f} s")
         print(f"  wrote {original}")
