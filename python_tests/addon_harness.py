@@ -1,0 +1,38 @@
+"""Loads the Blender add-on from ../addon for the add-on tests (the package is
+imported as ``addon`` from the repository root and registered once)."""
+
+from __future__ import annotations
+
+import sys
+
+from conftest import ROOT, asset, import_bpy
+
+_registered = None
+
+
+def addon():
+    """The registered add-on package (bpy imported first)."""
+    global _registered
+    import_bpy()
+    if _registered is None:
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))
+        import addon as pkg
+
+        pkg.register()
+        _registered = pkg
+    return _registered
+
+
+def fresh_fox(path: str = "fox/Fox_notail.glb"):
+    """An empty scene with the Fox imported by Blender's glTF importer:
+    (armature object, skinned mesh object)."""
+    import bpy
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=str(asset(path)))
+    arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
+    mesh = next(o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm)
+    bpy.context.view_layer.objects.active = arm
+    arm.select_set(True)
+    return arm, mesh

@@ -1,0 +1,79 @@
+"""bpy <-> rig table: what the add-on reads from Blender's import of a file is
+what caudal reads from the file itself (Z-up <-> Y-up at the boundary)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import caudal
+from addon_harness import addon, fresh_fox
+from conftest import asset
+
+pytestmark = pytest.mark.blender
+
+
+def test_rig_table_from_blender_matches_caudal_load():
+    pkg = addon()
+    from addon import bpy_arrays
+
+    arm, mesh = fresh_fox()
+    table = bpy_arrays.read_rig(arm)
+    ref = caudal.load(asset("fox/Fox_notail.glb")).rig
+    assert table.joint_names == ref.joint_names
+    assert np.array_equal(table.parents, ref.parents)
+    # The importer keeps glTF joint frames, so whole bind matrices agree.
+    np.testing.assert_allclose(table.bind_core, ref.bind_matrices, atol=1e-3)
+    assert table.vertex_count == ref.vertex_count
+    np.testing.assert_allclose(table.vertices_core, ref.vertices, atol=1e-3)
+    dense_ref = pkg.rig_edit.dense_weights(ref.skin_joints, ref.skin_weights, ref.joint_count)
+    np.testing.assert_allclose(table.dense, dense_ref, atol=1e-5)
+    assert table.triangles.shape == ref.triangles.shape
+    # Same triangles up to the order of corners.
+    np.testing.assert_array_equal(np.sort(np.sort(table.triangles, axis=1), axis=0), np.sort(np.sort(ref.triangles, axis=1), axis=0))
+    rig = table.to_rig()
+    assert rig.roles()["pelvis"] == "b_Hip_01"
+    np.testing.assert_allclose(caudal.skin_bind_pose(rig), caudal.skin_bind_pose(ref), atol=1e-2)
+
+
+def test_written_weights_read_back_and_untouched_rows_stay():
+    addon()
+    from addon import bpy_arrays
+
+    arm, mesh = fresh_fox()
+    table = bpy_arrays.read_rig(arm)
+    dense = np.pad(table.dense, ((0, 0), (0, 1)))
+    rows = np.array([0, 5, 17, 1000])
+    dense[rows] = 0.0
+    dense[rows, -1] = [1.0, 0.25, 0.5, 0.125]
+    dense[rows[1:], 2] = [0.75, 0.5, 0.875]
+    names = table.joint_names + ["Extra"]
+    bpy_arrays.write_weights(table, names, dense, rows)
+    g = mesh.vertex_groups["Extra"]
+    assert g.weight(5) == pytest.approx(0.25)
+    assert mesh.vertex_groups["b_Hip_01"].weight(17) == pytest.approx(0.5)
+    with pytest.raises(RuntimeError):  # vertex 0 left every other group
+        mesh.vertex_groups["b_Hip_01"].weight(0)
+    back = bpy_arrays.group_weights(mesh)
+    r = back[0]
+    assert set(np.unique(r)) == set(range(table.vertex_count))
+    # A vertex we did not touch reads back the same.
+    i = 3
+    gi = {n: k for k, n in enumerate(back[3])}
+    got = {back[3][g]: w for v, g, w in zip(*back[:3]) if v == i}
+    want = {table.joint_names[j]: table.dense[i, j] for j in np.flatnonzero(table.dense[i])}
+    assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-5 for k in got)
+
+
+def test_axes_round_trip_and_basis():
+    from addon_harness import addon as _a
+
+    _a()
+    from addon import axes
+
+    p = np.array([[1.0, 2.0, 3.0]])
+    assert np.allclose(axes.points_to_core(p), [[1.0, 3.0, -2.0]])
+    assert np.allclose(axes.points_from_core(axes.points_to_core(p)), p)
+    # basis = rest^-1 * local: local == rest gives identity.
+    rest = np.array([[0.0, 0.0, np.sin(0.3), np.cos(0.3)]])
+    assert np.allclose(axes.basis_from_local(rest, rest), [[1, 0, 0, 0]], atol=1e-12)
