@@ -70,18 +70,18 @@ def finger_merges(names: list[str], parents: np.ndarray) -> list[FingerMerge]:
     merges: list[FingerMerge] = []
     for j, name in enumerate(names):
         hand = None
-        digit = bool(FINGER_NAME.search(name)) and not HAND_NAME.search(name)
+        digit = bool(FINGER_NAME.search(name))
         p = int(parents[j])
+        # The topmost hand above takes the weight (a palm under the hand is merged too).
         while p >= 0:
             if HAND_NAME.search(names[p]) and not FINGER_NAME.search(names[p]):
                 hand = p
-                break
-            digit = digit or bool(FINGER_NAME.search(names[p]))
+            elif hand is None:
+                digit = digit or bool(FINGER_NAME.search(names[p]))
             p = int(parents[p])
         if hand is None:
             continue
-        below_digit = _has_digit_descendant(j, names, parents)
-        if digit or below_digit:
+        if digit or _has_digit_descendant(j, names, parents):
             merges.append(FingerMerge(j, hand))
     return merges
 

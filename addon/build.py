@@ -1,0 +1,193 @@
+"""Build Armature: read the rig table, let caudal fix it, write the result
+back. Everything is computed before Blender data is touched; the writes are
+ordered so each step can be taken back, and a failure takes them back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import bpy
+import numpy as np
+
+from . import bpy_arrays, card, rig_edit
+
+# Rows whose weights moved less than this are left alone (float32 noise of
+# the normalisation round trip is ~1e-7).
+WEIGHT_TOLERANCE = 1e-5
+# A chain's end helper (weightless) is drawn this fraction of its parent bone long.
+END_BONE_FRACTION = 0.25
+
+
+@dataclass
+class BuildPlan:
+    names: list[str]  # all joints after the build (old ones first)
+    parents: np.ndarray
+    bind_core: np.ndarray
+    dense: np.ndarray  # (N, len(names))
+    rows: np.ndarray  # vertices whose weights change
+    new_joints: list[int]
+    removed: list[str]  # finger bones merged into the hands
+    report: dict | None
+    warnings: list[str] = field(default_factory=list)
+
+
+def grow_chains(rig):
+    """``caudal.grow_chains`` -> (new rig, report dict)."""
+    import caudal
+
+    fn = getattr(caudal, "grow_chains", None)
+    if fn is None:
+        raise RuntimeError("this caudal package has no grow_chains (tail detection is not built in)")
+    new_rig, report = fn(rig)
+    return new_rig, card.report_dict(report)
+
+
+def plan(table: bpy_arrays.RigTable, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
+    merges = [] if use_fingers else rig_edit.finger_merges(table.joint_names, table.parents)
+    dense = rig_edit.merge_fingers(table.dense, merges)
+    names, parents, bind = list(table.joint_names), table.parents, table.bind_core
+    report = None
+    if use_tail:
+        new_rig, report = (grow or grow_chains)(table.to_rig(dense))
+        report = card.report_dict(report)
+        names = list(new_rig.joint_names)
+        if names[: len(table.joint_names)] != table.joint_names:
+            raise RuntimeError("caudal reordered the joints; refusing to write the result")
+        parents = np.asarray(new_rig.parents)
+        bind = np.asarray(new_rig.bind_matrices, dtype=np.float64)
+        dense = rig_edit.dense_weights(np.asarray(new_rig.skin_joints), np.asarray(new_rig.skin_weights), len(names))
+    rows = rig_edit.changed_rows(table.dense, dense, WEIGHT_TOLERANCE)
+    return BuildPlan(
+        names=names,
+        parents=parents,
+        bind_core=bind,
+        dense=dense,
+        rows=rows,
+        new_joints=list(range(len(table.joint_names), len(names))),
+        removed=[table.joint_names[m.finger] for m in merges],
+        report=report,
+        warnings=list(table.warnings),
+    )
+
+
+class _EditMode:
+    """Edit mode on the armature, then back to the mode, active object and
+    selection the user had."""
+
+    def __init__(self, arm):
+        self.arm = arm
+
+    def __enter__(self):
+        ctx = bpy.context
+        self.active = ctx.view_layer.objects.active
+        self.mode = self.arm.mode
+        self.selected = [o for o in ctx.view_layer.objects if o.select_get()]
+        if ctx.object is not None and ctx.object.mode != "OBJECT":
+            bpy.ops.object.mode_set(mode="OBJECT")
+        ctx.view_layer.objects.active = self.arm
+        bpy.ops.object.mode_set(mode="EDIT")
+        return self.arm.data.edit_bones
+
+    def __exit__(self, *exc):
+        bpy.ops.object.mode_set(mode="OBJECT")
+        ctx = bpy.context
+        for o in ctx.view_layer.objects:
+            o.select_set(o in self.selected)
+        ctx.view_layer.objects.active = self.active
+        if self.active is self.arm and self.mode in {"POSE", "EDIT"}:
+            bpy.ops.object.mode_set(mode=self.mode)
+        return False
+
+
+def _add_bones(arm, p: BuildPlan, made: list[str]) -> None:
+    frames = bpy_arrays.bone_frames_from_core(arm, p.bind_core)
+    heads = frames[:, :3, 3]
+    with _EditMode(arm) as ebs:
+        for j in p.new_joints:
+            eb = ebs.new(p.names[j])
+            made.append(eb.name)
+            parent = int(p.parents[j])
+            children = [c for c in p.new_joints if int(p.parents[c]) == j]
+            head = heads[j]
+            if children:
+                tail = heads[children[0]]
+            else:
+                # The weightless end helper continues its parent's direction.
+                d = head - heads[parent]
+                tail = head + d * END_BONE_FRACTION
+            eb.head = head.tolist()
+            eb.tail = tail.tolist()
+            if parent >= 0:
+                eb.parent = ebs[p.names[parent]]
+                # Side axis of the new bones follows the pelvis' so the chain
+                # bends about the same axes an animator sees on the hips.
+                root = parent
+                while root in p.new_joints:
+                    root = int(p.parents[root])
+                eb.align_roll(ebs[p.names[root]].z_axis)
+            eb.use_connect = False
+            eb.use_deform = True
+
+
+def _remove_bones(arm, names: list[str]) -> None:
+    if not names:
+        return
+    with _EditMode(arm) as ebs:
+        for n in names:
+            eb = ebs.get(n)
+            if eb is not None:
+                ebs.remove(eb)
+
+
+def apply(arm, table: bpy_arrays.RigTable, p: BuildPlan) -> None:
+    """Writes the plan; on any failure the armature and meshes are put back."""
+    made: list[str] = []
+    groups_before = {sl.name: {g.name for g in bpy.data.objects[sl.name].vertex_groups} for sl in table.meshes}
+    try:
+        _add_bones(arm, p, made)
+        bpy_arrays.write_weights(table, p.names, p.dense, p.rows)
+        bpy_arrays.remove_groups(table, p.removed)
+        _remove_bones(arm, p.removed)
+    except BaseException:
+        _remove_bones(arm, made)
+        for sl in table.meshes:
+            obj = bpy.data.objects[sl.name]
+            for g in list(obj.vertex_groups):
+                if g.name not in groups_before[sl.name]:
+                    obj.vertex_groups.remove(g)
+        bpy_arrays.write_weights(table, table.joint_names, table.dense, p.rows)
+        raise
+    arm.data.update_tag()
+    for sl in table.meshes:
+        bpy.data.objects[sl.name].data.update()
+
+
+def store_card(settings, p: BuildPlan) -> None:
+    settings.parts.clear()
+    settings.warnings.clear()
+    report = p.report or {"parts": [], "pelvis": "-"}
+    for r in card.rows(report):
+        item = settings.parts.add()
+        item.kind, item.decision, item.attachment = r.kind, r.decision, r.attachment
+        item.vertex_count, item.length, item.bone_count = r.vertex_count, r.length, r.bone_count
+        item.bones = ", ".join(r.bones)
+        item.distance_before = r.distance_before
+        item.has_after = r.distance_after is not None
+        item.distance_after = r.distance_after or 0.0
+        item.reason = r.reason
+    extra = list(p.warnings)
+    if p.removed:
+        extra.append(f"{len(p.removed)} finger bone(s) merged into the hands.")
+    texts = card.warnings(report, extra) if p.report is not None else extra
+    for t in texts:
+        settings.warnings.add().text = t
+    settings.card_title = card.title(report) if p.report is not None else ("Fingers merged" if p.removed else "Nothing to change")
+
+
+def build_armature(arm, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
+    table = bpy_arrays.read_rig(arm)
+    p = plan(table, use_tail, use_fingers, grow)
+    apply(arm, table, p)
+    store_card(arm.caudal, p)
+    return p

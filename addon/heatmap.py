@@ -1,0 +1,5 @@
+"""Transfer error heat map toggle (filled in with the solve binding)."""
+
+
+def show(settings, context) -> None:
+    pass

@@ -1,0 +1,23 @@
+"""What every caudal operator shares: finding the armature and turning
+caudal's errors into a report the artist reads."""
+
+from __future__ import annotations
+
+
+def armature_of(context):
+    """The selected armature, or the armature deforming the selected mesh."""
+    obj = context.object
+    if obj is None:
+        return None
+    if obj.type == "ARMATURE":
+        return obj
+    if obj.type == "MESH":
+        return obj.find_armature()
+    return None
+
+
+def message(e: BaseException) -> str:
+    """One line for the status bar: caudal's messages already name the field."""
+    text = str(e).strip() or type(e).__name__
+    name = type(e).__name__
+    return text if name in {"RuntimeError", "ValueError"} else f"{name}: {text}"

@@ -1,0 +1,184 @@
+"""Build Armature in real Blender: fingers merged or kept, failures leave the
+character as it was, the result card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import caudal
+from addon_harness import addon, fresh_fox
+
+pytestmark = pytest.mark.blender
+
+FINGERS = ["mixamorig:LeftHandIndex1", "mixamorig:LeftHandIndex2", "mixamorig:LeftHandThumb1"]
+
+
+def creature_with_fingers(tmp_path):
+    """The demo creature (22 Mixamo bones) with three finger bones added
+    under the left hand, each taking part of the hand's weight."""
+    import bpy
+
+    out = tmp_path / "creature.glb"
+    caudal.demo_creature().write(out)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.ops.import_scene.gltf(filepath=str(out))
+    arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
+    mesh = next(o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm)
+    bpy.context.view_layer.objects.active = arm
+    bpy.ops.object.mode_set(mode="EDIT")
+    ebs = arm.data.edit_bones
+    hand = ebs["mixamorig:LeftHand"]
+    parent = hand
+    for i, name in enumerate(FINGERS):
+        eb = ebs.new(name)
+        eb.head = hand.tail + (hand.tail - hand.head) * (0.3 * i)
+        eb.tail = hand.tail + (hand.tail - hand.head) * (0.3 * i + 0.3)
+        eb.parent = hand if name.endswith("Thumb1") else parent
+        parent = eb
+    bpy.ops.object.mode_set(mode="OBJECT")
+    g = mesh.vertex_groups["mixamorig:LeftHand"]
+    verts = [v.index for v in mesh.data.vertices for e in v.groups if e.group == g.index and e.weight > 0.2]
+    assert len(verts) >= 6
+    before = {i: g.weight(i) for i in verts}
+    for k, name in enumerate(FINGERS):
+        fg = mesh.vertex_groups.new(name=name)
+        for i in verts[k::3]:
+            fg.add([i], before[i] * 0.5, "REPLACE")
+            g.add([i], before[i] * 0.5, "REPLACE")
+    return arm, mesh, before
+
+
+def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
+    addon()
+    import bpy
+
+    arm, mesh, hand_before = creature_with_fingers(tmp_path)
+    arm.caudal.use_tail = False
+    arm.caudal.use_fingers = False
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    assert not any(n in arm.data.bones for n in FINGERS)
+    assert not any(n in mesh.vertex_groups for n in FINGERS)
+    assert "mixamorig:LeftHand" in arm.data.bones
+    g = mesh.vertex_groups["mixamorig:LeftHand"]
+    got = np.array([g.weight(i) for i in hand_before])
+    np.testing.assert_allclose(got, list(hand_before.values()), atol=1e-5)
+    assert len(arm.data.bones) == 22
+    assert any("finger" in w.text for w in arm.caudal.warnings)
+
+
+def test_fingers_on_keeps_them(tmp_path):
+    addon()
+    import bpy
+
+    arm, mesh, _ = creature_with_fingers(tmp_path)
+    arm.caudal.use_tail = False
+    arm.caudal.use_fingers = True
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    assert all(n in arm.data.bones for n in FINGERS)
+    assert all(n in mesh.vertex_groups for n in FINGERS)
+
+
+def test_fingers_off_is_a_no_op_without_fingers():
+    pkg = addon()
+    import bpy
+
+    arm, mesh = fresh_fox()
+    before = pkg.bpy_arrays.read_rig(arm)
+    names = [b.name for b in arm.data.bones]
+    arm.caudal.use_tail = False
+    arm.caudal.use_fingers = False
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    after = pkg.bpy_arrays.read_rig(arm)
+    assert [b.name for b in arm.data.bones] == names
+    np.testing.assert_array_equal(after.dense, before.dense)
+    assert arm.caudal.card_title == "Nothing to change"
+
+
+def test_finger_detection_by_name_and_hierarchy():
+    addon()
+    from addon import rig_edit
+
+    names = ["Hips", "Spine", "hand.L", "f_index.01.L", "f_index.02.L", "thumb.01.L", "palm.01.L", "f_middle.01.L", "Ring_belt", "Tail_1"]
+    parents = np.array([-1, 0, 1, 2, 3, 2, 2, 6, 1, 0])
+    m = {(names[x.finger], names[x.hand]) for x in rig_edit.finger_merges(names, parents)}
+    # A palm bone is a finger when a digit hangs from it; a belt ring is not under a hand.
+    assert m == {("f_index.01.L", "hand.L"), ("f_index.02.L", "hand.L"), ("thumb.01.L", "hand.L"), ("palm.01.L", "hand.L"), ("f_middle.01.L", "hand.L")}
+
+
+def test_failure_in_caudal_leaves_the_character_untouched():
+    pkg = addon()
+    from addon import build
+
+    arm, mesh = fresh_fox()
+    before = pkg.bpy_arrays.read_rig(arm)
+
+    def broken(rig):
+        raise caudal.RigError("skin_weights: broken on purpose")
+
+    with pytest.raises(caudal.RigError):
+        build.build_armature(arm, use_tail=True, use_fingers=True, grow=broken)
+    after = pkg.bpy_arrays.read_rig(arm)
+    assert after.joint_names == before.joint_names
+    np.testing.assert_array_equal(after.dense, before.dense)
+
+
+def test_failure_while_writing_is_rolled_back(monkeypatch):
+    """Bones already added and weights already written are taken back when
+    a later write fails."""
+    pkg = addon()
+    from addon import build, bpy_arrays
+
+    arm, mesh = fresh_fox()
+    before = bpy_arrays.read_rig(arm)
+    groups_before = [g.name for g in mesh.vertex_groups]
+
+    def grow_one_bone(rig):
+        # A fix as caudal would return it: one extra joint under the pelvis
+        # taking some vertices (built with the public caudal.Rig API).
+        names = rig.joint_names + ["Extra"]
+        parents = np.append(rig.parents, 2)
+        bind = np.concatenate([rig.bind_matrices, rig.bind_matrices[2:3]])
+        sj = np.concatenate([rig.skin_joints, np.zeros((rig.vertex_count, 1), np.uint32)], axis=1)
+        sw = np.concatenate([rig.skin_weights, np.zeros((rig.vertex_count, 1), np.float32)], axis=1)
+        sj[:50] = 0
+        sw[:50] = 0
+        sj[:50, 0] = len(names) - 1
+        sw[:50, 0] = 1.0
+        return caudal.Rig(rig.vertices, rig.triangles, sj, sw, names, parents, bind_matrices=bind), {"parts": [], "pelvis": "b_Hip_01"}
+
+    real_remove = bpy_arrays.remove_groups
+
+    def fail(*a, **k):
+        raise OSError("disk on fire")
+
+    monkeypatch.setattr(bpy_arrays, "remove_groups", fail)
+    with pytest.raises(OSError):
+        build.build_armature(arm, use_tail=True, use_fingers=True, grow=grow_one_bone)
+    monkeypatch.setattr(bpy_arrays, "remove_groups", real_remove)
+    assert "Extra" not in arm.data.bones
+    assert [g.name for g in mesh.vertex_groups] == groups_before
+    after = bpy_arrays.read_rig(arm)
+    np.testing.assert_allclose(after.dense, before.dense, atol=1e-6)
+    # And the same fix without the failure does land.
+    build.build_armature(arm, use_tail=True, use_fingers=True, grow=grow_one_bone)
+    assert arm.data.bones["Extra"].parent.name == "b_Hip_01"
+    assert mesh.vertex_groups["Extra"].weight(10) == pytest.approx(1.0)
+
+
+def test_operator_reports_the_error_and_cancels(monkeypatch):
+    addon()
+    import bpy
+    from addon import build
+
+    arm, mesh = fresh_fox()
+
+    def broken(rig):
+        raise caudal.ParameterError("segment_ratio: broken on purpose")
+
+    monkeypatch.setattr(build, "grow_chains", broken)
+    arm.caudal.use_tail = True
+    # The operator reports an ERROR, which bpy raises as RuntimeError carrying the message.
+    with pytest.raises(RuntimeError, match="segment_ratio: broken on purpose"):
+        bpy.ops.caudal.build_armature()
+    assert not any(b.name.startswith("Tail") for b in arm.data.bones)
