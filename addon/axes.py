@@ -104,3 +104,27 @@ def basis_from_local(rest_local_xyzw: np.ndarray, local_xyzw: np.ndarray) -> np.
             flip = np.sum(q[f] * q[f - 1], axis=-1) < 0
             q[f][flip] *= -1.0
     return q
+
+
+def locals_from_basis(rest_t: np.ndarray, rest_q_xyzw: np.ndarray, loc: np.ndarray, q_wxyz: np.ndarray, scale: np.ndarray):
+    """Blender pose channels (F, J, ...) -> caudal local TRS.
+
+    ``local = rest_local @ basis``: translation ``rest_t + R_rest loc``,
+    rotation ``q_rest * q_basis``, scale the pose scale (Blender bones have
+    no rest scale).
+    """
+    q_basis = wxyz_to_xyzw(q_wxyz)
+    q_rest = np.broadcast_to(rest_q_xyzw, q_basis.shape)
+    t = rest_t + rotate_xyzw(q_rest, loc)
+    q = quat_mul_xyzw(q_rest, q_basis)
+    q /= np.linalg.norm(q, axis=-1, keepdims=True)
+    return t, q, np.asarray(scale, dtype=np.float64)
+
+
+def rotate_xyzw(q: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """Rotates vectors (..., 3) by unit quaternions (..., 4)."""
+    q = np.asarray(q, dtype=np.float64)
+    v = np.asarray(v, dtype=np.float64)
+    u, w = q[..., :3], q[..., 3:4]
+    t = 2.0 * np.cross(u, v)
+    return v + w * t + np.cross(u, t)

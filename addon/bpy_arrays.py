@@ -222,3 +222,44 @@ def remove_groups(table: RigTable, names: list[str]) -> None:
 def bone_frames_from_core(arm, bind_core: np.ndarray) -> np.ndarray:
     """Core world binds -> armature-space rest matrices."""
     return np.linalg.inv(np.array(arm.matrix_world)) @ axes.frames_from_core(bind_core)
+
+
+def action_frames(action, fps: float, rate: float | None = None) -> np.ndarray:
+    """Frames the action is sampled at: its frame range at ``rate`` keys per
+    second (the scene's rate by default), ends included."""
+    f0, f1 = (float(x) for x in action.frame_range)
+    rate = fps if rate is None else rate
+    n = max(2, int(round((f1 - f0) / fps * rate)) + 1)
+    return np.linspace(f0, f1, n)
+
+
+def sample_action(arm, action, table: RigTable, rig, frames: np.ndarray, fps: float):
+    """The action as a ``caudal.Clip`` on the table's joints (core space),
+    read from its f-curves without touching the live pose. Channels the
+    action does not key stay at rest (Blender's own behaviour)."""
+    import caudal
+    from mathutils import Euler
+
+    from . import anim
+
+    curves = anim.fcurves(action, anim.slot_for(arm, action))
+    f, j = len(frames), len(table.joint_names)
+    loc = np.zeros((f, j, 3))
+    quat = np.zeros((f, j, 4))
+    quat[..., 0] = 1.0
+    scale = np.ones((f, j, 3))
+    for k, name in enumerate(table.joint_names):
+        pb = arm.pose.bones.get(name)
+        base = f'pose.bones["{bpy.utils.escape_identifier(name)}"]'
+        for i in range(3):
+            loc[:, k, i] = anim.sample(anim.find(curves, base + ".location", i), frames, 0.0)
+            scale[:, k, i] = anim.sample(anim.find(curves, base + ".scale", i), frames, 1.0)
+        mode = pb.rotation_mode if pb is not None else "QUATERNION"
+        if mode == "QUATERNION":
+            for i in range(4):
+                quat[:, k, i] = anim.sample(anim.find(curves, base + ".rotation_quaternion", i), frames, 1.0 if i == 0 else 0.0)
+        elif mode != "AXIS_ANGLE":
+            e = np.stack([anim.sample(anim.find(curves, base + ".rotation_euler", i), frames, 0.0) for i in range(3)], axis=1)
+            quat[:, k] = [tuple(Euler(row, mode).to_quaternion()) for row in e]
+    t, q, s = axes.locals_from_basis(np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), loc, quat, scale)
+    return caudal.Clip(action.name, float(fps), t.astype(np.float32), q.astype(np.float32), s.astype(np.float32))
