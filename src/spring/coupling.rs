@@ -70,8 +70,22 @@ impl ElasticStop {
     }
 }
 
-/// Shortest rotation angle of a unit quaternion, radians.
+/// Shortest rotation taking unit `a` onto unit `b`. Unlike
+/// `Quat::from_rotation_arc` it does not snap angles below ~1e-3 rad to
+/// identity: those tiny swings are the tail of every decaying oscillation.
+#[inline]
+pub fn swing(a: glam::Vec3, b: glam::Vec3) -> Quat {
+    let d = a.dot(b);
+    if d < -1.0 + 1e-6 {
+        return Quat::from_axis_angle(a.any_orthonormal_vector(), std::f32::consts::PI);
+    }
+    let c = a.cross(b);
+    Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+}
+
+/// Shortest rotation angle of a unit quaternion, radians: `2 acos(|w|)`,
+/// evaluated as `2 atan2(|xyz|, |w|)`, which stays accurate near zero.
 #[inline]
 pub fn bend_angle(q: Quat) -> f32 {
-    2.0 * q.w.abs().min(1.0).acos()
+    2.0 * glam::Vec3::new(q.x, q.y, q.z).length().atan2(q.w.abs())
 }

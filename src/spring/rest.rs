@@ -6,7 +6,8 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
-use super::params::{SpringParams, Units, REFERENCE_HEIGHT_M};
+use super::coupling::swing;
+use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
 
@@ -27,6 +28,11 @@ pub(crate) struct LinkRest {
     pub rest_local: Quat,
     /// Length in the anchor's local units (world = this × anchor scale).
     pub length: f32,
+    /// Frequency of this link, Hz (profile and length scaling applied).
+    pub frequency: f32,
+    /// Bend coupling rate of this link, 1/s: `k` times the link's
+    /// stiffening, so coupling keeps the same weight against a stiffer spring.
+    pub coupling_rate: f32,
     /// `ω²` and `2ζω`.
     pub omega2: f32,
     pub damping: f32,
@@ -98,8 +104,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         lengths.push(x.transform_vector3(tips[i]).length());
     }
 
-    let (anchor_scale, anchor_rot, _) = rig.bind_world()[chain.anchor].to_scale_rotation_translation();
-    let anchor_rot = anchor_rot.normalize();
+    let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
     let (forward, up, lateral) = body_axes(params);
 
     // Authored directions a_i in the body frame (bind world axes).
@@ -122,20 +127,25 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     let carry = params.carry_deg.to_radians();
 
     let two_zeta = 2.0 * params.damping_ratio;
+    // Reference link length in anchor-local units (H is in bind space).
+    let anchor_scale = rig.bind_world()[chain.anchor].to_scale_rotation_translation().0;
+    let reference = params.segment_reference * rig.height() / uniform_scale(anchor_scale);
     let mut links = Vec::with_capacity(n);
     let mut corrected = anchor_rot; // A_i: corrected parent rest frame in the body frame
     for i in 0..n {
-        let keep_side = Quat::IDENTITY.slerp(Quat::from_rotation_arc(c, authored[i]), beta);
+        let keep_side = Quat::IDENTITY.slerp(swing(c, authored[i]), beta);
         let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);
         let u = (lift * (keep_side * c)).normalize();
         let a = corrected;
         let r = (a.inverse() * u).normalize();
         let nrot = neutral[chain.bones[i]].rotation.normalize();
-        let rest_local = (Quat::from_rotation_arc(r_bind[i], r) * nrot).normalize();
+        let rest_local = (swing(r_bind[i], r) * nrot).normalize();
         corrected = (corrected * rest_local).normalize();
 
         let t = if n > 1 { i as f32 / (n - 1) as f32 } else { 0.0 };
-        let f = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
+        let profile = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
+        let stiffening = if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
+        let f = profile * stiffening;
         let omega = std::f32::consts::TAU * f;
         links.push(LinkRest {
             r,
@@ -145,6 +155,8 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             neutral: nrot,
             rest_local,
             length: lengths[i],
+            frequency: f,
+            coupling_rate: params.coupling_rate * stiffening * stiffening,
             omega2: omega * omega,
             damping: two_zeta * omega,
         });
@@ -165,7 +177,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         links,
         root_offset: neutral[chain.bones[0]].translation,
         anchor_bind_rot_inv: anchor_rot.inverse(),
-        anchor_bind_scale: uniform_scale(anchor_scale),
+        anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
         forward,
         units_per_metre,
         units_follow_scale,

@@ -7,7 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::contact;
-use super::coupling::{coupling_alpha, neighbour_targets, ElasticStop};
+use super::coupling::{coupling_alpha, neighbour_targets, swing, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -108,7 +108,6 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
-    let alpha = coupling_alpha(rules.coupling_rate, dt);
     let ground_keep = (-rules.contact_damping * dt).exp();
     if couple {
         neighbour_targets(&state.bends, &mut state.targets);
@@ -134,9 +133,8 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Bend relative to the rest direction, in the parent's frame, then
         // changed into the body frame (conjugation adds no rotation).
         let frame_inv = frame.conjugate();
-        let swing = Quat::from_rotation_arc(link.r, (frame_inv * candidate).normalize());
-        let bend = link.a * swing * link.a_inv;
-        let coupled = if couple { bend.slerp(state.targets[i], alpha) } else { bend };
+        let bend = link.a * swing(link.r, (frame_inv * candidate).normalize()) * link.a_inv;
+        let coupled = if couple { bend.slerp(state.targets[i], coupling_alpha(link.coupling_rate, dt)) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
         let local_swing = link.a_inv * limited * link.a;
         let mut dir = (frame * (local_swing * link.r)).normalize();
@@ -187,9 +185,9 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         }
 
         let dir_local = (frame_inv * dir).normalize();
-        let local = (Quat::from_rotation_arc(link.r_bind, dir_local) * link.neutral).normalize();
+        let local = (swing(link.r_bind, dir_local) * link.neutral).normalize();
         state.bends[i] = if at_plane || grounded {
-            link.a * Quat::from_rotation_arc(link.r, dir_local) * link.a_inv
+            link.a * swing(link.r, dir_local) * link.a_inv
         } else {
             limited
         };

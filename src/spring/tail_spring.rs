@@ -220,6 +220,11 @@ impl TailSpring {
     pub fn grounded(&self) -> &[bool] {
         &self.state.grounded
     }
+    /// Frequency of every link, Hz: the root-to-tip profile with the link
+    /// length scaling of `segment_reference` applied.
+    pub fn frequencies(&self) -> Vec<f32> {
+        self.rest.links.iter().map(|l| l.frequency).collect()
+    }
     /// Link lengths in the parent's local units (world = × parent scale).
     pub fn lengths(&self) -> Vec<f32> {
         self.rest.links.iter().map(|l| l.length).collect()
