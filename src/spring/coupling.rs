@@ -32,6 +32,26 @@ pub fn neighbour_targets(old: &[Quat], out: &mut [Quat]) {
     }
 }
 
+/// `slerp(a, b, t)` on the short arc, as `a (a⁻¹ b)^t`: one atan2 and one
+/// sin/cos instead of glam's acos and three sines (this runs once per link
+/// per substep). Exact, not an approximation.
+#[inline]
+pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
+    let mut r = a.conjugate() * b;
+    if r.w < 0.0 {
+        r = -r;
+    }
+    let v = glam::Vec3::new(r.x, r.y, r.z);
+    let s = v.length();
+    if s < 1e-12 {
+        return a;
+    }
+    let half = s.atan2(r.w) * t;
+    let (sin, cos) = half.sin_cos();
+    let v = v * (sin / s);
+    (a * Quat::from_xyzw(v.x, v.y, v.z, cos)).normalize()
+}
+
 /// Coupling blend for a time step: `α = 1 - exp(-k Δt)`.
 #[inline]
 pub fn coupling_alpha(rate: f32, dt: f32) -> f32 {

@@ -6,7 +6,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
-use super::coupling::swing;
+use super::coupling::{coupling_alpha, swing};
 use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
@@ -33,6 +33,8 @@ pub(crate) struct LinkRest {
     /// Bend coupling rate of this link, 1/s: `k` times the link's
     /// stiffening, so coupling keeps the same weight against a stiffer spring.
     pub coupling_rate: f32,
+    /// Its blend per substep, `1 - exp(-k h)`.
+    pub coupling_alpha: f32,
     /// `ω²` and `2ζω`.
     pub omega2: f32,
     pub damping: f32,
@@ -157,6 +159,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             length: lengths[i],
             frequency: f,
             coupling_rate: params.coupling_rate * stiffening * stiffening,
+            coupling_alpha: coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate),
             omega2: omega * omega,
             damping: two_zeta * omega,
         });

@@ -7,7 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::contact;
-use super::coupling::{coupling_alpha, neighbour_targets, swing, ElasticStop};
+use super::coupling::{neighbour_targets, slerp, swing, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -40,6 +40,8 @@ pub(crate) struct StepRules {
     /// Floor plus clearance, metres.
     pub floor: f32,
     pub contact_damping: f32,
+    /// `exp(-γ dt)`.
+    pub ground_keep: f32,
 }
 
 /// Per-chain simulation state. Bends are the coupling snapshots.
@@ -108,7 +110,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
-    let ground_keep = (-rules.contact_damping * dt).exp();
+    let ground_keep = rules.ground_keep;
     if couple {
         neighbour_targets(&state.bends, &mut state.targets);
     }
@@ -132,12 +134,13 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
 
         // Bend relative to the rest direction, in the parent's frame, then
         // changed into the body frame (conjugation adds no rotation).
+        // (Rotations keep unit vectors unit: no renormalising in between.)
         let frame_inv = frame.conjugate();
-        let bend = link.a * swing(link.r, (frame_inv * candidate).normalize()) * link.a_inv;
-        let coupled = if couple { bend.slerp(state.targets[i], coupling_alpha(link.coupling_rate, dt)) } else { bend };
+        let bend = link.a * swing(link.r, frame_inv * candidate) * link.a_inv;
+        let coupled = if couple { slerp(bend, state.targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
-        let local_swing = link.a_inv * limited * link.a;
-        let mut dir = (frame * (local_swing * link.r)).normalize();
+        let limited_local = (link.a_inv * limited * link.a) * link.r;
+        let mut dir = frame * limited_local;
         let stop_dir = dir;
 
         let mut at_plane = false;
@@ -184,18 +187,17 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
             v *= ground_keep;
         }
 
-        let dir_local = (frame_inv * dir).normalize();
-        let local = (swing(link.r_bind, dir_local) * link.neutral).normalize();
-        state.bends[i] = if at_plane || grounded {
-            link.a * swing(link.r, dir_local) * link.a_inv
-        } else {
-            limited
-        };
+        let contact = at_plane || grounded;
+        let dir_local = if contact { frame_inv * dir } else { limited_local };
+        let local = swing(link.r_bind, dir_local) * link.neutral;
+        state.bends[i] = if contact { link.a * swing(link.r, dir_local) * link.a_inv } else { limited };
         state.particles[i] = tip;
         state.velocities[i] = v;
         state.locals[i] = local;
         state.grounded[i] = grounded;
-        frame = (frame * local).normalize();
+        // Each substep starts again from the anchor's rotation, so the
+        // product over at most a few links cannot drift off unit length.
+        frame = frame * local;
         head = tip;
     }
 }

@@ -8,7 +8,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
-use super::coupling::ElasticStop;
+use super::coupling::{slerp, ElasticStop};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
 use super::solver::{rest_state, substep, units_now, AnchorPose, ChainState, StepRules};
@@ -62,6 +62,7 @@ fn rules_of(p: &SpringParams) -> StepRules {
         ground: p.ground,
         floor: p.floor_height + p.clearance,
         contact_damping: p.contact_damping,
+        ground_keep: (-p.contact_damping / p.substep_rate).exp(),
     }
 }
 
@@ -173,7 +174,7 @@ impl TailSpring {
         self.anchor = Some(a);
         let alpha = (self.accumulator / h).clamp(0.0, 1.0) as f32;
         for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals) {
-            *o = p.slerp(*c, alpha);
+            *o = slerp(*p, *c, alpha);
         }
     }
 
