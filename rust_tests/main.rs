@@ -3,3 +3,4 @@ mod common;
 mod gltf_io;
 mod rig_table;
 mod spring;
+mod appendage;
