@@ -4,3 +4,5 @@ mod gltf_io;
 mod rig_table;
 mod spring;
 mod appendage;
+mod bake;
+mod measure;

@@ -11,6 +11,8 @@ mod demo;
 mod errors;
 mod gltf;
 mod rig;
+mod bake;
+mod measure;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,5 +21,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    bake::register(m)?;
+    measure::register(m)?;
     Ok(())
 }
