@@ -2,3 +2,4 @@
 mod common;
 mod gltf_io;
 mod rig_table;
+mod roles;
