@@ -2,6 +2,7 @@
 mod common;
 mod gltf_io;
 mod rig_table;
+mod roles;
 mod spring;
 mod appendage;
 mod bake;
