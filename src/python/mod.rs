@@ -11,6 +11,7 @@ mod demo;
 mod errors;
 mod gltf;
 mod rig;
+mod spring;
 mod bake;
 mod measure;
 
@@ -21,6 +22,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    spring::register(m)?;
     bake::register(m)?;
     measure::register(m)?;
     Ok(())

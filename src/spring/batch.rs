@@ -2,6 +2,8 @@
 //! is independent and writes only its own slice, so the result is the same
 //! bit for bit as stepping them one by one, on any number of threads.
 
+use std::borrow::BorrowMut;
+
 use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
@@ -9,12 +11,12 @@ use super::tail_spring::{anchor_pose, check_dt, TailSpring};
 use crate::error::{CaudalError, Result};
 
 /// Offsets of each chain's rotations in the flat output of [`step_many`].
-pub fn output_offsets(springs: &[TailSpring]) -> Vec<usize> {
+pub fn output_offsets<S: std::borrow::Borrow<TailSpring>>(springs: &[S]) -> Vec<usize> {
     let mut out = Vec::with_capacity(springs.len() + 1);
     let mut o = 0;
     out.push(0);
     for s in springs {
-        o += s.len();
+        o += s.borrow().len();
         out.push(o);
     }
     out
@@ -23,7 +25,8 @@ pub fn output_offsets(springs: &[TailSpring]) -> Vec<usize> {
 /// Steps `springs[i]` to `parent_worlds[i]` by `dt`; chain `i`'s local
 /// rotations land in `out[offsets[i]..offsets[i+1]]` (see [`output_offsets`]).
 /// Everything is validated before any spring moves: on error none has.
-pub fn step_many(springs: &mut [TailSpring], parent_worlds: &[Mat4], dt: f32, out: &mut [Quat]) -> Result<()> {
+/// `springs` may hold the springs or `&mut` references to them.
+pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worlds: &[Mat4], dt: f32, out: &mut [Quat]) -> Result<()> {
     check_dt(dt)?;
     if parent_worlds.len() != springs.len() {
         return Err(CaudalError::shape(
@@ -31,7 +34,7 @@ pub fn step_many(springs: &mut [TailSpring], parent_worlds: &[Mat4], dt: f32, ou
             format!("{} parent transforms for {} springs", parent_worlds.len(), springs.len()),
         ));
     }
-    let total: usize = springs.iter().map(|s| s.len()).sum();
+    let total: usize = springs.iter().map(|s| s.borrow().len()).sum();
     if out.len() != total {
         return Err(CaudalError::shape("out", format!("{} rotations for {total} tail bones", out.len())));
     }
@@ -48,11 +51,12 @@ pub fn step_many(springs: &mut [TailSpring], parent_worlds: &[Mat4], dt: f32, ou
     let mut slices: Vec<&mut [Quat]> = Vec::with_capacity(springs.len());
     let mut rest = out;
     for s in springs.iter() {
-        let (head, tail) = rest.split_at_mut(s.len());
+        let (head, tail) = rest.split_at_mut(s.borrow().len());
         slices.push(head);
         rest = tail;
     }
     springs.par_iter_mut().zip(anchors.par_iter()).zip(slices.into_par_iter()).for_each(|((s, a), o)| {
+        let s = s.borrow_mut();
         s.advance(*a, dt);
         o.copy_from_slice(s.output());
     });

@@ -30,10 +30,10 @@ pub(crate) struct LinkRest {
     pub length: f32,
     /// Frequency of this link, Hz (profile and length scaling applied).
     pub frequency: f32,
-    /// Bend coupling rate of this link, 1/s: `k` times the link's
-    /// stiffening, so coupling keeps the same weight against a stiffer spring.
-    pub coupling_rate: f32,
-    /// Its blend per substep, `1 - exp(-k h)`.
+    /// Bend coupling blend per substep, `1 - exp(-k h)`, with `k` the
+    /// coupling rate times the link's stiffening squared: neighbouring bends
+    /// of a smooth curve differ in proportion to ℓ², so this keeps coupling
+    /// the same weight against the link's spring for any bone count.
     pub coupling_alpha: f32,
     /// `ω²` and `2ζω`.
     pub omega2: f32,
@@ -158,7 +158,6 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             rest_local,
             length: lengths[i],
             frequency: f,
-            coupling_rate: params.coupling_rate * stiffening * stiffening,
             coupling_alpha: coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate),
             omega2: omega * omega,
             damping: two_zeta * omega,

@@ -39,8 +39,7 @@ pub(crate) struct StepRules {
     pub ground: bool,
     /// Floor plus clearance, metres.
     pub floor: f32,
-    pub contact_damping: f32,
-    /// `exp(-γ dt)`.
+    /// `exp(-γ dt)` with γ the contact damping.
     pub ground_keep: f32,
 }
 

@@ -61,7 +61,6 @@ fn rules_of(p: &SpringParams) -> StepRules {
         forward_plane: p.forward_plane,
         ground: p.ground,
         floor: p.floor_height + p.clearance,
-        contact_damping: p.contact_damping,
         ground_keep: (-p.contact_damping / p.substep_rate).exp(),
     }
 }
