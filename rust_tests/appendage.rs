@@ -7,3 +7,5 @@ pub mod synth;
 mod checks;
 #[path = "appendage/synthetic.rs"]
 mod synthetic;
+#[path = "appendage/fixtures.rs"]
+mod fixtures;

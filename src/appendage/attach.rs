@@ -4,6 +4,7 @@
 use glam::Vec3;
 use serde::Serialize;
 
+use crate::geometry::{point_segment_distance, SkeletonField};
 use crate::rig::{JointRoles, Rig};
 
 /// The body region of an attachment joint; it drives the decision (T5).
@@ -49,34 +50,51 @@ pub fn joint_regions(rig: &Rig, roles: &JointRoles) -> Vec<Region> {
         };
     }
     // Thighs and the connectors between pelvis and thigh (Quaternius'
-    // sideways `BackShoulder`): their heads ring the tail root.
+    // sideways `BackShoulder`): their heads ring the tail root. Where the
+    // legs are siblings of the pelvis (Quaternius humanoids: both under
+    // `Body`), the walk stops below the pelvis' parent.
     if let Some(pelvis) = roles.pelvis {
+        let stop = parents[pelvis];
         for t in roles.thighs.iter().flatten() {
+            let mut path = Vec::new();
             let mut k = Some(*t);
             while let Some(j) = k {
-                if j == pelvis {
+                if j == pelvis || Some(j) == stop {
                     break;
                 }
-                region[j] = Region::Pelvis;
+                path.push(j);
                 k = parents[j];
+            }
+            if k.is_none() {
+                path.truncate(1); // not below the pelvis at all: the thigh only
+            }
+            for j in path {
+                region[j] = Region::Pelvis;
             }
         }
     }
     region
 }
 
-/// The attachment joint for a collar centroid: the nearest candidate joint,
-/// unless a trunk or thigh joint lies within `bias` times that distance (the
-/// thigh heads are as near as the hips around the pelvis; a tail root
-/// between them belongs to the body). Collar weights are deliberately not
-/// used: a tail modelled as its own shell has its own root ring as collar,
-/// carrying the very weights being fixed.
-pub fn attachment_joint(centroid: Vec3, heads: &[Vec3], candidates: &[bool], regions: &[Region], bias: f32) -> Option<usize> {
-    let dist = |j: usize| heads[j].distance(centroid);
-    let nearest = (0..heads.len()).filter(|&j| candidates[j]).min_by(|&a, &b| dist(a).total_cmp(&dist(b)).then(a.cmp(&b)))?;
-    let limit = bias * dist(nearest);
-    let body = (0..heads.len())
-        .filter(|&j| candidates[j] && matches!(regions[j], Region::Pelvis | Region::Spine) && dist(j) <= limit)
-        .min_by(|&a, &b| dist(a).total_cmp(&dist(b)).then(a.cmp(&b)));
+/// The attachment joint for a collar centroid: the joint whose bone (its
+/// segments of the skeleton distance field) is nearest, unless a trunk or
+/// thigh bone lies within `bias` times that distance (the thigh heads are as
+/// near as the hips around the pelvis; a tail root between them belongs to
+/// the body). Bones, not joint heads: a pelvis bone runs from the hip joint
+/// to the first spine joint, and a tail root sits beside that bone, nearer
+/// the spine joint's head than the hip's. Collar weights are deliberately
+/// not used: a tail modelled as its own shell has its own root ring as
+/// collar, carrying the very weights being fixed.
+pub fn attachment_joint(centroid: Vec3, field: &SkeletonField, regions: &[Region], bias: f32) -> Option<usize> {
+    let mut dist = vec![f32::INFINITY; regions.len()];
+    for s in &field.segments {
+        dist[s.joint] = dist[s.joint].min(point_segment_distance(centroid, s.a, s.b));
+    }
+    let by_distance = |a: &usize, b: &usize| dist[*a].total_cmp(&dist[*b]).then(a.cmp(b));
+    let nearest = (0..regions.len()).filter(|&j| dist[j].is_finite()).min_by(by_distance)?;
+    let limit = bias * dist[nearest];
+    let body = (0..regions.len())
+        .filter(|&j| matches!(regions[j], Region::Pelvis | Region::Spine) && dist[j] <= limit)
+        .min_by(by_distance);
     Some(body.unwrap_or(nearest))
 }

@@ -19,6 +19,7 @@ pub fn decide(
     attachment: &str,
     centroid_ratio: f32,
     elongation: f32,
+    tube_ratio: f32,
 ) -> Verdict {
     let v = |kind, decision, reason: String| Verdict { kind, decision, reason };
     if welded_count < params.min_part_vertices {
@@ -38,30 +39,35 @@ pub fn decide(
             ),
         );
     }
-    let long = elongation >= params.min_elongation;
+    let long = is_long(params, elongation, tube_ratio);
     match (region, long) {
         (Region::Head, _) => v(Kind::Head, Decision::Untouched, format!("hangs from {attachment} (head/neck): moving rigidly with the head is right")),
         (Region::Pelvis, true) => v(
             Kind::Tail,
             Decision::Chain,
-            format!("long (elongation {elongation:.2} >= {:.2}) and hangs from {attachment} (pelvis)", params.min_elongation),
+            format!("long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) and hangs from {attachment} (pelvis)"),
         ),
         (Region::Spine, true) => v(
             Kind::Carried,
             Decision::Rigid,
-            format!("long (elongation {elongation:.2}) and hangs from {attachment} (spine): carried rigidly by that bone"),
+            format!("long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) and hangs from {attachment} (spine): carried rigidly by that bone"),
         ),
         (Region::Pelvis | Region::Spine, false) => match params.broad {
             BroadPolicy::Untouched => v(
                 Kind::Broad,
                 Decision::Untouched,
                 format!(
-                    "broad (elongation {elongation:.2} < {:.2}) on the trunk at {attachment}: rigger's weights kept (broad=\"rigid\" binds it)",
-                    params.min_elongation
+                    "not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) on the trunk at {attachment}: rigger's weights kept (broad=\"rigid\" binds it)"
                 ),
             ),
-            BroadPolicy::Rigid => v(Kind::Broad, Decision::Rigid, format!("broad (elongation {elongation:.2}) on the trunk; broad=\"rigid\" requested: bound to {attachment}")),
+            BroadPolicy::Rigid => v(Kind::Broad, Decision::Rigid, format!("not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) on the trunk; broad=\"rigid\" requested: bound to {attachment}")),
         },
         (Region::Limb, _) => v(Kind::Limb, Decision::Untouched, format!("hangs from {attachment} (a limb joint): follows its limb")),
     }
+}
+
+/// Long: passes the elongation test (SPEC T4b) and is at least a tube
+/// long, or is a clear tube whatever its covariance (a curled tail).
+pub fn is_long(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
+    (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness) || tube_ratio >= params.min_tube_ratio
 }

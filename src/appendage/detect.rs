@@ -6,10 +6,14 @@ use glam::Vec3;
 use super::attach::{attachment_joint, joint_regions, Region};
 use super::decide::decide;
 use super::params::DetectParams;
+use super::peel::{split, trim_at_neck};
+use super::report::{Decision, Kind};
+use super::root::extend_root;
 use super::report::{PartReport, PartTests, Report};
-use super::shape::{bounds, box_overlap, centroid, elongation};
+use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
+use super::decide::is_long;
 use crate::error::{CaudalError, Result};
-use crate::geometry::{geodesic_from, weighted_joints, MeshGraph, SkeletonField, Weld};
+use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
 use crate::measure::weighted_bone_distance;
 use crate::rig::{JointRoles, Rig};
 
@@ -34,6 +38,29 @@ pub struct PartGeometry {
     pub geodesic: Vec<f32>,
     pub length: f32,
     pub attachment: Option<usize>,
+    /// Where the part leaves the body: the mean of the midpoints of the
+    /// edges between part and collar (the collar centroid moved half an edge
+    /// towards the part, so an uneven collar ring does not pull it aside).
+    pub root: Vec3,
+}
+
+/// Mean midpoint of the edges from `welded` (sorted) to `collar` (sorted);
+/// the collar centroid when they share no edge (a detached shell).
+pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar: &[u32]) -> Vec3 {
+    let mut acc = glam::DVec3::ZERO;
+    let mut n = 0usize;
+    for &v in welded {
+        for &w in graph.neighbors_of(v as usize) {
+            if collar.binary_search(&w).is_ok() && welded.binary_search(&w).is_err() {
+                acc += (0.5 * (positions[v as usize] + positions[w as usize])).as_dvec3();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return centroid(collar.iter().map(|&v| positions[v as usize]));
+    }
+    (acc / n as f64).as_vec3()
 }
 
 /// Everything detection computed, for the fixes that follow it.
@@ -57,16 +84,95 @@ pub fn percentile(values: &[f32], p: f32) -> f32 {
     v[rank - 1]
 }
 
+/// Where a candidate part came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Origin {
+    /// A connected component of far skin.
+    Far,
+    /// Split off far body skin at a saddle of the distance field.
+    Peeled { cut_level: f32, necked: bool },
+    /// Body skin left over after peeling.
+    Remainder { pieces: usize },
+}
+
 struct Component {
     welded: Vec<u32>,
     collar: Vec<u32>,
     box_: (Vec3, Vec3),
     attachment: Option<usize>,
+    origin: Origin,
 }
 
-fn collar_of(welded: &[u32], far: &[bool], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
-    let mut collar: Vec<u32> =
-        welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|&w| !far[w as usize]).collect();
+/// Most levels of peeling (each level at least `min_protrusion` higher).
+const MAX_PEEL_DEPTH: usize = 64;
+
+fn centroid_ratio(welded: &[u32], positions: &[Vec3], dist: &[f32], field: &SkeletonField) -> f32 {
+    let c = centroid(welded.iter().map(|&v| positions[v as usize]));
+    let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
+    if reach > 0.0 {
+        field.distance(c) / reach
+    } else {
+        0.0
+    }
+}
+
+/// Peels a region that fails the centroid test into pieces that stick out
+/// (see [`super::peel`]); returns `(vertices, origin)` for every piece and
+/// the remainder.
+#[allow(clippy::too_many_arguments)]
+fn peel_region(
+    welded: Vec<u32>,
+    origin: Origin,
+    depth: usize,
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    dist: &[f32],
+    field: &SkeletonField,
+    params: &DetectParams,
+    min_protrusion: f32,
+    out: &mut Vec<(Vec<u32>, Origin)>,
+) {
+    let fails = welded.len() >= params.min_part_vertices
+        && centroid_ratio(&welded, positions, dist, field) < params.min_centroid_ratio;
+    if !fails || depth >= MAX_PEEL_DEPTH {
+        // A finished peeled piece ends at its neck; the skin below the
+        // neck stays with the body.
+        let (welded, origin) = match origin {
+            Origin::Peeled { cut_level, .. } if !fails => {
+                let (w, necked) = trim_at_neck(graph, positions, dist, &welded);
+                (w, Origin::Peeled { cut_level, necked })
+            }
+            _ => (welded, origin),
+        };
+        out.push((welded, origin));
+        return;
+    }
+    match split(graph, dist, &welded, params.min_part_vertices, min_protrusion) {
+        Some(pieces) if !pieces.is_empty() => {
+            let mut in_piece = std::collections::HashSet::new();
+            let count = pieces.len();
+            for p in pieces {
+                let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
+                in_piece.extend(p.welded.iter().copied());
+                peel_region(p.welded, o, depth + 1, graph, positions, dist, field, params, min_protrusion, out);
+            }
+            let rest: Vec<u32> = welded.into_iter().filter(|v| !in_piece.contains(v)).collect();
+            if !rest.is_empty() {
+                out.push((rest, Origin::Remainder { pieces: count }));
+            }
+        }
+        _ => out.push((welded, origin)),
+    }
+}
+
+/// The collar: welded vertices next to the part but not in it (for a far
+/// component these are exactly its non-far neighbours).
+fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
+    let mut collar: Vec<u32> = welded
+        .iter()
+        .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+        .filter(|w| welded.binary_search(w).is_err())
+        .collect();
     collar.sort_unstable();
     collar.dedup();
     if collar.is_empty() {
@@ -92,8 +198,6 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     }
     let roles = JointRoles::find(rig, &params.roles)?;
     let regions = joint_regions(rig, &roles);
-    let heads = rig.bind_heads();
-    let weighted = weighted_joints(rig);
 
     // T2: weld, then the graph of the welded surface.
     let weld_tolerance = params.weld_tolerance_ratio * rig.diagonal();
@@ -113,15 +217,23 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         }
     }
 
+    // Far skin of a fat body that wraps round a bone is peeled into the
+    // pieces that stick out of it.
+    let min_protrusion = params.min_protrusion_ratio * height;
+    let mut candidates = Vec::new();
+    for welded in members {
+        peel_region(welded, Origin::Far, 0, &graph, &weld.positions, &dist, &field, params, min_protrusion, &mut candidates);
+    }
+
     // T3: collar and attachment of every component.
-    let comps: Vec<Component> = members
+    let comps: Vec<Component> = candidates
         .into_iter()
-        .map(|welded| {
-            let collar = collar_of(&welded, &far, &dist, &graph);
+        .map(|(welded, origin)| {
+            let collar = collar_of(&welded, &dist, &graph);
             let c = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
-            let attachment = attachment_joint(c, &heads, &weighted, &regions, params.attachment_bias);
+            let attachment = attachment_joint(c, &field, &regions, params.attachment_bias);
             let box_ = bounds(welded.iter().map(|&v| weld.positions[v as usize]));
-            Component { welded, collar, box_, attachment }
+            Component { welded, collar, box_, attachment, origin }
         })
         .collect();
 
@@ -138,7 +250,11 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     }
     for a in 0..comps.len() {
         for b in a + 1..comps.len() {
-            if comps[a].attachment == comps[b].attachment && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap {
+            let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+            if comps[a].attachment == comps[b].attachment
+                && !remainder(&comps[a])
+                && !remainder(&comps[b])
+                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap {
                 let (ra, rb) = (find(&mut root, a), find(&mut root, b));
                 if ra != rb {
                     root[ra.max(rb)] = ra.min(rb);
@@ -158,6 +274,14 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     }
 
     let names = rig.joint_names();
+    // Skin another part owns; body skin left over by peeling may be claimed
+    // by a tail's root.
+    let mut taken = vec![false; weld.count()];
+    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
+        for &v in &c.welded {
+            taken[v as usize] = true;
+        }
+    }
     let mut parts = Vec::with_capacity(groups.len());
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
@@ -177,15 +301,63 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let centroid_ratio = if reach > 0.0 { field.distance(c) / reach } else { 0.0 };
         let elong = elongation(&points);
 
+        let geodesic_of = |welded: &[u32], collar: &[u32]| {
+            let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
+            subset.sort_unstable();
+            subset.dedup();
+            let g_subset = geodesic_from(&graph, &weld.positions, &subset, collar);
+            let g: Vec<f32> = welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
+            let l = percentile(&g, LENGTH_PERCENTILE);
+            (g, l)
+        };
         // T8 geodesic coordinate (reported as the part's length for every part).
-        let mut subset: Vec<u32> = welded.iter().chain(&collar).copied().collect();
-        subset.sort_unstable();
-        subset.dedup();
-        let g_subset = geodesic_from(&graph, &weld.positions, &subset, &collar);
-        let geodesic: Vec<f32> = welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
-        let length = percentile(&geodesic, LENGTH_PERCENTILE);
+        let (mut geodesic, mut length) = geodesic_of(&welded, &collar);
 
-        let verdict = decide(params, welded.len(), region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong);
+        let tube = tube_ratio(&points, &geodesic, length);
+        let mut verdict = decide(params, welded.len(), region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong, tube);
+        let origin = comps[group[0]].origin;
+        match origin {
+            Origin::Remainder { pieces } => {
+                verdict.kind = Kind::Body;
+                verdict.decision = Decision::Untouched;
+                verdict.reason = format!("body skin left after peeling {pieces} protruding piece(s) off far skin that wraps a bone");
+            }
+            Origin::Peeled { .. } if verdict.decision == Decision::Rigid => {
+                verdict.decision = Decision::Untouched;
+                verdict.reason.push_str("; peeled off body skin: only a tail is fixed on a peeled piece, rigid binding needs a separate part");
+            }
+            _ => {}
+        }
+        // The tail continues below the far threshold as a tube: follow it
+        // back to where it flares into the body.
+        let mut root_vertices = 0;
+        // A part cut at its neck already ends where it meets the body;
+        // one cut by a threshold or a saddle does not.
+        let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. });
+        if verdict.kind == Kind::Tail && cut_by_level {
+            let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken);
+            if !extra.is_empty() {
+                root_vertices = extra.len();
+                for &v in &extra {
+                    taken[v as usize] = true;
+                }
+                welded.extend(extra);
+                welded.sort_unstable();
+                collar = collar_of(&welded, &dist, &graph);
+                (geodesic, length) = geodesic_of(&welded, &collar);
+            }
+        }
+        if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
+            verdict.kind = Kind::Small;
+            verdict.decision = Decision::Untouched;
+            verdict.reason = format!(
+                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
+                length / height,
+                params.min_tail_length_ratio
+            );
+        }
+        let collar_centre = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
+        let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
         let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
         vertices.sort_unstable();
         let before = weighted_bone_distance(rig, &vertices)?;
@@ -204,22 +376,57 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             length,
             length_ratio: length / height,
             reach,
+            collar_radius,
+            centroid: c.to_array(),
             tests: PartTests {
                 centroid_ratio,
                 centroid_passed: centroid_ratio >= params.min_centroid_ratio,
                 elongation: elong,
                 elongation_passed: elong >= params.min_elongation,
+                tube_ratio: tube,
+                long: is_long(params, elong, tube),
             },
             bone_count: 0,
             bones: Vec::new(),
             rigid_joint: None,
             bone_distance_before: before,
             bone_distance_after: None,
+            origin: match origin {
+                Origin::Far => "far".into(),
+                Origin::Peeled { .. } => "peeled".into(),
+                Origin::Remainder { .. } => "remainder".into(),
+            },
+            cut_level: match origin {
+                Origin::Peeled { cut_level, .. } => Some(cut_level),
+                _ => None,
+            },
+            root_vertices,
             vertices,
         });
-        parts.push(PartGeometry { welded, collar, geodesic, length, attachment });
+        let root = cut_centre(&graph, &weld.positions, &welded, &collar);
+        parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
     }
 
+    // Body skin a tail's root claimed is no longer in the remainder.
+    let mut claimed = vec![false; weld.count()];
+    for (p, r) in parts.iter().zip(&reports) {
+        if r.origin != "remainder" {
+            for &v in &p.welded {
+                claimed[v as usize] = true;
+            }
+        }
+    }
+    for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
+        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
+            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
+            p.geodesic = p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+            p.welded.retain(|&v| !claimed[v as usize]);
+            r.vertices = p.welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+            r.vertices.sort_unstable();
+            r.vertex_count = r.vertices.len();
+            r.welded_vertex_count = p.welded.len();
+        }
+    }
     let report = Report {
         height,
         far_threshold,

@@ -7,13 +7,17 @@ mod attach;
 mod decide;
 mod detect;
 mod params;
+mod peel;
 mod report;
+mod root;
 mod shape;
 
 pub use attach::{attachment_joint, joint_regions, Region};
-pub use detect::{detect, find_appendages, percentile, Detection, PartGeometry, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
+pub use detect::{cut_centre, detect, find_appendages, percentile, Detection, PartGeometry, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
 pub use params::{
     BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO, MIN_ELONGATION, MIN_PART_VERTICES,
+    MIN_PROTRUSION_RATIO, MIN_SLENDERNESS, MIN_TAIL_LENGTH_RATIO, MIN_TUBE_RATIO,
 };
 pub use report::{Decision, Kind, PartReport, PartTests, Report};
 pub use shape::{box_overlap, elongation};
+pub use root::{ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};

@@ -28,6 +28,30 @@ pub const MERGE_OVERLAP: f32 = 0.5;
 /// shape worth a test.
 pub const MIN_PART_VERTICES: usize = 12;
 
+/// Peeling: a piece split off far body skin must rise at least this
+/// fraction of H above the saddle where it meets the rest (a tail does by
+/// most of its length; a belly bulge or a muscle does not).
+pub const MIN_PROTRUSION_RATIO: f32 = 0.1;
+
+/// Tube ratio: geodesic length over the mean diameter of the part's
+/// geodesic cross-sections (8 bands of the geodesic coordinate). Covariance
+/// elongation alone calls a strip of far skin round a waist "long" (it is
+/// long, round the body) and a curled tail "broad" (its covariance is
+/// round). A part is long when it passes the elongation test and is at least
+/// [`MIN_SLENDERNESS`] tubes long, or is a clear tube
+/// ([`MIN_TUBE_RATIO`]) whatever its covariance (a curled tail). Measured:
+/// the Shiba Inu's curled tail 1.30 (elongation 1.40), a synthetic cape
+/// 1.03, the strips of far skin round CesiumMan's waist 0.49 and 0.99, the
+/// Wolf's tail 3.8, the Fox's 4.0.
+pub const MIN_SLENDERNESS: f32 = 1.0;
+pub const MIN_TUBE_RATIO: f32 = 1.2;
+
+/// A tail shorter than this fraction of H (geodesic length, after its root
+/// is followed back) gets no chain: three bones on a stub a few percent of
+/// the body tall would be shorter than the skin they bend. Half a segment
+/// of SPEC T8's `0.1 H`.
+pub const MIN_TAIL_LENGTH_RATIO: f32 = 0.05;
+
 /// What to do with broad parts on the trunk (capes, skirts).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -68,6 +92,14 @@ pub struct DetectParams {
     pub merge_overlap: f32,
     /// [`MIN_PART_VERTICES`].
     pub min_part_vertices: usize,
+    /// [`MIN_PROTRUSION_RATIO`].
+    pub min_protrusion_ratio: f32,
+    /// [`MIN_TAIL_LENGTH_RATIO`].
+    pub min_tail_length_ratio: f32,
+    /// [`MIN_SLENDERNESS`].
+    pub min_slenderness: f32,
+    /// [`MIN_TUBE_RATIO`].
+    pub min_tube_ratio: f32,
     /// Broad trunk parts: untouched (default) or rigid on request.
     pub broad: BroadPolicy,
     /// Joint-role overrides (pelvis, spine, head, ...) by joint name.
@@ -85,6 +117,10 @@ impl Default for DetectParams {
             attachment_bias: ATTACHMENT_BIAS,
             merge_overlap: MERGE_OVERLAP,
             min_part_vertices: MIN_PART_VERTICES,
+            min_protrusion_ratio: MIN_PROTRUSION_RATIO,
+            min_tail_length_ratio: MIN_TAIL_LENGTH_RATIO,
+            min_slenderness: MIN_SLENDERNESS,
+            min_tube_ratio: MIN_TUBE_RATIO,
             broad: BroadPolicy::Untouched,
             roles: RoleOverrides::default(),
         }
@@ -107,6 +143,10 @@ impl DetectParams {
         check_range("min_elongation", self.min_elongation, 1.0, 1e3)?;
         check_range("attachment_bias", self.attachment_bias, 1.0, 100.0)?;
         check_range("merge_overlap", self.merge_overlap, 0.0, 1.0)?;
+        check_range("min_protrusion_ratio", self.min_protrusion_ratio, 0.0, 10.0)?;
+        check_range("min_tail_length_ratio", self.min_tail_length_ratio, 0.0, 10.0)?;
+        check_range("min_slenderness", self.min_slenderness, 0.0, 1e3)?;
+        check_range("min_tube_ratio", self.min_tube_ratio, 0.0, 1e3)?;
         Ok(())
     }
 }

@@ -47,6 +47,10 @@ pub struct PartTests {
     /// `sqrt(l1 / l2)` of the covariance.
     pub elongation: f32,
     pub elongation_passed: bool,
+    /// Geodesic length over the mean diameter of its cross-sections.
+    pub tube_ratio: f32,
+    /// The part counts as long (elongation and slenderness, or a clear tube).
+    pub long: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -72,6 +76,11 @@ pub struct PartReport {
     pub length_ratio: f32,
     /// Largest skeleton distance of the part.
     pub reach: f32,
+    /// Largest distance of a collar vertex from the collar centroid: the
+    /// radius of the ring the part grows from.
+    pub collar_radius: f32,
+    /// Centroid of the part's skin (bind space).
+    pub centroid: [f32; 3],
     pub tests: PartTests,
     /// Bones grown for a chain (`Tail_1..Tail_K`, without `Tail_End`).
     pub bone_count: usize,
@@ -82,6 +91,14 @@ pub struct PartReport {
     /// and after the fix (after = before for untouched parts).
     pub bone_distance_before: f32,
     pub bone_distance_after: Option<f32>,
+    /// "far" (a component of far skin), "peeled" (split off far body skin
+    /// at a saddle of the distance field) or "remainder" (body skin left).
+    pub origin: String,
+    /// Skeleton distance of the saddle a peeled piece was cut at.
+    pub cut_level: Option<f32>,
+    /// Welded vertices added below the far threshold by following the tail's
+    /// tube back to the body.
+    pub root_vertices: usize,
     /// The part's original vertex indices.
     #[serde(skip)]
     pub vertices: Vec<u32>,

@@ -67,3 +67,31 @@ pub fn box_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3), pad: f32) -> f32 {
     }
     (vi / smaller) as f32
 }
+
+/// Cross-section bands for [`tube_ratio`].
+pub const TUBE_BANDS: usize = 8;
+
+/// Geodesic length over the mean diameter of the part's cross-sections:
+/// the skin in each of [`TUBE_BANDS`] bands of the geodesic coordinate,
+/// its diameter twice the largest distance from the band's centroid.
+pub fn tube_ratio(points: &[Vec3], geodesic: &[f32], length: f32) -> f32 {
+    if !(length > 0.0) {
+        return 0.0;
+    }
+    let mut radii = Vec::new();
+    for b in 0..TUBE_BANDS {
+        let (lo, hi) = (b as f32 * length / TUBE_BANDS as f32, (b + 1) as f32 * length / TUBE_BANDS as f32);
+        let band: Vec<Vec3> = points.iter().zip(geodesic).filter(|(_, &g)| g >= lo && (g < hi || b + 1 == TUBE_BANDS)).map(|(p, _)| *p).collect();
+        if band.is_empty() {
+            continue;
+        }
+        let c = centroid(band.iter().copied());
+        radii.push(band.iter().map(|p| p.distance(c)).fold(0.0f32, f32::max));
+    }
+    let mean = radii.iter().sum::<f32>() / radii.len().max(1) as f32;
+    if mean > 0.0 {
+        length / (2.0 * mean)
+    } else {
+        f32::INFINITY.min(1e3)
+    }
+}

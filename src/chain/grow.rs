@@ -16,14 +16,15 @@ pub fn bone_count(length: f32, height: f32, segment_ratio: f32, min_bones: usize
     k.clamp(min_bones, max_bones)
 }
 
-/// Joints `J0..JK`: `J0` the collar centroid, `Ji` the centroid of skin
+/// Joints `J0..JK`: `J0` the collar centroid (taken half an edge towards
+/// the part, see [`PartGeometry::root`]), `Ji` the centroid of skin
 /// whose geodesic coordinate lies within half a segment of `i L / K`, then
 /// `passes` rounds of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on interior joints
 /// (each round reads the previous round's joints only).
 pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: usize) -> Vec<Vec3> {
     let l = part.length;
     let mut joints = Vec::with_capacity(k + 1);
-    joints.push(mean(part.collar.iter().map(|&v| positions[v as usize])));
+    joints.push(part.root);
     let half = 0.5 * l / k as f32;
     for i in 1..=k {
         let target = i as f32 * l / k as f32;
