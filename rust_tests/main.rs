@@ -2,3 +2,8 @@
 mod common;
 mod gltf_io;
 mod rig_table;
+mod roles;
+mod spring;
+mod appendage;
+mod bake;
+mod measure;

@@ -1,1 +1,23 @@
-//! Appendage detection and decisions: far skin, collar, attachment, the centroid/reach and elongation tests, merging (SPEC T1-T6).
+//! Appendage detection and decisions (SPEC T1-T6): far skin, components on
+//! the welded graph, collar, attachment with the trunk/thigh bias, the
+//! centroid/reach and elongation tests, merging of overlapping shells, and a
+//! report of every part found, rejected ones too.
+
+mod attach;
+mod decide;
+mod detect;
+mod params;
+mod peel;
+mod report;
+mod root;
+mod shape;
+
+pub use attach::{attachment_joint, joint_regions, Region};
+pub use detect::{cut_centre, detect, find_appendages, percentile, Detection, PartGeometry, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
+pub use params::{
+    BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO, MIN_ELONGATION, MIN_PART_VERTICES,
+    MIN_PROTRUSION_RATIO, MIN_SLENDERNESS, MIN_TAIL_LENGTH_RATIO, MIN_TUBE_RATIO,
+};
+pub use report::{Decision, Kind, PartReport, PartTests, Report};
+pub use shape::{box_overlap, elongation};
+pub use root::{ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};

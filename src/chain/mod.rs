@@ -1,1 +1,100 @@
-//! Fixes: rigid binding (T7) and chain growth with geodesic weights (T8, T9).
+//! Fixes: rigid binding (T7) and chain growth with geodesic weights (T8,
+//! T9), for every part the detection decided on. Inputs are never changed:
+//! [`grow_chains`] returns a new rig and the report.
+
+mod apply;
+mod grow;
+mod naming;
+mod params;
+mod weights;
+
+pub use apply::chain_bind;
+pub use grow::{bone_count, chain_joints, EMPTY_BAND_FALLBACK};
+pub use naming::chain_prefix;
+pub use params::{ChainParams, TailFix, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SMOOTHING_PASSES};
+pub use weights::chain_weights;
+
+use crate::appendage::{detect, Decision, Kind, Report};
+use crate::error::Result;
+use crate::measure::weighted_bone_distance;
+use crate::rig::Rig;
+use apply::{apply, NewJoint};
+
+/// Detects the appendages of `rig` and fixes them: a bone chain for every
+/// tail (or rigid on the pelvis with [`TailFix::Rigid`]), rigid binding for
+/// carried parts (and broad ones when asked). Returns the new rig and the
+/// report with bone distances before and after.
+pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
+    params.validate()?;
+    let det = detect(rig, &params.detect)?;
+    let mut report = det.report;
+    let height = report.height;
+    let mut rows: Vec<Option<Vec<(u32, f32)>>> = vec![None; rig.vertex_count()];
+    let mut joints: Vec<NewJoint> = Vec::new();
+    let pelvis = det.roles.pelvis;
+
+    // Longest tail first, so the main tail is `Tail_*`.
+    let mut tails: Vec<usize> = (0..report.parts.len()).filter(|&i| report.parts[i].decision == Decision::Chain).collect();
+    tails.sort_by(|&a, &b| det.parts[b].length.total_cmp(&det.parts[a].length).then(a.cmp(&b)));
+
+    for &i in &tails {
+        let Some(pelvis) = pelvis else { continue };
+        let part = &det.parts[i];
+        if params.tail_fix == TailFix::Rigid {
+            let r = &mut report.parts[i];
+            r.decision = Decision::Rigid;
+            r.rigid_joint = Some(rig.joint_names()[pelvis].clone());
+            r.reason.push_str("; tail_fix=rigid: all weight on the pelvis (step one)");
+            for &v in &r.vertices {
+                rows[v as usize] = Some(vec![(pelvis as u32, 1.0)]);
+            }
+            continue;
+        }
+        let k = bone_count(part.length, height, params.segment_ratio, params.min_bones, params.max_bones);
+        let heads = chain_joints(part, &det.weld.positions, k, params.smoothing_passes);
+        let taken = |name: &str| rig.joint_index(name).is_some() || joints.iter().any(|j| j.name == name);
+        let prefix = chain_prefix(&taken);
+        let pelvis_bind = rig.bind_world()[pelvis];
+        let first = rig.joint_count() + joints.len();
+        let mut bones = vec![pelvis as u32];
+        let mut names = Vec::new();
+        for (b, &head) in heads.iter().enumerate() {
+            let name = if b < k { naming::bone_name(&prefix, b + 1) } else { naming::end_name(&prefix) };
+            let parent = if b == 0 { pelvis } else { first + b - 1 };
+            joints.push(NewJoint { name: name.clone(), parent, bind_world: chain_bind(&pelvis_bind, head) });
+            if b < k {
+                bones.push((first + b) as u32);
+                names.push(name);
+            }
+        }
+        for (&w, &g) in part.welded.iter().zip(&part.geodesic) {
+            let row = chain_weights(g, part.length, &bones);
+            for &v in det.weld.members_of(w as usize) {
+                rows[v as usize] = Some(row.clone());
+            }
+        }
+        let r = &mut report.parts[i];
+        r.bone_count = k;
+        r.bones = names;
+    }
+
+    for r in report.parts.iter_mut() {
+        if r.decision == Decision::Rigid && r.rigid_joint.is_none() {
+            if let Some(j) = r.attachment_joint {
+                r.rigid_joint = Some(rig.joint_names()[j].clone());
+                for &v in &r.vertices {
+                    rows[v as usize] = Some(vec![(j as u32, 1.0)]);
+                }
+            }
+        }
+        if r.kind == Kind::Tail && pelvis.is_none() {
+            r.decision = Decision::Untouched;
+        }
+    }
+
+    let out = apply(rig, &joints, &rows)?;
+    for r in report.parts.iter_mut() {
+        r.bone_distance_after = Some(weighted_bone_distance(&out, &r.vertices)?);
+    }
+    Ok((out, report))
+}

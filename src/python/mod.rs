@@ -11,6 +11,9 @@ mod demo;
 mod errors;
 mod gltf;
 mod rig;
+mod spring;
+mod bake;
+mod measure;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,5 +22,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    spring::register(m)?;
+    bake::register(m)?;
+    measure::register(m)?;
     Ok(())
 }

@@ -1,0 +1,308 @@
+//! Synthetic cases with known answers (issue 3, "must show").
+
+use std::ops::Range;
+
+use caudal::appendage::{find_appendages, BroadPolicy, Decision, DetectParams, Kind, Region};
+use caudal::chain::{grow_chains, ChainParams, TailFix};
+use caudal::measure::weighted_bone_distance;
+use caudal::CaudalError;
+use glam::Vec3;
+
+use super::checks::{chains, check_chain, check_pose, check_rest_unchanged, polyline_distance};
+use super::synth::{tail_path, Builder};
+
+const TAIL_R0: f32 = 0.05;
+const TAIL_R1: f32 = 0.02;
+
+fn with_tail() -> (Builder, Range<usize>) {
+    let mut b = Builder::humanoid();
+    let tail = b.add_tube(&tail_path(1.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    b.weight_like_template_rigger(tail.clone());
+    (b, tail)
+}
+
+fn range_vec(r: &Range<usize>) -> Vec<u32> {
+    r.clone().map(|v| v as u32).collect()
+}
+
+/// Share of the part inside the true range, and of the true range found.
+fn precision_recall(found: &[u32], truth: &Range<usize>) -> (f32, f32) {
+    let hit = found.iter().filter(|&&v| truth.contains(&(v as usize))).count() as f32;
+    (hit / found.len().max(1) as f32, hit / truth.len() as f32)
+}
+
+#[test]
+fn plain_body_has_no_far_skin() {
+    let rig = Builder::humanoid().build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    assert!(report.parts.is_empty(), "{:#?}", report.parts);
+    let (out, _) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(out, rig);
+}
+
+#[test]
+fn tube_tail_on_box_body_grows_one_chain() {
+    let (b, tail) = with_tail();
+    let rig = b.build();
+    let before = rig.clone();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(rig, before, "input never mutated");
+    let found = chains(&report);
+    assert_eq!(found.len(), 1, "{}", report.to_json());
+    let part = found[0];
+    assert_eq!(part.kind, Kind::Tail);
+    assert_eq!(part.attachment.as_deref(), Some("Hips"));
+    assert_eq!(part.region, Region::Pelvis);
+    let (precision, recall) = precision_recall(&part.vertices, &tail);
+    assert_eq!(precision, 1.0);
+    assert!(recall >= 0.8, "recall {recall}");
+    // Tail about 0.9 long on a 1.98 tall body: L / 0.1H rounds to 4.
+    assert!((part.length - 0.78).abs() < 0.1, "length {}", part.length);
+    assert_eq!(part.bone_count, 4);
+    assert!(part.tests.elongation > 2.0 && part.tests.centroid_ratio >= 0.4);
+    check_chain(&rig, &out, part, "Hips");
+    check_rest_unchanged(&rig, &out, &part.vertices);
+    check_pose(&out, "Hips", part);
+    let hips = rig.joint_index("Hips").unwrap() as u32;
+    assert!(part.vertices.iter().any(|&v| out.influences().of(v as usize).0.contains(&hips)), "the root segment blends into the pelvis");
+    // Every joint inside the tube.
+    let path = tail_path(1.0);
+    for name in part.bones.iter().cloned().chain(["Tail_End".to_string()]) {
+        let head = out.bind_heads()[out.joint_index(&name).unwrap()];
+        let (d, t) = polyline_distance(head, &path);
+        assert!(d <= TAIL_R0 + (TAIL_R1 - TAIL_R0) * t + 1e-3, "{name} is {d} off the centre line at t={t}");
+    }
+    // T10: bone distance falls by more than half.
+    let truth = range_vec(&tail);
+    let (d0, d1) = (weighted_bone_distance(&rig, &truth).unwrap(), weighted_bone_distance(&out, &truth).unwrap());
+    assert!(d1 < 0.5 * d0, "bone distance {d0} -> {d1}");
+    assert_eq!(part.bone_distance_before, weighted_bone_distance(&rig, &part.vertices).unwrap());
+    assert!(part.bone_distance_after.unwrap() < 0.5 * part.bone_distance_before);
+}
+
+#[test]
+fn rigid_tail_on_request_goes_to_the_pelvis() {
+    let (b, _) = with_tail();
+    let rig = b.build();
+    let params = ChainParams { tail_fix: TailFix::Rigid, ..Default::default() };
+    let (out, report) = grow_chains(&rig, &params).unwrap();
+    assert_eq!(out.joint_count(), rig.joint_count());
+    let part = report.parts.iter().find(|p| p.kind == Kind::Tail).unwrap();
+    assert_eq!(part.decision, Decision::Rigid);
+    let hips = rig.joint_index("Hips").unwrap() as u32;
+    for &v in &part.vertices {
+        assert_eq!(out.influences().of(v as usize), (&[hips][..], &[1.0f32][..]));
+    }
+}
+
+#[test]
+fn ears_on_a_head_stay_untouched() {
+    let mut b = Builder::humanoid();
+    for x in [1.0f32, -1.0] {
+        b.add_tube(&[Vec3::new(0.04 * x, 1.95, 0.0), Vec3::new(0.1 * x, 2.25, 0.0)], 0.03, 0.01, 16, 8, 1);
+    }
+    let rig = b.build();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(report.parts.len(), 2, "{}", report.to_json());
+    for p in &report.parts {
+        assert_eq!(p.kind, Kind::Head, "{}", p.reason);
+        assert_eq!(p.decision, Decision::Untouched);
+        assert_eq!(p.attachment.as_deref(), Some("Head"));
+    }
+    assert_eq!(out, rig);
+}
+
+fn with_cape() -> (Builder, Range<usize>) {
+    let mut b = Builder::humanoid();
+    let cape = b.add_sheet(Vec3::new(-0.35, 1.72, -0.12), Vec3::new(0.7, 0.0, 0.0), Vec3::new(0.0, -0.8, -0.13), 28, 32);
+    (b, cape)
+}
+
+#[test]
+fn cape_stays_untouched_by_default_and_rigid_on_request() {
+    let (b, cape) = with_cape();
+    let rig = b.build();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    let broad: Vec<_> = report.parts.iter().filter(|p| p.kind == Kind::Broad).collect();
+    assert_eq!(broad.len(), 1, "{}", report.to_json());
+    let part = broad[0];
+    assert!(part.vertices.iter().all(|&v| cape.contains(&(v as usize))));
+    assert!(!part.tests.elongation_passed && part.tests.centroid_passed, "{:?}", part.tests);
+    assert_eq!(part.decision, Decision::Untouched);
+    assert!(chains(&report).is_empty());
+    assert_eq!(out, rig);
+
+    let params = ChainParams { detect: DetectParams { broad: BroadPolicy::Rigid, ..Default::default() }, ..Default::default() };
+    let (out, report) = grow_chains(&rig, &params).unwrap();
+    let part = report.parts.iter().find(|p| p.kind == Kind::Broad).unwrap();
+    assert_eq!(part.decision, Decision::Rigid);
+    let j = out.require_joint("rigid", part.rigid_joint.as_deref().unwrap()).unwrap();
+    assert!(["Spine", "Chest", "Hips"].contains(&out.joint_names()[j].as_str()));
+    for &v in &part.vertices {
+        assert_eq!(out.influences().of(v as usize), (&[j as u32][..], &[1.0f32][..]));
+    }
+    check_rest_unchanged(&rig, &out, &part.vertices);
+}
+
+#[test]
+fn quiver_along_the_spine_is_rigid_to_the_spine_bone() {
+    let mut b = Builder::humanoid();
+    let quiver = b.add_tube(
+        &[Vec3::new(0.0, 1.55, -0.07), Vec3::new(0.05, 1.5, -0.25), Vec3::new(0.25, 1.0, -0.25)],
+        0.04,
+        0.04,
+        30,
+        10,
+        1,
+    );
+    let rig = b.build();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(report.parts.len(), 1, "{}", report.to_json());
+    let part = &report.parts[0];
+    assert_eq!(part.kind, Kind::Carried, "{}", part.reason);
+    assert_eq!(part.decision, Decision::Rigid);
+    assert_eq!(part.region, Region::Spine);
+    assert_eq!(part.rigid_joint.as_deref(), Some("Chest"));
+    let chest = rig.joint_index("Chest").unwrap() as u32;
+    assert!(part.vertices.iter().all(|&v| quiver.contains(&(v as usize))));
+    for &v in &part.vertices {
+        assert_eq!(out.influences().of(v as usize), (&[chest][..], &[1.0f32][..]));
+    }
+    assert_eq!(out.joint_count(), rig.joint_count());
+    check_rest_unchanged(&rig, &out, &part.vertices);
+}
+
+#[test]
+fn tail_in_two_overlapping_shells_is_one_chain() {
+    let mut b = Builder::humanoid();
+    let fur = b.add_tube(&tail_path(1.0), 0.06, 0.025, 40, 12, 1);
+    // The skin shell stops short of the fur's ends, so no cap vertex of the
+    // two shells coincides (they must stay unwelded, as in the fox).
+    let mut inner = tail_path(1.0);
+    let (first, last) = (inner[0], inner[3]);
+    inner[0] = first.lerp(inner[1], 0.05);
+    inner[3] = last.lerp(inner[2], 0.05);
+    let skin = b.add_tube(&inner, 0.035, 0.012, 30, 8, 1);
+    b.weight_like_template_rigger(fur.start..skin.end);
+    let rig = b.build();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(report.parts.len(), 1, "{}", report.to_json());
+    let part = &report.parts[0];
+    assert_eq!(part.shells, 2);
+    assert!(part.vertices.iter().any(|&v| fur.contains(&(v as usize))));
+    assert!(part.vertices.iter().any(|&v| skin.contains(&(v as usize))));
+    assert_eq!(chains(&report).len(), 1);
+    check_chain(&rig, &out, part, "Hips");
+}
+
+#[test]
+fn tail_split_by_uv_seams_is_one_part() {
+    let mut b = Builder::humanoid();
+    let tail = b.add_tube(&tail_path(1.0), TAIL_R0, TAIL_R1, 40, 12, 10);
+    b.weight_like_template_rigger(tail.clone());
+    let rig = b.build();
+    // Without welding the tail falls apart into its islands.
+    let raw = caudal::geometry::MeshGraph::from_triangles(rig.vertex_count(), rig.triangles());
+    let keep: Vec<bool> = (0..rig.vertex_count()).map(|v| tail.contains(&v)).collect();
+    assert_eq!(raw.components(&keep).1, 10);
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    assert_eq!(report.parts.len(), 1, "{}", report.to_json());
+    let part = &report.parts[0];
+    assert_eq!(part.shells, 1);
+    assert!(part.vertex_count > part.welded_vertex_count, "seam copies are written back per original vertex");
+    let (precision, recall) = precision_recall(&part.vertices, &tail);
+    assert_eq!(precision, 1.0);
+    assert!(recall >= 0.8);
+    check_chain(&rig, &out, part, "Hips");
+    // Seam copies of one position get identical weights.
+    for &v in &part.vertices {
+        for &w in &part.vertices {
+            if v < w && rig.vertices()[v as usize] == rig.vertices()[w as usize] {
+                assert_eq!(out.influences().of(v as usize), out.influences().of(w as usize));
+            }
+        }
+    }
+}
+
+#[test]
+fn bind_rotations_that_are_not_identity() {
+    let (mut b, tail) = with_tail();
+    b.rotate_binds();
+    let rig = b.build();
+    assert!(rig.bind_world()[rig.joint_index("Hips").unwrap()].x_axis.x < 0.99);
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 1);
+    check_chain(&rig, &out, found[0], "Hips");
+    check_pose(&out, "Hips", found[0]);
+    // Same detection as with identity binds: the bind frames do not matter.
+    let (plain, plain_report) = grow_chains(&with_tail().0.build(), &ChainParams::default()).unwrap();
+    assert_eq!(plain_report.parts[0].vertices, found[0].vertices);
+    for name in &found[0].bones {
+        let (a, c) = (out.bind_heads()[out.joint_index(name).unwrap()], plain.bind_heads()[plain.joint_index(name).unwrap()]);
+        assert!(a.distance(c) < 1e-4, "{name}");
+    }
+    let truth = range_vec(&tail);
+    assert!(weighted_bone_distance(&out, &truth).unwrap() < 0.5 * weighted_bone_distance(&rig, &truth).unwrap());
+}
+
+#[test]
+fn two_tails_get_two_chains() {
+    let mut b = Builder::humanoid();
+    let long = b.add_tube(&tail_path(1.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    // Its own root point, so no cap vertex of the two tubes is welded.
+    let mut short_path: Vec<Vec3> = tail_path(-1.0).iter().take(3).copied().collect();
+    short_path[0].x -= 0.03;
+    let short = b.add_tube(&short_path, TAIL_R0, TAIL_R1, 30, 12, 1);
+    b.weight_like_template_rigger(long.start..short.end);
+    let rig = b.build();
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 2, "{}", report.to_json());
+    let names: Vec<_> = found.iter().map(|p| p.bones.clone()).collect();
+    let main = found.iter().find(|p| p.bones[0] == "Tail_1").expect("Tail_1");
+    let second = found.iter().find(|p| p.bones[0] == "Tail2_1").unwrap_or_else(|| panic!("{names:?}"));
+    assert!(main.length > second.length, "the longest tail is Tail_*");
+    assert!(main.vertices.iter().all(|&v| long.contains(&(v as usize))));
+    assert!(second.vertices.iter().all(|&v| short.contains(&(v as usize))));
+    for p in [main, second] {
+        check_chain(&rig, &out, p, "Hips");
+    }
+    assert!(out.joint_index("Tail_End").is_some() && out.joint_index("Tail2_End").is_some());
+}
+
+#[test]
+fn bad_parameters_name_their_field() {
+    let rig = with_tail().0.build();
+    let bad = DetectParams { far_ratio: f32::NAN, ..Default::default() };
+    match find_appendages(&rig, &bad) {
+        Err(CaudalError::Parameter { field, .. }) => assert_eq!(field, "far_ratio"),
+        other => panic!("{other:?}"),
+    }
+    let bad = ChainParams { max_bones: 2, ..Default::default() };
+    match grow_chains(&rig, &bad) {
+        Err(CaudalError::Parameter { field, .. }) => assert_eq!(field, "max_bones"),
+        other => panic!("{other:?}"),
+    }
+    match weighted_bone_distance(&rig, &[rig.vertex_count() as u32]) {
+        Err(CaudalError::IndexOutOfRange { field, .. }) => assert_eq!(field, "vertices"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn same_result_on_one_and_two_threads() {
+    let rig = {
+        let mut b = Builder::humanoid();
+        b.add_tube(&tail_path(1.0), 0.06, 0.025, 40, 12, 3);
+        b.add_tube(&tail_path(1.0), 0.035, 0.012, 30, 8, 1);
+        b.build()
+    };
+    let run = |threads| {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| grow_chains(&rig, &ChainParams::default()).unwrap())
+    };
+    let (a, ra) = run(1);
+    let (b, rb) = run(2);
+    assert_eq!(a, b);
+    assert_eq!(ra, rb);
+}

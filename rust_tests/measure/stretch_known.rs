@@ -1,0 +1,106 @@
+//! Synthetic cases with known answers.
+
+use caudal::measure::stretch::{mesh_edges, sample_frames, stretch_report, StretchStats};
+use caudal::rig::{Influences, RigParts};
+use caudal::{CaudalError, Clip, Rig, Trs};
+use glam::{Mat4, Vec3};
+
+#[test]
+fn percentiles_and_torn_share_of_known_ratios() {
+    let s = StretchStats::from_ratios((1..=100).map(|i| i as f32 / 100.0 + 0.5).collect());
+    assert_eq!(s.samples, 100);
+    assert!((s.p95 - 1.45).abs() < 1e-6 && (s.p99 - 1.49).abs() < 1e-6 && (s.max - 1.5).abs() < 1e-6);
+    // 0.51..0.66 are torn (16 values), 1.5 is not.
+    assert!((s.torn_share - 0.16).abs() < 1e-6, "{}", s.torn_share);
+}
+
+#[test]
+fn edges_are_unique_and_filtered() {
+    let tris = [[0u32, 1, 2], [2, 1, 3]];
+    assert_eq!(mesh_edges(&tris, |_| true), vec![(0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]);
+    assert_eq!(mesh_edges(&tris, |v| v != 0), vec![(1, 2), (1, 3), (2, 3)]);
+    assert_eq!(sample_frames(25, 24), (0..24).collect::<Vec<_>>());
+    assert_eq!(sample_frames(49, 24), (0..24).map(|i| 2 * i).collect::<Vec<_>>());
+}
+
+/// A strip along +X, 11 columns; vertices of column c ≥ 6 ride joint 1,
+/// the rest joint 0 (the pelvis). Joint 1 moving by d stretches the one
+/// column of edges between 5 and 6 from 1 to (1 + d).
+fn strip() -> Rig {
+    let mut vertices = Vec::new();
+    let mut joint = Vec::new();
+    for c in 0..11 {
+        for r in 0..2 {
+            vertices.push(Vec3::new(c as f32, r as f32, 0.0));
+            joint.push(if c >= 6 { 1 } else { 0 });
+        }
+    }
+    let mut triangles = Vec::new();
+    for c in 0..10u32 {
+        let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
+        triangles.push([a, d, b]);
+        triangles.push([b, d, e]);
+    }
+    Rig::new(RigParts {
+        vertices,
+        triangles,
+        influences: Influences::rigid(&joint),
+        joint_names: vec!["Hips".into(), "Tail".into()],
+        parents: vec![None, Some(0)],
+        bind_world: Some(vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::new(6.0, 0.0, 0.0))]),
+        inverse_bind: None,
+        rest_local: None,
+        normalize: false,
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_known_stretch_and_a_known_swing() {
+    let rig = strip();
+    let tail: Vec<u32> = (0..22).filter(|&v| v >= 8).collect(); // columns 4..10
+    let d = 0.8f32;
+    let mut locals = Vec::new();
+    for f in 0..25 {
+        let moved = if f % 2 == 0 { 0.0 } else { d };
+        locals.push(Trs::IDENTITY);
+        locals.push(Trs::new(Vec3::new(6.0 + moved, 0.0, 0.0), glam::Quat::IDENTITY, Vec3::ONE));
+    }
+    let clip = Clip::new("t", 24.0, 1.0, 2, locals).unwrap();
+    let r = stretch_report(&rig, &clip, &tail, 0, None, 24).unwrap();
+    // Tail edges: columns 4..10. Horizontal and diagonal edges between
+    // columns 5 and 6 stretch on odd frames; everything else stays 1.
+    assert!((r.tail.max - 1.8).abs() < 1e-5, "{:?}", r.tail);
+    assert!((r.tail.min - 1.0).abs() < 1e-6);
+    assert!(r.tail.torn_share > 0.0);
+    assert!((r.body.max - 1.0).abs() < 1e-6 && (r.body.min - 1.0).abs() < 1e-6);
+    // The tip (column 10) moved along the tail's own direction: no swing.
+    assert!(r.motion.amplitude_deg < 1e-3, "{:?}", r.motion);
+
+    // Swing: joint 1 rotated 30° about Z on every frame.
+    let q = glam::Quat::from_rotation_z(30f32.to_radians());
+    let mut locals = Vec::new();
+    for _ in 0..25 {
+        locals.push(Trs::IDENTITY);
+        locals.push(Trs::new(Vec3::new(6.0, 0.0, 0.0), q, Vec3::ONE));
+    }
+    let clip = Clip::new("t", 24.0, 1.0, 2, locals).unwrap();
+    let r = stretch_report(&rig, &clip, &tail, 0, None, 24).unwrap();
+    assert!(r.motion.amplitude_deg > 5.0 && r.motion.amplitude_deg < 30.0, "{:?}", r.motion);
+    // Measured against that very pose as the reference, the swing is zero.
+    let reference = vec![Trs::IDENTITY, Trs::new(Vec3::new(6.0, 0.0, 0.0), q, Vec3::ONE)];
+    let r = stretch_report(&rig, &clip, &tail, 0, Some(&reference), 24).unwrap();
+    assert!(r.motion.amplitude_deg < 1e-2, "{:?}", r.motion);
+}
+
+#[test]
+fn bad_input_names_the_field() {
+    let rig = strip();
+    let clip = Clip::new("t", 24.0, 1.0, 2, vec![Trs::IDENTITY; 2]).unwrap();
+    assert!(matches!(stretch_report(&rig, &clip, &[99], 0, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "tail_vertices"));
+    assert!(matches!(stretch_report(&rig, &clip, &[], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "tail_vertices"));
+    assert!(matches!(stretch_report(&rig, &clip, &[8], 5, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "anchor"));
+    assert!(matches!(stretch_report(&rig, &clip, &[8], 0, None, 0), Err(CaudalError::Parameter { field, .. }) if field == "samples"));
+    let three = Clip::new("t", 24.0, 1.0, 1, vec![Trs::IDENTITY]).unwrap();
+    assert!(matches!(stretch_report(&rig, &three, &[8], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "clip"));
+}

@@ -1,0 +1,73 @@
+//! Decisions (SPEC T5): chain for a long part on the pelvis, rigid for a
+//! long part on the spine, untouched for the head and (by default) for
+//! broad trunk parts.
+
+use super::attach::Region;
+use super::params::{BroadPolicy, DetectParams};
+use super::report::{Decision, Kind};
+
+pub struct Verdict {
+    pub kind: Kind,
+    pub decision: Decision,
+    pub reason: String,
+}
+
+pub fn decide(
+    params: &DetectParams,
+    welded_count: usize,
+    region: Region,
+    attachment: &str,
+    centroid_ratio: f32,
+    elongation: f32,
+    tube_ratio: f32,
+) -> Verdict {
+    let v = |kind, decision, reason: String| Verdict { kind, decision, reason };
+    if welded_count < params.min_part_vertices {
+        return v(
+            Kind::Small,
+            Decision::Untouched,
+            format!("{welded_count} welded vertices (< min_part_vertices {})", params.min_part_vertices),
+        );
+    }
+    if centroid_ratio < params.min_centroid_ratio {
+        return v(
+            Kind::Body,
+            Decision::Untouched,
+            format!(
+                "centroid ratio {centroid_ratio:.2} < {:.2}: far skin wrapping a bone, part of the body",
+                params.min_centroid_ratio
+            ),
+        );
+    }
+    let long = is_long(params, elongation, tube_ratio);
+    match (region, long) {
+        (Region::Head, _) => v(Kind::Head, Decision::Untouched, format!("hangs from {attachment} (head/neck): moving rigidly with the head is right")),
+        (Region::Pelvis, true) => v(
+            Kind::Tail,
+            Decision::Chain,
+            format!("long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) and hangs from {attachment} (pelvis)"),
+        ),
+        (Region::Spine, true) => v(
+            Kind::Carried,
+            Decision::Rigid,
+            format!("long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) and hangs from {attachment} (spine): carried rigidly by that bone"),
+        ),
+        (Region::Pelvis | Region::Spine, false) => match params.broad {
+            BroadPolicy::Untouched => v(
+                Kind::Broad,
+                Decision::Untouched,
+                format!(
+                    "not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) on the trunk at {attachment}: rigger's weights kept (broad=\"rigid\" binds it)"
+                ),
+            ),
+            BroadPolicy::Rigid => v(Kind::Broad, Decision::Rigid, format!("not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) on the trunk; broad=\"rigid\" requested: bound to {attachment}")),
+        },
+        (Region::Limb, _) => v(Kind::Limb, Decision::Untouched, format!("hangs from {attachment} (a limb joint): follows its limb")),
+    }
+}
+
+/// Long: passes the elongation test (SPEC T4b) and is at least a tube
+/// long, or is a clear tube whatever its covariance (a curled tail).
+pub fn is_long(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
+    (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness) || tube_ratio >= params.min_tube_ratio
+}

@@ -1,0 +1,440 @@
+//! Detection (SPEC T1-T6): far skin on the welded graph, components,
+//! collars, attachments, merging of overlapping shells, tests, decisions.
+
+use glam::Vec3;
+
+use super::attach::{attachment_joint, joint_regions, Region};
+use super::decide::decide;
+use super::params::DetectParams;
+use super::peel::{split, trim_at_neck};
+use super::report::{Decision, Kind};
+use super::root::extend_root;
+use super::report::{PartReport, PartTests, Report};
+use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
+use super::decide::is_long;
+use crate::error::{CaudalError, Result};
+use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
+use crate::measure::weighted_bone_distance;
+use crate::rig::{JointRoles, Rig};
+
+/// A part without a single non-far neighbour (a detached shell floating
+/// wholly beyond the threshold) takes as collar its own vertices whose
+/// skeleton distance is within this share of its depth range above the
+/// nearest one: the end nearest the body.
+pub const DETACHED_COLLAR_SHARE: f32 = 0.1;
+
+/// Percentile of the geodesic coordinate taken as the part's length
+/// (SPEC T8: the 99th, so a stray vertex at the tip does not count).
+pub const LENGTH_PERCENTILE: f32 = 0.99;
+
+/// The geometry behind one reported part, for the fixes.
+#[derive(Clone, Debug)]
+pub struct PartGeometry {
+    /// Welded vertices of the part, sorted.
+    pub welded: Vec<u32>,
+    /// Welded collar vertices, sorted.
+    pub collar: Vec<u32>,
+    /// Geodesic distance from the collar of each `welded` vertex.
+    pub geodesic: Vec<f32>,
+    pub length: f32,
+    pub attachment: Option<usize>,
+    /// Where the part leaves the body: the mean of the midpoints of the
+    /// edges between part and collar (the collar centroid moved half an edge
+    /// towards the part, so an uneven collar ring does not pull it aside).
+    pub root: Vec3,
+}
+
+/// Mean midpoint of the edges from `welded` (sorted) to `collar` (sorted);
+/// the collar centroid when they share no edge (a detached shell).
+pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar: &[u32]) -> Vec3 {
+    let mut acc = glam::DVec3::ZERO;
+    let mut n = 0usize;
+    for &v in welded {
+        for &w in graph.neighbors_of(v as usize) {
+            if collar.binary_search(&w).is_ok() && welded.binary_search(&w).is_err() {
+                acc += (0.5 * (positions[v as usize] + positions[w as usize])).as_dvec3();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        return centroid(collar.iter().map(|&v| positions[v as usize]));
+    }
+    (acc / n as f64).as_vec3()
+}
+
+/// Everything detection computed, for the fixes that follow it.
+#[derive(Clone, Debug)]
+pub struct Detection {
+    pub report: Report,
+    pub parts: Vec<PartGeometry>,
+    pub weld: Weld,
+    pub graph: MeshGraph,
+    pub roles: JointRoles,
+}
+
+/// `p`-quantile (nearest rank) of finite values.
+pub fn percentile(values: &[f32], p: f32) -> f32 {
+    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    let rank = ((p * v.len() as f32).ceil() as usize).clamp(1, v.len());
+    v[rank - 1]
+}
+
+/// Where a candidate part came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Origin {
+    /// A connected component of far skin.
+    Far,
+    /// Split off far body skin at a saddle of the distance field.
+    Peeled { cut_level: f32, necked: bool },
+    /// Body skin left over after peeling.
+    Remainder { pieces: usize },
+}
+
+struct Component {
+    welded: Vec<u32>,
+    collar: Vec<u32>,
+    box_: (Vec3, Vec3),
+    attachment: Option<usize>,
+    origin: Origin,
+}
+
+/// Most levels of peeling (each level at least `min_protrusion` higher).
+const MAX_PEEL_DEPTH: usize = 64;
+
+fn centroid_ratio(welded: &[u32], positions: &[Vec3], dist: &[f32], field: &SkeletonField) -> f32 {
+    let c = centroid(welded.iter().map(|&v| positions[v as usize]));
+    let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
+    if reach > 0.0 {
+        field.distance(c) / reach
+    } else {
+        0.0
+    }
+}
+
+/// Peels a region that fails the centroid test into pieces that stick out
+/// (see [`super::peel`]); returns `(vertices, origin)` for every piece and
+/// the remainder.
+#[allow(clippy::too_many_arguments)]
+fn peel_region(
+    welded: Vec<u32>,
+    origin: Origin,
+    depth: usize,
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    dist: &[f32],
+    field: &SkeletonField,
+    params: &DetectParams,
+    min_protrusion: f32,
+    out: &mut Vec<(Vec<u32>, Origin)>,
+) {
+    let fails = welded.len() >= params.min_part_vertices
+        && centroid_ratio(&welded, positions, dist, field) < params.min_centroid_ratio;
+    if !fails || depth >= MAX_PEEL_DEPTH {
+        // A finished peeled piece ends at its neck; the skin below the
+        // neck stays with the body.
+        let (welded, origin) = match origin {
+            Origin::Peeled { cut_level, .. } if !fails => {
+                let (w, necked) = trim_at_neck(graph, positions, dist, &welded);
+                (w, Origin::Peeled { cut_level, necked })
+            }
+            _ => (welded, origin),
+        };
+        out.push((welded, origin));
+        return;
+    }
+    match split(graph, dist, &welded, params.min_part_vertices, min_protrusion) {
+        Some(pieces) if !pieces.is_empty() => {
+            let mut in_piece = std::collections::HashSet::new();
+            let count = pieces.len();
+            for p in pieces {
+                let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
+                in_piece.extend(p.welded.iter().copied());
+                peel_region(p.welded, o, depth + 1, graph, positions, dist, field, params, min_protrusion, out);
+            }
+            let rest: Vec<u32> = welded.into_iter().filter(|v| !in_piece.contains(v)).collect();
+            if !rest.is_empty() {
+                out.push((rest, Origin::Remainder { pieces: count }));
+            }
+        }
+        _ => out.push((welded, origin)),
+    }
+}
+
+/// The collar: welded vertices next to the part but not in it (for a far
+/// component these are exactly its non-far neighbours).
+fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
+    let mut collar: Vec<u32> = welded
+        .iter()
+        .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+        .filter(|w| welded.binary_search(w).is_err())
+        .collect();
+    collar.sort_unstable();
+    collar.dedup();
+    if collar.is_empty() {
+        let lo = welded.iter().map(|&v| dist[v as usize]).fold(f32::INFINITY, f32::min);
+        let hi = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
+        let cut = lo + DETACHED_COLLAR_SHARE * (hi - lo);
+        collar = welded.iter().copied().filter(|&v| dist[v as usize] <= cut).collect();
+    }
+    collar
+}
+
+/// Finds the appendages of `rig` and decides what each needs (SPEC T1-T6).
+/// Nothing is changed; see [`crate::chain::grow_chains`] for the fixes.
+pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
+    Ok(detect(rig, params)?.report)
+}
+
+pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
+    params.validate()?;
+    let height = rig.height();
+    if !(height > 0.0) {
+        return Err(CaudalError::param("vertices", "the bind-pose mesh has zero height along Y"));
+    }
+    let roles = JointRoles::find(rig, &params.roles)?;
+    let regions = joint_regions(rig, &roles);
+
+    // T2: weld, then the graph of the welded surface.
+    let weld_tolerance = params.weld_tolerance_ratio * rig.diagonal();
+    let weld = Weld::by_position(rig.vertices(), weld_tolerance);
+    let graph = MeshGraph::from_triangles(weld.count(), &weld.triangles(rig.triangles()));
+
+    // T1: skeleton distance and far skin.
+    let field = SkeletonField::new(rig, params.leaf_stub_ratio);
+    let dist = field.distances(&weld.positions);
+    let far_threshold = params.far_ratio * height;
+    let far: Vec<bool> = dist.iter().map(|&d| d > far_threshold).collect();
+    let (comp, count) = graph.components(&far);
+    let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
+    for (v, &c) in comp.iter().enumerate() {
+        if c != u32::MAX {
+            members[c as usize].push(v as u32);
+        }
+    }
+
+    // Far skin of a fat body that wraps round a bone is peeled into the
+    // pieces that stick out of it.
+    let min_protrusion = params.min_protrusion_ratio * height;
+    let mut candidates = Vec::new();
+    for welded in members {
+        peel_region(welded, Origin::Far, 0, &graph, &weld.positions, &dist, &field, params, min_protrusion, &mut candidates);
+    }
+
+    // T3: collar and attachment of every component.
+    let comps: Vec<Component> = candidates
+        .into_iter()
+        .map(|(welded, origin)| {
+            let collar = collar_of(&welded, &dist, &graph);
+            let c = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
+            let attachment = attachment_joint(c, &field, &regions, params.attachment_bias);
+            let box_ = bounds(welded.iter().map(|&v| weld.positions[v as usize]));
+            Component { welded, collar, box_, attachment, origin }
+        })
+        .collect();
+
+    // T5: shells at one attachment whose boxes overlap by more than half
+    // are one part (fur over skin, never welded).
+    let pad = 1e-3 * height;
+    let mut root: Vec<usize> = (0..comps.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for a in 0..comps.len() {
+        for b in a + 1..comps.len() {
+            let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+            if comps[a].attachment == comps[b].attachment
+                && !remainder(&comps[a])
+                && !remainder(&comps[b])
+                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap {
+                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+                if ra != rb {
+                    root[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of = vec![usize::MAX; comps.len()];
+    for i in 0..comps.len() {
+        let r = find(&mut root, i);
+        if group_of[r] == usize::MAX {
+            group_of[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of[r]].push(i);
+    }
+
+    let names = rig.joint_names();
+    // Skin another part owns; body skin left over by peeling may be claimed
+    // by a tail's root.
+    let mut taken = vec![false; weld.count()];
+    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
+        for &v in &c.welded {
+            taken[v as usize] = true;
+        }
+    }
+    let mut parts = Vec::with_capacity(groups.len());
+    let mut reports = Vec::with_capacity(groups.len());
+    for (index, group) in groups.iter().enumerate() {
+        let mut welded: Vec<u32> = group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+        welded.sort_unstable();
+        let mut collar: Vec<u32> = group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+        collar.sort_unstable();
+        collar.dedup();
+        let attachment = comps[group[0]].attachment;
+        let region = attachment.map(|j| regions[j]).unwrap_or(Region::Limb);
+        let attach_name = attachment.map(|j| names[j].clone());
+
+        // T4: centroid/reach and elongation on the welded surface.
+        let points: Vec<Vec3> = welded.iter().map(|&v| weld.positions[v as usize]).collect();
+        let c = centroid(points.iter().copied());
+        let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
+        let centroid_ratio = if reach > 0.0 { field.distance(c) / reach } else { 0.0 };
+        let elong = elongation(&points);
+
+        let geodesic_of = |welded: &[u32], collar: &[u32]| {
+            let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
+            subset.sort_unstable();
+            subset.dedup();
+            let g_subset = geodesic_from(&graph, &weld.positions, &subset, collar);
+            let g: Vec<f32> = welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
+            let l = percentile(&g, LENGTH_PERCENTILE);
+            (g, l)
+        };
+        // T8 geodesic coordinate (reported as the part's length for every part).
+        let (mut geodesic, mut length) = geodesic_of(&welded, &collar);
+
+        let tube = tube_ratio(&points, &geodesic, length);
+        let mut verdict = decide(params, welded.len(), region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong, tube);
+        let origin = comps[group[0]].origin;
+        match origin {
+            Origin::Remainder { pieces } => {
+                verdict.kind = Kind::Body;
+                verdict.decision = Decision::Untouched;
+                verdict.reason = format!("body skin left after peeling {pieces} protruding piece(s) off far skin that wraps a bone");
+            }
+            Origin::Peeled { .. } if verdict.decision == Decision::Rigid => {
+                verdict.decision = Decision::Untouched;
+                verdict.reason.push_str("; peeled off body skin: only a tail is fixed on a peeled piece, rigid binding needs a separate part");
+            }
+            _ => {}
+        }
+        // The tail continues below the far threshold as a tube: follow it
+        // back to where it flares into the body.
+        let mut root_vertices = 0;
+        // A part cut at its neck already ends where it meets the body;
+        // one cut by a threshold or a saddle does not.
+        let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. });
+        if verdict.kind == Kind::Tail && cut_by_level {
+            let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken);
+            if !extra.is_empty() {
+                root_vertices = extra.len();
+                for &v in &extra {
+                    taken[v as usize] = true;
+                }
+                welded.extend(extra);
+                welded.sort_unstable();
+                collar = collar_of(&welded, &dist, &graph);
+                (geodesic, length) = geodesic_of(&welded, &collar);
+            }
+        }
+        if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
+            verdict.kind = Kind::Small;
+            verdict.decision = Decision::Untouched;
+            verdict.reason = format!(
+                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
+                length / height,
+                params.min_tail_length_ratio
+            );
+        }
+        let collar_centre = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
+        let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
+        let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+        vertices.sort_unstable();
+        let before = weighted_bone_distance(rig, &vertices)?;
+        reports.push(PartReport {
+            index,
+            kind: verdict.kind,
+            decision: verdict.decision,
+            reason: verdict.reason,
+            attachment: attach_name,
+            attachment_joint: attachment,
+            region,
+            vertex_count: vertices.len(),
+            welded_vertex_count: welded.len(),
+            collar_vertex_count: collar.len(),
+            shells: group.len(),
+            length,
+            length_ratio: length / height,
+            reach,
+            collar_radius,
+            centroid: c.to_array(),
+            tests: PartTests {
+                centroid_ratio,
+                centroid_passed: centroid_ratio >= params.min_centroid_ratio,
+                elongation: elong,
+                elongation_passed: elong >= params.min_elongation,
+                tube_ratio: tube,
+                long: is_long(params, elong, tube),
+            },
+            bone_count: 0,
+            bones: Vec::new(),
+            rigid_joint: None,
+            bone_distance_before: before,
+            bone_distance_after: None,
+            origin: match origin {
+                Origin::Far => "far".into(),
+                Origin::Peeled { .. } => "peeled".into(),
+                Origin::Remainder { .. } => "remainder".into(),
+            },
+            cut_level: match origin {
+                Origin::Peeled { cut_level, .. } => Some(cut_level),
+                _ => None,
+            },
+            root_vertices,
+            vertices,
+        });
+        let root = cut_centre(&graph, &weld.positions, &welded, &collar);
+        parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
+    }
+
+    // Body skin a tail's root claimed is no longer in the remainder.
+    let mut claimed = vec![false; weld.count()];
+    for (p, r) in parts.iter().zip(&reports) {
+        if r.origin != "remainder" {
+            for &v in &p.welded {
+                claimed[v as usize] = true;
+            }
+        }
+    }
+    for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
+        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
+            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
+            p.geodesic = p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+            p.welded.retain(|&v| !claimed[v as usize]);
+            r.vertices = p.welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+            r.vertices.sort_unstable();
+            r.vertex_count = r.vertices.len();
+            r.welded_vertex_count = p.welded.len();
+        }
+    }
+    let report = Report {
+        height,
+        far_threshold,
+        weld_tolerance,
+        vertex_count: rig.vertex_count(),
+        welded_vertex_count: weld.count(),
+        pelvis: roles.pelvis.map(|j| names[j].clone()),
+        parts: reports,
+    };
+    Ok(Detection { report, parts, weld, graph, roles })
+}

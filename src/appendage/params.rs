@@ -1,0 +1,152 @@
+//! Detection parameters with the SPEC T1-T5 defaults.
+
+use serde::Serialize;
+
+use crate::error::{CaudalError, Result};
+use crate::geometry::{LEAF_STUB_RATIO, WELD_TOLERANCE_RATIO};
+use crate::rig::RoleOverrides;
+
+/// A vertex is far when its skeleton distance exceeds this fraction of the
+/// model height H (SPEC T1: 7 %, the fox's 13 cm).
+pub const FAR_RATIO: f32 = 0.07;
+/// Centroid test (SPEC T4a): the skeleton distance of a part's centroid must
+/// be at least this fraction of its reach (largest skeleton distance).
+pub const MIN_CENTROID_RATIO: f32 = 0.4;
+/// Shape test (SPEC T4b): `sqrt(l1/l2)` of the part's covariance. The
+/// article gives about 2.6 for a tail and about 1 for a cape or skirt but no
+/// cut; 1.6 sits between them with room for a curled tail (whose covariance
+/// is rounder than a straight one's).
+pub const MIN_ELONGATION: f32 = 1.6;
+/// Attachment bias (SPEC T3): a trunk or thigh joint within this factor of
+/// the nearest joint distance wins.
+pub const ATTACHMENT_BIAS: f32 = 1.5;
+/// Merge (SPEC T5): parts at one attachment whose bounding boxes overlap by
+/// more than this share (of the smaller box) are one part.
+pub const MERGE_OVERLAP: f32 = 0.5;
+/// Parts with fewer welded vertices than this are reported but never
+/// changed: a handful of vertices (a claw tip, a stray spike) carries no
+/// shape worth a test.
+pub const MIN_PART_VERTICES: usize = 12;
+
+/// Peeling: a piece split off far body skin must rise at least this
+/// fraction of H above the saddle where it meets the rest (a tail does by
+/// most of its length; a belly bulge or a muscle does not).
+pub const MIN_PROTRUSION_RATIO: f32 = 0.1;
+
+/// Tube ratio: geodesic length over the mean diameter of the part's
+/// geodesic cross-sections (8 bands of the geodesic coordinate). Covariance
+/// elongation alone calls a strip of far skin round a waist "long" (it is
+/// long, round the body) and a curled tail "broad" (its covariance is
+/// round). A part is long when it passes the elongation test and is at least
+/// [`MIN_SLENDERNESS`] tubes long, or is a clear tube
+/// ([`MIN_TUBE_RATIO`]) whatever its covariance (a curled tail). Measured:
+/// the Shiba Inu's curled tail 1.30 (elongation 1.40), a synthetic cape
+/// 1.03, the strips of far skin round CesiumMan's waist 0.49 and 0.99, the
+/// Wolf's tail 3.8, the Fox's 4.0.
+pub const MIN_SLENDERNESS: f32 = 1.0;
+pub const MIN_TUBE_RATIO: f32 = 1.2;
+
+/// A tail shorter than this fraction of H (geodesic length, after its root
+/// is followed back) gets no chain: three bones on a stub a few percent of
+/// the body tall would be shorter than the skin they bend. Half a segment
+/// of SPEC T8's `0.1 H`.
+pub const MIN_TAIL_LENGTH_RATIO: f32 = 0.05;
+
+/// What to do with broad parts on the trunk (capes, skirts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum BroadPolicy {
+    /// Leave the rigger's weights alone (default, SPEC T5: a garment spread
+    /// over hips and both thighs must keep following the legs).
+    #[default]
+    Untouched,
+    /// Bind the whole part to its attachment joint; only on request.
+    Rigid,
+}
+
+impl BroadPolicy {
+    pub fn parse(field: &str, s: &str) -> Result<BroadPolicy> {
+        match s {
+            "untouched" => Ok(BroadPolicy::Untouched),
+            "rigid" => Ok(BroadPolicy::Rigid),
+            _ => Err(CaudalError::param(field, format!("{s:?} is not one of \"untouched\", \"rigid\""))),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct DetectParams {
+    /// Far threshold as a fraction of H ([`FAR_RATIO`]).
+    pub far_ratio: f32,
+    /// Stub past leaf joints as a fraction of the incoming bone.
+    pub leaf_stub_ratio: f32,
+    /// Weld tolerance as a fraction of the bounding-box diagonal.
+    pub weld_tolerance_ratio: f32,
+    /// [`MIN_CENTROID_RATIO`].
+    pub min_centroid_ratio: f32,
+    /// [`MIN_ELONGATION`].
+    pub min_elongation: f32,
+    /// [`ATTACHMENT_BIAS`].
+    pub attachment_bias: f32,
+    /// [`MERGE_OVERLAP`].
+    pub merge_overlap: f32,
+    /// [`MIN_PART_VERTICES`].
+    pub min_part_vertices: usize,
+    /// [`MIN_PROTRUSION_RATIO`].
+    pub min_protrusion_ratio: f32,
+    /// [`MIN_TAIL_LENGTH_RATIO`].
+    pub min_tail_length_ratio: f32,
+    /// [`MIN_SLENDERNESS`].
+    pub min_slenderness: f32,
+    /// [`MIN_TUBE_RATIO`].
+    pub min_tube_ratio: f32,
+    /// Broad trunk parts: untouched (default) or rigid on request.
+    pub broad: BroadPolicy,
+    /// Joint-role overrides (pelvis, spine, head, ...) by joint name.
+    pub roles: RoleOverrides,
+}
+
+impl Default for DetectParams {
+    fn default() -> Self {
+        DetectParams {
+            far_ratio: FAR_RATIO,
+            leaf_stub_ratio: LEAF_STUB_RATIO,
+            weld_tolerance_ratio: WELD_TOLERANCE_RATIO,
+            min_centroid_ratio: MIN_CENTROID_RATIO,
+            min_elongation: MIN_ELONGATION,
+            attachment_bias: ATTACHMENT_BIAS,
+            merge_overlap: MERGE_OVERLAP,
+            min_part_vertices: MIN_PART_VERTICES,
+            min_protrusion_ratio: MIN_PROTRUSION_RATIO,
+            min_tail_length_ratio: MIN_TAIL_LENGTH_RATIO,
+            min_slenderness: MIN_SLENDERNESS,
+            min_tube_ratio: MIN_TUBE_RATIO,
+            broad: BroadPolicy::Untouched,
+            roles: RoleOverrides::default(),
+        }
+    }
+}
+
+fn check_range(field: &str, v: f32, lo: f32, hi: f32) -> Result<()> {
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(CaudalError::param(field, format!("{v} is outside [{lo}, {hi}]")));
+    }
+    Ok(())
+}
+
+impl DetectParams {
+    pub fn validate(&self) -> Result<()> {
+        check_range("far_ratio", self.far_ratio, 1e-4, 1.0)?;
+        check_range("leaf_stub_ratio", self.leaf_stub_ratio, 0.0, 10.0)?;
+        check_range("weld_tolerance_ratio", self.weld_tolerance_ratio, 0.0, 0.1)?;
+        check_range("min_centroid_ratio", self.min_centroid_ratio, 0.0, 1.0)?;
+        check_range("min_elongation", self.min_elongation, 1.0, 1e3)?;
+        check_range("attachment_bias", self.attachment_bias, 1.0, 100.0)?;
+        check_range("merge_overlap", self.merge_overlap, 0.0, 1.0)?;
+        check_range("min_protrusion_ratio", self.min_protrusion_ratio, 0.0, 10.0)?;
+        check_range("min_tail_length_ratio", self.min_tail_length_ratio, 0.0, 10.0)?;
+        check_range("min_slenderness", self.min_slenderness, 0.0, 1e3)?;
+        check_range("min_tube_ratio", self.min_tube_ratio, 0.0, 1e3)?;
+        Ok(())
+    }
+}

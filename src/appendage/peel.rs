@@ -1,0 +1,182 @@
+//! Peeling (an extension of SPEC T4 for meshes where the tail and the
+//! body's far skin are one surface). On a fat body the far skin of the
+//! torso, the snout and the tail can form one connected region: the
+//! article's fox had its tail as separate shells, the Khronos fox and the
+//! Quaternius animals do not. Such a region fails the centroid test as a
+//! whole. Peeling raises the threshold inside it, level by level of the
+//! skeleton distance, until it splits at a saddle into pieces that each
+//! stick out by at least `min_protrusion` above the saddle; each piece is
+//! judged again (and peeled again if it still wraps a bone). What is left
+//! below the saddles is body skin.
+//!
+//! The saddles come from one union-find sweep in decreasing distance (the
+//! merge tree of the distance field): a merge is significant when both
+//! sides have `min_vertices` vertices and the higher one rises
+//! `min_protrusion` above the merge level. Of the pieces above the saddle,
+//! those that do not rise that far go back to the body.
+
+use crate::geometry::MeshGraph;
+
+/// A piece split off a region, with the level it was cut at.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    pub welded: Vec<u32>,
+    /// Skeleton distance of the saddle where the piece meets the rest.
+    pub cut_level: f32,
+}
+
+fn find(root: &mut [u32], mut i: u32) -> u32 {
+    while root[i as usize] != i {
+        root[i as usize] = root[root[i as usize] as usize];
+        i = root[i as usize];
+    }
+    i
+}
+
+/// The lowest significant merge level in `region` (sorted vertex ids).
+pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usize, min_protrusion: f32) -> Option<f32> {
+    let local = |v: u32| region.binary_search(&v).ok();
+    let mut order: Vec<u32> = (0..region.len() as u32).collect();
+    order.sort_by(|&a, &b| dist[region[b as usize] as usize].total_cmp(&dist[region[a as usize] as usize]).then(a.cmp(&b)));
+    let mut root: Vec<u32> = (0..region.len() as u32).collect();
+    let mut size = vec![1usize; region.len()];
+    let mut peak = vec![0f32; region.len()];
+    let mut seen = vec![false; region.len()];
+    let mut lowest = None;
+    for &i in &order {
+        let v = region[i as usize];
+        let level = dist[v as usize];
+        seen[i as usize] = true;
+        peak[i as usize] = level;
+        for &w in graph.neighbors_of(v as usize) {
+            let Some(k) = local(w) else { continue };
+            if !seen[k] {
+                continue;
+            }
+            let (a, b) = (find(&mut root, i), find(&mut root, k as u32));
+            if a == b {
+                continue;
+            }
+            let (elder, younger) = if peak[a as usize] >= peak[b as usize] { (a, b) } else { (b, a) };
+            // Two sizeable regions meet, and at least one (the elder) rises
+            // well above the meeting level: something sticks out here.
+            let significant = size[younger as usize] >= min_vertices
+                && size[elder as usize] >= min_vertices
+                && peak[elder as usize] - level >= min_protrusion;
+            if significant {
+                lowest = Some(level);
+            }
+            root[younger as usize] = elder;
+            size[elder as usize] += size[younger as usize];
+        }
+    }
+    lowest
+}
+
+/// Splits `region` at its lowest significant saddle. Returns the pieces
+/// above the saddle that are significant on their own, or `None` when the
+/// region has no such saddle (it is one lump of body skin).
+pub fn split(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usize, min_protrusion: f32) -> Option<Vec<Piece>> {
+    let level = lowest_saddle(graph, dist, region, min_vertices, min_protrusion)?;
+    let n = graph.vertex_count();
+    let mut keep = vec![false; n];
+    for &v in region {
+        keep[v as usize] = dist[v as usize] > level;
+    }
+    // Components of the superlevel set, restricted to the region.
+    let mut pieces = Vec::new();
+    let mut done = vec![false; n];
+    let mut stack = Vec::new();
+    for &s in region {
+        if !keep[s as usize] || done[s as usize] {
+            continue;
+        }
+        let mut welded = Vec::new();
+        done[s as usize] = true;
+        stack.push(s);
+        while let Some(v) = stack.pop() {
+            welded.push(v);
+            for &w in graph.neighbors_of(v as usize) {
+                if keep[w as usize] && !done[w as usize] {
+                    done[w as usize] = true;
+                    stack.push(w);
+                }
+            }
+        }
+        welded.sort_unstable();
+        let peak = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
+        if welded.len() >= min_vertices && peak - level >= min_protrusion {
+            pieces.push(Piece { welded, cut_level: level });
+        }
+    }
+    Some(pieces)
+}
+
+/// A peeled piece holds the protrusion and the body skin round its root
+/// down to the saddle. The protrusion ends at its neck: sweeping the level
+/// down from the tip, the ring bounding the tip's region stays about as
+/// wide as the protrusion and widens at once when the body skin joins.
+/// Only levels that keep at least this share of the piece count (the rings
+/// near a tip say nothing about the root).
+pub const NECK_MIN_SHARE: f32 = 0.5;
+/// The body has joined when the ring is this much wider than the narrowest
+/// ring above it (the Fox's rump: 2.5 times its tail's root; a conical tail
+/// root such as the Wolf's widens by less than 1.5 before the body).
+pub const NECK_FLARE: f32 = 2.0;
+
+/// The piece trimmed at its neck: the tip's region at the lowest level
+/// before its bounding ring flares, and whether a neck was found (without
+/// one the piece keeps its saddle cut).
+pub fn trim_at_neck(graph: &MeshGraph, positions: &[glam::Vec3], dist: &[f32], piece: &[u32]) -> (Vec<u32>, bool) {
+    let n = piece.len();
+    if n < 4 {
+        return (piece.to_vec(), false);
+    }
+    let mut necked = false;
+    let mut order: Vec<u32> = piece.to_vec();
+    order.sort_by(|a, b| dist[*b as usize].total_cmp(&dist[*a as usize]).then(a.cmp(b)));
+    let tip = order[0];
+    let first = ((NECK_MIN_SHARE * n as f32).ceil() as usize).clamp(1, n) - 1;
+    let step = ((n - first) / 256).max(1);
+    let mut narrowest = f32::INFINITY;
+    let mut best: Option<Vec<u32>> = None;
+    let mut k = first;
+    while k < n {
+        let level = dist[order[k] as usize];
+        let keep = |w: u32| dist[w as usize] >= level && piece.binary_search(&w).is_ok();
+        let mut comp = vec![tip];
+        let mut seen = std::collections::HashSet::from([tip]);
+        let mut i = 0;
+        while i < comp.len() {
+            let v = comp[i];
+            i += 1;
+            for &w in graph.neighbors_of(v as usize) {
+                if keep(w) && seen.insert(w) {
+                    comp.push(w);
+                }
+            }
+        }
+        if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
+            let mut ring: Vec<u32> =
+                comp.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|w| !seen.contains(w)).collect();
+            ring.sort_unstable();
+            ring.dedup();
+            if !ring.is_empty() {
+                let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>() / ring.len() as f32;
+                let r = ring.iter().map(|&v| positions[v as usize].distance(c)).fold(0.0f32, f32::max);
+                if r > NECK_FLARE * narrowest {
+                    necked = true;
+                    break;
+                }
+                narrowest = narrowest.min(r);
+                comp.sort_unstable();
+                best = Some(comp);
+            }
+        }
+        k += step;
+    }
+    match best {
+        Some(b) if necked => (b, true),
+        _ => (piece.to_vec(), false),
+    }
+}

@@ -1,0 +1,89 @@
+//! One clip, one chain: warm up (or settle), then record a key per frame.
+
+use glam::Quat;
+
+use super::drive::anchor_worlds;
+use super::looping::{check_loop, LoopCheck};
+use super::params::{BakeParams, LoopMode};
+use super::seam::{measure, Seam};
+use super::warmup::{cycle_anchor, settle, warm_loop, Warmup};
+use crate::error::{CaudalError, Result};
+use crate::rig::{Clip, Rig};
+use crate::spring::{TailChain, TailSpring, TailTrack};
+
+/// A baked clip: the keys and how they were obtained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BakedClip {
+    pub name: String,
+    /// Key times, seconds (frame `f` at `f / rate`).
+    pub times: Vec<f32>,
+    /// Local rotations of the chain's bones at every key.
+    pub track: TailTrack,
+    /// Baked as a loop (warmed up over passes) or as a one-shot (settled).
+    pub looping: bool,
+    /// What the first/last frame comparison found (also for forced modes).
+    pub loop_check: LoopCheck,
+    pub warmup: Warmup,
+    /// Loop closure of the keys (loops only).
+    pub seam: Option<Seam>,
+}
+
+/// Bakes `clip` (sampled for all joints of `rig`, see
+/// [`super::extend_clip`]) through a spring on `chain`.
+pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
+    params.validate()?;
+    if clip.joint_count() != rig.joint_count() {
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+    }
+    let frames = clip.frame_count();
+    let anchors = anchor_worlds(rig, clip, chain.anchor);
+    let mut ignore = chain.bones.clone();
+    ignore.extend(chain.end);
+    let loop_check = check_loop(rig, clip, &anchors, &ignore, params, params.spring.up);
+    let looping = frames >= 3
+        && match mode {
+            LoopMode::Auto => loop_check.loops,
+            LoopMode::Loop => true,
+            LoopMode::Once => false,
+        };
+    let dt = 1.0 / clip.rate;
+    let mut spring = TailSpring::new(rig, chain.clone(), params.spring.clone())?;
+    let k = chain.bones.len();
+    let mut rotations: Vec<Quat> = Vec::with_capacity(frames * k);
+    let warmup = if looping {
+        let w = warm_loop(&mut spring, &anchors, loop_check.travel, dt, params)?;
+        rotations.extend_from_slice(spring.output());
+        for f in 1..frames {
+            rotations.extend_from_slice(spring.step(cycle_anchor(&anchors, loop_check.travel, w.passes, f), dt)?);
+        }
+        w
+    } else {
+        let w = settle(&mut spring, anchors[0], dt, params)?;
+        rotations.extend_from_slice(spring.output());
+        for a in &anchors[1..] {
+            rotations.extend_from_slice(spring.step(*a, dt)?);
+        }
+        w
+    };
+    hemisphere_continuity(&mut rotations, k);
+    let seam = looping.then(|| measure(&rotations, k, frames));
+    Ok(BakedClip {
+        name: clip.name.clone(),
+        times: (0..frames).map(|f| clip.time(f)).collect(),
+        track: TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations },
+        looping,
+        loop_check,
+        warmup,
+        seam,
+    })
+}
+
+/// Keeps each bone's consecutive keys in one hemisphere, so interpolation in
+/// any player (component-wise or slerp) takes the short way.
+fn hemisphere_continuity(rotations: &mut [Quat], k: usize) {
+    for i in k..rotations.len() {
+        if rotations[i].dot(rotations[i - k]) < 0.0 {
+            rotations[i] = -rotations[i];
+        }
+    }
+}

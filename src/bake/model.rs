@@ -1,0 +1,76 @@
+//! Every selected clip of a file through every chain of the grown rig, and
+//! the result as animation tracks for [`crate::gltf_io::write`].
+
+use glam::Vec4;
+use rayon::prelude::*;
+
+use super::bake_clip::{bake_clip, BakedClip};
+use super::clip::extend_clip;
+use super::params::BakeParams;
+use crate::error::{CaudalError, Result};
+use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
+use crate::rig::Rig;
+use crate::spring::TailChain;
+
+/// All baked clips, clip-major: `clips[c][k]` is clip `c` through chain `k`.
+#[derive(Clone, Debug)]
+pub struct ModelBake {
+    pub clip_names: Vec<String>,
+    pub chains: Vec<TailChain>,
+    pub clips: Vec<Vec<BakedClip>>,
+}
+
+/// The clips to bake: `names` (each must exist) or every animation of the file.
+pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<String>> {
+    match names {
+        None => Ok(model.animations.iter().map(|a| a.name.clone()).collect()),
+        Some(ns) => {
+            for n in ns {
+                model.animation_index(n)?;
+            }
+            Ok(ns.to_vec())
+        }
+    }
+}
+
+/// Bakes the clips `names` (all when `None`) of `model` on `rig` (the
+/// model's rig with grown joints appended) for every chain in `chains`.
+/// Clips run in parallel; each is independent, so the result is the same on
+/// any number of threads.
+pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
+    params.validate()?;
+    if chains.is_empty() {
+        return Err(CaudalError::shape("chains", "no chain to bake"));
+    }
+    let clip_names = select_clips(model, names)?;
+    let clips: Vec<Vec<BakedClip>> = clip_names
+        .par_iter()
+        .map(|name| -> Result<Vec<BakedClip>> {
+            let sampled = model.sample_clip(name, params.rate)?;
+            let clip = extend_clip(&sampled, rig)?;
+            let mode = params.loop_mode(name);
+            chains.iter().map(|c| bake_clip(rig, &clip, c, mode, params)).collect()
+        })
+        .collect::<Result<_>>()?;
+    Ok(ModelBake { clip_names, chains: chains.to_vec(), clips })
+}
+
+/// One rotation track per baked bone per clip, into the clip's own animation.
+pub fn tracks(bake: &ModelBake) -> Vec<AnimationTrack> {
+    let mut out = Vec::new();
+    for per_chain in &bake.clips {
+        for b in per_chain {
+            let k = b.track.joints.len();
+            for (i, &joint) in b.track.joints.iter().enumerate() {
+                out.push(AnimationTrack {
+                    animation: b.name.clone(),
+                    joint,
+                    path: TrackPath::Rotation,
+                    times: b.times.clone(),
+                    values: (0..b.times.len()).map(|f| Vec4::from(b.track.rotations[f * k + i])).collect(),
+                });
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,102 @@
+"""``caudal report IN``: the edge-stretch table of SPEC M1 for a rig as a
+template rigger delivered it: original weights, the tail rigid on the
+pelvis (the harness's self-check, exactly 1.000), the grown chain with its
+baked spring motion, and the body's own edges, always with how much the tail
+moves. ``--plot`` draws the distributions side by side (matplotlib, the
+optional ``plot`` extra, imported only when asked for)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import caudal
+
+LABELS = {
+    "original": "original weights",
+    "rigid": "rigid to pelvis",
+    "chain": "tail chain",
+    "body": "body, for comparison",
+}
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("report", help="edge stretch: original weights, rigid, chain, body (SPEC M1)")
+    p.add_argument("input", help="a rigged .glb/.gltf whose tail has no bones")
+    p.add_argument("--clip", action="append", help="clip name (repeatable or comma-separated; default: every clip)")
+    p.add_argument("--samples", type=int, default=24, help="evenly spaced times per clip (default 24)")
+    p.add_argument("--plot", metavar="PNG", help="write the stretch distributions as an image (needs matplotlib)")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    p.set_defaults(run=run)
+
+
+def clip_names(values: list[str] | None) -> list[str] | None:
+    if not values:
+        return None
+    return [n.strip() for v in values for n in v.split(",") if n.strip()]
+
+
+def format_table(entry: dict[str, Any]) -> str:
+    lines = [
+        f"{entry['clip']}: {entry['tail_edges']:,} tail edges x {entry['samples']} times "
+        f"({entry['rows'][0]['samples']:,} samples), {entry['body_edges']:,} body edges",
+        "| rig | p95 | p99 | max | torn | tail swing |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in entry["rows"]:
+        torn = "-" if r["rig"] == "body" else f"{100 * r['torn_share']:.1f}%"
+        swing = "-" if r["amplitude_deg"] is None else f"{r['amplitude_deg']:.1f} deg"
+        lines.append(f"| {LABELS[r['rig']]} | {r['p95']:.2f} | {r['p99']:.2f} | {r['max']:.2f} | {torn} | {swing} |")
+    b = entry["bake"]
+    if b["looping"]:
+        lines.append(
+            f"chain baked as a loop: {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg, "
+            f"seam step {b['seam_ratio']:.2f}x the median step"
+        )
+    else:
+        lines.append(f"chain baked as a one-shot, settled {b['warmup_seconds']:.1f} s at the first pose")
+    return "\n".join(lines)
+
+
+def plot(entries: list[dict[str, Any]], path: Path) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:  # pragma: no cover - depends on the optional extra
+        raise caudal.ParameterError(f"plot: matplotlib is not installed (pip install 'caudal[plot]'): {e}") from e
+    fig, axes = plt.subplots(1, len(entries), figsize=(4.2 * len(entries), 4.0), squeeze=False)
+    for ax, entry in zip(axes[0], entries):
+        rows = entry["rows"]
+        ax.boxplot([r["ratios"] for r in rows], whis=(1, 99), showfliers=False)
+        ax.set_xticks(range(1, len(rows) + 1), [LABELS[r["rig"]].split(",")[0] for r in rows], rotation=20)
+        ax.axhline(1.5, color="red", lw=0.8, ls="--")
+        ax.axhline(0.67, color="red", lw=0.8, ls="--")
+        ax.set_title(entry["clip"])
+        ax.set_ylabel("skinned / bind edge length (whiskers p1-p99)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def run(args: argparse.Namespace) -> int:
+    model = caudal.load(args.input)
+    entries = caudal.stretch_table(model, clip_names(args.clip), samples=args.samples, ratios=bool(args.plot))
+    if args.plot:
+        plot(entries, Path(args.plot))
+    for e in entries:
+        for r in e["rows"]:
+            r.pop("ratios", None)
+    if args.json:
+        print(json.dumps({"input": args.input, "clips": entries}, indent=2))
+    else:
+        print(f"{Path(args.input).name}: edge stretch (SPEC M1)")
+        for e in entries:
+            print()
+            print(format_table(e))
+        if args.plot:
+            print(f"\nwrote {args.plot}")
+    return 0

@@ -1,0 +1,68 @@
+//! Chain geometry (SPEC T8): bone count from the geodesic length, joints
+//! from geodesic bands, smoothing against zig-zag.
+
+use glam::Vec3;
+
+use crate::appendage::PartGeometry;
+
+/// How many vertices nearest in `g` stand in for an empty geodesic band
+/// (a coarse mesh can skip a band entirely).
+pub const EMPTY_BAND_FALLBACK: usize = 8;
+
+/// `K = clamp(round(L / (segment_ratio H)), min, max)`.
+pub fn bone_count(length: f32, height: f32, segment_ratio: f32, min_bones: usize, max_bones: usize) -> usize {
+    let k = (length / (segment_ratio * height)).round();
+    let k = if k.is_finite() && k > 0.0 { k as usize } else { 0 };
+    k.clamp(min_bones, max_bones)
+}
+
+/// Joints `J0..JK`: `J0` the collar centroid (taken half an edge towards
+/// the part, see [`PartGeometry::root`]), `Ji` the centroid of skin
+/// whose geodesic coordinate lies within half a segment of `i L / K`, then
+/// `passes` rounds of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on interior joints
+/// (each round reads the previous round's joints only).
+pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: usize) -> Vec<Vec3> {
+    let l = part.length;
+    let mut joints = Vec::with_capacity(k + 1);
+    joints.push(part.root);
+    let half = 0.5 * l / k as f32;
+    for i in 1..=k {
+        let target = i as f32 * l / k as f32;
+        let band: Vec<Vec3> = part
+            .welded
+            .iter()
+            .zip(&part.geodesic)
+            .filter(|(_, &g)| (g - target).abs() <= half)
+            .map(|(&v, _)| positions[v as usize])
+            .collect();
+        let j = if band.is_empty() {
+            let mut order: Vec<usize> = (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
+            order.sort_by(|&a, &b| (part.geodesic[a] - target).abs().total_cmp(&(part.geodesic[b] - target).abs()).then(a.cmp(&b)));
+            mean(order.iter().take(EMPTY_BAND_FALLBACK).map(|&i| positions[part.welded[i] as usize]))
+        } else {
+            mean(band.into_iter())
+        };
+        joints.push(j);
+    }
+    for _ in 0..passes {
+        let prev = joints.clone();
+        for i in 1..k {
+            joints[i] = 0.5 * prev[i] + 0.25 * (prev[i - 1] + prev[i + 1]);
+        }
+    }
+    joints
+}
+
+fn mean(points: impl Iterator<Item = Vec3>) -> Vec3 {
+    let mut acc = glam::DVec3::ZERO;
+    let mut n = 0usize;
+    for p in points {
+        acc += p.as_dvec3();
+        n += 1;
+    }
+    if n == 0 {
+        Vec3::ZERO
+    } else {
+        (acc / n as f64).as_vec3()
+    }
+}

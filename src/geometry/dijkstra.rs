@@ -1,0 +1,59 @@
+//! Geodesic distance over the welded mesh graph (SPEC T8): Dijkstra with
+//! edge lengths as weights, restricted to a subset of vertices (one part and
+//! its collar) so that the cost is the part's, not the mesh's.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use super::MeshGraph;
+
+#[derive(PartialEq)]
+struct Item(f32, u32);
+impl Eq for Item {}
+impl Ord for Item {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Min-heap on distance; ties broken by vertex so the order is fixed.
+        other.0.total_cmp(&self.0).then(other.1.cmp(&self.1))
+    }
+}
+impl PartialOrd for Item {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Geodesic distances over the sub-graph induced by `subset` (sorted,
+/// unique vertex ids) from `sources` (members of `subset`, distance 0).
+/// The result is aligned with `subset`; unreached vertices get infinity.
+pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sources: &[u32]) -> Vec<f32> {
+    debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
+    let local = |v: u32| subset.binary_search(&v).ok();
+    let mut dist = vec![f32::INFINITY; subset.len()];
+    let mut heap = BinaryHeap::new();
+    for &s in sources {
+        if let Some(i) = local(s) {
+            if dist[i] > 0.0 {
+                dist[i] = 0.0;
+                heap.push(Item(0.0, i as u32));
+            }
+        }
+    }
+    while let Some(Item(d, i)) = heap.pop() {
+        if d > dist[i as usize] {
+            continue;
+        }
+        let v = subset[i as usize];
+        let pv = positions[v as usize];
+        for &w in graph.neighbors_of(v as usize) {
+            let Some(k) = local(w) else { continue };
+            let nd = d + pv.distance(positions[w as usize]);
+            if nd < dist[k] {
+                dist[k] = nd;
+                heap.push(Item(nd, k as u32));
+            }
+        }
+    }
+    dist
+}

@@ -1,0 +1,100 @@
+//! The welded mesh graph: vertex adjacency in compressed rows.
+
+use glam::Vec3;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeshGraph {
+    pub offsets: Vec<u32>,
+    pub neighbors: Vec<u32>,
+}
+
+impl MeshGraph {
+    /// Adjacency of `vertex_count` vertices from triangle edges; degenerate
+    /// edges (a vertex to itself, from welding) are dropped, duplicates merged.
+    pub fn from_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> MeshGraph {
+        let mut edges: Vec<u64> = Vec::with_capacity(triangles.len() * 3);
+        for t in triangles {
+            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                if a != b {
+                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+                    edges.push(((lo as u64) << 32) | hi as u64);
+                }
+            }
+        }
+        edges.sort_unstable();
+        edges.dedup();
+        let mut degree = vec![0u32; vertex_count + 1];
+        for &e in &edges {
+            degree[(e >> 32) as usize + 1] += 1;
+            degree[(e & 0xffff_ffff) as usize + 1] += 1;
+        }
+        for i in 0..vertex_count {
+            degree[i + 1] += degree[i];
+        }
+        let offsets = degree;
+        let mut fill = offsets.clone();
+        let mut neighbors = vec![0u32; edges.len() * 2];
+        // Edges are sorted, so each row comes out sorted too.
+        for &e in &edges {
+            let (a, b) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
+            neighbors[fill[a] as usize] = b as u32;
+            fill[a] += 1;
+        }
+        for &e in &edges {
+            let (a, b) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
+            neighbors[fill[b] as usize] = a as u32;
+            fill[b] += 1;
+        }
+        for v in 0..vertex_count {
+            neighbors[offsets[v] as usize..offsets[v + 1] as usize].sort_unstable();
+        }
+        MeshGraph { offsets, neighbors }
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.offsets.len() - 1
+    }
+
+    #[inline]
+    pub fn neighbors_of(&self, v: usize) -> &[u32] {
+        &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+
+    /// Connected components of the vertices where `keep` is true. Returns a
+    /// component id per vertex (`u32::MAX` where not kept); components are
+    /// numbered by their lowest vertex index.
+    pub fn components(&self, keep: &[bool]) -> (Vec<u32>, usize) {
+        let n = self.vertex_count();
+        let mut comp = vec![u32::MAX; n];
+        let mut count = 0u32;
+        let mut stack = Vec::new();
+        for s in 0..n {
+            if !keep[s] || comp[s] != u32::MAX {
+                continue;
+            }
+            comp[s] = count;
+            stack.push(s as u32);
+            while let Some(v) = stack.pop() {
+                for &w in self.neighbors_of(v as usize) {
+                    if keep[w as usize] && comp[w as usize] == u32::MAX {
+                        comp[w as usize] = count;
+                        stack.push(w);
+                    }
+                }
+            }
+            count += 1;
+        }
+        (comp, count as usize)
+    }
+
+    /// Length of every edge, in row order (for geodesic distances).
+    pub fn edge_lengths(&self, positions: &[Vec3]) -> Vec<f32> {
+        let mut out = Vec::with_capacity(self.neighbors.len());
+        for v in 0..self.vertex_count() {
+            for &w in self.neighbors_of(v) {
+                out.push(positions[v].distance(positions[w as usize]));
+            }
+        }
+        out
+    }
+}

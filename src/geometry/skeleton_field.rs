@@ -1,0 +1,169 @@
+//! The skeleton distance field (SPEC T1): distance from a point to the
+//! nearest bone segment, with a short stub past every leaf joint so that a
+//! snout or a hand is not "far" from its own bone.
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use crate::rig::Rig;
+
+/// Stub length past a leaf joint, as a fraction of the bone leading into
+/// it. Half a bone covers a hand, foot or snout without reaching into
+/// whatever hangs beyond it.
+pub const LEAF_STUB_RATIO: f32 = 0.5;
+
+/// An unweighted leaf child counts as the end of its parent's bone when it
+/// is at most this many incoming bone lengths away (farther helpers, such
+/// as IK pole targets, are not bone ends).
+pub const END_HELPER_MAX_RATIO: f32 = 2.0;
+
+/// One bone segment `a -> b`, owned by the joint at `a` (the joint that
+/// rotates the skin around it).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BoneSegment {
+    pub joint: usize,
+    pub a: Vec3,
+    pub b: Vec3,
+}
+
+/// `d(p, ab) = |p - (a + t (b - a))|`, `t = clamp((p-a).(b-a) / |b-a|^2, 0, 1)`.
+#[inline]
+pub fn point_segment_distance(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    point_segment_distance_squared(p, a, b).sqrt()
+}
+
+#[inline]
+fn point_segment_distance_squared(p: Vec3, a: Vec3, b: Vec3) -> f32 {
+    let ab = b - a;
+    let len2 = ab.length_squared();
+    let t = if len2 > 0.0 { ((p - a).dot(ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+    (p - (a + t * ab)).length_squared()
+}
+
+/// Joints that move at least one vertex. Unweighted helpers (IK targets,
+/// pole targets, scene roots) are not bones of the skin and would otherwise
+/// draw segments through empty space.
+pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
+    let mut out = vec![false; rig.joint_count()];
+    let inf = rig.influences();
+    for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+        if w > 0.0 {
+            out[j as usize] = true;
+        }
+    }
+    out
+}
+
+#[derive(Clone, Debug)]
+pub struct SkeletonField {
+    pub segments: Vec<BoneSegment>,
+}
+
+impl SkeletonField {
+    /// Segments between every weighted joint and its nearest weighted
+    /// ancestor (unweighted joints in between are skipped), plus a stub of
+    /// `stub_ratio` times the incoming bone past every weighted joint
+    /// without a weighted descendant.
+    pub fn new(rig: &Rig, stub_ratio: f32) -> SkeletonField {
+        let weighted = weighted_joints(rig);
+        let heads = rig.bind_heads();
+        let parents = rig.parents();
+        let nearest_weighted_ancestor = |j: usize| {
+            let mut k = parents[j];
+            while let Some(p) = k {
+                if weighted[p] {
+                    return Some(p);
+                }
+                k = parents[p];
+            }
+            None
+        };
+        let mut segments = Vec::new();
+        let mut has_child = vec![false; rig.joint_count()];
+        for &j in rig.topological_order() {
+            if !weighted[j] {
+                continue;
+            }
+            if let Some(a) = nearest_weighted_ancestor(j) {
+                segments.push(BoneSegment { joint: a, a: heads[a], b: heads[j] });
+                has_child[a] = true;
+            }
+        }
+        for &j in rig.topological_order() {
+            if !weighted[j] || has_child[j] {
+                continue;
+            }
+            // An unweighted leaf child near the joint is an end helper
+            // (`Tail_End`, Blender's `*_end`): the bone runs to it.
+            let incoming = parents[j].map(|p| heads[j].distance(heads[p])).unwrap_or(0.0);
+            let end = rig
+                .children(j)
+                .filter(|&c| !weighted[c] && rig.children(c).next().is_none())
+                .filter(|&c| {
+                    let d = heads[c].distance(heads[j]);
+                    d > 0.0 && (incoming == 0.0 || d <= END_HELPER_MAX_RATIO * incoming)
+                })
+                .min_by(|&a, &b| heads[a].distance(heads[j]).total_cmp(&heads[b].distance(heads[j])).then(a.cmp(&b)));
+            if let Some(c) = end {
+                segments.push(BoneSegment { joint: j, a: heads[j], b: heads[c] });
+                continue;
+            }
+            // Direction of the incoming bone: from the nearest ancestor
+            // whose head is not on this joint.
+            let mut dir = Vec3::ZERO;
+            let mut k = parents[j];
+            while let Some(p) = k {
+                let d = heads[j] - heads[p];
+                if d.length_squared() > 0.0 {
+                    dir = d;
+                    break;
+                }
+                k = parents[p];
+            }
+            segments.push(BoneSegment { joint: j, a: heads[j], b: heads[j] + stub_ratio * dir });
+        }
+        SkeletonField { segments }
+    }
+
+    /// Skeleton distance of one point and the index of the nearest segment.
+    #[inline]
+    pub fn nearest(&self, p: Vec3) -> (f32, usize) {
+        let mut best = (f32::INFINITY, 0);
+        for (i, s) in self.segments.iter().enumerate() {
+            let d = point_segment_distance_squared(p, s.a, s.b);
+            if d < best.0 {
+                best = (d, i);
+            }
+        }
+        (best.0.sqrt(), best.1)
+    }
+
+    #[inline]
+    pub fn distance(&self, p: Vec3) -> f32 {
+        self.nearest(p).0
+    }
+
+    /// Skeleton distance of every point. Fixed chunks: the same result on
+    /// any number of threads.
+    pub fn distances(&self, points: &[Vec3]) -> Vec<f32> {
+        const CHUNK: usize = 4096;
+        let mut out = vec![0.0f32; points.len()];
+        out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
+            for (k, o) in chunk.iter_mut().enumerate() {
+                *o = self.distance(points[c * CHUNK + k]);
+            }
+        });
+        out
+    }
+
+    /// Distance from `p` to the bone of joint `j` (all its segments);
+    /// infinity when the joint owns no segment.
+    pub fn distance_to_joint(&self, p: Vec3, j: usize) -> f32 {
+        self.segments
+            .iter()
+            .filter(|s| s.joint == j)
+            .map(|s| point_segment_distance_squared(p, s.a, s.b))
+            .fold(f32::INFINITY, f32::min)
+            .sqrt()
+    }
+}

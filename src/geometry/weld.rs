@@ -1,0 +1,119 @@
+//! Weld by position (SPEC T2). Exporters split vertices at UV and
+//! hard-normal seams, so the raw face graph cuts one tail into dozens of
+//! islands; welding restores the surface the artist modelled.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use glam::Vec3;
+
+/// Weld tolerance as a fraction of the bounding-box diagonal. Seam copies
+/// are bit-identical in practice; the tolerance only absorbs float noise of
+/// exporters that recompute positions per primitive.
+pub const WELD_TOLERANCE_RATIO: f32 = 1e-5;
+
+/// Each original vertex mapped to a welded vertex.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weld {
+    /// Original vertex -> welded vertex.
+    pub welded_of: Vec<u32>,
+    /// Position of each welded vertex (the first original vertex welded into it).
+    pub positions: Vec<Vec3>,
+    /// CSR list of the original vertices of each welded vertex.
+    pub member_offsets: Vec<u32>,
+    pub members: Vec<u32>,
+}
+
+/// A cheap, deterministic hasher for integer cell keys (std's SipHash is
+/// the bottleneck on a 200k-vertex mesh).
+#[derive(Default)]
+struct CellHasher(u64);
+
+impl Hasher for CellHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100000001b3);
+        }
+    }
+    fn write_i32(&mut self, i: i32) {
+        self.0 = (self.0.rotate_left(21) ^ (i as u32 as u64)).wrapping_mul(0x9E3779B97F4A7C15);
+    }
+}
+
+type Cells = HashMap<(i32, i32, i32), Vec<u32>, BuildHasherDefault<CellHasher>>;
+
+impl Weld {
+    /// Welds vertices closer than `tolerance` (absolute, model units).
+    /// Vertices are visited in index order, so the result does not depend
+    /// on threads or hashing.
+    pub fn by_position(vertices: &[Vec3], tolerance: f32) -> Weld {
+        let n = vertices.len();
+        let tol = tolerance.max(f32::MIN_POSITIVE);
+        let cell = tol * 2.0;
+        let key = |p: Vec3| ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32, (p.z / cell).floor() as i32);
+        let mut cells: Cells = HashMap::with_capacity_and_hasher(n, Default::default());
+        let mut welded_of = vec![0u32; n];
+        let mut positions: Vec<Vec3> = Vec::new();
+        let tol2 = tol * tol;
+        for (v, &p) in vertices.iter().enumerate() {
+            let k = key(p);
+            let mut found = None;
+            // Exact duplicates land in the same cell: try it first.
+            'search: for dz in [0, -1, 1] {
+                for dy in [0, -1, 1] {
+                    for dx in [0, -1, 1] {
+                        if let Some(list) = cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
+                            for &w in list {
+                                if positions[w as usize].distance_squared(p) <= tol2 {
+                                    found = Some(w);
+                                    break 'search;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            welded_of[v] = match found {
+                Some(w) => w,
+                None => {
+                    let w = positions.len() as u32;
+                    positions.push(p);
+                    cells.entry(k).or_default().push(w);
+                    w
+                }
+            };
+        }
+        let m = positions.len();
+        let mut member_offsets = vec![0u32; m + 1];
+        for &w in &welded_of {
+            member_offsets[w as usize + 1] += 1;
+        }
+        for i in 0..m {
+            member_offsets[i + 1] += member_offsets[i];
+        }
+        let mut fill = member_offsets.clone();
+        let mut members = vec![0u32; n];
+        for (v, &w) in welded_of.iter().enumerate() {
+            members[fill[w as usize] as usize] = v as u32;
+            fill[w as usize] += 1;
+        }
+        Weld { welded_of, positions, member_offsets, members }
+    }
+
+    pub fn count(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Original vertices welded into `w`.
+    pub fn members_of(&self, w: usize) -> &[u32] {
+        &self.members[self.member_offsets[w] as usize..self.member_offsets[w + 1] as usize]
+    }
+
+    /// Triangles re-indexed onto welded vertices.
+    pub fn triangles(&self, triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+        triangles.iter().map(|t| t.map(|i| self.welded_of[i as usize])).collect()
+    }
+}

@@ -1,0 +1,96 @@
+//! A generated crouch for the grounding checks (SPEC C: "Ground: crouch"):
+//! the pelvis sinks straight down while two-bone IK keeps both feet planted
+//! where they stand at the bind pose; everything else (a tail included)
+//! keeps its bind local, so a long hanging tail is carried down through the
+//! floor as a grounding pass would see it before the tail solver runs.
+
+use glam::{Mat4, Quat, Vec3};
+
+use crate::error::{CaudalError, Result};
+use crate::rig::{Clip, JointRoles, RoleOverrides, Rig, Trs};
+
+/// Share of the clip spent going down (smoothstep); the rest holds the crouch.
+pub const CROUCH_HOLD_SHARE: f32 = 1.0 / 3.0;
+
+fn rot(m: &Mat4) -> Quat {
+    Trs::from_matrix(m).rotation
+}
+
+/// Knee position of a two-bone leg from hip `h` to ankle `a` with bone
+/// lengths `l1`, `l2`, bending towards `pole`.
+fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
+    let d = (a - h).length().clamp((l1 - l2).abs() + 1e-5, l1 + l2 - 1e-5);
+    let u = (a - h).normalize();
+    let w = (pole - pole.dot(u) * u).normalize_or(u.any_orthonormal_vector());
+    let cos = ((l1 * l1 + d * d - l2 * l2) / (2.0 * l1 * d)).clamp(-1.0, 1.0);
+    h + l1 * (cos * u + (1.0 - cos * cos).sqrt() * w)
+}
+
+/// A crouch of `depth` (world units, along `up`) over `duration` seconds at
+/// `rate` frames per second. Needs the pelvis, both thighs and both shins
+/// (joint roles), and a child of each shin as the ankle; `forward` is the
+/// way the knees bend when a leg is straight at the bind pose.
+pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, forward: Vec3) -> Result<Clip> {
+    if !(depth.is_finite() && depth >= 0.0) {
+        return Err(CaudalError::param("depth", format!("must be finite and >= 0, got {depth}")));
+    }
+    if !(duration.is_finite() && duration > 0.0) {
+        return Err(CaudalError::param("duration", format!("must be finite and > 0, got {duration}")));
+    }
+    if !(rate.is_finite() && rate > 0.0) {
+        return Err(CaudalError::param("rate", format!("must be finite and > 0, got {rate}")));
+    }
+    let up = up.normalize_or_zero();
+    if up == Vec3::ZERO {
+        return Err(CaudalError::param("up", "must be non-zero"));
+    }
+    let roles = JointRoles::find(rig, &RoleOverrides::default())?;
+    let need = |j: Option<usize>, what: &str| j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")));
+    let pelvis = need(roles.pelvis, "pelvis")?;
+    let mut legs = Vec::new();
+    for side in 0..2 {
+        let thigh = need(roles.thighs[side], "thigh")?;
+        let shin = need(roles.shins[side], "shin")?;
+        let ankle = rig.children(shin).next().ok_or_else(|| CaudalError::not_found("roles", format!("shin {:?} has no child (ankle)", rig.joint_names()[shin])))?;
+        if rig.parents()[shin] != Some(thigh) {
+            return Err(CaudalError::param("roles", format!("shin {:?} is not a child of thigh {:?}", rig.joint_names()[shin], rig.joint_names()[thigh])));
+        }
+        legs.push((thigh, shin, ankle));
+    }
+    let bind = rig.bind_world();
+    let base = rig.bind_locals();
+    let order = rig.topological_order();
+    let frames = (duration * rate).round().max(1.0) as usize + 1;
+    let mut locals = Vec::with_capacity(frames * rig.joint_count());
+    for f in 0..frames {
+        let t = f as f32 / (frames - 1) as f32;
+        let s = (t / (1.0 - CROUCH_HOLD_SHARE)).min(1.0);
+        let s = s * s * (3.0 - 2.0 * s);
+        let mut pose = base.clone();
+        let parent_world = |j: usize, pose: &[Trs]| match rig.parents()[j] {
+            Some(p) => crate::rig::world_matrices(rig.parents(), order, pose)[p],
+            None => Mat4::IDENTITY,
+        };
+        let pelvis_world = Mat4::from_translation(-up * depth * s) * bind[pelvis];
+        pose[pelvis] = Trs::from_matrix(&(parent_world(pelvis, &pose).inverse() * pelvis_world));
+        for &(thigh, shin, ankle) in &legs {
+            let worlds = crate::rig::world_matrices(rig.parents(), order, &pose);
+            let hip_world = worlds[thigh];
+            let (h0, k0, a0) = (bind[thigh].w_axis.truncate(), bind[shin].w_axis.truncate(), bind[ankle].w_axis.truncate());
+            let h = hip_world.w_axis.truncate();
+            let (l1, l2) = ((k0 - h0).length(), (a0 - k0).length());
+            let bend = (k0 - h0) + (k0 - a0);
+            let pole = if bend.length() > 1e-4 * (l1 + l2) { bend } else { forward };
+            let k = knee(h, a0, l1, l2, pole);
+            let scale_of = |m: &Mat4| Trs::from_matrix(m).scale;
+            let thigh_world = Mat4::from_scale_rotation_translation(scale_of(&bind[thigh]), Quat::from_rotation_arc((k0 - h0).normalize(), (k - h).normalize()) * rot(&bind[thigh]), h);
+            let shin_world = Mat4::from_scale_rotation_translation(scale_of(&bind[shin]), Quat::from_rotation_arc((a0 - k0).normalize(), (a0 - k).normalize()) * rot(&bind[shin]), k);
+            let thigh_parent = parent_world(thigh, &pose);
+            pose[thigh] = Trs::from_matrix(&(thigh_parent.inverse() * thigh_world));
+            pose[shin] = Trs::from_matrix(&(thigh_world.inverse() * shin_world));
+            pose[ankle] = Trs::from_matrix(&(shin_world.inverse() * bind[ankle]));
+        }
+        locals.extend(pose);
+    }
+    Clip::new("Crouch", (frames - 1) as f32 / duration, duration, rig.joint_count(), locals)
+}

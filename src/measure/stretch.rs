@@ -1,0 +1,43 @@
+//! Edge stretch (SPEC M1): for every mesh edge with both ends on the tail,
+//! at evenly spaced times over a clip, skinned length / bind length; body
+//! edges the same way as the baseline of ordinary skinning. Always reported
+//! with how much the tail moves (tip angular RMS about the tail root,
+//! relative to the tail carried rigidly by the pelvis in its carry pose), so
+//! a tail that does not move cannot score well: an over-damped chain (p99
+//! 1.03, tail barely moving) was the article's cautionary tale.
+//!
+//! | file | job |
+//! |---|---|
+//! | `stretch/stats` | edges, ratios, percentiles, torn share |
+//! | `stretch/motion` | tail tip amplitude against a reference pose |
+//! | `stretch/report` | one rig on one clip: tail, body, motion |
+//! | `stretch/compare` | original weights, rigid, chain, body on a file's clip |
+
+#[path = "stretch/compare.rs"]
+mod compare;
+#[path = "stretch/motion.rs"]
+mod motion;
+#[path = "stretch/report.rs"]
+mod report;
+#[path = "stretch/stats.rs"]
+mod stats;
+
+pub use compare::{compare_stretch, rigid_rig, tail_vertices_of, StretchComparison, StretchHarness, StretchRow};
+pub use motion::{carry_reference, tail_ends, TailEnds, TailMotion};
+pub use report::{sample_frames, stretch_report, StretchReport};
+pub use stats::{mesh_edges, StretchStats};
+
+/// Times sampled over a clip (SPEC M1).
+pub const STRETCH_SAMPLES: usize = 24;
+/// An edge stretched beyond this ratio is torn.
+pub const TORN_ABOVE: f32 = 1.5;
+/// An edge squashed below this ratio is torn.
+pub const TORN_BELOW: f32 = 0.67;
+/// A chain "visibly moves" when its tip swings at least this much, degrees
+/// RMS about the tail root relative to the carry pose. The over-damped bug
+/// the article warns about moved the tail "barely"; a walk's swing is
+/// several degrees. Below this, a good stretch score means nothing.
+pub const MIN_SWING_DEG: f32 = 2.0;
+/// Share of the tail's bind extent (distance from the pelvis) that counts as
+/// its root end and as its tip end when measuring the swing.
+pub const TAIL_END_SHARE: f32 = 0.1;

@@ -1,0 +1,149 @@
+//! The M1 table for a file's clip: the rig as delivered (original weights),
+//! the tail rigid on the pelvis (T7, the harness's self-check: exactly 1),
+//! the grown chain with its baked spring motion, and the body's own edges as
+//! the baseline of ordinary skinning.
+
+use rayon::prelude::*;
+
+use super::motion::{carry_reference, TailMotion};
+use super::report::stretch_report;
+use super::stats::StretchStats;
+use crate::appendage::{Decision, Report};
+use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip};
+use crate::chain::{grow_chains, ChainParams};
+use crate::error::{CaudalError, Result};
+use crate::gltf_io::GltfModel;
+use crate::rig::{Influences, Rig};
+use crate::spring::TailChain;
+
+/// One line of the table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StretchRow {
+    /// `original`, `rigid`, `chain` or `body`.
+    pub rig: String,
+    pub stats: StretchStats,
+    /// How much the tail moves (none for the body row).
+    pub motion: Option<TailMotion>,
+    /// Every sampled ratio, sorted.
+    pub ratios: Vec<f32>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StretchComparison {
+    pub clip: String,
+    pub tail_vertices: usize,
+    pub tail_edges: usize,
+    pub body_edges: usize,
+    pub samples: usize,
+    /// original, rigid, chain, body.
+    pub rows: Vec<StretchRow>,
+    /// The chain's bake of this clip (first chain).
+    pub baked: BakedClip,
+}
+
+/// Vertices of every part the detection turned into a chain.
+pub fn tail_vertices_of(report: &Report) -> Vec<u32> {
+    let mut vs: Vec<u32> = report.parts.iter().filter(|p| p.decision == Decision::Chain).flat_map(|p| p.vertices.iter().copied()).collect();
+    vs.sort_unstable();
+    vs.dedup();
+    vs
+}
+
+/// `rig` with every `tail` vertex weighted 1.0 on `pelvis` (SPEC T7).
+pub fn rigid_rig(rig: &Rig, tail: &[u32], pelvis: usize) -> Result<Rig> {
+    let mut rows: Vec<Vec<(u32, f32)>> = (0..rig.vertex_count())
+        .map(|v| {
+            let (j, w) = rig.influences().of(v);
+            j.iter().copied().zip(w.iter().copied()).collect()
+        })
+        .collect();
+    for &v in tail {
+        rows[v as usize] = vec![(pelvis as u32, 1.0)];
+    }
+    let mut parts = rig.to_parts();
+    let mut offsets = vec![0u32];
+    let (mut joints, mut weights) = (Vec::new(), Vec::new());
+    for r in &rows {
+        joints.extend(r.iter().map(|p| p.0));
+        weights.extend(r.iter().map(|p| p.1));
+        offsets.push(joints.len() as u32);
+    }
+    parts.influences = Influences { offsets, joints, weights };
+    Rig::new(parts)
+}
+
+/// Everything the table needs that does not depend on the clip: the grown
+/// rig and its chains, the rigid variant, the tail's vertices.
+pub struct StretchHarness<'a> {
+    pub model: &'a GltfModel,
+    pub grown: Rig,
+    pub rigid: Rig,
+    pub chains: Vec<TailChain>,
+    pub tail: Vec<u32>,
+    pub bake: BakeParams,
+}
+
+impl<'a> StretchHarness<'a> {
+    /// Detects and grows the tail of `model`'s rig (the rig as a template
+    /// rigger delivered it).
+    pub fn new(model: &'a GltfModel, chain: &ChainParams, bake: &BakeParams) -> Result<Self> {
+        bake.validate()?;
+        let (grown, report) = grow_chains(&model.rig, chain)?;
+        let tail = tail_vertices_of(&report);
+        if tail.is_empty() {
+            return Err(CaudalError::not_found("tail", format!("{}: no tail was detected, nothing to measure", model.label)));
+        }
+        let chains = find_chains(&grown)?;
+        let rigid = rigid_rig(&model.rig, &tail, chains[0].anchor)?;
+        Ok(StretchHarness { model, grown, rigid, chains, tail, bake: bake.clone() })
+    }
+
+    pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
+        let sampled = self.model.sample_clip(clip, self.bake.rate)?;
+        let extended = extend_clip(&sampled, &self.grown)?;
+        let mode = self.bake.loop_mode(clip);
+        let baked: Vec<BakedClip> = self.chains.iter().map(|c| bake_clip(&self.grown, &extended, c, mode, &self.bake)).collect::<Result<_>>()?;
+        let mut played = extended;
+        let mut reference = self.grown.bind_locals();
+        for (c, b) in self.chains.iter().zip(&baked) {
+            played = apply_track(&played, &b.track)?;
+            let carry = carry_reference(&self.grown, c, &self.bake.spring)?;
+            for &j in &c.bones {
+                reference[j] = carry[j];
+            }
+        }
+        let anchor = self.chains[0].anchor;
+        let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> =
+            vec![(&self.model.rig, &sampled, None), (&self.rigid, &sampled, None), (&self.grown, &played, Some(&reference))];
+        let reports = jobs
+            .par_iter()
+            .map(|(rig, clip, reference)| stretch_report(rig, clip, &self.tail, anchor, *reference, samples))
+            .collect::<Result<Vec<_>>>()?;
+        let row = |name: &str, i: usize| StretchRow {
+            rig: name.into(),
+            stats: reports[i].tail.clone(),
+            motion: Some(reports[i].motion.clone()),
+            ratios: reports[i].tail_ratios.clone(),
+        };
+        let rows = vec![
+            row("original", 0),
+            row("rigid", 1),
+            row("chain", 2),
+            StretchRow { rig: "body".into(), stats: reports[2].body.clone(), motion: None, ratios: reports[2].body_ratios.clone() },
+        ];
+        Ok(StretchComparison {
+            clip: clip.to_string(),
+            tail_vertices: self.tail.len(),
+            tail_edges: reports[2].tail_edges,
+            body_edges: reports[2].body_edges,
+            samples,
+            rows,
+            baked: baked.into_iter().next().expect("at least one chain"),
+        })
+    }
+}
+
+/// The table for one clip of `model` with default detection and bake.
+pub fn compare_stretch(model: &GltfModel, clip: &str, samples: usize) -> Result<StretchComparison> {
+    StretchHarness::new(model, &ChainParams::default(), &BakeParams::default())?.compare(clip, samples)
+}

@@ -1,0 +1,84 @@
+//! How much the tail moves: the tip's angle about the tail root, relative to
+//! where the tail would be if the pelvis carried it rigidly in its reference
+//! pose (the spring's carry pose for a chain, the bind pose otherwise), RMS
+//! over the sampled times. Relative to the pelvis, so walking forward or
+//! turning is not counted as tail motion; a rigid tail scores exactly 0.
+
+use glam::{Mat4, Vec3};
+
+use super::TAIL_END_SHARE;
+use crate::error::{CaudalError, Result};
+use crate::rig::{Rig, Trs};
+use crate::spring::{SpringParams, TailChain, TailSpring};
+
+/// The ends of a tail in bind space.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TailEnds {
+    /// Centroid of the tail vertices nearest the pelvis (the hang point).
+    pub root: Vec3,
+    /// Tail vertices at the far end, averaged into the tip.
+    pub tip: Vec<u32>,
+}
+
+/// Orders the tail by bind distance from the anchor joint's head; the first
+/// and last [`TAIL_END_SHARE`] of that range are the root and the tip.
+pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
+    if tail.is_empty() {
+        return Err(CaudalError::shape("tail_vertices", "no tail vertices"));
+    }
+    let n = rig.vertex_count();
+    if let Some((i, &v)) = tail.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+        return Err(CaudalError::IndexOutOfRange { field: "tail_vertices".into(), index: i, value: v as i64, bound: n });
+    }
+    if anchor >= rig.joint_count() {
+        return Err(CaudalError::IndexOutOfRange { field: "anchor".into(), index: 0, value: anchor as i64, bound: rig.joint_count() });
+    }
+    let head = rig.bind_heads()[anchor];
+    let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
+    let (lo, hi) = d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    let band = TAIL_END_SHARE * (hi - lo);
+    let root_vs: Vec<Vec3> = tail.iter().zip(&d).filter(|(_, &x)| x <= lo + band).map(|(&v, _)| rig.vertices()[v as usize]).collect();
+    let root = root_vs.iter().copied().sum::<Vec3>() / root_vs.len() as f32;
+    let tip = tail.iter().zip(&d).filter(|(_, &x)| x >= hi - band).map(|(&v, _)| v).collect();
+    Ok(TailEnds { root, tip })
+}
+
+/// The rigid carry pose: every joint at its bind local, the chain's bones at
+/// the spring's rest rotation (carry and rest arc applied, no motion).
+pub fn carry_reference(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<Vec<Trs>> {
+    let spring = TailSpring::new(rig, chain.clone(), params.clone())?;
+    let mut locals = rig.bind_locals();
+    for (&j, q) in chain.bones.iter().zip(spring.rest_locals()) {
+        locals[j].rotation = q;
+    }
+    Ok(locals)
+}
+
+/// Tip centroid of posed positions, carried back into the pelvis's bind frame.
+pub(crate) fn carried_tip(posed: &[Vec3], tip: &[u32], anchor_skin: &Mat4) -> Vec3 {
+    let c = tip.iter().map(|&v| posed[v as usize]).sum::<Vec3>() / tip.len() as f32;
+    anchor_skin.inverse().transform_point3(c)
+}
+
+/// RMS, largest and mean of the tip angle over the samples, degrees.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TailMotion {
+    pub amplitude_deg: f32,
+    pub max_deg: f32,
+    pub mean_deg: f32,
+}
+
+impl TailMotion {
+    pub fn from_angles(angles_rad: &[f32]) -> TailMotion {
+        if angles_rad.is_empty() {
+            return TailMotion::default();
+        }
+        let n = angles_rad.len() as f32;
+        let rms = (angles_rad.iter().map(|a| a * a).sum::<f32>() / n).sqrt();
+        TailMotion {
+            amplitude_deg: rms.to_degrees(),
+            max_deg: angles_rad.iter().copied().fold(0.0, f32::max).to_degrees(),
+            mean_deg: (angles_rad.iter().sum::<f32>() / n).to_degrees(),
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! One rig on one clip: tail edges, body edges and the tail's motion from
+//! one skinning pass per sampled time.
+
+use glam::Vec3;
+
+use super::motion::{carried_tip, tail_ends, TailMotion};
+use super::stats::{mesh_edges, StretchStats};
+use crate::error::{CaudalError, Result};
+use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Rig, Trs};
+
+/// Frames at `samples` evenly spaced times `i · duration / samples`,
+/// `i = 0..samples` (a loop's end is its start, so it is not sampled twice),
+/// each rounded to the nearest frame.
+pub fn sample_frames(frame_count: usize, samples: usize) -> Vec<usize> {
+    if frame_count <= 1 {
+        return vec![0; samples.min(frame_count)];
+    }
+    let span = (frame_count - 1) as f64;
+    (0..samples).map(|i| ((i as f64 * span / samples as f64).round() as usize).min(frame_count - 1)).collect()
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct StretchReport {
+    pub tail: StretchStats,
+    pub body: StretchStats,
+    pub motion: TailMotion,
+    pub tail_edges: usize,
+    pub body_edges: usize,
+    pub frames: Vec<usize>,
+    /// Every tail and body ratio, sorted (for plots of the distributions).
+    pub tail_ratios: Vec<f32>,
+    pub body_ratios: Vec<f32>,
+}
+
+/// Edge stretch of `rig` played by `clip` at `samples` times. `tail` lists
+/// the tail's vertices; edges with both ends on it are tail edges, edges
+/// with neither end on it body edges (the collar between is in neither).
+/// The motion is measured about `anchor` (the pelvis) against `reference`
+/// locals (the rigid carry pose; `None`: the bind pose).
+pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, reference: Option<&[Trs]>, samples: usize) -> Result<StretchReport> {
+    if clip.joint_count() != rig.joint_count() {
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+    }
+    if samples == 0 {
+        return Err(CaudalError::param("samples", "must be >= 1"));
+    }
+    if let Some(r) = reference {
+        if r.len() != rig.joint_count() {
+            return Err(CaudalError::shape("reference", format!("{} locals for {} joints", r.len(), rig.joint_count())));
+        }
+    }
+    let ends = tail_ends(rig, tail, anchor)?;
+    let mut on_tail = vec![false; rig.vertex_count()];
+    for &v in tail {
+        on_tail[v as usize] = true;
+    }
+    let min_len = 1e-6 * rig.diagonal();
+    let bind = rig.vertices();
+    let long_enough = |&(a, b): &(u32, u32)| (bind[a as usize] - bind[b as usize]).length() > min_len;
+    let tail_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| on_tail[v as usize]).into_iter().filter(long_enough).collect();
+    let body_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| !on_tail[v as usize]).into_iter().filter(long_enough).collect();
+
+    let order = rig.topological_order();
+    let reference_tip = {
+        let locals = reference.map(|r| r.to_vec()).unwrap_or_else(|| rig.bind_locals());
+        let worlds = world_matrices(rig.parents(), order, &locals);
+        let skins = skin_matrices(rig, &worlds);
+        let posed = skin_vertices(rig, &skins);
+        carried_tip(&posed, &ends.tip, &skins[anchor])
+    };
+    let ref_dir = reference_tip - ends.root;
+
+    let frames = sample_frames(clip.frame_count(), samples);
+    let ratio = |posed: &[Vec3], &(a, b): &(u32, u32)| {
+        (posed[a as usize] - posed[b as usize]).length() / (bind[a as usize] - bind[b as usize]).length()
+    };
+    let mut tail_r = Vec::with_capacity(tail_edges.len() * frames.len());
+    let mut body_r = Vec::with_capacity(body_edges.len() * frames.len());
+    let mut angles = Vec::with_capacity(frames.len());
+    for &f in &frames {
+        let worlds = world_matrices(rig.parents(), order, clip.frame(f));
+        let skins = skin_matrices(rig, &worlds);
+        let posed = skin_vertices(rig, &skins);
+        tail_r.extend(tail_edges.iter().map(|e| ratio(&posed, e)));
+        body_r.extend(body_edges.iter().map(|e| ratio(&posed, e)));
+        let tip = carried_tip(&posed, &ends.tip, &skins[anchor]);
+        angles.push((tip - ends.root).angle_between(ref_dir));
+    }
+    tail_r.sort_by(f32::total_cmp);
+    body_r.sort_by(f32::total_cmp);
+    Ok(StretchReport {
+        tail: StretchStats::from_ratios(tail_r.clone()),
+        body: StretchStats::from_ratios(body_r.clone()),
+        tail_ratios: tail_r,
+        body_ratios: body_r,
+        motion: TailMotion::from_angles(&angles),
+        tail_edges: tail_edges.len(),
+        body_edges: body_edges.len(),
+        frames,
+    })
+}

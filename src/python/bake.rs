@@ -1,0 +1,312 @@
+//! `caudal.bake`, `caudal.Bake`, `caudal.BakedClip`, `caudal.tail_chains`:
+//! tails baked into loop-closed keys (SPEC B).
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::convert::*;
+use super::errors::IntoPy;
+use super::gltf::PyModel;
+use super::rig::PyRig;
+use crate::chain::{grow_chains, ChainParams};
+use crate::bake::{bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use crate::error::CaudalError;
+use crate::gltf_io::{self, GltfModel, WriteOptions};
+use crate::rig::Rig;
+use crate::spring::{SpringParams, TailChain, Units};
+
+/// Spring parameters from a dict of overrides; unknown keys are refused by name.
+pub fn spring_params(d: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
+    let mut p = SpringParams::default();
+    let Some(d) = d else { return Ok(p) };
+    for (k, v) in d.iter() {
+        let key: String = k.extract()?;
+        match key.as_str() {
+            "root_frequency" => p.root_frequency = v.extract()?,
+            "tip_frequency_ratio" => p.tip_frequency_ratio = v.extract()?,
+            "damping_ratio" => p.damping_ratio = v.extract()?,
+            "gravity" => p.gravity = v.extract()?,
+            "carry_deg" => p.carry_deg = v.extract()?,
+            "forward_plane" => p.forward_plane = v.extract()?,
+            "coupling_rate" => p.coupling_rate = v.extract()?,
+            "stop_deg" => p.stop_deg = v.extract()?,
+            "ground" => p.ground = v.extract()?,
+            "floor_height" => p.floor_height = v.extract()?,
+            "clearance" => p.clearance = v.extract()?,
+            "contact_damping" => p.contact_damping = v.extract()?,
+            "rest_curve" => p.rest_curve = v.extract()?,
+            "segment_reference" => p.segment_reference = v.extract()?,
+            "substep_rate" => p.substep_rate = v.extract()?,
+            "max_substeps" => p.max_substeps = v.extract()?,
+            "teleport_distance" => p.teleport_distance = v.extract()?,
+            "units_per_metre" => {
+                p.units = match v.extract::<Option<f32>>()? {
+                    Some(u) => Units::PerMetre(u),
+                    None => Units::Auto,
+                }
+            }
+            other => return Err(CaudalError::param(format!("spring.{other}"), "unknown spring parameter")).py_err(),
+        }
+    }
+    Ok(p)
+}
+
+fn loop_mode(field: &str, v: &Bound<'_, PyAny>) -> PyResult<LoopMode> {
+    if let Ok(b) = v.extract::<bool>() {
+        return Ok(if b { LoopMode::Loop } else { LoopMode::Once });
+    }
+    let s: String = v.extract().map_err(|_| super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool")))?;
+    LoopMode::parse(field, &s).py_err()
+}
+
+/// Bake parameters from keyword arguments.
+#[allow(clippy::too_many_arguments)]
+pub fn bake_params(
+    rate: Option<f32>,
+    loops: Option<&Bound<'_, PyDict>>,
+    default_loop: Option<&Bound<'_, PyAny>>,
+    state_tolerance_deg: Option<f32>,
+    max_warmup_passes: Option<u32>,
+    max_settle: Option<f32>,
+    spring: Option<&Bound<'_, PyDict>>,
+) -> PyResult<BakeParams> {
+    let mut p = BakeParams { spring: spring_params(spring)?, ..BakeParams::default() };
+    if let Some(r) = rate {
+        p.rate = r;
+    }
+    if let Some(d) = default_loop {
+        p.default_loop = loop_mode("default_loop", d)?;
+    }
+    if let Some(ls) = loops {
+        for (k, v) in ls.iter() {
+            let name: String = k.extract()?;
+            p.loops.push((name.clone(), loop_mode(&format!("loops[{name:?}]"), &v)?));
+        }
+    }
+    if let Some(t) = state_tolerance_deg {
+        p.state_tolerance_deg = t;
+    }
+    if let Some(m) = max_warmup_passes {
+        p.max_warmup_passes = m;
+    }
+    if let Some(s) = max_settle {
+        p.max_settle = s;
+    }
+    p.validate().py_err()?;
+    Ok(p)
+}
+
+/// One clip baked through one chain: keys and how they were obtained.
+#[pyclass(name = "BakedClip", module = "caudal._core", frozen)]
+pub struct PyBakedClip {
+    inner: BakedClip,
+    bones: Vec<String>,
+}
+
+#[pymethods]
+impl PyBakedClip {
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+    /// Names of the baked bones, root first.
+    #[getter]
+    fn bones(&self) -> Vec<String> {
+        self.bones.clone()
+    }
+    /// f32[F]: key times in seconds.
+    #[getter]
+    fn times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        array_f32(py, self.inner.times.clone(), &[self.inner.times.len()])
+    }
+    /// f32[F, K, 4]: local rotations (x, y, z, w) of the bones at every key.
+    #[getter]
+    fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let k = self.inner.track.joints.len();
+        let f = self.inner.track.frame_count();
+        array_f32(py, self.inner.track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[f, k, 4])
+    }
+    /// Baked as a loop (warm-up passes) or a one-shot (settled).
+    #[getter]
+    fn looping(&self) -> bool {
+        self.inner.looping
+    }
+    /// Warm-up and loop-closure figures as a dict.
+    fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        summary(py, &self.inner)
+    }
+    fn __repr__(&self) -> String {
+        let b = &self.inner;
+        match &b.seam {
+            Some(s) => format!("BakedClip({:?}, loop, {} passes, closure {:.3}°, seam ratio {:.2})", b.name, b.warmup.passes, s.closure_deg, s.ratio()),
+            None => format!("BakedClip({:?}, one-shot, settled {:.1} s)", b.name, b.warmup.seconds),
+        }
+    }
+}
+
+pub fn summary<'py>(py: Python<'py>, b: &BakedClip) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("name", &b.name)?;
+    d.set_item("frames", b.times.len())?;
+    d.set_item("duration", b.times.last().copied().unwrap_or(0.0))?;
+    d.set_item("looping", b.looping)?;
+    d.set_item("loop_detected", b.loop_check.loops)?;
+    d.set_item("loop_pose_angle_deg", b.loop_check.angle_deg)?;
+    d.set_item("root_travel", b.loop_check.travel.to_array().to_vec())?;
+    d.set_item("warmup_passes", b.warmup.passes)?;
+    d.set_item("warmup_seconds", b.warmup.seconds)?;
+    d.set_item("warmup_residual_deg", if b.warmup.residual_deg.is_finite() { Some(b.warmup.residual_deg) } else { None })?;
+    d.set_item("converged", b.warmup.converged)?;
+    if let Some(s) = &b.seam {
+        d.set_item("closure_deg", s.closure_deg)?;
+        d.set_item("seam_step_deg", s.seam_step_deg)?;
+        d.set_item("median_step_deg", s.median_step_deg)?;
+        d.set_item("seam_ratio", s.ratio())?;
+    } else {
+        for k in ["closure_deg", "seam_step_deg", "median_step_deg", "seam_ratio"] {
+            d.set_item(k, py.None())?;
+        }
+    }
+    Ok(d)
+}
+
+/// Every selected clip baked through every chain; `write` puts the keys
+/// into the file's clips.
+#[pyclass(name = "Bake", module = "caudal._core", frozen)]
+pub struct PyBake {
+    model: Arc<GltfModel>,
+    rig: Arc<Rig>,
+    inner: Arc<ModelBake>,
+    /// The detection report (JSON) when `bake` grew the chains itself.
+    appendages: Option<String>,
+}
+
+#[pymethods]
+impl PyBake {
+    /// Baked clips, clip-major then chain.
+    #[getter]
+    fn clips(&self) -> Vec<PyBakedClip> {
+        let names = self.rig.joint_names();
+        self.inner
+            .clips
+            .iter()
+            .flat_map(|per| per.iter())
+            .map(|b| PyBakedClip { inner: b.clone(), bones: b.track.joints.iter().map(|&j| names[j].clone()).collect() })
+            .collect()
+    }
+    /// The rig the keys belong to (grown when `bake` was called without one).
+    #[getter]
+    fn rig(&self) -> PyRig {
+        PyRig { inner: self.rig.clone() }
+    }
+    /// The appendage report of the chain growth `bake` ran (None when a rig was given).
+    #[getter]
+    fn appendages<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.appendages {
+            Some(j) => py.import("json")?.call_method1("loads", (j,)),
+            None => Ok(py.None().into_bound(py)),
+        }
+    }
+    /// The keys as track dicts for `Model.write(..., tracks=...)`.
+    fn tracks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let out = PyList::empty(py);
+        for t in tracks(&self.inner) {
+            let d = PyDict::new(py);
+            d.set_item("animation", &t.animation)?;
+            d.set_item("joint", &self.rig.joint_names()[t.joint])?;
+            d.set_item("path", "rotation")?;
+            d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
+            d.set_item("values", array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+    /// Writes the grown rig with the baked keys over the source file, atomically.
+    #[pyo3(signature = (path, gltf_json=None))]
+    fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
+        let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
+        py.detach(move || gltf_io::write(&m, &r, &tracks(&b), &path, &WriteOptions { force_gltf_json: gltf_json })).py_err()
+    }
+    fn __repr__(&self) -> String {
+        format!("Bake({} clips x {} chains)", self.inner.clip_names.len(), self.inner.chains.len())
+    }
+}
+
+fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailChain>> {
+    match chains {
+        None => find_chains(rig).py_err(),
+        Some(cs) => cs
+            .iter()
+            .map(|names| {
+                let js: Vec<usize> = names.iter().map(|n| rig.require_joint("chains", n)).collect::<Result<_, _>>()?;
+                TailChain::from_joints(rig, &js)
+            })
+            .collect::<Result<_, _>>()
+            .py_err(),
+    }
+}
+
+/// Bakes the clips `clips` (all when None) of `model` on `rig` (the model's
+/// rig with grown chains; when None, the tail is detected and its chain
+/// grown with default settings first) for every `Tail*` chain
+/// (or the chains given as lists of joint names, root first, an unweighted
+/// last joint taken as the end helper). `loops` maps clip names to 'auto',
+/// 'loop', 'once' (or a bool); `spring` overrides spring parameters.
+#[pyfunction]
+#[pyo3(signature = (model, rig=None, clips=None, *, chains=None, rate=None, loops=None, default_loop=None, state_tolerance_deg=None, max_warmup_passes=None, max_settle=None, spring=None))]
+#[allow(clippy::too_many_arguments)]
+fn bake(
+    py: Python<'_>,
+    model: &PyModel,
+    rig: Option<&PyRig>,
+    clips: Option<Vec<String>>,
+    chains: Option<Vec<Vec<String>>>,
+    rate: Option<f32>,
+    loops: Option<&Bound<'_, PyDict>>,
+    default_loop: Option<&Bound<'_, PyAny>>,
+    state_tolerance_deg: Option<f32>,
+    max_warmup_passes: Option<u32>,
+    max_settle: Option<f32>,
+    spring: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyBake> {
+    let params = bake_params(rate, loops, default_loop, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
+    let m = model.inner.clone();
+    let (r, appendages) = match rig {
+        Some(r) => (r.inner.clone(), None),
+        None => {
+            let m2 = m.clone();
+            let (grown, report) = py.detach(move || grow_chains(&m2.rig, &ChainParams::default())).py_err()?;
+            (Arc::new(grown), Some(report.to_json()))
+        }
+    };
+    let chains = chains_of(&r, chains)?;
+    let (m2, r2) = (m.clone(), r.clone());
+    let inner = py.detach(move || bake_model(&m2, &r2, &chains, clips.as_deref(), &params)).py_err()?;
+    Ok(PyBake { model: m, rig: r, inner: Arc::new(inner), appendages })
+}
+
+/// The rig's grown chains: dicts {bones, end, anchor} of joint names.
+#[pyfunction]
+fn tail_chains<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyList>> {
+    let names = rig.inner.joint_names();
+    let out = PyList::empty(py);
+    for c in find_chains(&rig.inner).py_err()? {
+        let d = PyDict::new(py);
+        d.set_item("bones", c.bones.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
+        d.set_item("end", c.end.map(|j| names[j].clone()))?;
+        d.set_item("anchor", names[c.anchor].clone())?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyBake>()?;
+    m.add_class::<PyBakedClip>()?;
+    m.add_function(wrap_pyfunction!(bake, m)?)?;
+    m.add_function(wrap_pyfunction!(tail_chains, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,109 @@
+//! Which joints form a tail chain: Tail_1..Tail_K, optionally a weightless
+//! Tail_End, each the parent of the next. The root's parent (the pelvis for
+//! the chains caudal grows) is the spring's *anchor*: the caller supplies its
+//! world transform every step.
+
+use crate::error::{CaudalError, Result};
+use crate::rig::Rig;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TailChain {
+    /// Simulated bones from the root outwards (Tail_1..Tail_K).
+    pub bones: Vec<usize>,
+    /// The weightless tip helper (Tail_End). Without it the last segment
+    /// continues the incoming tangent (SPEC S6).
+    pub end: Option<usize>,
+    /// Parent of the root bone; the spring reads its world transform.
+    pub anchor: usize,
+}
+
+fn index_check(rig: &Rig, field: &str, pos: usize, j: usize) -> Result<()> {
+    if j >= rig.joint_count() {
+        return Err(CaudalError::IndexOutOfRange { field: field.into(), index: pos, value: j as i64, bound: rig.joint_count() });
+    }
+    Ok(())
+}
+
+impl TailChain {
+    /// Validates a chain given as bone indices plus an optional end helper.
+    pub fn new(rig: &Rig, bones: Vec<usize>, end: Option<usize>) -> Result<TailChain> {
+        if bones.is_empty() {
+            return Err(CaudalError::shape("chain", "a tail chain needs at least one bone"));
+        }
+        for (i, &j) in bones.iter().enumerate() {
+            index_check(rig, "chain", i, j)?;
+        }
+        if let Some(e) = end {
+            index_check(rig, "chain_end", 0, e)?;
+        }
+        let names = rig.joint_names();
+        let parents = rig.parents();
+        let anchor = parents[bones[0]].ok_or_else(|| {
+            CaudalError::param("chain", format!("root bone {:?} has no parent to hang from (it needs the pelvis)", names[bones[0]]))
+        })?;
+        let mut all: Vec<usize> = bones.clone();
+        all.extend(end);
+        for w in all.windows(2) {
+            if parents[w[1]] != Some(w[0]) {
+                return Err(CaudalError::param(
+                    "chain",
+                    format!("{:?} is not the child of {:?}: a chain must run parent to child", names[w[1]], names[w[0]]),
+                ));
+            }
+        }
+        // Parent links already exclude repeats except the anchor itself.
+        if all.contains(&anchor) {
+            return Err(CaudalError::param("chain", "the chain contains its own anchor"));
+        }
+        if bones.len() == 1 && end.is_none() {
+            return Err(CaudalError::param(
+                "chain",
+                format!("one-bone chain {:?} without an end helper has no length to swing", names[bones[0]]),
+            ));
+        }
+        Ok(TailChain { bones, end, anchor })
+    }
+
+    /// From a list of joints root first: the last one is taken as the end
+    /// helper when it carries no skin weight, as caudal's Tail_End does.
+    pub fn from_joints(rig: &Rig, joints: &[usize]) -> Result<TailChain> {
+        for (i, &j) in joints.iter().enumerate() {
+            index_check(rig, "chain", i, j)?;
+        }
+        match joints.split_last() {
+            Some((&last, rest)) if !rest.is_empty() && !carries_weight(rig, last) => TailChain::new(rig, rest.to_vec(), Some(last)),
+            _ => TailChain::new(rig, joints.to_vec(), None),
+        }
+    }
+
+    /// The chain caudal grows: joints named `Tail_1..Tail_K` (an exporter's
+    /// `prefix:` is ignored, case-insensitive) and `Tail_End` if present.
+    pub fn find(rig: &Rig) -> Result<TailChain> {
+        let base = |n: &str| n.rsplit(':').next().unwrap_or(n).to_ascii_lowercase();
+        let names: Vec<String> = rig.joint_names().iter().map(|n| base(n)).collect();
+        let mut bones = Vec::new();
+        for k in 1.. {
+            match names.iter().position(|n| *n == format!("tail_{k}")) {
+                Some(j) => bones.push(j),
+                None => break,
+            }
+        }
+        if bones.is_empty() {
+            return Err(CaudalError::not_found("chain", "the rig has no Tail_1 joint; pass the chain explicitly"));
+        }
+        let end = names.iter().position(|n| n == "tail_end");
+        TailChain::new(rig, bones, end)
+    }
+
+    pub fn len(&self) -> usize {
+        self.bones.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.bones.is_empty()
+    }
+}
+
+fn carries_weight(rig: &Rig, joint: usize) -> bool {
+    let inf = rig.influences();
+    inf.joints.iter().zip(&inf.weights).any(|(&j, &w)| j as usize == joint && w > 0.0)
+}
