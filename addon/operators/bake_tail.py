@@ -1,0 +1,40 @@
+from __future__ import annotations
+
+import bpy
+
+from .. import bake
+from .common import armature_of, message
+
+
+class CAUDAL_OT_bake_tail(bpy.types.Operator):
+    """Simulate the tail spring over the chosen actions and write loop-closed keys into them"""
+
+    bl_idname = "caudal.bake_tail"
+    bl_label = "Bake Tail"
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context):
+        return armature_of(context) is not None
+
+    def execute(self, context):
+        arm = armature_of(context)
+        s = arm.caudal
+        wm = context.window_manager
+        try:
+            actions = bake.chosen_actions(arm, s.bake_actions)
+            wm.progress_begin(0, len(actions))
+            try:
+                results = bake.bake_actions(arm, actions, s, progress=wm.progress_update)
+            finally:
+                wm.progress_end()
+        except Exception as e:
+            self.report({"ERROR"}, message(e))
+            return {"CANCELLED"}
+        worst = max(r.closure_deg for r in results)
+        s.bake_report = f"Baked {len(results)} action(s), {len(results[0].bones)} tail bones; loop closure within {worst:.2f}°"
+        for r in results:
+            if r.looping and not r.converged:
+                self.report({"WARNING"}, f"{r.action}: the tail had not settled after {r.passes} passes")
+        self.report({"INFO"}, s.bake_report)
+        return {"FINISHED"}
