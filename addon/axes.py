@@ -128,3 +128,12 @@ def rotate_xyzw(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     u, w = q[..., :3], q[..., 3:4]
     t = 2.0 * np.cross(u, v)
     return v + w * t + np.cross(u, t)
+
+
+def basis_from_locals(rest_t: np.ndarray, rest_q_xyzw: np.ndarray, t: np.ndarray, q_xyzw: np.ndarray):
+    """caudal local TRS (F, J, ...) -> Blender pose channels: the inverse of
+    ``locals_from_basis``. Returns (location, rotation_quaternion wxyz);
+    quaternion signs continuous over frames."""
+    q_rest = np.broadcast_to(rest_q_xyzw, np.shape(q_xyzw))
+    loc = rotate_xyzw(quat_conj_xyzw(q_rest), np.asarray(t, dtype=np.float64) - rest_t)
+    return loc, basis_from_local(rest_q_xyzw, q_xyzw)

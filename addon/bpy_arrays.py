@@ -263,3 +263,40 @@ def sample_action(arm, action, table: RigTable, rig, frames: np.ndarray, fps: fl
             quat[:, k] = [tuple(Euler(row, mode).to_quaternion()) for row in e]
     t, q, s = axes.locals_from_basis(np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), loc, quat, scale)
     return caudal.Clip(action.name, float(fps), t.astype(np.float32), q.astype(np.float32), s.astype(np.float32))
+
+
+def write_clip(arm, clip, rig, action, frame_start: float = 0.0) -> None:
+    """A caudal Clip (local TRS on ``rig``'s joints, which are the armature's
+    bones) written into ``action`` as location, quaternion and scale keys,
+    one key per clip frame."""
+    from . import anim
+
+    fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
+    frames = frame_start + np.asarray(clip.times, dtype=np.float64) * fps
+    loc, quat = axes.basis_from_locals(np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), np.asarray(clip.translations), np.asarray(clip.rotations))
+    scale = np.asarray(clip.scales, dtype=np.float64)
+    curves = anim.fcurves(action, anim.slot_for(arm, action), create=True)
+    for k, name in enumerate(rig.joint_names):
+        base = f'pose.bones["{bpy.utils.escape_identifier(name)}"]'
+        for i in range(3):
+            anim.write_curve(curves, base + ".location", i, frames, loc[:, k, i], group=name)
+            anim.write_curve(curves, base + ".scale", i, frames, scale[:, k, i], group=name)
+        for i in range(4):
+            anim.write_curve(curves, base + ".rotation_quaternion", i, frames, quat[:, k, i], group=name)
+        pb = arm.pose.bones.get(name)
+        if pb is not None:
+            pb.rotation_mode = "QUATERNION"
+
+
+def write_vertex_colours(table: RigTable, name: str, rgb: np.ndarray) -> None:
+    """Per-vertex colours (N, 3) of the table as a point colour attribute on
+    each mesh (replaced if it exists)."""
+    for sl in table.meshes:
+        me = bpy.data.objects[sl.name].data
+        old = me.color_attributes.get(name)
+        if old is not None:
+            me.color_attributes.remove(old)
+        attr = me.color_attributes.new(name, "FLOAT_COLOR", "POINT")
+        rgba = np.ones((sl.count, 4), dtype=np.float32)
+        rgba[:, :3] = rgb[sl.start : sl.start + sl.count]
+        attr.data.foreach_set("color", rgba.reshape(-1))

@@ -101,3 +101,37 @@ def test_action_sampled_from_blender_matches_the_files_clip():
     np.testing.assert_allclose(got, want, atol=1e-3 * model.rig.height)
     # Reading never touches the live state.
     assert bpy.context.scene.frame_current == frame and arm.animation_data.action == active
+
+
+def test_clip_written_as_action_reads_back_the_same():
+    addon()
+    import bpy
+    from addon import bpy_arrays
+
+    arm, mesh = fresh_fox()
+    table = bpy_arrays.read_rig(arm)
+    rig = table.to_rig()
+    fps = bpy.context.scene.render.fps
+    walk = bpy.data.actions["Walk"]
+    frames = bpy_arrays.action_frames(walk, fps)
+    clip = bpy_arrays.sample_action(arm, walk, table, rig, frames, fps)
+    copy = bpy.data.actions.new("WalkCopy")
+    bpy_arrays.write_clip(arm, clip, rig, copy)
+    back = bpy_arrays.sample_action(arm, copy, table, rig, frames, fps)
+    got = caudal.world_matrices_of(rig, back)
+    want = caudal.world_matrices_of(rig, clip)
+    np.testing.assert_allclose(got, want, atol=1e-4 * rig.height)
+
+
+def test_vertex_colours_written_per_vertex():
+    addon()
+    from addon import bpy_arrays
+
+    arm, mesh = fresh_fox()
+    table = bpy_arrays.read_rig(arm)
+    rgb = np.random.default_rng(1).random((table.vertex_count, 3)).astype(np.float32)
+    bpy_arrays.write_vertex_colours(table, "caudal_error", rgb)
+    attr = mesh.data.color_attributes["caudal_error"]
+    back = np.empty(len(attr.data) * 4, np.float32)
+    attr.data.foreach_get("color", back)
+    np.testing.assert_allclose(back.reshape(-1, 4)[:, :3], rgb, atol=1e-6)
