@@ -1,1 +1,29 @@
-pub fn x(){}
+//! Shared helpers: paths to ../shared assets and small synthetic rigs.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use caudal::gltf_io::{self, GltfModel};
+
+pub fn asset(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
+}
+
+pub fn load(rel: &str) -> GltfModel {
+    gltf_io::load(&asset(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+/// Every model in ../shared/assets with (path, joints, vertices, clips).
+pub const MODELS: &[(&str, usize, usize, usize)] = &[
+    ("fox/Fox.glb", 24, 1728, 3),
+    ("fox/Fox_notail.glb", 21, 1728, 3),
+    ("quaternius_wolf/Wolf.gltf", 51, 3994, 12),
+    ("quaternius_wolf/Wolf_notail.glb", 43, 3994, 12),
+    ("quaternius_shiba_inu/ShibaInu.gltf", 46, 3966, 12),
+    ("quaternius_shiba_inu/ShibaInu_notail.glb", 43, 3966, 12),
+    ("quaternius_alpaca/Alpaca.gltf", 46, 4156, 13),
+    ("quaternius_alpaca/Alpaca_notail.glb", 43, 4156, 13),
+    ("quaternius_monkroose/Monkroose.glb", 43, 3355, 14),
+    ("robot_expressive/RobotExpressive.glb", 43, 7214, 14),
+    ("cesium_man/CesiumMan.glb", 19, 3273, 19),
+];

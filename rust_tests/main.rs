@@ -1,4 +1,5 @@
 //! Integration tests: one binary, one module per pipeline stage.
 mod common;
+mod gltf_io;
 mod rig_table;
 mod solve;

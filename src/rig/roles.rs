@@ -227,7 +227,9 @@ impl JointRoles {
                     // Continue the spine to its end: the last joint is the head, the one before the neck.
                     let mut j = *roles.spine.last().unwrap_or(&pelvis);
                     let mut ext = Vec::new();
-                    while let Some(c) = rig.children(j).max_by(|&a, &b| descendants[a].cmp(&descendants[b]).then(heads[a].y.total_cmp(&heads[b].y))) {
+                    // The head is the highest end: follow the child whose chain climbs highest.
+                    let top = |c: usize| main_chain(rig, c, &descendants).iter().map(|&k| heads[k].y).fold(f32::NEG_INFINITY, f32::max);
+                    while let Some(c) = rig.children(j).max_by(|&a, &b| top(a).total_cmp(&top(b))) {
                         ext.push(c);
                         j = c;
                     }
@@ -296,9 +298,55 @@ fn main_chain(rig: &Rig, j: usize, descendants: &[usize]) -> Vec<usize> {
     out
 }
 
-/// A child chain that ends well below where it starts: a leg.
+/// A leg drops at least this share of the model height from its first joint
+/// to its last (a humanoid thigh alone is about 0.14 H).
+const LEG_MIN_DROP: f32 = 0.08;
+
+/// A child chain that ends well below where it starts: a leg candidate.
 fn is_leg_chain(chain: &[usize], heads: &[Vec3], height: f32) -> bool {
-    chain.len() >= 2 && heads[chain[0]].y - heads[*chain.last().unwrap()].y > 0.15 * height
+    chain.len() >= 2 && heads[chain[0]].y - heads[*chain.last().unwrap()].y > LEG_MIN_DROP * height
+}
+
+fn horizontal(v: Vec3) -> Vec3 {
+    Vec3::new(v.x, 0.0, v.z)
+}
+
+/// Among downward chains hanging from `hub`, the pair that mirrors best
+/// across the hub (opposite horizontal offsets, similar depth).
+fn mirrored_pair(chains: &[Vec<usize>], hub: Vec3, heads: &[Vec3]) -> Option<(usize, usize)> {
+    let mut best: Option<(usize, usize, f32)> = None;
+    for a in 0..chains.len() {
+        for b in a + 1..chains.len() {
+            let oa = horizontal(heads[chains[a][0]] - hub);
+            let ob = horizontal(heads[chains[b][0]] - hub);
+            if oa.dot(ob) >= 0.0 || oa.length() < 1e-6 || ob.length() < 1e-6 {
+                continue;
+            }
+            let ea = heads[*chains[a].last().unwrap()];
+            let eb = heads[*chains[b].last().unwrap()];
+            let score = (oa + ob).length() / (oa.length() + ob.length()) + (ea.y - eb.y).abs() / (oa.length() + ob.length());
+            if best.is_none_or(|x| score < x.2) {
+                best = Some((a, b, score));
+            }
+        }
+    }
+    best.map(|(a, b, _)| (a, b))
+}
+
+/// Facing direction from the feet: the last segment of each leg points
+/// forward when it is mostly horizontal; glTF's +Z otherwise.
+fn facing(chains: &[&Vec<usize>], heads: &[Vec3]) -> Vec3 {
+    let mut f = Vec3::ZERO;
+    for c in chains {
+        if c.len() >= 2 {
+            let d = heads[c[c.len() - 1]] - heads[c[c.len() - 2]];
+            let h = horizontal(d);
+            if h.length() > d.y.abs() {
+                f += h.normalize();
+            }
+        }
+    }
+    if f.length() > 1e-3 { f.normalize() } else { Vec3::Z }
 }
 
 /// Left and right leg chains hanging from the pelvis (or from its parent,
@@ -312,30 +360,39 @@ fn leg_chains(rig: &Rig, pelvis: usize, heads: &[Vec3]) -> [Option<Vec<usize>>; 
     if let Some(p) = rig.parents()[pelvis] {
         candidates.extend(rig.children(p).filter(|&c| c != pelvis));
     }
-    let mut out: [Option<Vec<usize>>; 2] = [None, None];
-    for c in candidates {
-        let mut chain = main_chain(rig, c, &descendants);
-        if !is_leg_chain(&chain, heads, height) {
-            continue;
-        }
+    let mut chains: Vec<Vec<usize>> = candidates
+        .into_iter()
+        .map(|c| main_chain(rig, c, &descendants))
+        .filter(|c| is_leg_chain(c, heads, height))
+        .collect();
+    for chain in &mut chains {
         // Skip sideways connectors: a segment that goes out more than down.
         while chain.len() >= 3 {
             let d = heads[chain[1]] - heads[chain[0]];
-            if d.x.abs() > -d.y && d.x.abs() > d.z.abs() {
+            if horizontal(d).length() > -d.y {
                 chain.remove(0);
             } else {
                 break;
             }
         }
-        let side = name_side(&rig.joint_names()[chain[0]]).unwrap_or(if heads[chain[0]].x >= heads[pelvis].x { 0 } else { 1 });
-        if out[side].as_ref().is_none_or(|o| chain.len() > o.len()) {
-            out[side] = Some(chain);
-        }
     }
+    let Some((a, b)) = mirrored_pair(&chains, heads[pelvis], heads) else { return [None, None] };
+    let names = rig.joint_names();
+    let (sa, sb) = match (name_side(&names[chains[a][0]]), name_side(&names[chains[b][0]])) {
+        (Some(x), Some(y)) if x != y => (x, y),
+        _ => {
+            let left = Vec3::Y.cross(facing(&[&chains[a], &chains[b]], heads));
+            if (heads[chains[a][0]] - heads[pelvis]).dot(left) >= 0.0 { (0, 1) } else { (1, 0) }
+        }
+    };
+    let mut out: [Option<Vec<usize>>; 2] = [None, None];
+    out[sa] = Some(chains[a].clone());
+    out[sb] = Some(chains[b].clone());
     out
 }
 
-/// The joint with two mirrored downward chains and a third child subtree.
+/// The joint with a mirrored pair of downward chains and a third child
+/// subtree (the spine); the largest such third subtree wins.
 fn topological_pelvis(rig: &Rig, heads: &[Vec3], descendants: &[usize]) -> Option<usize> {
     let (lo, hi) = rig.bounds();
     let height = (hi.y - lo.y).max(1e-6);
@@ -345,21 +402,11 @@ fn topological_pelvis(rig: &Rig, heads: &[Vec3], descendants: &[usize]) -> Optio
         if kids.len() < 3 {
             continue;
         }
-        let legs: Vec<usize> = kids
-            .iter()
-            .copied()
-            .filter(|&c| is_leg_chain(&main_chain(rig, c, descendants), heads, height))
-            .collect();
-        let mirrored = legs.iter().any(|&a| {
-            legs.iter().any(|&b| {
-                a != b && (heads[a].x - heads[j].x) * (heads[b].x - heads[j].x) < 0.0
-            })
-        });
-        if !mirrored {
-            continue;
-        }
-        let others = kids.iter().filter(|c| !legs.contains(c)).map(|&c| descendants[c]).max().unwrap_or(0);
-        if best.is_none_or(|(_, s)| others > s) {
+        let legs: Vec<usize> = kids.iter().copied().filter(|&c| is_leg_chain(&main_chain(rig, c, descendants), heads, height)).collect();
+        let chains: Vec<Vec<usize>> = legs.iter().map(|&c| main_chain(rig, c, descendants)).collect();
+        let Some((a, b)) = mirrored_pair(&chains, heads[j], heads) else { continue };
+        let others = kids.iter().filter(|&&c| c != legs[a] && c != legs[b]).map(|&c| descendants[c] + 1).max().unwrap_or(0);
+        if others > 0 && best.is_none_or(|(_, s)| others > s) {
             best = Some((j, others));
         }
     }

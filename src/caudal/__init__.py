@@ -1,0 +1,44 @@
+"""caudal: gives tails the bones auto-riggers forgot, and carries artists'
+animation onto any auto-rig.
+
+The numerics live in the Rust core (``caudal._core``); this package re-exports
+it with a few thin helpers. Arrays go in and come out as numpy.
+"""
+
+from __future__ import annotations
+
+from caudal._core import (
+    CaudalError,
+    Clip,
+    GltfError,
+    Model,
+    NotFoundError,
+    ParameterError,
+    Rig,
+    RigError,
+    UnknownJointError,
+    __version__,
+    load,
+    load_bytes,
+    skin,
+    skin_bind_pose,
+    world_matrices_of,
+)
+
+__all__ = [
+    "CaudalError",
+    "Clip",
+    "GltfError",
+    "Model",
+    "NotFoundError",
+    "ParameterError",
+    "Rig",
+    "RigError",
+    "UnknownJointError",
+    "__version__",
+    "load",
+    "load_bytes",
+    "skin",
+    "skin_bind_pose",
+    "world_matrices_of",
+]

@@ -1,0 +1,184 @@
+//! Animation sampling: any glTF animation (STEP, LINEAR, CUBICSPLINE on
+//! translation, rotation, scale) into per-frame local TRS of every rig joint.
+
+use std::collections::HashMap;
+
+use glam::{Mat4, Quat, Vec3, Vec4};
+
+use super::read::GltfModel;
+use crate::error::{CaudalError, Result};
+use crate::rig::{Clip, Trs};
+
+/// Frames per second when the caller does not choose: the rate most DCC
+/// tools and the Quaternius clips use.
+pub const DEFAULT_SAMPLE_RATE: f32 = 30.0;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Interp {
+    Step,
+    Linear,
+    Cubic,
+}
+
+#[derive(Clone, Debug)]
+struct Track {
+    times: Vec<f32>,
+    /// For CUBICSPLINE: [in-tangent, value, out-tangent] per key.
+    values: Vec<Vec4>,
+    interp: Interp,
+}
+
+impl Track {
+    fn key_value(&self, k: usize) -> Vec4 {
+        match self.interp {
+            Interp::Cubic => self.values[3 * k + 1],
+            _ => self.values[k],
+        }
+    }
+
+    /// Value at time `t`; `rotation` selects slerp for LINEAR.
+    fn sample(&self, t: f32, rotation: bool) -> Vec4 {
+        let n = self.times.len();
+        if n == 1 || t <= self.times[0] {
+            return self.key_value(0);
+        }
+        if t >= self.times[n - 1] {
+            return self.key_value(n - 1);
+        }
+        let k = self.times.partition_point(|&x| x <= t).saturating_sub(1).min(n - 2);
+        let (t0, t1) = (self.times[k], self.times[k + 1]);
+        let dt = t1 - t0;
+        let u = if dt > 0.0 { (t - t0) / dt } else { 0.0 };
+        match self.interp {
+            Interp::Step => self.key_value(k),
+            Interp::Linear => {
+                let (a, b) = (self.values[k], self.values[k + 1]);
+                if rotation {
+                    let qa = Quat::from_vec4(a).normalize();
+                    let qb = Quat::from_vec4(b).normalize();
+                    Vec4::from(qa.slerp(qb, u))
+                } else {
+                    a.lerp(b, u)
+                }
+            }
+            Interp::Cubic => {
+                let p0 = self.values[3 * k + 1];
+                let m0 = self.values[3 * k + 2] * dt;
+                let p1 = self.values[3 * (k + 1) + 1];
+                let m1 = self.values[3 * (k + 1)] * dt;
+                let (u2, u3) = (u * u, u * u * u);
+                p0 * (2.0 * u3 - 3.0 * u2 + 1.0) + m0 * (u3 - 2.0 * u2 + u) + p1 * (-2.0 * u3 + 3.0 * u2) + m1 * (u3 - u2)
+            }
+        }
+    }
+}
+
+#[derive(Default, Clone, Debug)]
+struct NodeTracks {
+    translation: Option<Track>,
+    rotation: Option<Track>,
+    scale: Option<Track>,
+}
+
+impl GltfModel {
+    fn tracks_of(&self, animations: &[usize]) -> Result<(HashMap<usize, NodeTracks>, f32)> {
+        let get = |b: gltf::Buffer| self.buffers.get(b.index()).map(|v| v.as_slice());
+        let mut out: HashMap<usize, NodeTracks> = HashMap::new();
+        let mut duration = 0f32;
+        for &ai in animations {
+            let anim = self
+                .doc
+                .animations()
+                .nth(ai)
+                .ok_or_else(|| CaudalError::not_found("clip", format!("no animation {ai}")))?;
+            for ch in anim.channels() {
+                let reader = ch.reader(get);
+                let where_ = format!("animation {ai} channel {}", ch.index());
+                let times: Vec<f32> = reader
+                    .read_inputs()
+                    .ok_or_else(|| CaudalError::gltf(&self.label, format!("{where_}: unreadable input")))?
+                    .collect();
+                if times.is_empty() || times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
+                    return Err(CaudalError::gltf(&self.label, format!("{where_}: key times must be finite and increasing")));
+                }
+                let interp = match ch.sampler().interpolation() {
+                    gltf::animation::Interpolation::Step => Interp::Step,
+                    gltf::animation::Interpolation::Linear => Interp::Linear,
+                    gltf::animation::Interpolation::CubicSpline => Interp::Cubic,
+                };
+                use gltf::animation::util::ReadOutputs;
+                let values: Vec<Vec4> = match reader.read_outputs() {
+                    Some(ReadOutputs::Translations(it)) | Some(ReadOutputs::Scales(it)) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
+                    Some(ReadOutputs::Rotations(it)) => it.into_f32().map(Vec4::from).collect(),
+                    Some(ReadOutputs::MorphTargetWeights(_)) => continue,
+                    None => return Err(CaudalError::gltf(&self.label, format!("{where_}: unreadable output"))),
+                };
+                let per_key = if interp == Interp::Cubic { 3 } else { 1 };
+                if values.len() != times.len() * per_key {
+                    return Err(CaudalError::gltf(
+                        &self.label,
+                        format!("{where_}: {} output values for {} keys", values.len(), times.len()),
+                    ));
+                }
+                if values.iter().any(|v| !v.is_finite()) {
+                    return Err(CaudalError::gltf(&self.label, format!("{where_}: non-finite output value")));
+                }
+                duration = duration.max(*times.last().unwrap());
+                let track = Track { times, values, interp };
+                let entry = out.entry(ch.target().node().index()).or_default();
+                match ch.target().property() {
+                    gltf::animation::Property::Translation => entry.translation = Some(track),
+                    gltf::animation::Property::Rotation => entry.rotation = Some(track),
+                    gltf::animation::Property::Scale => entry.scale = Some(track),
+                    gltf::animation::Property::MorphTargetWeights => {}
+                }
+            }
+        }
+        Ok((out, duration))
+    }
+
+    /// Samples one animation by name at about `rate` frames per second.
+    pub fn sample_clip(&self, name: &str, rate: f32) -> Result<Clip> {
+        let i = self.animation_index(name)?;
+        self.sample_together(&[i], rate, name)
+    }
+
+    /// Samples several animations played together (CesiumMan stores one
+    /// walk as 19 one-joint animations). Frames span exactly
+    /// `[0, duration]`: the count is `round(duration * rate) + 1` and the
+    /// clip's rate is adjusted so the last frame lands on the end, which
+    /// keeps loop ends comparable.
+    pub fn sample_together(&self, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
+        }
+        let (tracks, duration) = self.tracks_of(animations)?;
+        let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as usize + 1 } else { 1 };
+        let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
+        let jn = self.rig.joint_count();
+        let mut locals = Vec::with_capacity(frames * jn);
+        for f in 0..frames {
+            let t = if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 };
+            for j in 0..jn {
+                let own = self.node_trs_at(&tracks, self.joint_nodes[j], t);
+                if self.folded[j].is_empty() {
+                    locals.push(own);
+                } else {
+                    let m = self.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
+                    locals.push(Trs::from_matrix(&m));
+                }
+            }
+        }
+        Clip::new(name, actual_rate, duration, jn, locals)
+    }
+
+    fn node_trs_at(&self, tracks: &HashMap<usize, NodeTracks>, node: usize, t: f32) -> Trs {
+        let rest = self.node_rest[node];
+        let Some(tr) = tracks.get(&node) else { return rest };
+        Trs {
+            translation: tr.translation.as_ref().map_or(rest.translation, |k| k.sample(t, false).truncate()),
+            rotation: tr.rotation.as_ref().map_or(rest.rotation, |k| Quat::from_vec4(k.sample(t, true)).normalize()),
+            scale: tr.scale.as_ref().map_or(rest.scale, |k| k.sample(t, false).truncate()),
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! glTF writing that changes only what caudal changes: new joint nodes, skin
+//! joints and inverse binds, skin weights of the primitives whose weights
+//! changed, and animation channels. All other JSON (materials, extensions,
+//! extras, unknown keys) is carried over as it was read.
+
+use std::path::Path;
+
+use base64::Engine;
+use glam::{Mat4, Quat, Vec4};
+use serde_json::{json, Map, Value};
+
+use super::atomic::write_atomic;
+use super::read::GltfModel;
+use crate::error::{CaudalError, Result};
+use crate::rig::Rig;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TrackPath {
+    Translation,
+    Rotation,
+    Scale,
+}
+
+impl TrackPath {
+    fn as_str(self) -> &'static str {
+        match self {
+            TrackPath::Translation => "translation",
+            TrackPath::Rotation => "rotation",
+            TrackPath::Scale => "scale",
+        }
+    }
+}
+
+/// Keyframes for one joint property, written as a LINEAR channel into the
+/// animation named `animation` (created if the file has none of that name;
+/// an existing channel on the same joint and path is replaced).
+#[derive(Clone, Debug)]
+pub struct AnimationTrack {
+    pub animation: String,
+    /// Rig joint index (new joints included).
+    pub joint: usize,
+    pub path: TrackPath,
+    pub times: Vec<f32>,
+    /// xyz for translation and scale, xyzw quaternions for rotation.
+    pub values: Vec<Vec4>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct WriteOptions {
+    /// Write a .gltf (JSON with an embedded base64 buffer) instead of GLB;
+    /// by default chosen from the file extension.
+    pub force_gltf_json: Option<bool>,
+}
+
+const ARRAY_BUFFER: u64 = 34962;
+const FLOAT: u64 = 5126;
+const UNSIGNED_BYTE: u64 = 5121;
+const UNSIGNED_SHORT: u64 = 5123;
+
+struct Builder {
+    json: Value,
+    bin: Vec<u8>,
+}
+
+impl Builder {
+    fn arr(&mut self, key: &str) -> &mut Vec<Value> {
+        let obj = self.json.as_object_mut().expect("glTF root is an object");
+        obj.entry(key).or_insert_with(|| Value::Array(Vec::new()));
+        obj.get_mut(key).unwrap().as_array_mut().expect("glTF top-level collections are arrays")
+    }
+
+    fn view(&mut self, bytes: &[u8], target: Option<u64>) -> usize {
+        while self.bin.len() % 16 != 0 {
+            self.bin.push(0);
+        }
+        let offset = self.bin.len();
+        self.bin.extend_from_slice(bytes);
+        let mut v = json!({"buffer": 0, "byteOffset": offset, "byteLength": bytes.len()});
+        if let Some(t) = target {
+            v["target"] = json!(t);
+        }
+        let views = self.arr("bufferViews");
+        views.push(v);
+        views.len() - 1
+    }
+
+    fn accessor(&mut self, bytes: &[u8], component: u64, count: usize, kind: &str, target: Option<u64>, min_max: Option<(Vec<f32>, Vec<f32>)>) -> usize {
+        let view = self.view(bytes, target);
+        let mut a = json!({"bufferView": view, "componentType": component, "count": count, "type": kind});
+        if let Some((lo, hi)) = min_max {
+            a["min"] = json!(lo);
+            a["max"] = json!(hi);
+        }
+        let accs = self.arr("accessors");
+        accs.push(a);
+        accs.len() - 1
+    }
+
+    fn f32_accessor(&mut self, data: &[f32], kind: &str, comps: usize, with_min_max: bool) -> usize {
+        let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let mm = with_min_max.then(|| {
+            let mut lo = vec![f32::INFINITY; comps];
+            let mut hi = vec![f32::NEG_INFINITY; comps];
+            for c in data.chunks_exact(comps) {
+                for k in 0..comps {
+                    lo[k] = lo[k].min(c[k]);
+                    hi[k] = hi[k].max(c[k]);
+                }
+            }
+            (lo, hi)
+        });
+        self.accessor(&bytes, FLOAT, data.len() / comps, kind, None, mm)
+    }
+}
+
+/// Writes `rig` (the loaded rig, possibly with joints appended and weights
+/// changed) and `tracks` over the file `model` was read from, to `path`,
+/// atomically. `.gltf` paths get JSON with an embedded buffer, others GLB.
+pub fn write(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], path: &Path, options: &WriteOptions) -> Result<()> {
+    let as_json = options
+        .force_gltf_json
+        .unwrap_or_else(|| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf")));
+    let bytes = encode(model, rig, tracks, as_json)?;
+    write_atomic(path, &bytes)
+}
+
+/// The file as bytes (GLB, or glTF JSON with a data-URI buffer).
+pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: bool) -> Result<Vec<u8>> {
+    let old = &model.rig;
+    let j_old = old.joint_count();
+    if rig.vertex_count() != old.vertex_count() {
+        return Err(CaudalError::shape("rig", format!("{} vertices, the file has {}", rig.vertex_count(), old.vertex_count())));
+    }
+    if rig.joint_count() < j_old || rig.joint_names()[..j_old] != old.joint_names()[..] || rig.parents()[..j_old] != old.parents()[..] {
+        return Err(CaudalError::shape("rig", "joints must be the file's joints, unchanged and in order, followed by any new ones"));
+    }
+
+    let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
+    merge_buffers(&mut b, model)?;
+
+    // New joint nodes under their parents.
+    let mut joint_nodes = model.joint_nodes.clone();
+    for j in j_old..rig.joint_count() {
+        let t = rig.rest_local()[j];
+        let node = json!({
+            "name": rig.joint_names()[j],
+            "translation": t.translation.to_array(),
+            "rotation": t.rotation.normalize().to_array(),
+            "scale": t.scale.to_array(),
+        });
+        let nodes = b.arr("nodes");
+        nodes.push(node);
+        let idx = nodes.len() - 1;
+        joint_nodes.push(idx);
+        match rig.parents()[j] {
+            Some(p) => {
+                let parent_node = joint_nodes[p];
+                let pn = &mut b.json["nodes"][parent_node];
+                let children = pn.as_object_mut().unwrap().entry("children").or_insert_with(|| json!([]));
+                children.as_array_mut().unwrap().push(json!(idx));
+            }
+            None => {
+                for scene in b.arr("scenes").iter_mut() {
+                    if let Some(ns) = scene.get_mut("nodes").and_then(Value::as_array_mut) {
+                        ns.push(json!(idx));
+                    }
+                }
+            }
+        }
+    }
+
+    // Skins: new joints join every skin that holds their parent.
+    let mut skin_joints: Vec<Vec<usize>> = model.skins.iter().map(|s| s.joints.clone()).collect();
+    let get = |buf: gltf::Buffer| model.buffers.get(buf.index()).map(|v| v.as_slice());
+    for (s, skin_doc) in model.doc.skins().enumerate() {
+        let before = skin_joints[s].len();
+        for j in j_old..rig.joint_count() {
+            if let Some(p) = rig.parents()[j] {
+                if skin_joints[s].contains(&p) && !skin_joints[s].contains(&j) {
+                    skin_joints[s].push(j);
+                }
+            }
+        }
+        if skin_joints[s].len() == before {
+            continue;
+        }
+        let mut ibms: Vec<f32> = match skin_doc.reader(get).read_inverse_bind_matrices() {
+            Some(it) => it.flat_map(|m| Mat4::from_cols_array_2d(&m).to_cols_array()).collect(),
+            None => Mat4::IDENTITY.to_cols_array().repeat(before),
+        };
+        let from = model.skins[s].bind_from_file;
+        for &j in &skin_joints[s][before..] {
+            ibms.extend((rig.inverse_bind()[j] * from).to_cols_array());
+        }
+        let acc = b.f32_accessor(&ibms, "MAT4", 16, false);
+        let skin = &mut b.json["skins"][s];
+        skin["inverseBindMatrices"] = json!(acc);
+        skin["joints"] = json!(skin_joints[s].iter().map(|&j| joint_nodes[j]).collect::<Vec<_>>());
+    }
+
+    // Weights of primitives whose influences changed.
+    for p in &model.primitives {
+        let range = p.vertex_offset..p.vertex_offset + p.vertex_count;
+        let changed = range.clone().any(|v| rig.influences().of(v) != old.influences().of(v));
+        if !changed {
+            continue;
+        }
+        let Some(s) = p.skin else {
+            return Err(CaudalError::param(
+                "rig",
+                format!("weights of mesh {} (a node parented to a joint, not skinned) cannot be rewritten", p.mesh),
+            ));
+        };
+        let local: std::collections::HashMap<usize, usize> = skin_joints[s].iter().enumerate().map(|(i, &j)| (j, i)).collect();
+        let max_count = range.clone().map(|v| rig.influences().of(v).0.len()).max().unwrap_or(1).max(1);
+        let sets = max_count.div_ceil(4);
+        let k = sets * 4;
+        let mut js = vec![0u16; p.vertex_count * k];
+        let mut ws = vec![0f32; p.vertex_count * k];
+        for (row, v) in range.clone().enumerate() {
+            let (jj, ww) = rig.influences().of(v);
+            let mut pairs: Vec<(u32, f32)> = jj.iter().copied().zip(ww.iter().copied()).collect();
+            pairs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            let sum: f64 = pairs.iter().map(|x| x.1 as f64).sum();
+            for (slot, &(j, w)) in pairs.iter().enumerate() {
+                let Some(&l) = local.get(&(j as usize)) else {
+                    return Err(CaudalError::param("rig", format!("vertex {v} uses joint {:?}, which is not in skin {s}", rig.joint_names()[j as usize])));
+                };
+                js[row * k + slot] = l as u16;
+                ws[row * k + slot] = (w as f64 / sum) as f32;
+            }
+        }
+        let wide = skin_joints[s].len() > 255;
+        let attrs = b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"].as_object().cloned().unwrap_or_default();
+        let mut new_attrs: Map<String, Value> = attrs.into_iter().filter(|(name, _)| !(name.starts_with("JOINTS_") || name.starts_with("WEIGHTS_"))).collect();
+        for set in 0..sets {
+            let mut jbytes = Vec::with_capacity(p.vertex_count * 4 * if wide { 2 } else { 1 });
+            let mut wbytes = Vec::with_capacity(p.vertex_count * 16);
+            for row in 0..p.vertex_count {
+                for c in 0..4 {
+                    let i = row * k + set * 4 + c;
+                    if wide {
+                        jbytes.extend(js[i].to_le_bytes());
+                    } else {
+                        jbytes.push(js[i] as u8);
+                    }
+                    wbytes.extend(ws[i].to_le_bytes());
+                }
+            }
+            let ja = b.accessor(&jbytes, if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE }, p.vertex_count, "VEC4", Some(ARRAY_BUFFER), None);
+            let wa = b.accessor(&wbytes, FLOAT, p.vertex_count, "VEC4", Some(ARRAY_BUFFER), None);
+            new_attrs.insert(format!("JOINTS_{set}"), json!(ja));
+            new_attrs.insert(format!("WEIGHTS_{set}"), json!(wa));
+        }
+        b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"] = Value::Object(new_attrs);
+    }
+
+    // Animation channels.
+    for t in tracks {
+        if t.joint >= rig.joint_count() {
+            return Err(CaudalError::IndexOutOfRange { field: "tracks.joint".into(), index: 0, value: t.joint as i64, bound: rig.joint_count() });
+        }
+        if t.times.is_empty() || t.times.len() != t.values.len() {
+            return Err(CaudalError::shape("tracks", format!("{} times for {} values on joint {}", t.times.len(), t.values.len(), t.joint)));
+        }
+        if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(CaudalError::param("tracks.times", "key times must be finite and strictly increasing"));
+        }
+        if t.values.iter().any(|v| !v.is_finite()) {
+            return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
+        }
+        let input = b.f32_accessor(&t.times, "SCALAR", 1, true);
+        let (kind, comps) = if t.path == TrackPath::Rotation { ("VEC4", 4) } else { ("VEC3", 3) };
+        let data: Vec<f32> = t
+            .values
+            .iter()
+            .flat_map(|v| {
+                if comps == 4 {
+                    Quat::from_vec4(*v).normalize().to_array().to_vec()
+                } else {
+                    v.truncate().to_array().to_vec()
+                }
+            })
+            .collect();
+        let output = b.f32_accessor(&data, kind, comps, false);
+        let node = joint_nodes[t.joint];
+        let anims = b.arr("animations");
+        let ai = match anims.iter().position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str())) {
+            Some(i) => i,
+            None => {
+                anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
+                anims.len() - 1
+            }
+        };
+        let anim = &mut anims[ai];
+        let samplers = anim["samplers"].as_array_mut().unwrap();
+        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        let si = samplers.len() - 1;
+        let channels = anim["channels"].as_array_mut().unwrap();
+        channels.retain(|c| !(c["target"]["node"].as_u64() == Some(node as u64) && c["target"]["path"].as_str() == Some(t.path.as_str())));
+        channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
+    }
+    prune_unused_samplers(&mut b.json);
+
+    Ok(if as_json { encode_gltf(b) } else { encode_glb(b) })
+}
+
+/// Every buffer becomes one: the GLB binary chunk (or the embedded URI).
+fn merge_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
+    let mut bases = Vec::with_capacity(model.buffers.len());
+    for (i, data) in model.buffers.iter().enumerate() {
+        while b.bin.len() % 16 != 0 {
+            b.bin.push(0);
+        }
+        bases.push(b.bin.len());
+        let declared = model.json["buffers"][i]["byteLength"].as_u64().unwrap_or(data.len() as u64) as usize;
+        b.bin.extend_from_slice(&data[..declared.min(data.len())]);
+    }
+    if let Some(views) = b.json.get_mut("bufferViews").and_then(Value::as_array_mut) {
+        for v in views {
+            let buf = v["buffer"].as_u64().unwrap_or(0) as usize;
+            let off = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
+            let base = *bases.get(buf).ok_or_else(|| CaudalError::gltf(&model.label, format!("bufferView refers to missing buffer {buf}")))?;
+            v["buffer"] = json!(0);
+            v["byteOffset"] = json!(base + off);
+        }
+    }
+    let mut first = model.json.get("buffers").and_then(|b| b.get(0)).cloned().unwrap_or_else(|| json!({}));
+    if let Some(o) = first.as_object_mut() {
+        o.remove("uri");
+    }
+    b.json["buffers"] = json!([first]);
+    Ok(())
+}
+
+/// Samplers left without a channel (a replaced track) would fail validation.
+fn prune_unused_samplers(json: &mut Value) {
+    let Some(anims) = json.get_mut("animations").and_then(Value::as_array_mut) else { return };
+    for a in anims {
+        let used: Vec<u64> = a["channels"].as_array().map(|c| c.iter().filter_map(|c| c["sampler"].as_u64()).collect()).unwrap_or_default();
+        let Some(samplers) = a["samplers"].as_array() else { continue };
+        if samplers.len() == used.len() {
+            continue;
+        }
+        let mut remap = vec![None; samplers.len()];
+        let mut kept = Vec::new();
+        for (i, s) in samplers.iter().enumerate() {
+            if used.contains(&(i as u64)) {
+                remap[i] = Some(kept.len());
+                kept.push(s.clone());
+            }
+        }
+        a["samplers"] = Value::Array(kept);
+        if let Some(chs) = a["channels"].as_array_mut() {
+            for c in chs {
+                let old = c["sampler"].as_u64().unwrap_or(0) as usize;
+                c["sampler"] = json!(remap[old]);
+            }
+        }
+    }
+}
+
+fn finish_json(b: &mut Builder) {
+    while b.bin.len() % 4 != 0 {
+        b.bin.push(0);
+    }
+    b.json["buffers"][0]["byteLength"] = json!(b.bin.len());
+}
+
+fn encode_glb(mut b: Builder) -> Vec<u8> {
+    finish_json(&mut b);
+    let mut js = serde_json::to_vec(&b.json).expect("JSON values always serialise");
+    while js.len() % 4 != 0 {
+        js.push(b' ');
+    }
+    let total = 12 + 8 + js.len() + 8 + b.bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend(b"glTF");
+    out.extend(2u32.to_le_bytes());
+    out.extend((total as u32).to_le_bytes());
+    out.extend((js.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(js);
+    out.extend((b.bin.len() as u32).to_le_bytes());
+    out.extend(b"BIN\0");
+    out.extend(b.bin);
+    out
+}
+
+fn encode_gltf(mut b: Builder) -> Vec<u8> {
+    finish_json(&mut b);
+    let uri = format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
+    b.json["buffers"][0]["uri"] = json!(uri);
+    serde_json::to_vec_pretty(&b.json).expect("JSON values always serialise")
+}

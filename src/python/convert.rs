@@ -1,0 +1,97 @@
+//! numpy <-> core conversions. Inputs of any numeric dtype are coerced once
+//! (numpy.ascontiguousarray); shapes are checked here so errors name the field.
+
+use glam::{Mat4, Quat, Vec3};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+
+use super::errors::to_py;
+use crate::error::CaudalError;
+
+fn coerce<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, dtype: &str, field: &str) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
+    let np = obj.py().import("numpy")?;
+    let arr = np.call_method1("ascontiguousarray", (obj, dtype)).map_err(|e| {
+        to_py(CaudalError::shape(field, format!("not convertible to a {dtype} array ({e})")))
+    })?;
+    let arr = arr.cast_into::<PyArrayDyn<T>>().map_err(|_| to_py(CaudalError::shape(field, format!("expected a {dtype} array"))))?;
+    Ok(arr.readonly())
+}
+
+/// Checks `shape` against `want` (None = any length) and names the field.
+fn check_shape(shape: &[usize], want: &[Option<usize>], field: &str) -> PyResult<()> {
+    let ok = shape.len() == want.len() && shape.iter().zip(want).all(|(s, w)| w.is_none_or(|w| *s == w));
+    if ok {
+        return Ok(());
+    }
+    let want_s: Vec<String> = want.iter().map(|w| w.map_or("N".to_string(), |w| w.to_string())).collect();
+    Err(to_py(CaudalError::shape(field, format!("expected shape [{}], got {:?}", want_s.join(", "), shape))))
+}
+
+pub fn f32_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    let a = coerce::<f32>(obj, "float32", field)?;
+    check_shape(a.shape(), want, field)?;
+    let shape = a.shape().to_vec();
+    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    if let Some(i) = data.iter().position(|x| !x.is_finite()) {
+        return Err(to_py(CaudalError::NonFinite { field: field.into(), index: i / shape.iter().skip(1).product::<usize>().max(1) }));
+    }
+    Ok((data, shape))
+}
+
+pub fn i64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<i64>, Vec<usize>)> {
+    let a = coerce::<i64>(obj, "int64", field)?;
+    check_shape(a.shape(), want, field)?;
+    let shape = a.shape().to_vec();
+    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    Ok((data, shape))
+}
+
+pub fn vec3s(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Vec3>> {
+    let (d, _) = f32_flat(obj, field, &[None, Some(3)])?;
+    Ok(d.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect())
+}
+
+pub fn quats(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Quat>> {
+    let (d, _) = f32_flat(obj, field, &[None, Some(4)])?;
+    Ok(d.chunks_exact(4).map(|c| Quat::from_xyzw(c[0], c[1], c[2], c[3]).normalize()).collect())
+}
+
+/// `[J, 4, 4]` row-major numpy matrices (numpy's `m[row, col]`).
+pub fn mat4s(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Mat4>> {
+    let (d, _) = f32_flat(obj, field, &[None, Some(4), Some(4)])?;
+    Ok(d.chunks_exact(16).map(|c| Mat4::from_cols_slice(c).transpose()).collect())
+}
+
+/// Non-negative indices below 2^32, each checked against `bound` if given.
+pub fn indices(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>], bound: Option<usize>) -> PyResult<(Vec<u32>, Vec<usize>)> {
+    let (d, shape) = i64_flat(obj, field, want)?;
+    let limit = bound.map_or(u32::MAX as i64, |b| b as i64);
+    if let Some(i) = d.iter().position(|&x| x < 0 || x >= limit) {
+        return Err(to_py(CaudalError::IndexOutOfRange { field: field.into(), index: i, value: d[i], bound: limit as usize }));
+    }
+    Ok((d.into_iter().map(|x| x as u32).collect(), shape))
+}
+
+pub fn array_f32<'py>(py: Python<'py>, data: Vec<f32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
+}
+
+pub fn array_u32<'py>(py: Python<'py>, data: Vec<u32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
+}
+
+pub fn array_i32<'py>(py: Python<'py>, data: Vec<i32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
+}
+
+pub fn vec3s_to_py<'py>(py: Python<'py>, v: &[Vec3]) -> PyResult<Bound<'py, PyAny>> {
+    array_f32(py, v.iter().flat_map(|p| p.to_array()).collect(), &[v.len(), 3])
+}
+
+pub fn quats_to_py<'py>(py: Python<'py>, v: &[Quat]) -> PyResult<Bound<'py, PyAny>> {
+    array_f32(py, v.iter().flat_map(|q| q.to_array()).collect(), &[v.len(), 4])
+}
+
+pub fn mat4s_to_py<'py>(py: Python<'py>, v: &[Mat4]) -> PyResult<Bound<'py, PyAny>> {
+    array_f32(py, v.iter().flat_map(|m| m.transpose().to_cols_array()).collect(), &[v.len(), 4, 4])
+}

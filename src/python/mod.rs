@@ -1,0 +1,21 @@
+//! The pyo3 layer: numpy <-> core types, the GIL released around core work,
+//! core errors mapped to Python exceptions in one place (errors.rs). No
+//! numerics live here: every function converts, delegates, converts back.
+//!
+//! One file per pipeline stage registers its classes and functions.
+
+use pyo3::prelude::*;
+
+mod convert;
+mod errors;
+mod gltf;
+mod rig;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    errors::register(m)?;
+    rig::register(m)?;
+    gltf::register(m)?;
+    Ok(())
+}

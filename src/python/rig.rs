@@ -1,0 +1,398 @@
+//! `caudal.Rig`, `caudal.Clip` and skinning evaluation.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use super::convert::*;
+use super::errors::IntoPy;
+use crate::error::CaudalError;
+use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts, RoleOverrides, RoleRule, Trs};
+
+/// A validated rig table in bind space (immutable; every operation returns
+/// new data).
+#[pyclass(name = "Rig", module = "caudal._core", frozen)]
+pub struct PyRig {
+    pub inner: Arc<Rig>,
+}
+
+impl PyRig {
+    pub fn wrap(rig: Rig) -> Self {
+        PyRig { inner: Arc::new(rig) }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+#[pymethods]
+impl PyRig {
+    #[new]
+    #[pyo3(signature = (vertices, triangles, skin_joints, skin_weights, joint_names, parents, *, bind_matrices=None, inverse_bind_matrices=None, rest_translations=None, rest_rotations=None, rest_scales=None, normalize=false))]
+    fn new(
+        py: Python<'_>,
+        vertices: &Bound<'_, PyAny>,
+        triangles: &Bound<'_, PyAny>,
+        skin_joints: &Bound<'_, PyAny>,
+        skin_weights: &Bound<'_, PyAny>,
+        joint_names: Vec<String>,
+        parents: &Bound<'_, PyAny>,
+        bind_matrices: Option<&Bound<'_, PyAny>>,
+        inverse_bind_matrices: Option<&Bound<'_, PyAny>>,
+        rest_translations: Option<&Bound<'_, PyAny>>,
+        rest_rotations: Option<&Bound<'_, PyAny>>,
+        rest_scales: Option<&Bound<'_, PyAny>>,
+        normalize: bool,
+    ) -> PyResult<Self> {
+        let verts = vec3s(vertices, "vertices")?;
+        let n = verts.len();
+        let (tris, _) = indices(triangles, "triangles", &[None, Some(3)], None)?;
+        let (wj, jshape) = indices(skin_joints, "skin_joints", &[Some(n), None], None)?;
+        let (ww, wshape) = f32_flat(skin_weights, "skin_weights", &[Some(n), None])?;
+        if jshape != wshape {
+            return Err(CaudalError::shape("skin_weights", format!("shape {wshape:?} differs from skin_joints {jshape:?}"))).py_err();
+        }
+        let jn = joint_names.len();
+        let (par, _) = i64_flat(parents, "parents", &[Some(jn)])?;
+        let mut parent_list = Vec::with_capacity(jn);
+        for (i, &p) in par.iter().enumerate() {
+            parent_list.push(match p {
+                -1 => None,
+                p if p >= 0 && (p as usize) < jn => Some(p as usize),
+                p => return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p, bound: jn }).py_err(),
+            });
+        }
+        let bind_world = bind_matrices.map(|m| mat4s(m, "bind_matrices")).transpose()?;
+        let inverse_bind = inverse_bind_matrices.map(|m| mat4s(m, "inverse_bind_matrices")).transpose()?;
+        let rest_local = match (rest_translations, rest_rotations, rest_scales) {
+            (None, None, None) => None,
+            (t, r, s) => {
+                let t = t.map(|t| vec3s(t, "rest_translations")).transpose()?.unwrap_or_else(|| vec![Vec3::ZERO; jn]);
+                let r = r.map(|r| quats(r, "rest_rotations")).transpose()?.unwrap_or_else(|| vec![glam::Quat::IDENTITY; jn]);
+                let s = s.map(|s| vec3s(s, "rest_scales")).transpose()?.unwrap_or_else(|| vec![Vec3::ONE; jn]);
+                if t.len() != jn || r.len() != jn || s.len() != jn {
+                    return Err(CaudalError::shape("rest_translations", format!("rest pose arrays must have {jn} rows"))).py_err();
+                }
+                Some((0..jn).map(|j| Trs::new(t[j], r[j], s[j])).collect())
+            }
+        };
+        let k = jshape.get(1).copied().unwrap_or(0);
+        let parts = RigParts {
+            vertices: verts,
+            triangles: tris.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect(),
+            influences: Influences::from_padded(&wj, &ww, k),
+            joint_names,
+            parents: parent_list,
+            bind_world,
+            inverse_bind,
+            rest_local,
+            normalize,
+        };
+        let rig = py.detach(|| Rig::new(parts)).py_err()?;
+        Ok(PyRig::wrap(rig))
+    }
+
+    /// f32[N, 3] bind-space positions.
+    #[getter]
+    fn vertices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        vec3s_to_py(py, self.inner.vertices())
+    }
+    /// u32[M, 3].
+    #[getter]
+    fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        array_u32(py, self.inner.triangles().iter().flatten().copied().collect(), &[self.inner.triangles().len(), 3])
+    }
+    /// u32[N, K] joint indices, heaviest first, K = the largest influence count.
+    #[getter]
+    fn skin_joints<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let k = self.inner.influences().max_count().max(1);
+        let (j, _) = self.inner.influences().to_padded(k);
+        array_u32(py, j, &[self.inner.vertex_count(), k])
+    }
+    /// f32[N, K] weights matching `skin_joints` (0 = unused slot).
+    #[getter]
+    fn skin_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let k = self.inner.influences().max_count().max(1);
+        let (_, w) = self.inner.influences().to_padded(k);
+        array_f32(py, w, &[self.inner.vertex_count(), k])
+    }
+    /// Compressed rows: (offsets u32[N+1], joints u32[E], weights f32[E]).
+    fn influences<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let i = self.inner.influences();
+        Ok((
+            array_u32(py, i.offsets.clone(), &[i.offsets.len()])?,
+            array_u32(py, i.joints.clone(), &[i.joints.len()])?,
+            array_f32(py, i.weights.clone(), &[i.weights.len()])?,
+        ))
+    }
+    #[getter]
+    fn joint_names(&self) -> Vec<String> {
+        self.inner.joint_names().to_vec()
+    }
+    /// i32[J], -1 for roots.
+    #[getter]
+    fn parents<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let p: Vec<i32> = self.inner.parents().iter().map(|p| p.map_or(-1, |p| p as i32)).collect();
+        array_i32(py, p, &[self.inner.joint_count()])
+    }
+    /// f32[J, 4, 4] joint world matrices at the bind pose (row-major, column vectors).
+    #[getter]
+    fn bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        mat4s_to_py(py, self.inner.bind_world())
+    }
+    #[getter]
+    fn inverse_bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        mat4s_to_py(py, self.inner.inverse_bind())
+    }
+    /// f32[J, 3] rest (node) pose translations.
+    #[getter]
+    fn rest_translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        vec3s_to_py(py, &self.inner.rest_local().iter().map(|t| t.translation).collect::<Vec<_>>())
+    }
+    /// f32[J, 4] rest pose rotations as quaternions x, y, z, w.
+    #[getter]
+    fn rest_rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        quats_to_py(py, &self.inner.rest_local().iter().map(|t| t.rotation).collect::<Vec<_>>())
+    }
+    #[getter]
+    fn rest_scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        vec3s_to_py(py, &self.inner.rest_local().iter().map(|t| t.scale).collect::<Vec<_>>())
+    }
+    #[getter]
+    fn vertex_count(&self) -> usize {
+        self.inner.vertex_count()
+    }
+    #[getter]
+    fn joint_count(&self) -> usize {
+        self.inner.joint_count()
+    }
+    /// Model height H: the bind-pose extent along up (Y).
+    #[getter]
+    fn height(&self) -> f32 {
+        self.inner.height()
+    }
+    /// Bind-pose bounding-box diagonal.
+    #[getter]
+    fn diagonal(&self) -> f32 {
+        self.inner.diagonal()
+    }
+
+    /// Joint roles by name patterns with a topological fallback. `overrides`
+    /// maps a role (pelvis, neck, head, thigh_l, thigh_r, shin_l, shin_r,
+    /// spine) to joint names.
+    #[pyo3(signature = (overrides=None))]
+    fn roles<'py>(&self, py: Python<'py>, overrides: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+        let ov = parse_overrides(overrides)?;
+        let roles = JointRoles::find(&self.inner, &ov).py_err()?;
+        roles_to_py(py, &self.inner, &roles)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Rig({} vertices, {} triangles, {} joints, H={:.4})",
+            self.inner.vertex_count(),
+            self.inner.triangles().len(),
+            self.inner.joint_count(),
+            self.inner.height()
+        )
+    }
+}
+
+pub fn parse_overrides(overrides: Option<&Bound<'_, PyDict>>) -> PyResult<RoleOverrides> {
+    let mut ov = RoleOverrides::default();
+    let Some(d) = overrides else { return Ok(ov) };
+    for (k, v) in d.iter() {
+        let key: String = k.extract()?;
+        match key.as_str() {
+            "pelvis" => ov.pelvis = Some(v.extract()?),
+            "neck" => ov.neck = Some(v.extract()?),
+            "head" => ov.head = Some(v.extract()?),
+            "spine" => ov.spine = Some(v.extract()?),
+            "thigh_l" => ov.thighs[0] = Some(v.extract()?),
+            "thigh_r" => ov.thighs[1] = Some(v.extract()?),
+            "shin_l" => ov.shins[0] = Some(v.extract()?),
+            "shin_r" => ov.shins[1] = Some(v.extract()?),
+            other => {
+                return Err(CaudalError::param("overrides", format!("unknown role {other:?} (pelvis, spine, neck, head, thigh_l, thigh_r, shin_l, shin_r)"))).py_err()
+            }
+        }
+    }
+    Ok(ov)
+}
+
+pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyResult<Bound<'py, PyDict>> {
+    let names = rig.joint_names();
+    let name = |j: Option<usize>| j.map(|j| names[j].clone());
+    let d = PyDict::new(py);
+    d.set_item("pelvis", name(roles.pelvis))?;
+    d.set_item("spine", roles.spine.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
+    d.set_item("neck", name(roles.neck))?;
+    d.set_item("head", name(roles.head))?;
+    d.set_item("thighs", [name(roles.thighs[0]), name(roles.thighs[1])])?;
+    d.set_item("shins", [name(roles.shins[0]), name(roles.shins[1])])?;
+    let sources = PyList::empty(py);
+    for s in &roles.sources {
+        let e = PyDict::new(py);
+        e.set_item("role", &s.role)?;
+        e.set_item("joint", &names[s.joint])?;
+        let (rule, detail) = match &s.rule {
+            RoleRule::Override => ("override", String::new()),
+            RoleRule::Name(d) => ("name", d.clone()),
+            RoleRule::Topology(d) => ("topology", d.clone()),
+        };
+        e.set_item("rule", rule)?;
+        e.set_item("detail", detail)?;
+        sources.append(e)?;
+    }
+    d.set_item("sources", sources)?;
+    Ok(d)
+}
+
+/// An animation sampled at a fixed rate: local TRS of every joint per frame.
+#[pyclass(name = "Clip", module = "caudal._core", frozen)]
+pub struct PyClip {
+    pub inner: Arc<Clip>,
+}
+
+impl PyClip {
+    pub fn wrap(c: Clip) -> Self {
+        PyClip { inner: Arc::new(c) }
+    }
+}
+
+#[pymethods]
+impl PyClip {
+    /// translations f32[F,J,3], rotations f32[F,J,4] (x, y, z, w), scales f32[F,J,3].
+    #[new]
+    #[pyo3(signature = (name, rate, translations, rotations, scales=None))]
+    fn new(name: String, rate: f32, translations: &Bound<'_, PyAny>, rotations: &Bound<'_, PyAny>, scales: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let (t, ts) = f32_flat(translations, "translations", &[None, None, Some(3)])?;
+        let (r, _) = f32_flat(rotations, "rotations", &[Some(ts[0]), Some(ts[1]), Some(4)])?;
+        let s = match scales {
+            Some(s) => f32_flat(s, "scales", &[Some(ts[0]), Some(ts[1]), Some(3)])?.0,
+            None => vec![1.0; t.len()],
+        };
+        let (frames, joints) = (ts[0], ts[1]);
+        let locals = (0..frames * joints)
+            .map(|i| {
+                Trs::new(
+                    Vec3::new(t[3 * i], t[3 * i + 1], t[3 * i + 2]),
+                    glam::Quat::from_xyzw(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]).normalize(),
+                    Vec3::new(s[3 * i], s[3 * i + 1], s[3 * i + 2]),
+                )
+            })
+            .collect();
+        let duration = if frames > 1 && rate > 0.0 { (frames - 1) as f32 / rate } else { 0.0 };
+        Ok(PyClip::wrap(Clip::new(name, rate, duration, joints, locals).py_err()?))
+    }
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+    #[getter]
+    fn rate(&self) -> f32 {
+        self.inner.rate
+    }
+    #[getter]
+    fn duration(&self) -> f32 {
+        self.inner.duration
+    }
+    #[getter]
+    fn frame_count(&self) -> usize {
+        self.inner.frame_count()
+    }
+    #[getter]
+    fn joint_count(&self) -> usize {
+        self.inner.joint_count()
+    }
+    /// f32[F] frame times in seconds.
+    #[getter]
+    fn times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let n = self.inner.frame_count();
+        array_f32(py, (0..n).map(|f| self.inner.time(f)).collect(), &[n])
+    }
+    #[getter]
+    fn translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let c = &self.inner;
+        array_f32(py, c.locals().iter().flat_map(|t| t.translation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
+    }
+    #[getter]
+    fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let c = &self.inner;
+        array_f32(py, c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 4])
+    }
+    #[getter]
+    fn scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let c = &self.inner;
+        array_f32(py, c.locals().iter().flat_map(|t| t.scale.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
+    }
+    fn __repr__(&self) -> String {
+        format!("Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)", self.inner.name, self.inner.frame_count(), self.inner.rate, self.inner.duration, self.inner.joint_count())
+    }
+}
+
+fn check_clip(rig: &Rig, clip: &Clip) -> crate::error::Result<()> {
+    if clip.joint_count() != rig.joint_count() {
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+    }
+    Ok(())
+}
+
+/// Joint world matrices of every frame: f32[F, J, 4, 4].
+#[pyfunction]
+fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResult<Bound<'py, PyAny>> {
+    let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let data = py
+        .detach(move || -> crate::error::Result<Vec<f32>> {
+            check_clip(&r, &c)?;
+            Ok((0..c.frame_count())
+                .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
+                .flat_map(|m| m.transpose().to_cols_array())
+                .collect())
+        })
+        .py_err()?;
+    array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
+}
+
+/// Linear blend skinning of every frame: f32[F, N, 3]. `frames` selects
+/// frame indices (default all).
+#[pyfunction]
+#[pyo3(signature = (rig, clip, frames=None))]
+fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>) -> PyResult<Bound<'py, PyAny>> {
+    let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
+    if let Some(&bad) = frames.iter().find(|&&f| f >= c.frame_count()) {
+        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: 0, value: bad as i64, bound: c.frame_count() }).py_err();
+    }
+    let nf = frames.len();
+    let data = py
+        .detach(move || -> crate::error::Result<Vec<f32>> {
+            check_clip(&r, &c)?;
+            let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
+            for &f in &frames {
+                let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));
+                let posed = skin_vertices(&r, &skin_matrices(&r, &worlds));
+                out.extend(posed.iter().flat_map(|p| p.to_array()));
+            }
+            Ok(out)
+        })
+        .py_err()?;
+    array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
+}
+
+/// Skinning with the rig's bind pose (the identity: a self-check).
+#[pyfunction]
+fn skin_bind_pose<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyAny>> {
+    let r = rig.inner.clone();
+    let v = py.detach(move || skin_vertices(&r, &skin_matrices(&r, r.bind_world())));
+    vec3s_to_py(py, &v)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRig>()?;
+    m.add_class::<PyClip>()?;
+    m.add_function(wrap_pyfunction!(world_matrices_of, m)?)?;
+    m.add_function(wrap_pyfunction!(skin, m)?)?;
+    m.add_function(wrap_pyfunction!(skin_bind_pose, m)?)?;
+    Ok(())
+}
