@@ -173,3 +173,127 @@ fn bad_input_names_the_field() {
     let err = solve_surface(&rig, rig.vertices(), "x", 24.0, &SolveParams { max_sweeps: 0, ..SolveParams::default() }).unwrap_err();
     assert!(matches!(err, CaudalError::Parameter { ref field, .. } if field == "max_sweeps"), "{err}");
 }
+
+// ---------------------------------------------------------------------------
+// Real data: the shared animals (../shared/assets).
+
+use crate::common::load;
+use caudal::solve::{quality_over, transfer_clip};
+
+/// The article's sample: 24 frames per clip.
+fn clip24(model: &caudal::gltf_io::GltfModel, name: &str) -> caudal::Clip {
+    let info = &model.animations[model.animation_index(name).unwrap()];
+    let c = model.sample_clip(name, 23.0 / info.duration).unwrap();
+    assert_eq!(c.frame_count(), 24);
+    c
+}
+
+const CONTROL: &[(&str, &[&str])] = &[
+    ("fox/Fox.glb", &["Walk", "Run", "Survey"]),
+    ("quaternius_wolf/Wolf.gltf", &["Walk", "Gallop"]),
+    ("quaternius_shiba_inu/ShibaInu.gltf", &["Walk", "Gallop"]),
+    ("quaternius_alpaca/Alpaca.gltf", &["Walk", "Gallop"]),
+];
+
+#[test]
+fn control_run_every_shared_animal_against_its_own_clips() {
+    // SPEC X4: the artist rig solved against its own clip, where a perfect
+    // answer exists. Bars: mean <= 0.008%, worst <= 0.08% of the diagonal,
+    // transfer quality >= 99.8%.
+    for (file, clips) in CONTROL {
+        let model = load(file);
+        for name in *clips {
+            let clip = clip24(&model, name);
+            let surf = skin_clip(&model.rig, &clip);
+            let s = solve_surface(&model.rig, &surf, name, clip.rate, &SolveParams::default()).unwrap();
+            let q = &s.report.quality;
+            eprintln!("control {file} {name}: quality {:.6} mean {:.2e}% worst {:.2e}%", q.quality, q.mean_error * 100.0, q.worst_error * 100.0);
+            assert!(q.mean_error <= 0.008e-2, "{file} {name}: mean {}", q.mean_error);
+            assert!(q.worst_error <= 0.08e-2, "{file} {name}: worst {}", q.worst_error);
+            assert!(q.quality >= 0.998, "{file} {name}: quality {}", q.quality);
+            assert_eq!(s.clip.name, *name);
+            assert_eq!(s.clip.joint_count(), model.rig.joint_count());
+        }
+    }
+}
+
+#[test]
+fn control_run_rotation_only_keeps_bone_lengths() {
+    for (file, name) in [("fox/Fox.glb", "Walk"), ("quaternius_wolf/Wolf.gltf", "Walk")] {
+        let model = load(file);
+        let clip = clip24(&model, name);
+        let surf = skin_clip(&model.rig, &clip);
+        let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
+        let s = solve_surface(&model.rig, &surf, name, clip.rate, &params).unwrap();
+        let q = &s.report.quality;
+        eprintln!("rotation-only control {file} {name}: quality {:.6} mean {:.2e}%", q.quality, q.mean_error * 100.0);
+        assert_eq!(s.report.bone_length_change, 0.0);
+        // These walks only rotate joints, so the rotation-only answer is exact too.
+        assert!(q.quality >= 0.998 && q.mean_error <= 0.008e-2, "{file} {name}: {} {}", q.quality, q.mean_error);
+    }
+}
+
+#[test]
+fn gallop_needs_translating_joints_rotation_only_prices_them() {
+    let model = load("quaternius_shiba_inu/ShibaInu.gltf");
+    let clip = clip24(&model, "Gallop");
+    let surf: Vec<Vec3> = skin_clip(&model.rig, &clip)[..6 * model.rig.vertex_count()].to_vec();
+    let rigid = solve_surface(&model.rig, &surf, "g", clip.rate, &SolveParams::default()).unwrap();
+    let rot = solve_surface(&model.rig, &surf, "g", clip.rate, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
+    assert!(rigid.report.bone_length_change > 1e-3, "the artist's gallop stretches bones");
+    assert_eq!(rot.report.bone_length_change, 0.0);
+    let (qr, qo) = (rigid.report.quality.quality, rot.report.quality.quality);
+    assert!(qr >= 0.998 && qo < qr && qo > 0.95, "rigid {qr} rotation-only {qo}");
+}
+
+#[test]
+fn noisy_control_run_on_the_wolf_degrades_gracefully() {
+    let model = load("quaternius_wolf/Wolf.gltf");
+    let clip = clip24(&model, "Walk");
+    let mut surf = skin_clip(&model.rig, &clip);
+    let exact = surf.clone();
+    let diag = model.rig.diagonal();
+    let mut rng = Lcg(42);
+    for p in surf.iter_mut() {
+        *p += rng.unit_vec() * (0.001 * diag);
+    }
+    let s = solve_surface(&model.rig, &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
+    assert!(s.report.sweeps.iter().all(|&k| k < SolveParams::default().max_sweeps), "every frame converged");
+    // Against the noise-free surface the solve lands far closer than the
+    // noise itself: least squares averages it out.
+    let skinned = skin_clip(&model.rig, &s.clip);
+    let clean = caudal::solve::measure(&model.rig, &skinned, &exact);
+    eprintln!("noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%", s.report.quality.quality, clean.quality, clean.mean_error * 100.0);
+    assert!(clean.mean_error < 0.0005, "clean mean {}", clean.mean_error);
+    assert!(clean.quality > 0.99, "clean quality {}", clean.quality);
+    assert!(s.report.quality.quality > 0.9, "noisy quality {}", s.report.quality.quality);
+}
+
+fn tail_vertices(truth: &str) -> Vec<usize> {
+    let text = std::fs::read_to_string(crate::common::asset(truth)).unwrap();
+    let t: serde_json::Value = serde_json::from_str(&text).unwrap();
+    t["tail_vertices"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect()
+}
+
+#[test]
+fn artist_clip_onto_the_degraded_rig_loses_the_tail() {
+    let src = load("fox/Fox.glb");
+    let dst = load("fox/Fox_notail.glb");
+    let tail = tail_vertices("fox/Fox_notail.truth.json");
+    let clip = clip24(&src, "Walk");
+    let tr = transfer_clip(&src.rig, &clip, &dst.rig, &SolveParams::default()).unwrap();
+    // Same mesh: the correspondence is exact.
+    assert_eq!(tr.correspondence.rest_max_distance, 0.0);
+    let targets = tr.correspondence.carry(&skin_clip(&src.rig, &clip), src.rig.vertex_count());
+    let skinned = skin_clip(&dst.rig, &tr.solved.clip);
+    let q_tail = quality_over(&dst.rig, &skinned, &targets, &tail);
+    let body: Vec<usize> = (0..dst.rig.vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
+    let q_body = quality_over(&dst.rig, &skinned, &targets, &body);
+    let q = tr.solved.report.quality.quality;
+    eprintln!("Fox Walk onto Fox_notail: quality {q:.4}, tail {q_tail:.4}, body {q_body:.4}");
+    // A tail skinned to the legs can not follow the artist's tail ...
+    assert!(q_tail < 0.8, "tail {q_tail}");
+    // ... and the legs pay for trying.
+    assert!(q < 0.95 && q > 0.5, "overall {q}");
+    assert!(q_body > q_tail);
+}

@@ -12,10 +12,14 @@
 //! * [`rotation_only`]: the bone-length-preserving variant;
 //! * [`assemble`]: skinning matrices to world matrices to a clip;
 //! * [`quality`]: transfer quality, per-vertex error, heat-map colours;
-//! * [`surface`]: `solve_surface`, the whole per-frame loop.
+//! * [`surface`]: `solve_surface`, the whole per-frame loop;
+//! * [`correspondence`]: aligned rest-pose nearest neighbours;
+//! * [`transfer`]: `transfer_clip`, source clip to target rig, parallel over clips;
+//! * [`synthetic`]: a generated creature with known answers (tests, benches).
 
 pub mod assemble;
 pub mod constraints;
+pub mod correspondence;
 pub mod eigen4;
 pub mod horn;
 pub mod params;
@@ -24,7 +28,10 @@ pub mod rigid;
 pub mod rotation_only;
 pub mod surface;
 pub mod synthetic;
+pub mod transfer;
 
 pub use params::{SolveMode, SolveParams};
 pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
+pub use correspondence::Correspondence;
 pub use surface::{solve_surface, SolveReport, Solved};
+pub use transfer::{carried_surfaces, solve_surfaces, transfer_clip, transfer_clips, Transfer};
