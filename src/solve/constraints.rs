@@ -9,8 +9,6 @@
 //! `G_jk = sum_i w_ij w_ik v_i v_i^T` (4x4, symmetric, the same for every
 //! frame) and the per-frame `Y_j = sum_i w_ij y_i v_i^T` (3x4).
 
-use std::collections::BTreeMap;
-
 use glam::Vec3;
 use nalgebra::{Matrix3x4, Matrix4, Vector3, Vector4};
 
@@ -106,7 +104,8 @@ impl Constraints {
         let mut offsets = Vec::with_capacity(vertices.len() + 1);
         let (mut joints, mut weights) = (Vec::new(), Vec::new());
         offsets.push(0);
-        let mut moments: BTreeMap<(usize, usize), Matrix4<f64>> = BTreeMap::new();
+        // Dense pair table: a rig has at most a few hundred joints.
+        let mut moments: Vec<Option<Matrix4<f64>>> = vec![None; b * b];
         for &v in &vertices {
             let p = rest[v];
             let q = Vector4::new(p.x as f64 - center.x, p.y as f64 - center.y, p.z as f64 - center.z, 1.0);
@@ -122,7 +121,7 @@ impl Constraints {
                     if wb <= 0.0 {
                         continue;
                     }
-                    *moments.entry((ja as usize, jb as usize)).or_insert_with(Matrix4::zeros) += outer * (wa as f64 * wb as f64);
+                    *moments[ja as usize * b + jb as usize].get_or_insert_with(Matrix4::zeros) += outer * (wa as f64 * wb as f64);
                 }
             }
             offsets.push(joints.len());
@@ -131,7 +130,9 @@ impl Constraints {
         let mut pairs: Vec<Vec<(usize, Matrix4<f64>)>> = vec![Vec::new(); b];
         let mut own = vec![Matrix4::zeros(); b];
         let mut active = vec![false; b];
-        for ((ja, jb), g) in moments {
+        for (slot, g) in moments.into_iter().enumerate() {
+            let Some(g) = g else { continue };
+            let (ja, jb) = (slot / b, slot % b);
             if ja == jb {
                 own[ja] = g;
                 active[ja] = g[(3, 3)] > 0.0;
@@ -190,6 +191,25 @@ impl Constraints {
             acc += (m[j] * self.points[i]) * w;
         }
         acc
+    }
+
+    /// Sum of squared constraint errors from the moments alone, in
+    /// O(bone pairs): `sum_jk tr(M_j G_jk M_k^T) - 2 sum_j tr(M_j Y_j^T) +
+    /// sum_i |y_i|^2`. Centring keeps the cancellation small: in f64 it
+    /// resolves errors far below [`super::params::DEFAULT_ERROR_FLOOR`].
+    pub fn moment_energy(&self, m: &[Matrix3x4<f64>], y: &[Matrix3x4<f64>], yy: f64) -> f64 {
+        let mut e = yy;
+        for (j, row) in self.pairs.iter().enumerate() {
+            if row.is_empty() {
+                continue;
+            }
+            let mut c = y[j] * -2.0;
+            for (k, g) in row {
+                c += m[*k] * g;
+            }
+            e += m[j].component_mul(&c).sum();
+        }
+        e
     }
 
     /// Sum of squared constraint errors, vertex by vertex (exact, no moment

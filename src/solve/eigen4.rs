@@ -22,47 +22,44 @@ pub fn symmetric_eigen4(a: &[[f64; 4]; 4]) -> ([f64; 4], [[f64; 4]; 4]) {
         }
     }
     // v holds eigenvectors as columns: v[row][col].
-    let mut v = [[0.0f64; 4]; 4];
-    for (i, row) in v.iter_mut().enumerate() {
-        row[i] = 1.0;
-    }
-    let scale: f64 = m.iter().flatten().map(|x| x * x).sum::<f64>();
+    let mut v = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
     for _ in 0..JACOBI_MAX_SWEEPS {
-        let off: f64 = (0..4).flat_map(|i| (0..4).filter(move |&j| j != i).map(move |j| (i, j))).map(|(i, j)| m[i][j] * m[i][j]).sum();
-        if off <= scale * 1e-32 || off == 0.0 {
-            break;
-        }
+        let mut rotated = false;
         for p in 0..3 {
             for q in (p + 1)..4 {
                 let apq = m[p][q];
-                if apq == 0.0 {
+                // Classic negligibility test: an off-diagonal entry too small
+                // to change either diagonal entry in f64 is zero.
+                if apq == 0.0 || apq.abs() <= 1e-18 * (m[p][p].abs() + m[q][q].abs()) {
+                    m[p][q] = 0.0;
+                    m[q][p] = 0.0;
                     continue;
                 }
+                rotated = true;
                 // Rotation angle that zeroes m[p][q] (Golub & Van Loan 8.4.2).
                 let theta = (m[q][q] - m[p][p]) / (2.0 * apq);
-                let t = theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt());
-                let t = if theta == 0.0 { 1.0 } else { t };
+                let t = if theta == 0.0 { 1.0 } else { theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt()) };
                 let c = 1.0 / (t * t + 1.0).sqrt();
                 let s = t * c;
-                for k in 0..4 {
-                    let mkp = m[k][p];
-                    let mkq = m[k][q];
-                    m[k][p] = c * mkp - s * mkq;
-                    m[k][q] = s * mkp + c * mkq;
+                for row in m.iter_mut() {
+                    let (mkp, mkq) = (row[p], row[q]);
+                    row[p] = c * mkp - s * mkq;
+                    row[q] = s * mkp + c * mkq;
                 }
                 for k in 0..4 {
-                    let mpk = m[p][k];
-                    let mqk = m[q][k];
+                    let (mpk, mqk) = (m[p][k], m[q][k]);
                     m[p][k] = c * mpk - s * mqk;
                     m[q][k] = s * mpk + c * mqk;
                 }
                 for row in v.iter_mut() {
-                    let vp = row[p];
-                    let vq = row[q];
+                    let (vp, vq) = (row[p], row[q]);
                     row[p] = c * vp - s * vq;
                     row[q] = s * vp + c * vq;
                 }
             }
+        }
+        if !rotated {
+            break;
         }
     }
     let mut idx = [0usize, 1, 2, 3];

@@ -73,7 +73,7 @@ pub fn solve_surface(rig: &Rig, surfaces: &[Vec3], name: &str, rate: f32, params
         floor: params.error_floor * diag,
         proximal: params.proximal_weight,
     };
-    let seed = if params.affine_seed { AffineSeed::new(&cons, params.seed_ridge) } else { None };
+    let seed = if params.affine_seed { AffineSeed::new(&cons, params.seed_ridge, rig.topological_order()) } else { None };
     let order: Vec<usize> = rig.topological_order().iter().copied().filter(|&j| cons.active[j]).collect();
     let weight: Vec<f64> = cons.own.iter().map(|g| g[(3, 3)]).collect();
     let hier = (params.mode == SolveMode::RotationOnly).then(|| Hierarchy::new(rig, &cons));
