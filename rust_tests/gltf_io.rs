@@ -62,6 +62,14 @@ fn unchanged_write_reads_back_identical() {
         let out = dir.join("rt.glb");
         gltf_io::write(&m, &m.rig, &[], &out, &Default::default()).unwrap();
         let back = gltf_io::load(&out).unwrap();
+        let (a, b) = (&back.rig, &m.rig);
+        assert_eq!(a.vertices(), b.vertices(), "{path}: vertices");
+        assert_eq!(a.triangles(), b.triangles(), "{path}: triangles");
+        assert_eq!(a.influences(), b.influences(), "{path}: influences");
+        assert_eq!(a.joint_names(), b.joint_names(), "{path}: names");
+        assert_eq!(a.parents(), b.parents(), "{path}: parents");
+        assert_eq!(a.inverse_bind(), b.inverse_bind(), "{path}: inverse binds");
+        assert_eq!(a.rest_local(), b.rest_local(), "{path}: rest pose");
         assert_eq!(back.rig, m.rig, "{path}: rig changed in a round trip");
         assert_eq!(back.animations.len(), m.animations.len());
         let name = &m.animations[0].name;

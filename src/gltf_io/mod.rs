@@ -22,5 +22,5 @@ mod atomic;
 
 pub use read::{load, load_bytes, AnimationInfo, GltfModel, PrimitiveInfo, SkinInfo};
 pub use sample::DEFAULT_SAMPLE_RATE;
-pub use write::{encode, write, AnimationTrack, TrackPath, WriteOptions};
+pub use write::{encode, glb_container, write, AnimationTrack, TrackPath, WriteOptions};
 pub use atomic::write_atomic;

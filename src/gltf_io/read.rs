@@ -7,6 +7,10 @@ use super::buffers;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Influences, Rig, RigParts, Trs};
 
+/// A file's weights count as normalised within this (the glTF validator
+/// flags sums further from one).
+const NORMALIZED_WEIGHT_SUM: f32 = 2e-6;
+
 /// One primitive that contributed vertices to the rig.
 #[derive(Clone, Debug)]
 pub struct PrimitiveInfo {
@@ -21,6 +25,9 @@ pub struct PrimitiveInfo {
     pub vertex_count: usize,
     /// Influences per vertex in the file (4 per JOINTS_n set).
     pub max_influences: usize,
+    /// The file's own weights sum to one per vertex (the glTF rule). When
+    /// they do not, the writer stores the rig's normalised weights.
+    pub weights_normalized: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -319,6 +326,7 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
             triangles.extend(tris.iter().map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]));
 
             let max_inf;
+            let mut weights_normalized = true;
             match skin_index {
                 Some(s) => {
                     let to_bind = skins[s].bind_from_file;
@@ -360,6 +368,8 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
                                 }
                             }
                         }
+                        let sum: f32 = row.iter().map(|x| x.1).sum();
+                        weights_normalized &= (sum - 1.0).abs() <= NORMALIZED_WEIGHT_SUM;
                         for &(j, w) in &row {
                             inf_joints.push(j);
                             inf_weights.push(w);
@@ -389,6 +399,7 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
                 vertex_offset: base,
                 vertex_count: n,
                 max_influences: max_inf,
+                weights_normalized,
             });
         }
     }

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 use super::atomic::write_atomic;
 use super::read::GltfModel;
 use crate::error::{CaudalError, Result};
-use crate::rig::Rig;
+use crate::rig::{normalize_weights, Rig};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrackPath {
@@ -202,7 +202,9 @@ pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: 
     for p in &model.primitives {
         let range = p.vertex_offset..p.vertex_offset + p.vertex_count;
         let changed = range.clone().any(|v| rig.influences().of(v) != old.influences().of(v));
-        if !changed {
+        // Weights that break the glTF rule (sum 1) are stored normalised, as
+        // the rig holds them.
+        if !changed && p.weights_normalized {
             continue;
         }
         let Some(s) = p.skin else {
@@ -219,16 +221,16 @@ pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: 
         let mut ws = vec![0f32; p.vertex_count * k];
         for (row, v) in range.clone().enumerate() {
             let (jj, ww) = rig.influences().of(v);
-            let mut pairs: Vec<(u32, f32)> = jj.iter().copied().zip(ww.iter().copied()).collect();
-            pairs.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-            let sum: f64 = pairs.iter().map(|x| x.1 as f64).sum();
+            // The rig's own order: reading the file back gives the same rows.
+            let pairs: Vec<(u32, f32)> = jj.iter().copied().zip(ww.iter().copied()).collect();
             for (slot, &(j, w)) in pairs.iter().enumerate() {
                 let Some(&l) = local.get(&(j as usize)) else {
                     return Err(CaudalError::param("rig", format!("vertex {v} uses joint {:?}, which is not in skin {s}", rig.joint_names()[j as usize])));
                 };
                 js[row * k + slot] = l as u16;
-                ws[row * k + slot] = (w as f64 / sum) as f32;
+                ws[row * k + slot] = w;
             }
+            normalize_weights(&mut ws[row * k..row * k + pairs.len()]);
         }
         let wide = skin_joints[s].len() > 255;
         let attrs = b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"].as_object().cloned().unwrap_or_default();
@@ -369,11 +371,20 @@ fn finish_json(b: &mut Builder) {
 
 fn encode_glb(mut b: Builder) -> Vec<u8> {
     finish_json(&mut b);
-    let mut js = serde_json::to_vec(&b.json).expect("JSON values always serialise");
+    glb_container(&b.json, b.bin)
+}
+
+/// A GLB container around a document and its binary chunk (which the
+/// document's buffer 0 must describe).
+pub fn glb_container(json: &Value, mut bin: Vec<u8>) -> Vec<u8> {
+    while bin.len() % 4 != 0 {
+        bin.push(0);
+    }
+    let mut js = serde_json::to_vec(json).expect("JSON values always serialise");
     while js.len() % 4 != 0 {
         js.push(b' ');
     }
-    let total = 12 + 8 + js.len() + 8 + b.bin.len();
+    let total = 12 + 8 + js.len() + 8 + bin.len();
     let mut out = Vec::with_capacity(total);
     out.extend(b"glTF");
     out.extend(2u32.to_le_bytes());
@@ -381,9 +392,9 @@ fn encode_glb(mut b: Builder) -> Vec<u8> {
     out.extend((js.len() as u32).to_le_bytes());
     out.extend(b"JSON");
     out.extend(js);
-    out.extend((b.bin.len() as u32).to_le_bytes());
+    out.extend((bin.len() as u32).to_le_bytes());
     out.extend(b"BIN\0");
-    out.extend(b.bin);
+    out.extend(bin);
     out
 }
 

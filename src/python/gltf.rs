@@ -96,10 +96,12 @@ impl PyModel {
         mat4s_to_py(py, &[m])?.get_item(0)
     }
 
-    /// Samples the animation `name` at about `rate` frames per second (the
-    /// rate is adjusted so the last frame lands on the clip's end).
-    #[pyo3(signature = (name, rate=DEFAULT_SAMPLE_RATE))]
-    fn clip(&self, py: Python<'_>, name: String, rate: f32) -> PyResult<PyClip> {
+    /// Samples the animation `name` at about `rate` frames per second
+    /// (default 30; the rate is adjusted so the last frame lands on the
+    /// clip's end).
+    #[pyo3(signature = (name, rate=None))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>) -> PyResult<PyClip> {
+        let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
         let m = self.inner.clone();
         let c = py.detach(move || m.sample_clip(&name, rate)).py_err()?;
         Ok(PyClip::wrap(c))
@@ -107,8 +109,10 @@ impl PyModel {
 
     /// Samples several animations played together (files that store one
     /// motion as one animation per joint, like CesiumMan).
-    #[pyo3(signature = (names=None, rate=DEFAULT_SAMPLE_RATE, name="combined".to_string()))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: f32, name: String) -> PyResult<PyClip> {
+    #[pyo3(signature = (names=None, rate=None, name=None))]
+    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>) -> PyResult<PyClip> {
+        let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+        let name = name.unwrap_or_else(|| "combined".to_string());
         let m = self.inner.clone();
         let idx: Vec<usize> = match names {
             Some(ns) => ns.iter().map(|n| m.animation_index(n)).collect::<Result<_, _>>().py_err()?,
@@ -172,8 +176,9 @@ fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyModel> {
 
 /// Loads glTF from bytes; `base_dir` resolves external buffers.
 #[pyfunction]
-#[pyo3(signature = (data, base_dir=None, label="<bytes>".to_string()))]
-fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: String) -> PyResult<PyModel> {
+#[pyo3(signature = (data, base_dir=None, label=None))]
+fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>) -> PyResult<PyModel> {
+    let label = label.unwrap_or_else(|| "<bytes>".to_string());
     let m = py.detach(move || gltf_io::load_bytes(&data, base_dir.as_deref(), &label)).py_err()?;
     Ok(PyModel::wrap(m))
 }

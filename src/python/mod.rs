@@ -7,6 +7,7 @@
 use pyo3::prelude::*;
 
 mod convert;
+mod demo;
 mod errors;
 mod gltf;
 mod rig;
@@ -17,5 +18,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     rig::register(m)?;
     gltf::register(m)?;
+    demo::register(m)?;
     Ok(())
 }

@@ -9,6 +9,29 @@ use crate::error::{CaudalError, Result};
 /// (`normalize` in [`RigParts`] rescales instead of rejecting).
 pub const WEIGHT_SUM_TOLERANCE: f32 = 1e-3;
 
+/// A row of weights counts as exactly normalised when its sum (in f64) is
+/// this close to one: the rounding of f32 weights, no more.
+pub const EXACT_WEIGHT_SUM: f64 = 2e-7;
+
+/// Rescales a row of weights to sum to one as closely as f32 allows: the
+/// heaviest weight takes the rounding remainder. Rows already exact are left
+/// bit-for-bit alone, so normalising twice changes nothing.
+pub fn normalize_weights(ws: &mut [f32]) {
+    let sum: f64 = ws.iter().map(|&w| w as f64).sum();
+    if (sum - 1.0).abs() <= EXACT_WEIGHT_SUM || sum <= 0.0 {
+        return;
+    }
+    let heaviest = (0..ws.len()).fold(0, |b, i| if ws[i] > ws[b] { i } else { b });
+    let mut rest = 1.0f64;
+    for (i, w) in ws.iter_mut().enumerate() {
+        if i != heaviest {
+            *w = (*w as f64 / sum) as f32;
+            rest -= *w as f64;
+        }
+    }
+    ws[heaviest] = rest as f32;
+}
+
 /// Skin influences in compressed rows: vertex `v` is moved by
 /// `joints[offsets[v]..offsets[v+1]]` with the matching `weights`. Any count
 /// per vertex, including more than glTF's four per attribute set.
@@ -211,6 +234,18 @@ impl Rig {
         }
         let order = topological_order(&joint_names, &parents)?;
 
+        // Check what was given before deriving the other: a singular matrix
+        // would otherwise surface as a NaN in a field the caller never passed.
+        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
+            let Some(m) = m else { continue };
+            if m.len() != jn {
+                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
+            }
+            check_finite_mat(field, m)?;
+            if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
+                return Err(CaudalError::Parameter { field: field.into(), message: format!("matrix of joint {:?} is singular", joint_names[j]) });
+            }
+        }
         let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
             (Some(b), Some(ib)) => (b, ib),
             (Some(b), None) => {
@@ -225,20 +260,6 @@ impl Rig {
                 return Err(CaudalError::shape("bind_world", "either bind world matrices or inverse bind matrices are required"))
             }
         };
-        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
-            if m.len() != jn {
-                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
-            }
-            check_finite_mat(field, m)?;
-        }
-        for (j, m) in bind_world.iter().enumerate() {
-            if m.determinant().abs() < 1e-12 {
-                return Err(CaudalError::Parameter {
-                    field: "bind_world".into(),
-                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
-                });
-            }
-        }
 
         // Influences
         if influences.offsets.len() != n + 1 {
@@ -281,12 +302,10 @@ impl Rig {
                     message: format!("vertex {v} has weights summing to 0 (no influence)"),
                 });
             }
-            if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-                if normalize {
-                    for w in &mut influences.weights[a..b] {
-                        *w /= sum;
-                    }
-                } else {
+            if normalize {
+                normalize_weights(&mut influences.weights[a..b]);
+            } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+                {
                     return Err(CaudalError::Weights {
                         field: "skin_weights".into(),
                         message: format!(

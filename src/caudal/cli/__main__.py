@@ -1,0 +1,5 @@
+import sys
+
+from caudal.cli import main
+
+sys.exit(main())
