@@ -11,6 +11,7 @@ mod demo;
 mod errors;
 mod gltf;
 mod rig;
+mod solve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    solve::register(m)?;
     Ok(())
 }

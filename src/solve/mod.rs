@@ -15,6 +15,7 @@
 //! * [`surface`]: `solve_surface`, the whole per-frame loop;
 //! * [`correspondence`]: aligned rest-pose nearest neighbours;
 //! * [`transfer`]: `transfer_clip`, source clip to target rig, parallel over clips;
+//! * [`tracks`]: a solved clip as glTF animation tracks for the target file;
 //! * [`synthetic`]: a generated creature with known answers (tests, benches).
 
 pub mod assemble;
@@ -28,10 +29,12 @@ pub mod rigid;
 pub mod rotation_only;
 pub mod surface;
 pub mod synthetic;
+pub mod tracks;
 pub mod transfer;
 
 pub use params::{SolveMode, SolveParams};
 pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
 pub use correspondence::Correspondence;
 pub use surface::{solve_surface, SolveReport, Solved};
+pub use tracks::clip_tracks;
 pub use transfer::{carried_surfaces, solve_surfaces, transfer_clip, transfer_clips, Transfer};
