@@ -14,6 +14,7 @@ mod rig;
 mod spring;
 mod bake;
 mod measure;
+mod solve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -25,5 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spring::register(m)?;
     bake::register(m)?;
     measure::register(m)?;
+    solve::register(m)?;
     Ok(())
 }
