@@ -23,6 +23,18 @@ def _viewports(context):
     return [s for a in screen.areas if a.type == "VIEW_3D" for s in a.spaces if s.type == "VIEW_3D"]
 
 
+def keep_active_colour(table):
+    """The meshes' active colour attribute names, to put back after the
+    heat map is (re)written while hidden."""
+    return {sl.name: bpy.data.objects[sl.name].data.color_attributes.active_color_name for sl in table.meshes}
+
+
+def restore_active_colour(active: dict) -> None:
+    for name, colour in active.items():
+        me = bpy.data.objects[name].data
+        me.color_attributes.active_color_name = colour if colour in me.color_attributes else ""
+
+
 def show(settings, context) -> None:
     arm = settings.id_data
     on = settings.show_heat_map
@@ -34,8 +46,7 @@ def show(settings, context) -> None:
             me.color_attributes.active_color_name = ATTRIBUTE
         else:
             prev = me.get(_PREVIOUS, "")
-            if prev and prev in me.color_attributes:
-                me.color_attributes.active_color_name = prev
+            me.color_attributes.active_color_name = prev if prev in me.color_attributes else ""
             if _PREVIOUS in me:
                 del me[_PREVIOUS]
     for space in _viewports(context):
