@@ -20,10 +20,13 @@ from caudal._core import (
     __version__,
     demo_creature,
     demo_creature_glb,
+    find_appendages,
+    grow_chains,
     load,
     load_bytes,
     skin,
     skin_bind_pose,
+    weighted_bone_distance,
     world_matrices_of,
 )
 
@@ -40,9 +43,12 @@ __all__ = [
     "__version__",
     "demo_creature",
     "demo_creature_glb",
+    "find_appendages",
+    "grow_chains",
     "load",
     "load_bytes",
     "skin",
     "skin_bind_pose",
+    "weighted_bone_distance",
     "world_matrices_of",
 ]

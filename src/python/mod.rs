@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod appendage;
 mod convert;
 mod demo;
 mod errors;
@@ -19,5 +20,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    appendage::register(m)?;
     Ok(())
 }
