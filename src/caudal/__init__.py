@@ -22,6 +22,8 @@ from caudal._core import (
     clip_tracks,
     demo_creature,
     demo_creature_glb,
+    find_appendages,
+    grow_chains,
     load,
     load_bytes,
     simulate,
@@ -31,6 +33,7 @@ from caudal._core import (
     solve_surface,
     transfer_clip,
     transfer_quality,
+    weighted_bone_distance,
     world_matrices_of,
 )
 
@@ -49,6 +52,8 @@ __all__ = [
     "clip_tracks",
     "demo_creature",
     "demo_creature_glb",
+    "find_appendages",
+    "grow_chains",
     "load",
     "load_bytes",
     "simulate",
@@ -58,5 +63,6 @@ __all__ = [
     "solve_surface",
     "transfer_clip",
     "transfer_quality",
+    "weighted_bone_distance",
     "world_matrices_of",
 ]

@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod appendage;
 mod convert;
 mod demo;
 mod errors;
@@ -27,5 +28,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bake::register(m)?;
     measure::register(m)?;
     solve::register(m)?;
+    appendage::register(m)?;
     Ok(())
 }
