@@ -937,3 +937,49 @@ fn simulate_equals_stepping_by_hand() {
 }
 
 
+
+#[test]
+fn fast_slerp_stays_within_1e4_rad_of_slerp_up_to_90_degrees() {
+    use caudal::spring::{fast_slerp, slerp};
+    let mut worst = 0.0f32;
+    for i in 0..40 {
+        let a = Quat::from_euler(EulerRot::YXZ, 0.3 * i as f32, 0.17 * i as f32, -0.11 * i as f32);
+        for j in 1..=18 {
+            let b = a * Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), (j * 5) as f32 * 0.0174533);
+            for t in [0.0f32, 0.02, 0.1, 0.18, 0.33, 0.5, 0.77, 1.0] {
+                worst = worst.max(bend_angle(fast_slerp(a, b, t).inverse() * slerp(a, b, t)));
+            }
+        }
+    }
+    assert!(worst < 1e-4, "fast slerp off by {worst} rad");
+}
+
+/// Mean neighbour kink over a fast move, with the given coupling rate.
+fn mean_kink(coupling_rate: f32, bones: usize) -> f32 {
+    let (rig, chain) = Creature::new(bones).build();
+    let params = SpringParams { coupling_rate, ground: false, ..metres() };
+    let mut spring = TailSpring::new(&rig, chain, params).unwrap();
+    let dt = 1.0 / 60.0;
+    let mut sum = 0.0;
+    let mut count = 0;
+    for f in 0..=150 {
+        let t = f as f32 * dt;
+        let m = hips(Vec3::new(0.8 * (t / 0.5).min(1.0), 1.0, 0.3 * t), Quat::from_rotation_y(1.2 * (3.0 * t).sin()));
+        spring.step(m, if f == 0 { 0.0 } else { dt }).unwrap();
+        for w in spring.bends().windows(2) {
+            sum += bend_angle(w[0].inverse() * w[1]);
+            count += 1;
+        }
+    }
+    (sum / count as f32).to_degrees()
+}
+
+#[test]
+fn coupling_smooths_neighbouring_bends() {
+    for bones in [4, 8] {
+        let free = mean_kink(0.0, bones);
+        let coupled = mean_kink(12.0, bones);
+        println!("K={bones}: mean neighbour kink {free:.2} deg uncoupled, {coupled:.2} deg coupled");
+        assert!(coupled < 0.8 * free, "K={bones}: coupling must smooth the bends ({coupled} vs {free})");
+    }
+}

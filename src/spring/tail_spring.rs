@@ -8,7 +8,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
-use super::coupling::{slerp, ElasticStop};
+use super::coupling::{fast_slerp, ElasticStop};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
 use super::solver::{rest_state, substep, units_now, AnchorPose, ChainState, StepRules};
@@ -173,7 +173,7 @@ impl TailSpring {
         self.anchor = Some(a);
         let alpha = (self.accumulator / h).clamp(0.0, 1.0) as f32;
         for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals) {
-            *o = slerp(*p, *c, alpha);
+            *o = fast_slerp(*p, *c, alpha);
         }
     }
 
