@@ -93,8 +93,7 @@ impl Creature {
             [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3],
         ];
         let mut joint_of = vec![HIPS as u32; 8];
-        for b in 0..self.bones {
-            let c = mids[b];
+        for (b, &c) in mids.iter().enumerate().take(self.bones) {
             let base = vertices.len() as u32;
             vertices.push((c + Vec3::X * 0.03) * s);
             vertices.push((c - Vec3::X * 0.03) * s);
@@ -982,4 +981,17 @@ fn coupling_smooths_neighbouring_bends() {
         println!("K={bones}: mean neighbour kink {free:.2} deg uncoupled, {coupled:.2} deg coupled");
         assert!(coupled < 0.8 * free, "K={bones}: coupling must smooth the bends ({coupled} vs {free})");
     }
+}
+
+#[test]
+fn a_chain_from_another_rig_is_rejected_not_a_panic() {
+    let (small, _) = Creature::new(3).build();
+    let (_, big_chain) = Creature::new(8).build();
+    let err = TailSpring::new(&small, big_chain, metres()).unwrap_err();
+    assert_eq!(field_of(&err), "chain");
+    let forged = TailChain { bones: vec![7, 8], end: None, anchor: 3 };
+    let (rig, _) = Creature::new(4).build();
+    // Anchor is recomputed from the rig, not trusted.
+    let s = TailSpring::new(&rig, forged, metres()).unwrap();
+    assert_eq!(s.chain().anchor, HIPS);
 }

@@ -205,7 +205,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        frame = frame * local;
+        frame *= local;
         head = tip;
     }
 }

@@ -37,7 +37,7 @@ pub(crate) fn anchor_pose(field: &str, m: &Mat4) -> Result<AnchorPose> {
         return Err(CaudalError::NonFinite { field: field.into(), index: 0 });
     }
     let det = m.determinant();
-    if !(det.abs() > 1e-12) {
+    if det.is_nan() || det.abs() <= 1e-12 {
         return Err(CaudalError::param(field, "parent world matrix is singular"));
     }
     let (scale, rotation, translation) = m.to_scale_rotation_translation();
@@ -67,6 +67,8 @@ fn rules_of(p: &SpringParams) -> StepRules {
 
 impl TailSpring {
     pub fn new(rig: &Rig, chain: TailChain, params: SpringParams) -> Result<TailSpring> {
+        // The chain's fields are public: check them against *this* rig.
+        let chain = TailChain::new(rig, chain.bones, chain.end)?;
         let rest = rest::build(rig, &chain, &params)?;
         let n = chain.bones.len();
         let rules = rules_of(&params);
