@@ -126,6 +126,13 @@ fn main() {
             (format!("1000 characters, {bones} bones, step() one by one"), 1000, false, 1),
             (format!("1000 characters, {bones} bones, step_many (rayon)"), 1000, true, threads),
         ] {
+            // CAUDAL_BENCH_ONLY=<substring> runs matching cases only (for
+            // perf stat on one case).
+            if let Ok(only) = std::env::var("CAUDAL_BENCH_ONLY") {
+                if !case.contains(&only) {
+                    continue;
+                }
+            }
             let (wall, cpu) = run(count, bones, batched, budget);
             rows.push(Row { case, threads: t, wall, cpu });
         }

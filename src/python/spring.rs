@@ -21,7 +21,7 @@ fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
     for (k, v) in kw.iter() {
         let key: String = k.extract()?;
         let f = |v: &Bound<'_, PyAny>| -> PyResult<f32> {
-            v.extract::<f32>().map_err(|_| pyo3::PyErr::from(super::errors::to_py(CaudalError::param(key.clone(), "must be a number"))))
+            v.extract::<f32>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a number")))
         };
         let b = |v: &Bound<'_, PyAny>| -> PyResult<bool> {
             v.extract::<bool>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be True or False")))

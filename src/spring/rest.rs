@@ -91,7 +91,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             let incoming = last.translation;
             last.rotation.inverse() * incoming / last.scale
         };
-        if !(tip.length() > 1e-9) {
+        if !tip.is_finite() || tip.length() <= 1e-9 {
             return Err(CaudalError::param("chain", format!("bone {:?} has zero length", names[chain.bones[i]])));
         }
         tips.push(tip);

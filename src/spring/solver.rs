@@ -7,7 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::contact;
-use super::coupling::{neighbour_targets, slerp, swing, ElasticStop};
+use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -114,17 +114,26 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         neighbour_targets(&state.bends, &mut state.targets);
     }
 
+    // Re-slice to the chain length so the loop's indexing needs no checks.
+    let links = &rest.links[..n];
+    let particles = &mut state.particles[..n];
+    let velocities = &mut state.velocities[..n];
+    let bends = &mut state.bends[..n];
+    let locals = &mut state.locals[..n];
+    let targets = &state.targets[..n];
+    let grounded_out = &mut state.grounded[..n];
+
     let mut frame = anchor.rotation; // current world frame of the link's parent
     let mut head = root;
     for i in 0..n {
-        let link = &rest.links[i];
+        let link = &links[i];
         let length = link.length * sigma;
         let rest_dir = frame * link.r;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
-        let mut v = state.velocities[i];
-        let p = state.particles[i];
+        let mut v = velocities[i];
+        let p = particles[i];
         v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
         let predicted = p + v * dt;
         let offset = predicted - head;
@@ -136,7 +145,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // (Rotations keep unit vectors unit: no renormalising in between.)
         let frame_inv = frame.conjugate();
         let bend = link.a * swing(link.r, frame_inv * candidate) * link.a_inv;
-        let coupled = if couple { slerp(bend, state.targets[i], link.coupling_alpha) } else { bend };
+        let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
         let limited_local = (link.a_inv * limited * link.a) * link.r;
         let mut dir = frame * limited_local;
@@ -189,14 +198,14 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         let contact = at_plane || grounded;
         let dir_local = if contact { frame_inv * dir } else { limited_local };
         let local = swing(link.r_bind, dir_local) * link.neutral;
-        state.bends[i] = if contact { link.a * swing(link.r, dir_local) * link.a_inv } else { limited };
-        state.particles[i] = tip;
-        state.velocities[i] = v;
-        state.locals[i] = local;
-        state.grounded[i] = grounded;
+        bends[i] = if contact { link.a * swing(link.r, dir_local) * link.a_inv } else { limited };
+        particles[i] = tip;
+        velocities[i] = v;
+        locals[i] = local;
+        grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        frame = frame * local;
+        frame *= local;
         head = tip;
     }
 }
