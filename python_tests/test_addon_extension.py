@@ -48,10 +48,20 @@ bpy.ops.import_scene.gltf(filepath=fox)
 arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
 bpy.context.view_layer.objects.active = arm
 arm.caudal.use_fingers = False
-arm.caudal.use_tail = False
+arm.caudal.use_tail = True
 out["build"] = sorted(bpy.ops.caudal.build_armature())
 out["bones"] = [b.name for b in arm.data.bones]
 out["card"] = arm.caudal.card_title
+arm.caudal.bake_actions = "Walk"
+out["bake"] = sorted(bpy.ops.caudal.bake_tail())
+target = arm
+bpy.ops.import_scene.gltf(filepath=fox.replace("Fox_notail.glb", "Fox.glb"))
+source = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE" and o != target)
+bpy.context.view_layer.objects.active = target
+target.caudal.source_armature = source
+target.caudal.source_action = source.animation_data.action
+out["transfer"] = sorted(bpy.ops.caudal.transfer_animation())
+out["quality"] = target.caudal.transfer_quality
 print("RESULT" + json.dumps(out))
 """
 
@@ -98,5 +108,7 @@ def test_zip_installs_into_fresh_blender_and_operators_run(tmp_path):
     assert out["install"] == ["FINISHED"]
     assert str(tmp_path / "user") in out["caudal_file"], out["caudal_file"]
     assert out["build"] == ["FINISHED"]
-    assert "b_Hip_01" in out["bones"]
-    assert out["card"] == "Nothing to change"
+    assert "Tail_1" in out["bones"] and "b_Hip_01" in out["bones"]
+    assert out["card"].startswith("1 tail(s)")
+    assert out["bake"] == ["FINISHED"] and out["transfer"] == ["FINISHED"]
+    assert 0.5 < out["quality"] <= 1.0
