@@ -1,5 +1,5 @@
 """Transfer Animation in real Blender: the Fox's Walk solved onto the
-tail-less Fox (repaired by Build Armature when tail growth is available);
+tail-less Fox repaired by Build Armature;
 the quality on the card equals what caudal's Python API computes, and the
 error heat map is a colour attribute the toggle shows and hides."""
 
@@ -37,8 +37,7 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     import bpy
     from addon import bpy_arrays, heatmap
 
-    repair = hasattr(caudal, "grow_chains")
-    source, target, walk = source_and_target(repair)
+    source, target, walk = source_and_target(repair=True)
     s = target.caudal
     s.source_armature = source
     s.source_action = walk
@@ -55,9 +54,9 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     assert s.transfer_quality == pytest.approx(report["quality"], rel=1e-6)
     # And caudal reading both files itself agrees to float noise.
     m_src, m_tgt = caudal.load(asset("fox/Fox.glb")), caudal.load(asset("fox/Fox_notail.glb"))
-    if not repair:
-        _, file_report = caudal.transfer_clip(m_src.rig, m_src.clip("Walk", rate=fps), m_tgt.rig)
-        assert s.transfer_quality == pytest.approx(file_report["quality"], abs=2e-3)
+    repaired, _ = caudal.grow_chains(m_tgt.rig)
+    _, file_report = caudal.transfer_clip(m_src.rig, m_src.clip("Walk", rate=fps), repaired)
+    assert s.transfer_quality == pytest.approx(file_report["quality"], abs=2e-3)
     assert 0.5 < s.transfer_quality <= 1.0
 
     # The solved action is on the target and poses it like the solved clip.
