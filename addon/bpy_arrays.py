@@ -130,6 +130,9 @@ def read_rig(arm, meshes=None) -> RigTable:
     meshes = deform_meshes(arm) if meshes is None else list(meshes)
     if not meshes:
         raise ValueError(f"no mesh is deformed by '{arm.name}' (an Armature modifier pointing at it)")
+    for o in (arm, *meshes):
+        if o.mode == "EDIT":
+            o.update_from_editmode()  # read what the user sees, not the last flush
     names, parents, rest = bone_table(arm)
     if not names:
         raise ValueError(f"'{arm.name}' has no bones")

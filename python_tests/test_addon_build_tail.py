@@ -109,3 +109,28 @@ def test_built_tail_bakes_on_walk_and_exports_through_blenders_gltf_exporter(tmp
     tip = names.index(tails[-1])
     assert quat_angle_deg(rot[0, tip], rot[:, tip]).max() > 1.0  # and the tail swings
     assert anim is not None
+
+
+def test_build_on_a_moved_rotated_scaled_armature_puts_the_tail_in_the_same_place():
+    """FBX-style objects (scale 0.01, turned 90 degrees) are common: the rig
+    table is read in world space and written back through the object's
+    matrix, so the tail lands on the same skin in the armature's own space."""
+    addon()
+    import bpy
+
+    arm, mesh = fresh_fox()
+    arm.caudal.use_tail = True
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    plain = {b.name: np.array(b.head_local) for b in arm.data.bones if b.name.startswith("Tail")}
+
+    arm, mesh = fresh_fox()
+    arm.location = (3.0, -2.0, 1.0)
+    arm.rotation_euler = (np.pi / 2, 0.0, 0.4)
+    arm.scale = (0.01, 0.01, 0.01)
+    bpy.context.view_layer.update()
+    arm.caudal.use_tail = True
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    moved = {b.name: np.array(b.head_local) for b in arm.data.bones if b.name.startswith("Tail")}
+    assert moved.keys() == plain.keys()
+    for n in plain:
+        np.testing.assert_allclose(moved[n], plain[n], atol=1e-2)
