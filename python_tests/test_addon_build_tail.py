@@ -134,3 +134,18 @@ def test_build_on_a_moved_rotated_scaled_armature_puts_the_tail_in_the_same_plac
     assert moved.keys() == plain.keys()
     for n in plain:
         np.testing.assert_allclose(moved[n], plain[n], atol=1e-2)
+
+
+def test_building_twice_changes_nothing_the_second_time():
+    addon()
+    import bpy
+    from addon import bpy_arrays
+
+    arm, mesh = fresh_fox()
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    bones = [b.name for b in arm.data.bones]
+    first = bpy_arrays.read_rig(arm)
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    assert [b.name for b in arm.data.bones] == bones
+    np.testing.assert_array_equal(bpy_arrays.read_rig(arm).dense, first.dense)
+    assert not any(p.decision == "chain" for p in arm.caudal.parts)
