@@ -43,12 +43,21 @@ def find(curves, data_path: str, index: int):
     return curves.find(data_path, index=index)
 
 
+def _new_curve(curves, data_path: str, index: int, group: str):
+    if not SLOTTED:
+        return curves.new(data_path, index=index, action_group=group)
+    try:
+        return curves.new(data_path, index=index, group_name=group)
+    except TypeError:  # 4.4 channelbags took no group name
+        return curves.new(data_path, index=index)
+
+
 def write_curve(curves, data_path: str, index: int, frames: np.ndarray, values: np.ndarray, group: str | None = None):
     """Replaces one f-curve's keys with (frames, values), linear."""
     fc = curves.find(data_path, index=index)
     if fc is not None:
         curves.remove(fc)
-    fc = curves.new(data_path, index=index, group_name=group or "")
+    fc = _new_curve(curves, data_path, index, group or "")
     n = len(frames)
     fc.keyframe_points.add(n)
     co = np.empty(2 * n, dtype=np.float32)

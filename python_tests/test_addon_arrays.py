@@ -135,3 +135,26 @@ def test_vertex_colours_written_per_vertex():
     back = np.empty(len(attr.data) * 4, np.float32)
     attr.data.foreach_get("color", back)
     np.testing.assert_allclose(back.reshape(-1, 4)[:, :3], rgb, atol=1e-6)
+
+
+def test_keys_written_linear_in_a_group_on_the_objects_slot():
+    addon()
+    import bpy
+    from addon import anim
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    obj = bpy.data.objects.new("o", None)
+    bpy.context.scene.collection.objects.link(obj)
+    action = bpy.data.actions.new("a")
+    curves = anim.fcurves(action, anim.slot_for(obj, action), create=True)
+    fc = anim.write_curve(curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 4.0]), group="G")
+    # Writing again replaces the curve instead of adding a second one.
+    fc = anim.write_curve(curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 3.0]), group="G")
+    assert len([c for c in curves if c.data_path == "location"]) == 1
+    assert fc.group.name == "G"
+    assert all(k.interpolation == "LINEAR" for k in fc.keyframe_points)
+    f, v = anim.read_curve(fc)
+    np.testing.assert_array_equal(v, [1.0, 2.0, 3.0])
+    assert fc.evaluate(1.5) == pytest.approx(2.5)
+    if anim.SLOTTED:
+        assert anim.slot_for(obj, action).target_id_type == "OBJECT"
