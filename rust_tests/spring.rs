@@ -1132,3 +1132,4 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(field_of(&TailChain::find(&robot.rig).unwrap_err()), "chain");
     drop(rig);
 }
+
