@@ -1133,3 +1133,26 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     drop(rig);
 }
 
+
+#[test]
+fn a_long_hitch_is_capped_not_exploded() {
+    let (rig, chain) = Creature::new(5).build();
+    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
+    spring.step(rest_hips(), 0.0).unwrap();
+    for f in 1..30 {
+        spring.step(walk(f as f64 / 60.0), 1.0 / 60.0).unwrap();
+    }
+    // A two-second stall, then normal frames: at most max_substeps run for
+    // the stall, nothing explodes, lengths hold, the clock carries on.
+    let far = walk(2.5);
+    spring.step(far, 2.0).unwrap();
+    assert!(length_error(&spring) < 1e-5);
+    assert!(spring.particles().iter().all(|p| p.is_finite()));
+    for f in 1..120 {
+        spring.step(walk(2.5 + f as f64 / 60.0), 1.0 / 60.0).unwrap();
+        assert!(length_error(&spring) < 1e-5);
+    }
+    assert_eq!(spring.teleports(), 0);
+    let speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+    assert!(speed < 5.0, "tail speed {speed} m/s after the hitch");
+}
