@@ -1144,12 +1144,14 @@ fn a_long_hitch_is_capped_not_exploded() {
     }
     // A two-second stall, then normal frames: at most max_substeps run for
     // the stall, nothing explodes, lengths hold, the clock carries on.
-    let far = walk(2.5);
-    spring.step(far, 2.0).unwrap();
+    // (0.6 m and a half turn: below the teleport distance.)
+    let base = walk(29.0 / 60.0).w_axis.truncate();
+    let after = |t: f32| hips(base + Vec3::new(0.6, 0.0, 0.2 * t), Quat::from_rotation_y(3.0 + 0.5 * t));
+    spring.step(after(0.0), 2.0).unwrap();
     assert!(length_error(&spring) < 1e-5);
     assert!(spring.particles().iter().all(|p| p.is_finite()));
     for f in 1..120 {
-        spring.step(walk(2.5 + f as f64 / 60.0), 1.0 / 60.0).unwrap();
+        spring.step(after(f as f32 / 60.0), 1.0 / 60.0).unwrap();
         assert!(length_error(&spring) < 1e-5);
     }
     assert_eq!(spring.teleports(), 0);
