@@ -1132,3 +1132,29 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(field_of(&TailChain::find(&robot.rig).unwrap_err()), "chain");
     drop(rig);
 }
+
+
+#[test]
+fn a_long_hitch_is_capped_not_exploded() {
+    let (rig, chain) = Creature::new(5).build();
+    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
+    spring.step(rest_hips(), 0.0).unwrap();
+    for f in 1..30 {
+        spring.step(walk(f as f64 / 60.0), 1.0 / 60.0).unwrap();
+    }
+    // A two-second stall, then normal frames: at most max_substeps run for
+    // the stall, nothing explodes, lengths hold, the clock carries on.
+    // (0.6 m and a half turn: below the teleport distance.)
+    let base = walk(29.0 / 60.0).w_axis.truncate();
+    let after = |t: f32| hips(base + Vec3::new(0.6, 0.0, 0.2 * t), Quat::from_rotation_y(3.0 + 0.5 * t));
+    spring.step(after(0.0), 2.0).unwrap();
+    assert!(length_error(&spring) < 1e-5);
+    assert!(spring.particles().iter().all(|p| p.is_finite()));
+    for f in 1..120 {
+        spring.step(after(f as f32 / 60.0), 1.0 / 60.0).unwrap();
+        assert!(length_error(&spring) < 1e-5);
+    }
+    assert_eq!(spring.teleports(), 0);
+    let speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+    assert!(speed < 5.0, "tail speed {speed} m/s after the hitch");
+}

@@ -128,7 +128,12 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     for i in 0..n {
         let link = &links[i];
         let length = link.length * sigma;
-        let rest_dir = frame * link.r;
+        // World from this link's body-frame coordinates: conjugating a
+        // swing is the swing between the rotated vectors, so bends live in
+        // the body frame directly (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let to_world = frame * link.a_inv;
+        let from_world = to_world.conjugate();
+        let rest_dir = to_world * link.u;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
@@ -140,15 +145,14 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         let dist = offset.length();
         let candidate = if dist > 1e-6 * length { offset / dist } else { rest_dir };
 
-        // Bend relative to the rest direction, in the parent's frame, then
-        // changed into the body frame (conjugation adds no rotation).
-        // (Rotations keep unit vectors unit: no renormalising in between.)
-        let frame_inv = frame.conjugate();
-        let bend = link.a * swing(link.r, frame_inv * candidate) * link.a_inv;
+        // Bend relative to the rest direction in the body frame; coupling,
+        // then the elastic stop. (Rotations keep unit vectors unit: no
+        // renormalising in between.)
+        let bend = swing(link.u, from_world * candidate);
         let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_local = (link.a_inv * limited * link.a) * link.r;
-        let mut dir = frame * limited_local;
+        let limited_body = limited * link.u;
+        let mut dir = to_world * limited_body;
         let stop_dir = dir;
 
         let mut at_plane = false;
@@ -170,7 +174,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if stopped {
-            let coupled_dir = frame * ((link.a_inv * coupled * link.a) * link.r);
+            let coupled_dir = to_world * (coupled * link.u);
             let push = coupled_dir - stop_dir;
             let push = push - push.dot(stop_dir) * stop_dir;
             let l = push.length();
@@ -196,9 +200,9 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         }
 
         let contact = at_plane || grounded;
-        let dir_local = if contact { frame_inv * dir } else { limited_local };
-        let local = swing(link.r_bind, dir_local) * link.neutral;
-        bends[i] = if contact { link.a * swing(link.r, dir_local) * link.a_inv } else { limited };
+        let dir_body = if contact { from_world * dir } else { limited_body };
+        let local = swing(link.r_bind, link.a_inv * dir_body) * link.neutral;
+        bends[i] = if contact { swing(link.u, dir_body) } else { limited };
         particles[i] = tip;
         velocities[i] = v;
         locals[i] = local;
