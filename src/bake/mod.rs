@@ -40,5 +40,5 @@ pub use drive::{anchor_worlds, state_distance_deg, TailState};
 pub use looping::{check_loop, LoopCheck};
 pub use model::{bake_model, select_clips, tracks, ModelBake};
 pub use params::*;
-pub use seam::Seam;
+pub use seam::{angle_between, Seam, STILL_STEP_DEG};
 pub use warmup::Warmup;

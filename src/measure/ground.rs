@@ -30,5 +30,5 @@ mod lift;
 mod support;
 
 pub use crouch::{crouch_clip, CROUCH_HOLD_SHARE};
-pub use lift::{body_floor, pelvis_lift, placement_offset, Grounding};
+pub use lift::{body_floor, pelvis_lift, placement_offset, Grounding, LIFT_NOISE_RATIO};
 pub use support::{support_points, GroundParams, SupportPoints, SUPPORT_GRID};

@@ -33,6 +33,7 @@ fn motion<'py>(py: Python<'py>, m: &TailMotion) -> PyResult<Bound<'py, PyDict>> 
     d.set_item("amplitude_deg", m.amplitude_deg)?;
     d.set_item("max_deg", m.max_deg)?;
     d.set_item("mean_deg", m.mean_deg)?;
+    d.set_item("swing_deg", m.swing_deg)?;
     Ok(d)
 }
 
@@ -116,6 +117,7 @@ fn stretch_table<'py>(
             let row = stats(py, &r.stats)?;
             row.set_item("rig", &r.rig)?;
             row.set_item("amplitude_deg", r.motion.as_ref().map(|m| m.amplitude_deg))?;
+            row.set_item("swing_deg", r.motion.as_ref().map(|m| m.swing_deg))?;
             if ratios {
                 row.set_item("ratios", array_f32(py, r.ratios.clone(), &[r.ratios.len()])?)?;
             }

@@ -8,6 +8,12 @@ use super::support::{support_points, GroundParams, SupportPoints};
 use crate::error::{CaudalError, Result};
 use crate::rig::{skin_matrices, world_matrices, Clip, Rig, Trs};
 
+/// Lifts smaller than this share of the model height are rounding noise of
+/// the posed skin (a planted foot rebuilt by IK lands within ~1e-7 of where
+/// it stood), not contact: they are dropped, so a body standing on its floor
+/// gets exactly no lift.
+pub const LIFT_NOISE_RATIO: f32 = 1e-6;
+
 /// Heights (along `up`) of the support points under joint locals `locals`.
 fn heights(rig: &Rig, locals: &[Trs], sp: &SupportPoints, up: Vec3) -> Vec<f32> {
     let worlds = world_matrices(rig.parents(), rig.topological_order(), locals);
@@ -130,6 +136,7 @@ pub fn pelvis_lift(rig: &Rig, clip: &Clip, pelvis: usize, params: &GroundParams)
     let up = up_of(params)?;
     let sp = support_points(rig, params)?;
     let f_body = floor_of(rig, &sp, params, up)?;
+    let noise = LIFT_NOISE_RATIO * rig.height();
     let counted = |i: usize| !((params.exclude_tail && sp.tail[i]) || sp.contact[i]);
     if !(0..sp.vertices.len()).any(counted) {
         return Err(CaudalError::not_found("support", "no body skin left once tail and contact points are excluded"));
@@ -154,7 +161,8 @@ pub fn pelvis_lift(rig: &Rig, clip: &Clip, pelvis: usize, params: &GroundParams)
         let h = heights(rig, locals, &sp, up);
         let c = min_where(&h, counted).expect("checked non-empty") - f_body;
         let a = params.allowed_sink.as_ref().map_or(0.0, |a| a[f]);
-        let l = (a - c).max(0.0);
+        let raw = (a - c).max(0.0);
+        let l = if raw < noise { 0.0 } else { raw };
         let after = lifted(rig, locals, pelvis, up, l);
         let h_after = heights(rig, &after, &sp, up);
         g.clearance.push(c);

@@ -60,25 +60,41 @@ pub(crate) fn carried_tip(posed: &[Vec3], tip: &[u32], anchor_skin: &Mat4) -> Ve
     anchor_skin.inverse().transform_point3(c)
 }
 
-/// RMS, largest and mean of the tip angle over the samples, degrees.
+/// The tip angle over the samples, degrees.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TailMotion {
+    /// RMS of the angle to the rigid carry pose (SPEC M1's amplitude; a
+    /// tail sagging under gravity counts here even if it never moves).
     pub amplitude_deg: f32,
     pub max_deg: f32,
     pub mean_deg: f32,
+    /// RMS of the angle to the tip's mean direction over the clip: motion
+    /// only, no static offset. A tail that hangs still scores 0 here.
+    pub swing_deg: f32,
+}
+
+/// Angle between two vectors, accurate near 0 (unlike `acos` in f32).
+fn angle(a: Vec3, b: Vec3) -> f32 {
+    a.cross(b).length().atan2(a.dot(b))
 }
 
 impl TailMotion {
-    pub fn from_angles(angles_rad: &[f32]) -> TailMotion {
-        if angles_rad.is_empty() {
+    /// From the tip directions (about the tail root, pelvis frame) at each
+    /// sample and the reference direction.
+    pub fn from_directions(dirs: &[Vec3], reference: Vec3) -> TailMotion {
+        if dirs.is_empty() {
             return TailMotion::default();
         }
-        let n = angles_rad.len() as f32;
-        let rms = (angles_rad.iter().map(|a| a * a).sum::<f32>() / n).sqrt();
+        let n = dirs.len() as f32;
+        let angles: Vec<f32> = dirs.iter().map(|d| angle(*d, reference)).collect();
+        let rms = |a: &[f32]| (a.iter().map(|x| x * x).sum::<f32>() / n).sqrt().to_degrees();
+        let mean_dir = dirs.iter().map(|d| d.normalize_or_zero()).sum::<Vec3>().normalize_or(reference);
+        let about_mean: Vec<f32> = dirs.iter().map(|d| angle(*d, mean_dir)).collect();
         TailMotion {
-            amplitude_deg: rms.to_degrees(),
-            max_deg: angles_rad.iter().copied().fold(0.0, f32::max).to_degrees(),
-            mean_deg: (angles_rad.iter().sum::<f32>() / n).to_degrees(),
+            amplitude_deg: rms(&angles),
+            max_deg: angles.iter().copied().fold(0.0, f32::max).to_degrees(),
+            mean_deg: (angles.iter().sum::<f32>() / n).to_degrees(),
+            swing_deg: rms(&about_mean),
         }
     }
 }

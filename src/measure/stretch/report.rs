@@ -76,7 +76,7 @@ pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, refer
     };
     let mut tail_r = Vec::with_capacity(tail_edges.len() * frames.len());
     let mut body_r = Vec::with_capacity(body_edges.len() * frames.len());
-    let mut angles = Vec::with_capacity(frames.len());
+    let mut dirs = Vec::with_capacity(frames.len());
     for &f in &frames {
         let worlds = world_matrices(rig.parents(), order, clip.frame(f));
         let skins = skin_matrices(rig, &worlds);
@@ -84,7 +84,7 @@ pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, refer
         tail_r.extend(tail_edges.iter().map(|e| ratio(&posed, e)));
         body_r.extend(body_edges.iter().map(|e| ratio(&posed, e)));
         let tip = carried_tip(&posed, &ends.tip, &skins[anchor]);
-        angles.push((tip - ends.root).angle_between(ref_dir));
+        dirs.push(tip - ends.root);
     }
     tail_r.sort_by(f32::total_cmp);
     body_r.sort_by(f32::total_cmp);
@@ -93,7 +93,7 @@ pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, refer
         body: StretchStats::from_ratios(body_r.clone()),
         tail_ratios: tail_r,
         body_ratios: body_r,
-        motion: TailMotion::from_angles(&angles),
+        motion: TailMotion::from_directions(&dirs, ref_dir),
         tail_edges: tail_edges.len(),
         body_edges: body_edges.len(),
         frames,
