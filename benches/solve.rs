@@ -45,6 +45,20 @@ fn generated() -> Case {
     Case { name: format!("generated ({} v, 60 bones)", rig.vertex_count()), rig, clips }
 }
 
+/// CPU time of every thread of this process (ns), from /proc: on a shared
+/// machine wall time also counts other people's work, CPU time does not.
+fn process_cpu_seconds() -> f64 {
+    let mut total = 0u64;
+    if let Ok(dir) = std::fs::read_dir("/proc/self/task") {
+        for t in dir.flatten() {
+            if let Ok(s) = std::fs::read_to_string(t.path().join("schedstat")) {
+                total += s.split_whitespace().next().and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+            }
+        }
+    }
+    total as f64 * 1e-9
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
@@ -93,13 +107,16 @@ fn main() {
         // One thread: clips one after another.
         let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
         let mut t1 = Vec::new();
+        let mut c1 = Vec::new();
         let mut quality = 1.0f64;
         let mut worst_mean = 0.0f64;
         let mut constraints = 0;
         for _ in 0..repeats {
             let t = Instant::now();
+            let c = process_cpu_seconds();
             let solved = one.install(|| jobs.iter().map(|(n, r, s)| solve_surface(&case.rig, s, n, *r, &params).unwrap()).collect::<Vec<_>>());
             t1.push(t.elapsed().as_secs_f64() / jobs.len() as f64);
+            c1.push((process_cpu_seconds() - c) / jobs.len() as f64);
             for s in &solved {
                 quality = quality.min(s.report.quality.quality);
                 worst_mean = worst_mean.max(s.report.quality.mean_error);
@@ -108,16 +125,20 @@ fn main() {
         }
         // All threads: parallel over clips.
         let mut tn = Vec::new();
+        let mut cn = Vec::new();
         for _ in 0..repeats {
             let t = Instant::now();
+            let c = process_cpu_seconds();
             let solved = solve_surfaces(&case.rig, &jobs, &params).unwrap();
             tn.push(t.elapsed().as_secs_f64() / jobs.len() as f64);
+            cn.push((process_cpu_seconds() - c) / jobs.len() as f64);
             assert_eq!(solved.len(), jobs.len());
         }
         let dir = out_dir.join(case.name.split_whitespace().next().unwrap().to_lowercase());
         export(&case, &dir, &surfaces);
         let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/solve_numpy.py");
-        let np = Command::new(&python).arg(&script).arg(&dir).arg(repeats.min(3).to_string()).output();
+        // The numpy twin takes seconds a clip: two clips, once.
+        let np = Command::new(&python).arg(&script).arg(&dir).arg("1").arg("2").output();
         let np_result: Option<serde_json::Value> = match np {
             Ok(o) if o.status.success() => serde_json::from_slice(&o.stdout).ok(),
             Ok(o) => {
@@ -129,24 +150,32 @@ fn main() {
                 None
             }
         };
-        rows.push((case.name.clone(), constraints, median(t1), median(tn), quality, worst_mean, np_result));
+        rows.push((case.name.clone(), constraints, median(t1), median(c1), median(tn), median(cn), quality, worst_mean, np_result));
     }
     let mut s = std::io::stdout().lock();
-    writeln!(s, "\nSurface solve, rigid mode, 24-frame clips, 8 clips per case, median of {repeats} runs, {threads} threads available").unwrap();
-    writeln!(s, "| rig | constraint v | caudal 1 thread ms/clip | caudal {threads} threads ms/clip | numpy ms/clip | speed-up vs numpy (1 thread) | min quality caudal | min quality numpy |").unwrap();
-    writeln!(s, "|---|---|---|---|---|---|---|---|").unwrap();
-    for (name, cons, t1, tn, q, _m, np) in rows {
+    writeln!(
+        s,
+        "\nSurface solve, rigid mode, 24-frame clips, 8 clips a case, median of {repeats} runs; \
+         wall = elapsed / clips, cpu = CPU time of all threads / clips (a shared machine inflates wall); {threads} threads"
+    )
+    .unwrap();
+    writeln!(s, "| rig | constraint v | caudal 1 thread wall ms/clip | cpu ms/clip | caudal {threads} threads wall ms/clip | cpu ms/clip | numpy wall ms/clip | numpy / caudal (1 thread wall) | worst mean error caudal | min quality caudal | min quality numpy |").unwrap();
+    writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|").unwrap();
+    for (name, cons, t1, c1, tn, cn, q, m, np) in rows {
         let (npt, npq) = match &np {
             Some(v) => (v["ms_per_clip"].as_f64().unwrap_or(f64::NAN), v["min_quality"].as_f64().unwrap_or(f64::NAN)),
             None => (f64::NAN, f64::NAN),
         };
         writeln!(
             s,
-            "| {name} | {cons} | {:.2} | {:.2} | {:.1} | {:.0}x | {:.6} | {:.6} |",
+            "| {name} | {cons} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0}x | {:.1e}% | {:.6} | {:.6} |",
             t1 * 1e3,
+            c1 * 1e3,
             tn * 1e3,
+            cn * 1e3,
             npt,
             npt / (t1 * 1e3),
+            m * 100.0,
             q,
             npq
         )

@@ -12,7 +12,7 @@ measured on the full mesh by linear blend skinning with the solved skinning
 matrices (the Rust side goes through local transforms and FK; same numbers
 to f32 rounding).
 
-Usage: solve_numpy.py CASE_DIR [REPEATS]  -> prints JSON
+Usage: solve_numpy.py CASE_DIR [REPEATS] [CLIPS]  -> prints JSON
 """
 import json
 import sys
@@ -138,6 +138,7 @@ def main():
     repeats = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     meta = json.loads((case / "meta.json").read_text())
     n, b, frames, clips = meta["vertices"], meta["bones"], meta["frames"], meta["clips"]
+    use = min(int(sys.argv[3]), clips) if len(sys.argv) > 3 else clips
     diag = meta["diagonal"]
     rest = np.fromfile(case / "rest.f32", np.float32).reshape(n, 3).astype(np.float64)
     offsets = np.fromfile(case / "offsets.u32", np.uint32)
@@ -153,11 +154,11 @@ def main():
     qmin, mean_max = 1.0, 0.0
     for _ in range(repeats):
         t0 = time.perf_counter()
-        for c in range(clips):
+        for c in range(use):
             out, centre, _ = solve_clip(rest, wd_full, cons, order, surfaces[c], diag)
             q, mean = quality(rest, wd_full, out, centre, surfaces[c].astype(np.float64), diag)
             qmin, mean_max = min(qmin, q), max(mean_max, mean)
-        times.append((time.perf_counter() - t0) / clips)
+        times.append((time.perf_counter() - t0) / use)
     times.sort()
     print(json.dumps({"ms_per_clip": times[len(times) // 2] * 1e3, "min_quality": qmin, "max_mean_error": mean_max}))
 

@@ -297,3 +297,52 @@ fn artist_clip_onto_the_degraded_rig_loses_the_tail() {
     assert!(q < 0.95 && q > 0.5, "overall {q}");
     assert!(q_body > q_tail);
 }
+
+#[test]
+fn transfer_onto_a_scaled_moved_copy_is_exact() {
+    // Correspondence aligns bounding-box centres and diagonals: a rig that is
+    // the source scaled by 2.5 and moved must receive the clip exactly.
+    use caudal::rig::RigParts;
+    use glam::{Mat4, Vec3 as V};
+    let src = creature(14, 1400, 21).unwrap();
+    let (s, off) = (2.5f32, V::new(3.0, -1.0, 7.0));
+    let mut parts: RigParts = src.to_parts();
+    parts.vertices = src.vertices().iter().map(|p| *p * s + off).collect();
+    parts.bind_world = Some(
+        src.bind_world()
+            .iter()
+            .map(|m| {
+                let (_, r, t) = m.to_scale_rotation_translation();
+                Mat4::from_rotation_translation(r, t * s + off)
+            })
+            .collect(),
+    );
+    parts.inverse_bind = None;
+    parts.rest_local = None;
+    let dst = caudal::Rig::new(parts).unwrap();
+    let c = clip(&src, 12, 0.5, true, 4).unwrap();
+    let t = transfer_clip(&src, &c, &dst, &SolveParams::default()).unwrap();
+    assert!((t.correspondence.scale - 2.5).abs() < 1e-5, "scale {}", t.correspondence.scale);
+    assert!(t.correspondence.rest_max_distance < 1e-6);
+    let q = &t.solved.report.quality;
+    assert!(q.quality > 0.998 && q.mean_error < 0.008e-2, "{} {}", q.quality, q.mean_error);
+}
+
+#[test]
+fn solved_clip_round_trips_through_the_gltf_writer() {
+    use caudal::gltf_io::{encode, load_bytes};
+    use caudal::solve::clip_tracks;
+    let src = load("fox/Fox.glb");
+    let dst = load("fox/Fox_notail.glb");
+    let clip = clip24(&src, "Run");
+    let solved = transfer_clip(&src.rig, &clip, &dst.rig, &SolveParams::default()).unwrap().solved;
+    let tracks = clip_tracks(&dst, &solved.clip, "Run").unwrap();
+    assert_eq!(tracks.len(), 3 * dst.rig.joint_count());
+    let bytes = encode(&dst, &dst.rig, &tracks, false).unwrap();
+    let back = load_bytes(&bytes, None, "written").unwrap();
+    let replay = back.sample_clip("Run", solved.clip.rate).unwrap();
+    assert_eq!(replay.frame_count(), solved.clip.frame_count());
+    let (a, b) = (skin_clip(&back.rig, &replay), skin_clip(&dst.rig, &solved.clip));
+    let worst = a.iter().zip(&b).map(|(p, q)| (*p - *q).length()).fold(0.0f32, f32::max);
+    assert!(worst < 1e-5 * dst.rig.diagonal(), "worst {worst}");
+}

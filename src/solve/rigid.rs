@@ -10,7 +10,7 @@
 //! `t = (c - R m) / A`. The change of `f_j` is the exact change of the total
 //! error, so a sweep knows its own progress without touching a vertex.
 
-use nalgebra::{DMatrix, Matrix3, Matrix3x4, Matrix4, Matrix4x3, Vector3};
+use nalgebra::{Matrix3, Matrix3x4, Matrix4, Matrix4x3, Vector3};
 
 use super::constraints::Constraints;
 use super::horn::{fit_rotation, nearest_rotation};
@@ -89,42 +89,69 @@ pub struct AffineSeed {
 impl AffineSeed {
     pub fn new(cons: &Constraints, ridge: f64, topological: &[usize]) -> Option<AffineSeed> {
         let joints: Vec<usize> = topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
-        let mut block = vec![None; cons.active.len()];
+        let mut block = vec![usize::MAX; cons.active.len()];
         for (b, &j) in joints.iter().enumerate() {
-            block[j] = Some(b);
+            block[j] = b;
         }
         let nb = joints.len();
-        let n = 4 * nb;
-        if n == 0 {
+        if nb == 0 {
             return None;
         }
-        let mut g = DMatrix::<f64>::zeros(n, n);
+        // Lower block triangle of G, then the ridge on its diagonal.
+        let mut lower: Vec<Option<Matrix4<f64>>> = vec![None; nb * nb];
         for (bj, &j) in joints.iter().enumerate() {
             for (k, gk) in &cons.pairs[j] {
-                let bk = block[*k]?;
-                g.view_mut((4 * bj, 4 * bk), (4, 4)).copy_from(gk);
-            }
-        }
-        let scale = (0..n).map(|r| g[(r, r)]).fold(0.0f64, f64::max);
-        let ridge: Vec<f64> = (0..n).map(|r| ridge * g[(r, r)].max(1e-12 * scale)).collect();
-        for (r, l) in ridge.iter().enumerate() {
-            g[(r, r)] += l;
-        }
-        let l = g.cholesky()?.unpack();
-        let mut rows = vec![Vec::new(); nb];
-        let mut cols = vec![Vec::new(); nb];
-        let mut diag_inv = Vec::with_capacity(nb);
-        for r in 0..nb {
-            for c in 0..r {
-                let blk: Matrix4<f64> = l.fixed_view::<4, 4>(4 * r, 4 * c).into_owned();
-                if blk.iter().any(|x| *x != 0.0) {
-                    rows[r].push((c, blk));
-                    cols[c].push((r, blk));
+                let bk = block[*k];
+                if bk == usize::MAX {
+                    return None;
+                }
+                if bk <= bj {
+                    lower[bj * nb + bk] = Some(*gk);
                 }
             }
-            diag_inv.push(l.fixed_view::<4, 4>(4 * r, 4 * r).into_owned().try_inverse()?);
         }
-        Some(AffineSeed { joints, rows, cols, diag_inv, ridge })
+        let scale = (0..nb).flat_map(|b| (0..4).map(move |a| (b, a))).map(|(b, a)| lower[b * nb + b].map_or(0.0, |g| g[(a, a)])).fold(0.0f64, f64::max);
+        let mut ridge_v = vec![0.0; 4 * nb];
+        for b in 0..nb {
+            let g = lower[b * nb + b].as_mut()?;
+            for a in 0..4 {
+                let l = ridge * g[(a, a)].max(1e-12 * scale);
+                ridge_v[4 * b + a] = l;
+                g[(a, a)] += l;
+            }
+        }
+        // Block Cholesky, row by row, keeping only blocks that are nonzero
+        // (leaves-first order: a tree-shaped coupling creates no fill).
+        let mut factor: Vec<Option<Matrix4<f64>>> = vec![None; nb * nb];
+        let mut rows: Vec<Vec<(usize, Matrix4<f64>)>> = vec![Vec::new(); nb];
+        let mut cols: Vec<Vec<(usize, Matrix4<f64>)>> = vec![Vec::new(); nb];
+        let mut diag_inv: Vec<Matrix4<f64>> = Vec::with_capacity(nb);
+        for r in 0..nb {
+            for c in 0..r {
+                let mut acc = lower[r * nb + c];
+                for (k, lrk) in &rows[r] {
+                    if let Some(lck) = factor[c * nb + *k] {
+                        *acc.get_or_insert_with(Matrix4::zeros) -= lrk * lck.transpose();
+                    }
+                }
+                let Some(acc) = acc else { continue };
+                if acc.iter().all(|x| *x == 0.0) {
+                    continue;
+                }
+                let lrc = acc * diag_inv[c].transpose();
+                factor[r * nb + c] = Some(lrc);
+                rows[r].push((c, lrc));
+                cols[c].push((r, lrc));
+            }
+            let mut d = lower[r * nb + r]?;
+            for (_, lrk) in &rows[r] {
+                d -= lrk * lrk.transpose();
+            }
+            let lrr = d.cholesky()?.unpack();
+            factor[r * nb + r] = Some(lrr);
+            diag_inv.push(lrr.try_inverse()?);
+        }
+        Some(AffineSeed { joints, rows, cols, diag_inv, ridge: ridge_v })
     }
 
     /// Rigid seed for every active joint (inactive ones copied from `prior`).
