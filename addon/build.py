@@ -17,6 +17,8 @@ from . import bpy_arrays, card, rig_edit
 WEIGHT_TOLERANCE = 1e-5
 # A chain's end helper (weightless) is drawn this fraction of its parent bone long.
 END_BONE_FRACTION = 0.25
+# Shortest bone drawn, as a fraction of the skeleton's extent.
+MIN_BONE_FRACTION = 1e-3
 
 
 @dataclass
@@ -100,24 +102,38 @@ class _EditMode:
         return False
 
 
+def _bone_tail(heads: np.ndarray, j: int, parent: int, children: list[int], min_length: float) -> np.ndarray:
+    """Where a new bone's tail goes: its first child's head, or (the
+    weightless end helper) on along its parent's direction. Never shorter
+    than ``min_length``: Blender deletes zero-length bones."""
+    head = heads[j]
+    if children:
+        d = heads[children[0]] - head
+    elif parent >= 0:
+        d = (head - heads[parent]) * END_BONE_FRACTION
+    else:
+        d = np.array([0.0, 0.0, 1.0])
+    n = float(np.linalg.norm(d))
+    if n < min_length:
+        d = (d / n if n > 0 else np.array([0.0, 0.0, 1.0])) * min_length
+    return head + d
+
+
 def _add_bones(arm, p: BuildPlan, made: list[str]) -> None:
     frames = bpy_arrays.bone_frames_from_core(arm, p.bind_core)
     heads = frames[:, :3, 3]
+    extent = float(np.ptp(heads, axis=0).max()) if len(heads) > 1 else 1.0
+    min_length = MIN_BONE_FRACTION * max(extent, 1e-6)
     with _EditMode(arm) as ebs:
         for j in p.new_joints:
             eb = ebs.new(p.names[j])
             made.append(eb.name)
+            if eb.name != p.names[j]:
+                raise RuntimeError(f"a bone named '{p.names[j]}' already exists")
             parent = int(p.parents[j])
             children = [c for c in p.new_joints if int(p.parents[c]) == j]
-            head = heads[j]
-            if children:
-                tail = heads[children[0]]
-            else:
-                # The weightless end helper continues its parent's direction.
-                d = head - heads[parent]
-                tail = head + d * END_BONE_FRACTION
-            eb.head = head.tolist()
-            eb.tail = tail.tolist()
+            eb.head = heads[j].tolist()
+            eb.tail = _bone_tail(heads, j, parent, children, min_length).tolist()
             if parent >= 0:
                 eb.parent = ebs[p.names[parent]]
                 # Side axis of the new bones follows the pelvis' so the chain

@@ -182,3 +182,20 @@ def test_operator_reports_the_error_and_cancels(monkeypatch):
     with pytest.raises(RuntimeError, match="segment_ratio: broken on purpose"):
         bpy.ops.caudal.build_armature()
     assert not any(b.name.startswith("Tail") for b in arm.data.bones)
+
+
+def test_new_bone_tails_never_collapse():
+    """Blender deletes zero-length bones when leaving edit mode, so a child
+    head on top of its parent's still gets a short bone."""
+    addon()
+    from addon import build
+
+    heads = np.array([[0.0, 0, 0], [0, 0, 1], [0, 0, 1], [0, 0, 3]])
+    # Tail_1 (1) -> child 2 at the same place: minimum length along a fallback axis.
+    t = build._bone_tail(heads, 1, 0, [2], 0.01)
+    assert np.linalg.norm(t - heads[1]) == pytest.approx(0.01)
+    # End helper: a quarter of its parent bone on along its direction.
+    t = build._bone_tail(heads, 3, 2, [], 0.01)
+    np.testing.assert_allclose(t, [0, 0, 3.5])
+    t = build._bone_tail(heads, 1, 0, [3], 0.01)
+    np.testing.assert_allclose(t, [0, 0, 3])
