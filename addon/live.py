@@ -81,10 +81,14 @@ def step(arm, scene, playing: bool) -> None:
     frame = scene.frame_current
     world = pelvis_world_core(arm, p.pelvis)
     fps = scene.render.fps / scene.render.fps_base
-    if playing and p.last_frame is not None and frame == p.last_frame + scene.frame_step:
+    wrapped = p.last_frame == scene.frame_end and frame == scene.frame_start
+    if playing and p.last_frame is not None and (frame == p.last_frame + scene.frame_step or wrapped):
+        # Playback goes on through the loop point: the spring keeps its
+        # motion (a pelvis that jumps back far is caught by the spring's own
+        # teleport rule).
         rot = p.spring.step(world, scene.frame_step / fps)
     else:
-        # Scrub, jump, loop wrap or a still frame: start at rest here.
+        # Scrub, jump or a still frame: start at rest here.
         rot = p.spring.reset_to(world)
     p.last_frame = frame
     pose_tail(arm, p, rot)

@@ -51,6 +51,13 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
         scene.frame_set(40)
         want = ref.reset_to(live.pelvis_world_core(arm, "b_Hip_01"))
         np.testing.assert_allclose(tail_pose(arm), axes.basis_from_local(rest_q, want), atol=1e-6)
+        # Playback wrapping from the last frame to the first keeps stepping.
+        scene.frame_end = 41
+        scene.frame_set(41)
+        ref.step(live.pelvis_world_core(arm, "b_Hip_01"), 1.0 / fps)
+        scene.frame_set(scene.frame_start)
+        want = ref.step(live.pelvis_world_core(arm, "b_Hip_01"), 1.0 / fps)
+        np.testing.assert_allclose(tail_pose(arm), axes.basis_from_local(rest_q, want), atol=1e-6)
         # Changing a setting rebuilds the spring with it.
         arm.caudal.frequency = 1.5
         assert arm.name not in live._previews
