@@ -36,3 +36,16 @@ def fresh_fox(path: str = "fox/Fox_notail.glb"):
     bpy.context.view_layer.objects.active = arm
     arm.select_set(True)
     return arm, mesh
+
+
+def action(name: str):
+    """An imported clip's action: Blender 4.4+'s importer names it after the
+    glTF animation ("Walk"), 4.2/4.3's after animation and object ("Walk_root")."""
+    import bpy
+
+    a = bpy.data.actions.get(name)
+    if a is None:
+        a = next((a for a in bpy.data.actions if a.name.startswith(name + "_")), None)
+    if a is None:
+        raise KeyError(f"no action for clip {name!r} among {[a.name for a in bpy.data.actions]}")
+    return a

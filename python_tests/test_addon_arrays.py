@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import caudal
-from addon_harness import addon, fresh_fox
+from addon_harness import action, addon, fresh_fox
 from conftest import asset
 
 pytestmark = pytest.mark.blender
@@ -90,7 +90,7 @@ def test_action_sampled_from_blender_matches_the_files_clip():
     frame, active = bpy.context.scene.frame_current, arm.animation_data.action
     table = bpy_arrays.read_rig(arm)
     rig = table.to_rig()
-    walk = bpy.data.actions["Walk"]
+    walk = action("Walk")
     frames = bpy_arrays.action_frames(walk, 24.0)
     clip = bpy_arrays.sample_action(arm, walk, table, rig, frames, 24.0)
     model = caudal.load(asset("fox/Fox_notail.glb"))
@@ -112,7 +112,7 @@ def test_clip_written_as_action_reads_back_the_same():
     table = bpy_arrays.read_rig(arm)
     rig = table.to_rig()
     fps = bpy.context.scene.render.fps
-    walk = bpy.data.actions["Walk"]
+    walk = action("Walk")
     frames = bpy_arrays.action_frames(walk, fps)
     clip = bpy_arrays.sample_action(arm, walk, table, rig, frames, fps)
     copy = bpy.data.actions.new("WalkCopy")

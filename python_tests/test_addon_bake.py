@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import caudal
-from addon_harness import addon, fresh_fox
+from addon_harness import action, addon, fresh_fox
 
 pytestmark = pytest.mark.blender
 
@@ -60,14 +60,14 @@ def test_bake_walk_closes_the_loop_and_leaves_the_live_state_alone():
     arm, mesh = fox_with_tail_chain()
     bpy.context.scene.frame_set(7)
     before = live_state(arm)
-    arm.caudal.bake_actions = "Walk"
+    arm.caudal.bake_actions = action("Walk").name
     assert bpy.ops.caudal.bake_tail() == {"FINISHED"}
     after = live_state(arm)
     np.testing.assert_array_equal(after[0], before[0])
     assert after[1:] == before[1:]
-    keys = tail_keys(arm, bpy.data.actions["Walk"])
+    keys = tail_keys(arm, action("Walk"))
     frames, values = keys[:, 0], keys[:, 1]
-    walk = bpy.data.actions["Walk"]
+    walk = action("Walk")
     assert frames[0, 0] == pytest.approx(walk.frame_range[0]) and frames[0, -1] == pytest.approx(walk.frame_range[1])
     q = values.reshape(len(TAIL), 4, -1).transpose(2, 0, 1)  # (F, bones, wxyz)
     # Loop closed: first and last key of every tail bone within 0.5 degrees.
@@ -83,7 +83,7 @@ def test_moving_the_live_pelvis_first_gives_identical_keys():
     from addon import bake
 
     arm, mesh = fox_with_tail_chain()
-    walk = bpy.data.actions["Walk"]
+    walk = action("Walk")
     bake.bake_actions(arm, [walk], arm.caudal)
     clean = tail_keys(arm, walk)
     # Take the animation off, move and turn the live hips, bake again.
@@ -102,7 +102,7 @@ def test_baked_keys_survive_blenders_gltf_exporter(tmp_path):
     import bpy
 
     arm, mesh = fox_with_tail_chain()
-    arm.caudal.bake_actions = "Walk"
+    arm.caudal.bake_actions = action("Walk").name
     assert bpy.ops.caudal.bake_tail() == {"FINISHED"}
     out = tmp_path / "fox_baked.glb"
     bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS")

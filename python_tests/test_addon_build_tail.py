@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import caudal
-from addon_harness import addon, fresh_fox
+from addon_harness import action, addon, fresh_fox
 
 pytestmark = pytest.mark.blender
 
@@ -89,7 +89,7 @@ def test_built_tail_bakes_on_walk_and_exports_through_blenders_gltf_exporter(tmp
     arm.caudal.use_tail = True
     assert bpy.ops.caudal.build_armature() == {"FINISHED"}
     tails = [b.name for b in arm.data.bones if b.name.startswith("Tail_") and b.name[5:].isdigit()]
-    arm.caudal.bake_actions = "Walk"
+    arm.caudal.bake_actions = action("Walk").name
     assert bpy.ops.caudal.bake_tail() == {"FINISHED"}
     out = tmp_path / "fox_tail.glb"
     bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS")

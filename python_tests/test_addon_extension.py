@@ -52,7 +52,7 @@ arm.caudal.use_tail = True
 out["build"] = sorted(bpy.ops.caudal.build_armature())
 out["bones"] = [b.name for b in arm.data.bones]
 out["card"] = arm.caudal.card_title
-arm.caudal.bake_actions = "Walk"
+arm.caudal.bake_actions = next(a.name for a in bpy.data.actions if a.name == "Walk" or a.name.startswith("Walk_"))
 out["bake"] = sorted(bpy.ops.caudal.bake_tail())
 target = arm
 bpy.ops.import_scene.gltf(filepath=fox.replace("Fox_notail.glb", "Fox.glb"))

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import caudal
-from addon_harness import addon
+from addon_harness import action, addon
 from test_addon_bake import TAIL, fox_with_tail_chain
 
 pytestmark = pytest.mark.blender
@@ -24,7 +24,7 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
 
     arm, mesh = fox_with_tail_chain()
     scene = bpy.context.scene
-    arm.animation_data.action = bpy.data.actions["Walk"]
+    arm.animation_data.action = action("Walk")
     scene.frame_set(0)
     # A reference spring stepped by hand with the same inputs.
     table = bpy_arrays.read_rig(arm)

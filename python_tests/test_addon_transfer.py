@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import caudal
-from addon_harness import addon
+from addon_harness import action, addon
 from conftest import asset
 
 pytestmark = pytest.mark.blender
@@ -21,7 +21,7 @@ def source_and_target(repair: bool):
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.import_scene.gltf(filepath=str(asset("fox/Fox.glb")))
     source = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
-    walk = bpy.data.actions["Walk"]
+    walk = action("Walk")
     bpy.ops.import_scene.gltf(filepath=str(asset("fox/Fox_notail.glb")))
     target = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE" and o != source)
     bpy.context.view_layer.objects.active = target
