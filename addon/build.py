@@ -32,6 +32,7 @@ class BuildPlan:
     removed: list[str]  # finger bones merged into the hands
     report: dict | None
     warnings: list[str] = field(default_factory=list)
+    hand_of: dict[str, str] = field(default_factory=dict)  # finger bone -> hand bone
 
 
 def grow_chains(rig):
@@ -68,6 +69,7 @@ def plan(table: bpy_arrays.RigTable, use_tail: bool, use_fingers: bool, grow=Non
         rows=rows,
         new_joints=list(range(len(table.joint_names), len(names))),
         removed=[table.joint_names[m.finger] for m in merges],
+        hand_of={table.joint_names[m.finger]: table.joint_names[m.hand] for m in merges},
         report=report,
         warnings=list(table.warnings),
     )
@@ -146,6 +148,29 @@ def _add_bones(arm, p: BuildPlan, made: list[str]) -> None:
             eb.use_deform = True
 
 
+def _children_of(arm, bones: list[str]) -> list[tuple]:
+    """Objects parented to these bones (rigid props, bone-tip empties), with
+    their world matrices, before the bones go."""
+    names = set(bones)
+    return [
+        (o, o.parent_bone, o.matrix_world.copy())
+        for o in bpy.data.objects
+        if o.parent == arm and o.parent_type == "BONE" and o.parent_bone in names
+    ]
+
+
+def _reparent_to_hands(arm, moved: list[tuple], hand_of: dict[str, str]) -> None:
+    """Objects that hung from a merged finger now hang from its hand, where
+    they were."""
+    if not moved:
+        return
+    for o, bone, _ in moved:
+        o.parent_bone = hand_of[bone]
+    bpy.context.view_layer.update()
+    for o, _, world in moved:
+        o.matrix_world = world
+
+
 def _remove_bones(arm, names: list[str]) -> None:
     if not names:
         return
@@ -164,7 +189,9 @@ def apply(arm, table: bpy_arrays.RigTable, p: BuildPlan) -> None:
         _add_bones(arm, p, made)
         bpy_arrays.write_weights(table, p.names, p.dense, p.rows)
         bpy_arrays.remove_groups(table, p.removed)
+        moved = _children_of(arm, p.removed)
         _remove_bones(arm, p.removed)
+        _reparent_to_hands(arm, moved, p.hand_of)
     except BaseException:
         _remove_bones(arm, made)
         for sl in table.meshes:

@@ -41,6 +41,14 @@ def creature_with_fingers(tmp_path):
     verts = [v.index for v in mesh.data.vertices for e in v.groups if e.group == g.index and e.weight > 0.2]
     assert len(verts) >= 6
     before = {i: g.weight(i) for i in verts}
+    prop = bpy.data.objects.new("ring_prop", None)  # a ring worn on the index finger
+    bpy.context.scene.collection.objects.link(prop)
+    prop.parent = arm
+    prop.parent_type = "BONE"
+    prop.parent_bone = FINGERS[1]
+    prop.location = (0.01, 0.02, 0.03)
+    bpy.context.view_layer.update()
+    prop["world_before"] = np.array(prop.matrix_world).reshape(-1).tolist()
     for k, name in enumerate(FINGERS):
         fg = mesh.vertex_groups.new(name=name)
         for i in verts[k::3]:
@@ -65,6 +73,10 @@ def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
     np.testing.assert_allclose(got, list(hand_before.values()), atol=1e-5)
     assert len(arm.data.bones) == 22
     assert any("finger" in w.text for w in arm.caudal.warnings)
+    # A prop that hung from a finger now hangs from the hand, where it was.
+    prop = bpy.data.objects["ring_prop"]
+    assert prop.parent_bone == "mixamorig:LeftHand"
+    np.testing.assert_allclose(np.array(prop.matrix_world).reshape(-1), list(prop["world_before"]), atol=1e-4)
 
 
 def test_fingers_on_keeps_them(tmp_path):
