@@ -159,13 +159,13 @@ def _children_of(arm, bones: list[str]) -> list[tuple]:
     ]
 
 
-def _reparent_to_hands(arm, moved: list[tuple], hand_of: dict[str, str]) -> None:
-    """Objects that hung from a merged finger now hang from its hand, where
-    they were."""
+def _reparent(moved: list[tuple], bone_for: dict[str, str]) -> None:
+    """Objects that hung from a merged finger hang from its hand, where they
+    were (``bone_for`` maps old to new bone; identity takes them back)."""
     if not moved:
         return
     for o, bone, _ in moved:
-        o.parent_bone = hand_of[bone]
+        o.parent_bone = bone_for.get(bone, bone)
     bpy.context.view_layer.update()
     for o, _, world in moved:
         o.matrix_world = world
@@ -184,16 +184,18 @@ def _remove_bones(arm, names: list[str]) -> None:
 def apply(arm, table: bpy_arrays.RigTable, p: BuildPlan) -> None:
     """Writes the plan; on any failure the armature and meshes are put back."""
     made: list[str] = []
+    moved: list[tuple] = []
     groups_before = {sl.name: {g.name for g in bpy.data.objects[sl.name].vertex_groups} for sl in table.meshes}
     try:
         _add_bones(arm, p, made)
         bpy_arrays.write_weights(table, p.names, p.dense, p.rows)
         bpy_arrays.remove_groups(table, p.removed)
         moved = _children_of(arm, p.removed)
+        _reparent(moved, p.hand_of)  # while the fingers still exist
         _remove_bones(arm, p.removed)
-        _reparent_to_hands(arm, moved, p.hand_of)
     except BaseException:
         _remove_bones(arm, made)
+        _reparent([m for m in moved if m[1] in arm.data.bones], {})
         for sl in table.meshes:
             obj = bpy.data.objects[sl.name]
             for g in list(obj.vertex_groups):
