@@ -30,12 +30,31 @@ class BakeResult:
     passes: int
     converged: bool
     closure_deg: float
+    stretch: dict  # caudal.edge_stretch of the baked clip: tail, body, motion (SPEC M1)
 
 
 def clip_loops(clip) -> bool:
     """First and last frame carry the same pose (root travel aside)."""
     q = np.asarray(clip.rotations, dtype=np.float64)
     return bake_loop._angle_deg(q[0], q[-1]) <= LOOP_POSE_ANGLE_DEG
+
+
+# Skin counts as tail when tail bones hold more than half of its weight.
+TAIL_SKIN_SHARE = 0.5
+
+
+def measure(rig, table, clip, tail_joints: list[int], tail_rotations: np.ndarray, anchor: str) -> dict:
+    """Edge stretch of the tail and body with the baked keys, and how much
+    the tail swings (SPEC M1: stretch is only honest beside the motion)."""
+    import caudal
+
+    rot = np.array(clip.rotations, dtype=np.float32)
+    rot[:, tail_joints] = tail_rotations
+    baked = caudal.Clip(clip.name, clip.rate, np.asarray(clip.translations), rot, np.asarray(clip.scales))
+    tail = np.flatnonzero(table.dense[:, tail_joints].sum(axis=1) > TAIL_SKIN_SHARE)
+    # edge_stretch is in the native module; the package does not re-export it yet.
+    edge_stretch = getattr(caudal, "edge_stretch", None) or caudal._core.edge_stretch
+    return edge_stretch(rig, baked, tail, anchor=anchor)
 
 
 def chosen_actions(arm, names: str) -> list:
@@ -71,17 +90,18 @@ def bake_actions(arm, actions, settings, progress=None) -> list[BakeResult]:
         tb = bake_loop.bake_tail(spring, anchors, fps, looping)
         idx = [names.index(b) for b in tb.bones]
         basis = axes.basis_from_local(np.asarray(rig.rest_rotations)[idx], tb.rotations)
-        planned.append((action, frames, tb, basis, looping))
+        stretch = measure(rig, table, clip, idx, tb.rotations, spring.parent)
+        planned.append((action, frames, tb, basis, looping, stretch))
         if progress:
             progress(n + 1)
     out = []
-    for action, frames, tb, basis, looping in planned:
+    for action, frames, tb, basis, looping, stretch in planned:
         curves = anim.fcurves(action, anim.slot_for(arm, action), create=True)
         for k, bone in enumerate(tb.bones):
             path = f'pose.bones["{bpy.utils.escape_identifier(bone)}"].rotation_quaternion'
             for i in range(4):
                 anim.write_curve(curves, path, i, frames, basis[:, k, i], group=bone)
-        out.append(BakeResult(action.name, tb.bones, len(frames), looping, tb.passes, tb.converged, tb.closure_deg))
+        out.append(BakeResult(action.name, tb.bones, len(frames), looping, tb.passes, tb.converged, tb.closure_deg, stretch))
     for bone in out[0].bones if out else []:
         arm.pose.bones[bone].rotation_mode = "QUATERNION"
     return out

@@ -91,6 +91,13 @@ def test_built_tail_bakes_on_walk_and_exports_through_blenders_gltf_exporter(tmp
     tails = [b.name for b in arm.data.bones if b.name.startswith("Tail_") and b.name[5:].isdigit()]
     arm.caudal.bake_actions = action("Walk").name
     assert bpy.ops.caudal.bake_tail() == {"FINISHED"}
+    assert "tail stretch p99" in arm.caudal.bake_report
+    # SPEC M1: the baked tail stretches less than the body does, while swinging.
+    from addon import bake
+
+    (r,) = bake.bake_actions(arm, [action("Walk")], arm.caudal)
+    assert r.stretch["tail"]["p99"] < r.stretch["body"]["p99"]
+    assert r.stretch["motion"]["swing_deg"] > 1.0
     out = tmp_path / "fox_tail.glb"
     bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS")
     model = caudal.load(out)

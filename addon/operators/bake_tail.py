@@ -32,7 +32,13 @@ class CAUDAL_OT_bake_tail(bpy.types.Operator):
             self.report({"ERROR"}, message(e))
             return {"CANCELLED"}
         worst = max(r.closure_deg for r in results)
-        s.bake_report = f"Baked {len(results)} action(s), {len(results[0].bones)} tail bones; loop closure within {worst:.2f}°"
+        p99 = max(r.stretch["tail"]["p99"] for r in results)
+        body = max(r.stretch["body"]["p99"] for r in results)
+        swing = min(r.stretch["motion"]["amplitude_deg"] for r in results)
+        s.bake_report = (
+            f"Baked {len(results)} action(s), {len(results[0].bones)} tail bones; loop closure within {worst:.2f}°; "
+            f"tail stretch p99 {p99:.2f} (body {body:.2f}), swing {swing:.1f}°"
+        )
         for r in results:
             if r.looping and not r.converged:
                 self.report({"WARNING"}, f"{r.action}: the tail had not settled after {r.passes} passes")
