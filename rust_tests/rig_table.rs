@@ -1,1 +1,73 @@
+use caudal::rig::{normalize_weights, Influences, Rig, RigParts};
+use caudal::CaudalError;
+use glam::{Mat4, Vec3};
 
+fn parts() -> RigParts {
+    RigParts {
+        vertices: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+        triangles: vec![[0, 1, 2]],
+        influences: Influences::from_padded(&[0, 1, 0, 1, 0, 1], &[0.5, 0.5, 1.0, 0.0, 0.25, 0.75], 2),
+        joint_names: vec!["root".into(), "child".into()],
+        parents: vec![None, Some(0)],
+        bind_world: Some(vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::Y)]),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_valid_rig_derives_inverse_binds_and_rest_locals() {
+    let rig = Rig::new(parts()).unwrap();
+    assert!(rig.inverse_bind()[1].abs_diff_eq(Mat4::from_translation(-Vec3::Y), 1e-6));
+    assert_eq!(rig.rest_local()[1].translation, Vec3::Y);
+    assert_eq!(rig.topological_order(), &[0, 1]);
+    assert_eq!(rig.influences().of(1), (&[0u32][..], &[1.0f32][..]));
+}
+
+#[test]
+fn cyclic_parents_name_a_joint_on_the_cycle() {
+    let mut p = parts();
+    p.parents = vec![Some(1), Some(0)];
+    match Rig::new(p) {
+        Err(CaudalError::CyclicParents { joint }) => assert!(joint == "root" || joint == "child"),
+        other => panic!("expected a cycle error, got {other:?}"),
+    }
+}
+
+#[test]
+fn weights_off_by_more_than_the_tolerance_are_refused_unless_normalized() {
+    let mut p = parts();
+    p.influences.weights[0] = 0.4; // vertex 0 sums to 0.9
+    let err = Rig::new(p.clone()).unwrap_err().to_string();
+    assert!(err.contains("skin_weights") && err.contains("vertex 0"), "{err}");
+    p.normalize = true;
+    let rig = Rig::new(p).unwrap();
+    let (_, w) = rig.influences().of(0);
+    assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+}
+
+#[test]
+fn normalisation_is_idempotent() {
+    let mut w = vec![0.3f32, 0.2, 0.15];
+    normalize_weights(&mut w);
+    let once = w.clone();
+    normalize_weights(&mut w);
+    assert_eq!(w, once);
+    assert!((w.iter().map(|&x| x as f64).sum::<f64>() - 1.0).abs() <= 2e-7);
+}
+
+#[test]
+fn unknown_joint_errors_name_the_field() {
+    let rig = Rig::new(parts()).unwrap();
+    let err = rig.require_joint("chain.root", "Tail_9").unwrap_err();
+    assert_eq!(err.to_string(), "chain.root: unknown joint name \"Tail_9\"");
+}
+
+#[test]
+fn a_new_rig_from_parts_leaves_the_old_one_alone() {
+    let rig = Rig::new(parts()).unwrap();
+    let mut p = rig.to_parts();
+    p.vertices[0] = Vec3::splat(5.0);
+    let other = Rig::new(p).unwrap();
+    assert_eq!(rig.vertices()[0], Vec3::ZERO);
+    assert_eq!(other.vertices()[0], Vec3::splat(5.0));
+}
