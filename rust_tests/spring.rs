@@ -3,9 +3,7 @@
 //! (`Units::PerMetre(1.0)`) unless a test is about scaling.
 
 use caudal::rig::{Influences, RigParts};
-use caudal::spring::{
-    bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units,
-};
+use caudal::spring::{bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units};
 use caudal::{CaudalError, Clip, Rig, Trs};
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
@@ -46,10 +44,8 @@ impl Creature {
 
     fn build(&self) -> (Rig, TailChain) {
         let s = self.scale;
-        let mut names: Vec<String> = ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
+        let mut names: Vec<String> =
+            ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"].iter().map(|n| n.to_string()).collect();
         let mut parents = vec![None, Some(0), Some(1), Some(2), Some(0), Some(4), Some(5)];
         let mut heads = vec![
             Vec3::new(0.0, 1.0, 0.0),
@@ -76,8 +72,7 @@ impl Creature {
             p += d * seg;
             d = Quat::from_rotation_y(self.side_curve) * d;
         }
-        let bind_world: Vec<Mat4> =
-            heads.iter().zip(&rots).map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s)).collect();
+        let bind_world: Vec<Mat4> = heads.iter().zip(&rots).map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s)).collect();
 
         // Body box on the hips, one small triangle on every weighted tail bone.
         let mut vertices: Vec<Vec3> = Vec::new();
@@ -89,8 +84,18 @@ impl Creature {
             }
         }
         let mut triangles: Vec<[u32; 3]> = vec![
-            [0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-            [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3],
+            [0, 1, 3],
+            [0, 3, 2],
+            [4, 6, 7],
+            [4, 7, 5],
+            [0, 4, 5],
+            [0, 5, 1],
+            [2, 3, 7],
+            [2, 7, 6],
+            [0, 2, 6],
+            [0, 6, 4],
+            [1, 5, 7],
+            [1, 7, 3],
         ];
         let mut joint_of = vec![HIPS as u32; 8];
         for (b, &c) in mids.iter().enumerate().take(self.bones) {
@@ -601,13 +606,8 @@ fn crouch(low: f32, params: SpringParams) -> GroundRun {
             let g = spring.grounded();
             r.grounded_at_settle = g.iter().filter(|g| **g).count();
             r.settle_speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
-            r.settle_height_err = spring
-                .particles()
-                .iter()
-                .zip(g)
-                .filter(|(_, g)| **g)
-                .map(|(p, _)| (p.y - floor).abs())
-                .fold(0.0, f32::max);
+            r.settle_height_err =
+                spring.particles().iter().zip(g).filter(|(_, g)| **g).map(|(p, _)| (p.y - floor).abs()).fold(0.0, f32::max);
         }
         if f == ((0.5 + 3.0 + 0.3 + 1.5) * 60.0) as usize {
             r.released_min_height = spring.particles().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
@@ -709,13 +709,7 @@ fn released_swing(zeta: f32) -> (f32, f32, f32) {
     let mut c = Creature::new(1);
     c.tail_length = 0.14; // 0.1 H: the link swings at exactly root_frequency
     let (rig, chain) = c.build();
-    let params = SpringParams {
-        damping_ratio: zeta,
-        gravity: 0.0,
-        ground: false,
-        forward_plane: false,
-        ..metres()
-    };
+    let params = SpringParams { damping_ratio: zeta, gravity: 0.0, ground: false, forward_plane: false, ..metres() };
     let mut spring = TailSpring::new(&rig, chain, params).unwrap();
     let dt = 1.0 / 120.0;
     spring.step(rest_hips(), 0.0).unwrap();
@@ -935,8 +929,6 @@ fn simulate_equals_stepping_by_hand() {
     }
 }
 
-
-
 #[test]
 fn fast_slerp_stays_within_1e4_rad_of_slerp_up_to_90_degrees() {
     use caudal::spring::{fast_slerp, slerp};
@@ -1132,7 +1124,6 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(field_of(&TailChain::find(&robot.rig).unwrap_err()), "chain");
     drop(rig);
 }
-
 
 #[test]
 fn a_long_hitch_is_capped_not_exploded() {

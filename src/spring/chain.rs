@@ -92,7 +92,10 @@ impl TailChain {
             }
         }
         if numbered.is_empty() {
-            return Err(CaudalError::not_found("chain", "no joint is named like a tail bone (Tail_1, Tail1, ...); pass the chain explicitly"));
+            return Err(CaudalError::not_found(
+                "chain",
+                "no joint is named like a tail bone (Tail_1, Tail1, ...); pass the chain explicitly",
+            ));
         }
         numbered.sort();
         if let Some(w) = numbered.windows(2).find(|w| w[0].0 == w[1].0) {
