@@ -1,3 +1,5 @@
+//! Artist clip onto the degraded (`*_notail`) rigs, overall and on the tail:
+//! `cargo run --release --example solve_notail`.
 use caudal::gltf_io::load;
 use caudal::solve::{quality_over, skin_clip, transfer_clip, SolveMode, SolveParams};
 fn main() {

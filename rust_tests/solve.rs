@@ -11,6 +11,7 @@ use glam::Vec3;
 use nalgebra::{Matrix3, Rotation3, Vector3};
 
 #[test]
+#[allow(clippy::needless_range_loop)]
 fn jacobi_eigen4_reconstructs_symmetric_matrices() {
     let mut rng = Lcg(7);
     for case in 0..200 {

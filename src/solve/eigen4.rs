@@ -7,6 +7,8 @@
 //! article 001). Jacobi rotations converge quadratically to machine precision
 //! for any symmetric 4x4, repeated eigenvalues included.
 
+#![allow(clippy::needless_range_loop)] // index loops read as the 4x4 maths they implement
+
 /// Sweeps after which Jacobi stops even if the off-diagonal is not yet zero.
 /// Quadratic convergence reaches f64 precision in 5-8 sweeps on 4x4.
 pub const JACOBI_MAX_SWEEPS: usize = 32;

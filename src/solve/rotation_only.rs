@@ -18,6 +18,8 @@
 //! accepted only if the error falls. It stops on absolute progress relative
 //! to the model scale, like the rigid sweeps, and keeps the best iterate.
 
+#![allow(clippy::needless_range_loop)] // index loops read as the 4x4 maths they implement
+
 use nalgebra::{DMatrix, DVector, Matrix3, Matrix3x4, Rotation3, Vector3};
 
 use super::constraints::Constraints;
