@@ -12,7 +12,6 @@ import bpy
 from bpy.props import (
     BoolProperty,
     CollectionProperty,
-    EnumProperty,
     FloatProperty,
     IntProperty,
     PointerProperty,

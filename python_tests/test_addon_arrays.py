@@ -59,7 +59,6 @@ def test_written_weights_read_back_and_untouched_rows_stay():
     assert set(np.unique(r)) == set(range(table.vertex_count))
     # A vertex we did not touch reads back the same.
     i = 3
-    gi = {n: k for k, n in enumerate(back[3])}
     got = {back[3][g]: w for v, g, w in zip(*back[:3]) if v == i}
     want = {table.joint_names[j]: table.dense[i, j] for j in np.flatnonzero(table.dense[i])}
     assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-5 for k in got)

@@ -19,8 +19,6 @@ TAIL = ["Tail_1", "Tail_2", "Tail_3"]
 def fox_with_tail_chain():
     """The Khronos Fox with its three authored tail bones renamed to caudal's
     chain names (Tail_1..Tail_3), so the bake finds them as a grown chain."""
-    import bpy
-
     arm, mesh = fresh_fox("fox/Fox.glb")
     for old, new in zip(["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"], TAIL):
         arm.data.bones[old].name = new

@@ -138,7 +138,7 @@ def test_failure_in_caudal_leaves_the_character_untouched():
 def test_failure_while_writing_is_rolled_back(monkeypatch):
     """Bones already added and weights already written are taken back when
     a later write fails."""
-    pkg = addon()
+    addon()
     from addon import build, bpy_arrays
 
     arm, mesh = fresh_fox()
