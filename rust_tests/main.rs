@@ -4,3 +4,4 @@ mod gltf_io;
 mod rig_table;
 mod roles;
 mod spring;
+mod solve;

@@ -19,6 +19,7 @@ from caudal._core import (
     TailSpring,
     UnknownJointError,
     __version__,
+    clip_tracks,
     demo_creature,
     demo_creature_glb,
     load,
@@ -27,6 +28,9 @@ from caudal._core import (
     skin,
     skin_bind_pose,
     step_springs,
+    solve_surface,
+    transfer_clip,
+    transfer_quality,
     world_matrices_of,
 )
 
@@ -42,6 +46,7 @@ __all__ = [
     "TailSpring",
     "UnknownJointError",
     "__version__",
+    "clip_tracks",
     "demo_creature",
     "demo_creature_glb",
     "load",
@@ -50,5 +55,8 @@ __all__ = [
     "skin",
     "skin_bind_pose",
     "step_springs",
+    "solve_surface",
+    "transfer_clip",
+    "transfer_quality",
     "world_matrices_of",
 ]

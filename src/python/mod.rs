@@ -12,6 +12,7 @@ mod errors;
 mod gltf;
 mod rig;
 mod spring;
+mod solve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -21,5 +22,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gltf::register(m)?;
     demo::register(m)?;
     spring::register(m)?;
+    solve::register(m)?;
     Ok(())
 }

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from caudal import CaudalError
-from caudal.cli import demo, info
+from caudal.cli import demo, info, solve
 
-COMMANDS = [info, demo]
+COMMANDS = [info, demo, solve]
 
 
 def build_parser() -> argparse.ArgumentParser:
