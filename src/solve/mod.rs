@@ -18,6 +18,18 @@
 //! * [`tracks`]: a solved clip as glTF animation tracks for the target file;
 //! * [`synthetic`]: a generated creature with known answers (tests, benches).
 
+//!
+//! Measured behaviour (tests in rust_tests/solve.rs, README tables):
+//! * control runs (an artist rig against its own clip) reach a mean error
+//!   of ~1e-5 % and a worst vertex below 1e-4 % of the diagonal, far under
+//!   the article's 0.008 % / 0.08 % bar, because the affine seed lands on
+//!   the exact answer and one or two Horn sweeps polish it;
+//! * noisy targets (every vertex moved 0.1 % of the diagonal at random):
+//!   least squares averages the noise out, the solved surface sits ~0.014 %
+//!   of the diagonal from the clean one (Wolf Walk), quality against the
+//!   clean surface stays above 99.7 % and against the noisy one ~98 %: the
+//!   lost share is the noise itself, not instability; every frame converges.
+
 pub mod assemble;
 pub mod constraints;
 pub mod correspondence;
