@@ -36,6 +36,7 @@ class NumpyGltf:
                 self.buffers.append(base64.b64decode(uri.split(",", 1)[1]))
             else:
                 self.buffers.append((Path(path).parent / uri).read_bytes())
+        self._cache: dict[int, np.ndarray] = {}
         nodes = self.doc["nodes"]
         self.parent = [-1] * len(nodes)
         for i, n in enumerate(nodes):
@@ -43,6 +44,11 @@ class NumpyGltf:
                 self.parent[c] = i
 
     def accessor(self, i: int) -> np.ndarray:
+        if i not in self._cache:
+            self._cache[i] = self._read_accessor(i)
+        return self._cache[i]
+
+    def _read_accessor(self, i: int) -> np.ndarray:
         a = self.doc["accessors"][i]
         v = self.doc["bufferViews"][a["bufferView"]]
         dt = np.dtype(_COMPONENT[a["componentType"]])
@@ -50,8 +56,7 @@ class NumpyGltf:
         start = v.get("byteOffset", 0) + a.get("byteOffset", 0)
         stride = v.get("byteStride", dt.itemsize * comps)
         buf = self.buffers[v["buffer"]]
-        rows = [np.frombuffer(buf, dtype=dt, count=comps, offset=start + k * stride) for k in range(a["count"])]
-        out = np.array(rows).reshape(a["count"], comps)
+        out = np.ndarray((a["count"], comps), dtype=dt, buffer=buf, offset=start, strides=(stride, dt.itemsize)).copy()
         if a.get("normalized"):
             out = out.astype(np.float64) / np.iinfo(dt).max
         return out

@@ -2,4 +2,5 @@
 mod common;
 mod gltf_io;
 mod rig_table;
+mod roles;
 mod appendage;

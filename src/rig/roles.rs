@@ -98,6 +98,8 @@ const NECK_NAMES: &[&str] = &["neck", "neck1", "neck_01", "neck01"];
 const HEAD_NAMES: &[&str] = &["head"];
 const THIGH_NAMES: &[&str] = &["upleg", "upperleg", "thigh", "leg01", "upper_leg", "thigh_twist"];
 const SHIN_NAMES: &[&str] = &["leg", "lowerleg", "shin", "calf", "leg02", "lower_leg", "knee"];
+/// Rigify's deform pelvis is the first spine bone.
+const RIGIFY_PELVIS: &str = "DEF-spine";
 /// Quaternius' animal rig: hind legs and tail hang from `Back`.
 const ANIMAL_PELVIS: &str = "back";
 
@@ -114,6 +116,8 @@ impl JointRoles {
             roles.set_pelvis(j, RoleRule::Override);
         } else if let Some(j) = names.iter().position(|n| PELVIS_NAMES.contains(&base_name(n).as_str())) {
             roles.set_pelvis(j, RoleRule::Name(format!("hips/pelvis name ({})", names[j])));
+        } else if let Some(j) = names.iter().position(|n| n.eq_ignore_ascii_case(RIGIFY_PELVIS)) {
+            roles.set_pelvis(j, RoleRule::Name(format!("Rigify pelvis ({})", names[j])));
         } else if let Some(j) = names.iter().position(|n| {
             base_name(n) == ANIMAL_PELVIS
         }) .filter(|&j| rig.children(j).any(|c| { let u = unsided(&names[c]); u.contains("leg") || u.contains("shoulder") }))
@@ -224,29 +228,36 @@ impl JointRoles {
                     roles.push_source("spine", j, path.1.clone());
                 }
                 if roles.neck.is_none() || roles.head.is_none() {
-                    // Continue the spine to its end: the last joint is the head, the one before the neck.
-                    let mut j = *roles.spine.last().unwrap_or(&pelvis);
-                    let mut ext = Vec::new();
-                    // The head is the highest end: follow the child whose chain climbs highest.
+                    // Continue the spine to its end: the last joint is the
+                    // head, the one before the neck.
                     let top = |c: usize| main_chain(rig, c, &descendants).iter().map(|&k| heads[k].y).fold(f32::NEG_INFINITY, f32::max);
+                    let mut chain = roles.spine.clone();
+                    let mut j = *chain.last().unwrap_or(&pelvis);
+                    // The head is the highest end: follow the child whose chain climbs highest.
                     while let Some(c) = rig.children(j).max_by(|&a, &b| top(a).total_cmp(&top(b))) {
-                        ext.push(c);
+                        chain.push(c);
                         j = c;
                     }
                     if roles.head.is_none() {
-                        if let Some(&h) = ext.last() {
+                        if let Some(&h) = chain.last() {
                             roles.head = Some(h);
                             roles.push_source("head", h, RoleRule::Topology("end of the spine chain".into()));
                         }
                     }
-                    if roles.neck.is_none() && ext.len() >= 2 {
-                        let n = ext[ext.len() - 2];
+                    if roles.neck.is_none() && chain.len() >= 3 {
+                        let n = chain[chain.len() - 2];
                         roles.neck = Some(n);
                         roles.push_source("neck", n, RoleRule::Topology("joint before the head".into()));
                     }
                 }
             }
         }
+
+        // A chain found by shape runs through the neck to the head: those are
+        // not spine.
+        let (neck, head) = (roles.neck, roles.head);
+        roles.spine.retain(|&j| Some(j) != neck && Some(j) != head);
+        roles.sources.retain(|s| s.role != "spine" || (Some(s.joint) != neck && Some(s.joint) != head));
         Ok(roles)
     }
 
