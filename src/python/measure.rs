@@ -48,12 +48,12 @@ fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
 }
 
 /// Edge stretch of `rig` played by `clip` (all of the rig's joints) at
-/// `samples` evenly spaced times. `tail_vertices`: the tail; `anchor`: the
+/// `samples` evenly spaced times (default 24, SPEC M1). `tail_vertices`: the tail; `anchor`: the
 /// joint the swing is measured against (default: the pelvis role);
 /// `reference`: a Clip whose first frame is the rigid reference pose
 /// (default: the bind pose).
 #[pyfunction]
-#[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=STRETCH_SAMPLES))]
+#[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=None))]
 fn edge_stretch<'py>(
     py: Python<'py>,
     rig: &PyRig,
@@ -61,8 +61,9 @@ fn edge_stretch<'py>(
     tail_vertices: &Bound<'py, PyAny>,
     anchor: Option<String>,
     reference: Option<&PyClip>,
-    samples: usize,
+    samples: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (tail, _) = indices(tail_vertices, "tail_vertices", &[None], Some(rig.inner.vertex_count()))?;
     let a = joint(&rig.inner, "anchor", anchor)?;
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
@@ -85,17 +86,18 @@ fn edge_stretch<'py>(
 /// amplitude_deg}], edge counts, and the bake summary.
 #[pyfunction]
 /// `ratios=True` adds every sampled ratio (sorted f32 array) to each row.
-#[pyo3(signature = (model, clips=None, *, samples=STRETCH_SAMPLES, rate=None, spring=None, ratios=false))]
+#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false))]
 fn stretch_table<'py>(
     py: Python<'py>,
     model: &PyModel,
     clips: Option<Vec<String>>,
-    samples: usize,
+    samples: Option<usize>,
     rate: Option<f32>,
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let m = model.inner.clone();
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let results = py
