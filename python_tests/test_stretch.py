@@ -80,7 +80,7 @@ def test_report_command_text_json_and_plot(tmp_path):
     fox = str(asset("fox/Fox_notail.glb"))
     out = run("report", fox, "--clip", "Walk")
     assert out.returncode == 0, out.stderr
-    assert "| rigid to pelvis | 1.00 | 1.00 | 1.00 | 0.0% | 0.0 deg |" in out.stdout
+    assert "| rigid to pelvis | 1.00 | 1.00 | 1.00 | 0.0% | 0.0 deg | 0.0 deg |" in out.stdout
     assert "tail chain" in out.stdout and "body, for comparison" in out.stdout
     out = run("report", fox, "--clip", "Walk,Run", "--json")
     data = json.loads(out.stdout)
