@@ -22,11 +22,7 @@ fn creature(bones: usize) -> (Rig, TailChain) {
         parents.push(Some(i));
         heads.push(Vec3::new(0.0, 0.95, -0.12) + dir * (0.8 * i as f32 / bones as f32));
     }
-    let vertices = vec![
-        Vec3::new(-0.2, 0.0, -0.1),
-        Vec3::new(0.2, 0.0, -0.1),
-        Vec3::new(0.0, 1.4, 0.1),
-    ];
+    let vertices = vec![Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 0.0, -0.1), Vec3::new(0.0, 1.4, 0.1)];
     let rig = Rig::new(RigParts {
         vertices,
         triangles: vec![[0, 1, 2]],
@@ -116,9 +112,7 @@ fn run(count: usize, bones: usize, batched: bool, budget: Duration) -> (f64, f64
 
 fn main() {
     let threads = rayon::current_num_threads();
-    let budget = Duration::from_millis(
-        std::env::var("CAUDAL_BENCH_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500),
-    );
+    let budget = Duration::from_millis(std::env::var("CAUDAL_BENCH_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500));
     let mut rows = Vec::new();
     for bones in [4usize, 8] {
         for (case, count, batched, t) in [
@@ -126,6 +120,13 @@ fn main() {
             (format!("1000 characters, {bones} bones, step() one by one"), 1000, false, 1),
             (format!("1000 characters, {bones} bones, step_many (rayon)"), 1000, true, threads),
         ] {
+            // CAUDAL_BENCH_ONLY=<substring> runs matching cases only (for
+            // perf stat on one case).
+            if let Ok(only) = std::env::var("CAUDAL_BENCH_ONLY") {
+                if !case.contains(&only) {
+                    continue;
+                }
+            }
             let (wall, cpu) = run(count, bones, batched, budget);
             rows.push(Row { case, threads: t, wall, cpu });
         }

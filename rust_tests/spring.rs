@@ -3,9 +3,7 @@
 //! (`Units::PerMetre(1.0)`) unless a test is about scaling.
 
 use caudal::rig::{Influences, RigParts};
-use caudal::spring::{
-    bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units,
-};
+use caudal::spring::{bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units};
 use caudal::{CaudalError, Clip, Rig, Trs};
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
@@ -46,10 +44,8 @@ impl Creature {
 
     fn build(&self) -> (Rig, TailChain) {
         let s = self.scale;
-        let mut names: Vec<String> = ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"]
-            .iter()
-            .map(|n| n.to_string())
-            .collect();
+        let mut names: Vec<String> =
+            ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"].iter().map(|n| n.to_string()).collect();
         let mut parents = vec![None, Some(0), Some(1), Some(2), Some(0), Some(4), Some(5)];
         let mut heads = vec![
             Vec3::new(0.0, 1.0, 0.0),
@@ -76,8 +72,7 @@ impl Creature {
             p += d * seg;
             d = Quat::from_rotation_y(self.side_curve) * d;
         }
-        let bind_world: Vec<Mat4> =
-            heads.iter().zip(&rots).map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s)).collect();
+        let bind_world: Vec<Mat4> = heads.iter().zip(&rots).map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s)).collect();
 
         // Body box on the hips, one small triangle on every weighted tail bone.
         let mut vertices: Vec<Vec3> = Vec::new();
@@ -89,12 +84,21 @@ impl Creature {
             }
         }
         let mut triangles: Vec<[u32; 3]> = vec![
-            [0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1],
-            [2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3],
+            [0, 1, 3],
+            [0, 3, 2],
+            [4, 6, 7],
+            [4, 7, 5],
+            [0, 4, 5],
+            [0, 5, 1],
+            [2, 3, 7],
+            [2, 7, 6],
+            [0, 2, 6],
+            [0, 6, 4],
+            [1, 5, 7],
+            [1, 7, 3],
         ];
         let mut joint_of = vec![HIPS as u32; 8];
-        for b in 0..self.bones {
-            let c = mids[b];
+        for (b, &c) in mids.iter().enumerate().take(self.bones) {
             let base = vertices.len() as u32;
             vertices.push((c + Vec3::X * 0.03) * s);
             vertices.push((c - Vec3::X * 0.03) * s);
@@ -602,13 +606,8 @@ fn crouch(low: f32, params: SpringParams) -> GroundRun {
             let g = spring.grounded();
             r.grounded_at_settle = g.iter().filter(|g| **g).count();
             r.settle_speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
-            r.settle_height_err = spring
-                .particles()
-                .iter()
-                .zip(g)
-                .filter(|(_, g)| **g)
-                .map(|(p, _)| (p.y - floor).abs())
-                .fold(0.0, f32::max);
+            r.settle_height_err =
+                spring.particles().iter().zip(g).filter(|(_, g)| **g).map(|(p, _)| (p.y - floor).abs()).fold(0.0, f32::max);
         }
         if f == ((0.5 + 3.0 + 0.3 + 1.5) * 60.0) as usize {
             r.released_min_height = spring.particles().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
@@ -710,13 +709,7 @@ fn released_swing(zeta: f32) -> (f32, f32, f32) {
     let mut c = Creature::new(1);
     c.tail_length = 0.14; // 0.1 H: the link swings at exactly root_frequency
     let (rig, chain) = c.build();
-    let params = SpringParams {
-        damping_ratio: zeta,
-        gravity: 0.0,
-        ground: false,
-        forward_plane: false,
-        ..metres()
-    };
+    let params = SpringParams { damping_ratio: zeta, gravity: 0.0, ground: false, forward_plane: false, ..metres() };
     let mut spring = TailSpring::new(&rig, chain, params).unwrap();
     let dt = 1.0 / 120.0;
     spring.step(rest_hips(), 0.0).unwrap();
@@ -936,4 +929,223 @@ fn simulate_equals_stepping_by_hand() {
     }
 }
 
+#[test]
+fn fast_slerp_stays_within_1e4_rad_of_slerp_up_to_90_degrees() {
+    use caudal::spring::{fast_slerp, slerp};
+    let mut worst = 0.0f32;
+    for i in 0..40 {
+        let a = Quat::from_euler(EulerRot::YXZ, 0.3 * i as f32, 0.17 * i as f32, -0.11 * i as f32);
+        for j in 1..=18 {
+            let b = a * Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), (j * 5) as f32 * 0.0174533);
+            for t in [0.0f32, 0.02, 0.1, 0.18, 0.33, 0.5, 0.77, 1.0] {
+                worst = worst.max(bend_angle(fast_slerp(a, b, t).inverse() * slerp(a, b, t)));
+            }
+        }
+    }
+    assert!(worst < 1e-4, "fast slerp off by {worst} rad");
+}
 
+/// Mean neighbour kink over a fast move, with the given coupling rate.
+fn mean_kink(coupling_rate: f32, bones: usize) -> f32 {
+    let (rig, chain) = Creature::new(bones).build();
+    let params = SpringParams { coupling_rate, ground: false, ..metres() };
+    let mut spring = TailSpring::new(&rig, chain, params).unwrap();
+    let dt = 1.0 / 60.0;
+    let mut sum = 0.0;
+    let mut count = 0;
+    for f in 0..=150 {
+        let t = f as f32 * dt;
+        let m = hips(Vec3::new(0.8 * (t / 0.5).min(1.0), 1.0, 0.3 * t), Quat::from_rotation_y(1.2 * (3.0 * t).sin()));
+        spring.step(m, if f == 0 { 0.0 } else { dt }).unwrap();
+        for w in spring.bends().windows(2) {
+            sum += bend_angle(w[0].inverse() * w[1]);
+            count += 1;
+        }
+    }
+    (sum / count as f32).to_degrees()
+}
+
+#[test]
+fn coupling_smooths_neighbouring_bends() {
+    for bones in [4, 8] {
+        let free = mean_kink(0.0, bones);
+        let coupled = mean_kink(12.0, bones);
+        println!("K={bones}: mean neighbour kink {free:.2} deg uncoupled, {coupled:.2} deg coupled");
+        assert!(coupled < 0.8 * free, "K={bones}: coupling must smooth the bends ({coupled} vs {free})");
+    }
+}
+
+#[test]
+fn a_chain_from_another_rig_is_rejected_not_a_panic() {
+    let (small, _) = Creature::new(3).build();
+    let (_, big_chain) = Creature::new(8).build();
+    let err = TailSpring::new(&small, big_chain, metres()).unwrap_err();
+    assert_eq!(field_of(&err), "chain");
+    let forged = TailChain { bones: vec![7, 8], end: None, anchor: 3 };
+    let (rig, _) = Creature::new(4).build();
+    // Anchor is recomputed from the rig, not trusted.
+    let s = TailSpring::new(&rig, forged, metres()).unwrap();
+    assert_eq!(s.chain().anchor, HIPS);
+}
+
+// ------------------------------------------------------------------------
+// Real models (../shared/assets): the Khronos Fox (3 tail bones under the
+// hips, no end helper, 79 units tall) and the Quaternius Wolf (8 tail bones
+// hanging off `Back`, not the pelvis).
+
+fn looped(clip: &Clip, loops: usize) -> Clip {
+    let mut locals = Vec::new();
+    for _ in 0..loops {
+        // Drop the last frame of each loop: it repeats the first.
+        for f in 0..clip.frame_count() - 1 {
+            locals.extend_from_slice(clip.frame(f));
+        }
+    }
+    let frames = locals.len() / clip.joint_count();
+    Clip::new(clip.name.clone(), clip.rate, (frames - 1) as f32 / clip.rate, clip.joint_count(), locals).unwrap()
+}
+
+struct RealRun {
+    len_err: f32,
+    body_moved: bool,
+    max_bend_deg: f32,
+    tip_path: Vec<Vec3>,
+}
+
+/// Plays `clip` `loops` times through the spring (default parameters,
+/// automatic units) and checks what FK of the output does.
+fn real_run(rig: &Rig, chain: &TailChain, clip: &Clip, loops: usize) -> RealRun {
+    let clip = looped(clip, loops);
+    let track = simulate(rig, &clip, chain, &SpringParams::default()).unwrap();
+    let bind = rig.bind_locals();
+    let neutral_len: Vec<f32> = chain.bones.iter().skip(1).map(|&b| bind[b].translation.length()).collect();
+    let spring = TailSpring::new(rig, chain.clone(), SpringParams::default()).unwrap();
+    let rest = spring.rest_locals();
+    let last = *chain.bones.last().unwrap();
+    let tip_local = match chain.end {
+        Some(e) => bind[e].translation,
+        None => bind[last].rotation.inverse() * bind[last].translation / bind[last].scale,
+    };
+    let body: Vec<usize> = (0..rig.joint_count()).filter(|j| !chain.bones.contains(j) && Some(*j) != chain.end).collect();
+    let mut r = RealRun { len_err: 0.0, body_moved: false, max_bend_deg: 0.0, tip_path: Vec::new() };
+    for f in 0..clip.frame_count() {
+        let base = clip.frame(f).to_vec();
+        let mut with_tail = base.clone();
+        for (i, (&b, q)) in chain.bones.iter().zip(track.frame(f)).enumerate() {
+            assert!(q.is_finite() && (q.length() - 1.0).abs() < 1e-4, "frame {f} bone {i}: {q}");
+            // The spring sets rotations only; translations stay neutral.
+            with_tail[b] = Trs::new(bind[b].translation, *q, bind[b].scale);
+            r.max_bend_deg = r.max_bend_deg.max(bend_angle(q.inverse() * rest[i]).to_degrees());
+        }
+        let w0 = caudal::rig::world_matrices(rig.parents(), rig.topological_order(), &base);
+        let w1 = caudal::rig::world_matrices(rig.parents(), rig.topological_order(), &with_tail);
+        r.body_moved |= body.iter().any(|&j| chain.bones.iter().all(|b| !is_ancestor(rig, *b, j)) && w0[j] != w1[j]);
+        // Segment lengths under the clip's (scaled) parent equal the
+        // neutral lengths scaled the same way: the tail never stretches.
+        let scale = w1[chain.anchor].to_scale_rotation_translation().0.x;
+        for (k, pair) in chain.bones.windows(2).enumerate() {
+            let d = (w1[pair[1]].w_axis - w1[pair[0]].w_axis).truncate().length();
+            let want = neutral_len[k] * scale;
+            r.len_err = r.len_err.max((d - want).abs() / want);
+        }
+        r.tip_path.push(w1[last].transform_point3(tip_local));
+    }
+    r
+}
+
+fn is_ancestor(rig: &Rig, a: usize, mut j: usize) -> bool {
+    while let Some(p) = rig.parents()[j] {
+        if p == a {
+            return true;
+        }
+        j = p;
+    }
+    false
+}
+
+#[test]
+fn fox_tail_swings_without_stretching_or_moving_the_body() {
+    let m = caudal::gltf_io::load(&crate::common::asset("fox/Fox.glb")).unwrap();
+    let rig = &m.rig;
+    let joints: Vec<usize> = ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"].iter().map(|n| rig.joint_index(n).unwrap()).collect();
+    let chain = TailChain::from_joints(rig, &joints).unwrap();
+    assert_eq!(chain.end, None, "the fox's last tail bone carries weight: no end helper");
+    assert_eq!(rig.joint_names()[chain.anchor], "b_Hip_01");
+    let spring = TailSpring::new(rig, chain.clone(), SpringParams::default()).unwrap();
+    assert!((spring.units_per_metre() - rig.height() / 1.91).abs() < 1e-3 * rig.height());
+    for name in ["Walk", "Run"] {
+        let clip = m.sample_clip(name, 30.0).unwrap();
+        let r = real_run(rig, &chain, &clip, 4);
+        println!("fox {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
+        assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
+        assert!(!r.body_moved, "{name}: the tail moved a body joint");
+        assert!(r.max_bend_deg > 2.0, "{name}: the tail should swing ({} deg)", r.max_bend_deg);
+        assert!(r.max_bend_deg < 100.0, "{name}: implausible bend {} deg", r.max_bend_deg);
+    }
+    // Frame-rate independence on a real clip: Run sampled at 30 and 60 Hz.
+    let run30 = real_run(rig, &chain, &m.sample_clip("Run", 30.0).unwrap(), 3);
+    let run60 = real_run(rig, &chain, &m.sample_clip("Run", 60.0).unwrap(), 3);
+    let tail_length = 36.652;
+    let worst = run30.tip_path.iter().zip(run60.tip_path.iter().step_by(2)).map(|(a, b)| (*a - *b).length()).fold(0.0, f32::max);
+    println!("fox Run: tip path 30 vs 60 Hz differs by {:.2}% of the tail length", 100.0 * worst / tail_length);
+    assert!(worst <= 0.02 * tail_length, "tip path differs by {worst}");
+}
+
+#[test]
+fn wolf_eight_bone_tail_hanging_off_the_back() {
+    let m = caudal::gltf_io::load(&crate::common::asset("quaternius_wolf/Wolf.gltf")).unwrap();
+    let rig = &m.rig;
+    let chain = TailChain::find(rig).unwrap();
+    assert_eq!(chain.bones.len(), 8);
+    assert_eq!(rig.joint_names()[chain.anchor], "Back");
+    for name in ["Walk", "Gallop"] {
+        let clip = m.sample_clip(name, 30.0).unwrap();
+        let r = real_run(rig, &chain, &clip, 4);
+        println!("wolf {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
+        assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
+        assert!(!r.body_moved, "{name}: the tail moved a body joint");
+        assert!(r.max_bend_deg > 2.0, "{name}: the tail should swing ({} deg)", r.max_bend_deg);
+    }
+}
+
+#[test]
+fn tail_chains_are_found_by_the_common_riggers_names() {
+    // caudal's own names with Tail_End, and the Fox's and Wolf's spellings.
+    let (rig, chain) = Creature::new(5).build();
+    assert_eq!(chain.bones, vec![7, 8, 9, 10, 11]);
+    assert_eq!(chain.end, Some(12));
+    let fox = crate::common::load("fox/Fox.glb");
+    let c = TailChain::find(&fox.rig).unwrap();
+    let names: Vec<&str> = c.bones.iter().map(|&j| fox.rig.joint_names()[j].as_str()).collect();
+    assert_eq!(names, ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"]);
+    assert_eq!(c.end, None);
+    // No tail at all: a clear NotFound naming the field.
+    let robot = crate::common::load("robot_expressive/RobotExpressive.glb");
+    assert_eq!(field_of(&TailChain::find(&robot.rig).unwrap_err()), "chain");
+    drop(rig);
+}
+
+#[test]
+fn a_long_hitch_is_capped_not_exploded() {
+    let (rig, chain) = Creature::new(5).build();
+    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
+    spring.step(rest_hips(), 0.0).unwrap();
+    for f in 1..30 {
+        spring.step(walk(f as f64 / 60.0), 1.0 / 60.0).unwrap();
+    }
+    // A two-second stall, then normal frames: at most max_substeps run for
+    // the stall, nothing explodes, lengths hold, the clock carries on.
+    // (0.6 m and a half turn: below the teleport distance.)
+    let base = walk(29.0 / 60.0).w_axis.truncate();
+    let after = |t: f32| hips(base + Vec3::new(0.6, 0.0, 0.2 * t), Quat::from_rotation_y(3.0 + 0.5 * t));
+    spring.step(after(0.0), 2.0).unwrap();
+    assert!(length_error(&spring) < 1e-5);
+    assert!(spring.particles().iter().all(|p| p.is_finite()));
+    for f in 1..120 {
+        spring.step(after(f as f32 / 60.0), 1.0 / 60.0).unwrap();
+        assert!(length_error(&spring) < 1e-5);
+    }
+    assert_eq!(spring.teleports(), 0);
+    let speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
+    assert!(speed < 5.0, "tail speed {speed} m/s after the hitch");
+}

@@ -21,7 +21,7 @@ fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
     for (k, v) in kw.iter() {
         let key: String = k.extract()?;
         let f = |v: &Bound<'_, PyAny>| -> PyResult<f32> {
-            v.extract::<f32>().map_err(|_| pyo3::PyErr::from(super::errors::to_py(CaudalError::param(key.clone(), "must be a number"))))
+            v.extract::<f32>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a number")))
         };
         let b = |v: &Bound<'_, PyAny>| -> PyResult<bool> {
             v.extract::<bool>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be True or False")))
@@ -79,7 +79,8 @@ fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResult<TailChain
     let Some(c) = chain.filter(|c| !c.is_none()) else {
         return TailChain::find(rig).py_err();
     };
-    let list = c.cast::<PyList>().map_err(|_| super::errors::to_py(CaudalError::shape("chain", "expected a list of joint names or indices")))?;
+    let list =
+        c.cast::<PyList>().map_err(|_| super::errors::to_py(CaudalError::shape("chain", "expected a list of joint names or indices")))?;
     let mut joints = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
         if let Ok(name) = item.extract::<String>() {
@@ -238,7 +239,13 @@ impl PyTailSpring {
         d.set_item("substep_rate", p.substep_rate)?;
         d.set_item("max_substeps", p.max_substeps)?;
         d.set_item("teleport_distance", p.teleport_distance)?;
-        d.set_item("units_per_metre", match p.units { Units::Auto => None, Units::PerMetre(u) => Some(u) })?;
+        d.set_item(
+            "units_per_metre",
+            match p.units {
+                Units::Auto => None,
+                Units::PerMetre(u) => Some(u),
+            },
+        )?;
         d.set_item("forward", p.forward.to_array())?;
         d.set_item("up", p.up.to_array())?;
         Ok(d)
@@ -247,7 +254,13 @@ impl PyTailSpring {
         self.inner.len()
     }
     fn __repr__(&self) -> String {
-        format!("TailSpring({} bones {:?}..{:?} under {:?})", self.names.len(), self.names[0], self.names[self.names.len() - 1], self.anchor)
+        format!(
+            "TailSpring({} bones {:?}..{:?} under {:?})",
+            self.names.len(),
+            self.names[0],
+            self.names[self.names.len() - 1],
+            self.anchor
+        )
     }
 }
 
@@ -255,7 +268,12 @@ impl PyTailSpring {
 /// f32[S, 4, 4], one per spring. Returns the rotations of all chains
 /// concatenated in order, f32[sum K, 4]. Deterministic on any thread count.
 #[pyfunction]
-fn step_springs<'py>(py: Python<'py>, springs: Vec<PyRefMut<'py, PyTailSpring>>, parent_worlds: &Bound<'py, PyAny>, dt: f64) -> PyResult<Bound<'py, PyAny>> {
+fn step_springs<'py>(
+    py: Python<'py>,
+    springs: Vec<PyRefMut<'py, PyTailSpring>>,
+    parent_worlds: &Bound<'py, PyAny>,
+    dt: f64,
+) -> PyResult<Bound<'py, PyAny>> {
     let worlds = mat4s(parent_worlds, "parent_worlds")?;
     let mut springs = springs;
     let mut refs: Vec<&mut TailSpring> = springs.iter_mut().map(|s| &mut s.inner).collect();

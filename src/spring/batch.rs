@@ -42,9 +42,7 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
     for (i, m) in parent_worlds.iter().enumerate() {
         anchors.push(anchor_pose("parent_worlds", m).map_err(|e| match e {
             CaudalError::NonFinite { field, .. } => CaudalError::NonFinite { field, index: i },
-            CaudalError::Parameter { field, message } => {
-                CaudalError::Parameter { field, message: format!("{message} (spring {i})") }
-            }
+            CaudalError::Parameter { field, message } => CaudalError::Parameter { field, message: format!("{message} (spring {i})") },
             other => other,
         })?);
     }

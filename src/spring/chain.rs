@@ -76,22 +76,52 @@ impl TailChain {
         }
     }
 
-    /// The chain caudal grows: joints named `Tail_1..Tail_K` (an exporter's
-    /// `prefix:` is ignored, case-insensitive) and `Tail_End` if present.
+    /// Finds the tail by joint names: caudal's own `Tail_1..Tail_K` and
+    /// `Tail_End`, and the common riggers' spellings (`Tail1`, `tail.01`,
+    /// `b_Tail01_012`, `mixamorig:Tail_1`, case-insensitive): numbered tail
+    /// joints from the lowest number up, parent to child. Several joints
+    /// with the same number (two tails) is an error asking for the chain.
     pub fn find(rig: &Rig) -> Result<TailChain> {
-        let base = |n: &str| n.rsplit(':').next().unwrap_or(n).to_ascii_lowercase();
-        let names: Vec<String> = rig.joint_names().iter().map(|n| base(n)).collect();
-        let mut bones = Vec::new();
-        for k in 1.. {
-            match names.iter().position(|n| *n == format!("tail_{k}")) {
-                Some(j) => bones.push(j),
-                None => break,
+        let mut numbered: Vec<(u32, usize)> = Vec::new();
+        let mut end = None;
+        for (j, name) in rig.joint_names().iter().enumerate() {
+            match tail_number(name) {
+                Some(TailName::Bone(k)) => numbered.push((k, j)),
+                Some(TailName::End) => end = Some(j),
+                None => {}
             }
         }
-        if bones.is_empty() {
-            return Err(CaudalError::not_found("chain", "the rig has no Tail_1 joint; pass the chain explicitly"));
+        if numbered.is_empty() {
+            return Err(CaudalError::not_found(
+                "chain",
+                "no joint is named like a tail bone (Tail_1, Tail1, ...); pass the chain explicitly",
+            ));
         }
-        let end = names.iter().position(|n| n == "tail_end");
+        numbered.sort();
+        if let Some(w) = numbered.windows(2).find(|w| w[0].0 == w[1].0) {
+            let names = rig.joint_names();
+            return Err(CaudalError::param(
+                "chain",
+                format!("{:?} and {:?} both look like tail bone {}: pass the chain explicitly", names[w[0].1], names[w[1].1], w[0].0),
+            ));
+        }
+        let mut bones = vec![numbered[0].1];
+        for w in numbered.windows(2) {
+            if w[1].0 != w[0].0 + 1 {
+                break;
+            }
+            bones.push(w[1].1);
+        }
+        // An end helper must hang off the last bone; otherwise a weightless
+        // leaf after the numbered bones is taken as the end helper.
+        let last = *bones.last().unwrap();
+        let end = end.filter(|&e| rig.parents()[e] == Some(last)).or_else(|| {
+            let kids: Vec<usize> = rig.children(last).collect();
+            match kids.as_slice() {
+                [k] if rig.children(*k).next().is_none() && !carries_weight(rig, *k) => Some(*k),
+                _ => None,
+            }
+        });
         TailChain::new(rig, bones, end)
     }
 
@@ -101,6 +131,35 @@ impl TailChain {
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty()
     }
+}
+
+enum TailName {
+    Bone(u32),
+    End,
+}
+
+/// `Tail_3` -> Bone(3), `b_Tail01_012` -> Bone(1), `Tail_End` -> End.
+fn tail_number(name: &str) -> Option<TailName> {
+    let mut s = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
+    for prefix in ["def-", "def_", "b_", "j_", "bn_", "jnt_"] {
+        if let Some(rest) = s.strip_prefix(prefix) {
+            s = rest.to_string();
+        }
+    }
+    let rest = s.strip_prefix("tail")?;
+    let rest = rest.trim_start_matches(['_', '.', ' ', '-']);
+    if rest == "end" || rest.starts_with("end_") || rest.starts_with("end.") {
+        return Some(TailName::End);
+    }
+    // The tail number, then at most an exporter's "_012" / ".001" suffix.
+    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+    let after = &rest[digits.len()..];
+    let suffix_ok = after.is_empty()
+        || ((after.starts_with('_') || after.starts_with('.')) && after[1..].chars().all(|c| c.is_ascii_digit()) && after.len() > 1);
+    if digits.is_empty() || !suffix_ok {
+        return None;
+    }
+    digits.parse().ok().map(TailName::Bone)
 }
 
 fn carries_weight(rig: &Rig, joint: usize) -> bool {

@@ -46,15 +46,7 @@ pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec
 /// to the part behind the forward plane where that is possible; the floor wins
 /// where it is not.
 #[inline]
-pub fn ground(
-    head: Vec3,
-    dir: Vec3,
-    length: f32,
-    floor: f32,
-    fallback: Vec3,
-    back: Vec3,
-    plane: Option<(Vec3, Vec3)>,
-) -> Option<Vec3> {
+pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
     if head.y + length * dir.y >= floor {
         return None;
     }

@@ -32,9 +32,8 @@ pub fn neighbour_targets(old: &[Quat], out: &mut [Quat]) {
     }
 }
 
-/// `slerp(a, b, t)` on the short arc, as `a (a⁻¹ b)^t`: one atan2 and one
-/// sin/cos instead of glam's acos and three sines (this runs once per link
-/// per substep). Exact, not an approximation.
+/// `slerp(a, b, t)` on the short arc, exact: `a (a⁻¹ b)^t` (one atan2 and
+/// one sin/cos).
 #[inline]
 pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
     let mut r = a.conjugate() * b;
@@ -50,6 +49,28 @@ pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
     let (sin, cos) = half.sin_cos();
     let v = v * (sin / s);
     (a * Quat::from_xyzw(v.x, v.y, v.z, cos)).normalize()
+}
+
+/// `slerp(a, b, t)` on the short arc by a normalised lerp whose parameter is
+/// corrected with a fitted cubic (A. Kapoulkine, "Approximating slerp",
+/// 2015): measured angle error below 1e-4 rad for rotations up to 90° apart
+/// (the coupling works on bends held within 2 × 30° by the stop), 7e-4 rad
+/// at 180°; no transcendental functions. Used per link per substep.
+#[inline]
+pub fn fast_slerp(a: Quat, b: Quat, t: f32) -> Quat {
+    let mut ca = a.dot(b);
+    let b = if ca < 0.0 {
+        ca = -ca;
+        -b
+    } else {
+        b
+    };
+    let d = ca;
+    let ka = 1.0904 + d * (-3.2452 + d * (3.55645 - d * 1.43519));
+    let kb = 0.848013 + d * (-1.06021 + d * 0.215638);
+    let k = ka * (t - 0.5) * (t - 0.5) + kb;
+    let ot = t + t * (t - 0.5) * (t - 1.0) * k;
+    (a + (b - a) * ot).normalize()
 }
 
 /// Coupling blend for a time step: `α = 1 - exp(-k Δt)`.
@@ -99,8 +120,10 @@ pub fn swing(a: glam::Vec3, b: glam::Vec3) -> Quat {
     if d < -1.0 + 1e-6 {
         return Quat::from_axis_angle(a.any_orthonormal_vector(), std::f32::consts::PI);
     }
+    // |(a × b, 1 + a·b)|² = 2 (1 + a·b) for unit a, b.
     let c = a.cross(b);
-    Quat::from_xyzw(c.x, c.y, c.z, 1.0 + d).normalize()
+    let inv = (2.0 * (1.0 + d)).sqrt().recip();
+    Quat::from_xyzw(c.x * inv, c.y * inv, c.z * inv, (1.0 + d) * inv)
 }
 
 /// Shortest rotation angle of a unit quaternion, radians: `2 acos(|w|)`,

@@ -34,8 +34,8 @@ mod tail_spring;
 
 pub use batch::{output_offsets, step_many};
 pub use chain::TailChain;
-pub use coupling::{bend_angle, coupling_alpha, half_slerp, neighbour_targets, ElasticStop};
 pub use contact::{forward_plane, ground};
+pub use coupling::{bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing, ElasticStop};
 pub use params::*;
 pub use simulate::{simulate, TailTrack};
 pub use solver::AnchorPose;

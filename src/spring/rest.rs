@@ -16,11 +16,13 @@ use crate::rig::Rig;
 pub(crate) struct LinkRest {
     /// Corrected rest direction `r_i` in the parent bone's frame.
     pub r: Vec3,
+    /// The same in the body (hips) frame: `u_i = A_i r_i`.
+    pub u: Vec3,
     /// Authored (bind) direction in the parent bone's frame: what the
     /// bone's neutral local rotation points along.
     pub r_bind: Vec3,
-    /// `A_i`: the parent's corrected rest frame into the body (hips) frame.
-    pub a: Quat,
+    /// Inverse of `A_i`, the parent's corrected rest frame into the body
+    /// (hips) frame.
     pub a_inv: Quat,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
@@ -91,7 +93,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             let incoming = last.translation;
             last.rotation.inverse() * incoming / last.scale
         };
-        if !(tip.length() > 1e-9) {
+        if !tip.is_finite() || tip.length() <= 1e-9 {
             return Err(CaudalError::param("chain", format!("bone {:?} has zero length", names[chain.bones[i]])));
         }
         tips.push(tip);
@@ -151,8 +153,8 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         let omega = std::f32::consts::TAU * f;
         links.push(LinkRest {
             r,
+            u,
             r_bind: r_bind[i],
-            a,
             a_inv: a.inverse(),
             neutral: nrot,
             rest_local,

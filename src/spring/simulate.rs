@@ -41,10 +41,7 @@ impl TailTrack {
 /// bones (clips never animate them) are ignored.
 pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams) -> Result<TailTrack> {
     if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
-        ));
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
     }
     let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;
     let mut path = vec![chain.anchor];

@@ -7,7 +7,7 @@
 use glam::{Quat, Vec3};
 
 use super::contact;
-use super::coupling::{neighbour_targets, slerp, swing, ElasticStop};
+use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -114,32 +114,45 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         neighbour_targets(&state.bends, &mut state.targets);
     }
 
+    // Re-slice to the chain length so the loop's indexing needs no checks.
+    let links = &rest.links[..n];
+    let particles = &mut state.particles[..n];
+    let velocities = &mut state.velocities[..n];
+    let bends = &mut state.bends[..n];
+    let locals = &mut state.locals[..n];
+    let targets = &state.targets[..n];
+    let grounded_out = &mut state.grounded[..n];
+
     let mut frame = anchor.rotation; // current world frame of the link's parent
     let mut head = root;
     for i in 0..n {
-        let link = &rest.links[i];
+        let link = &links[i];
         let length = link.length * sigma;
-        let rest_dir = frame * link.r;
+        // World from this link's body-frame coordinates: conjugating a
+        // swing is the swing between the rotated vectors, so bends live in
+        // the body frame directly (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let to_world = frame * link.a_inv;
+        let from_world = to_world.conjugate();
+        let rest_dir = to_world * link.u;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
-        let mut v = state.velocities[i];
-        let p = state.particles[i];
+        let mut v = velocities[i];
+        let p = particles[i];
         v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
         let predicted = p + v * dt;
         let offset = predicted - head;
         let dist = offset.length();
         let candidate = if dist > 1e-6 * length { offset / dist } else { rest_dir };
 
-        // Bend relative to the rest direction, in the parent's frame, then
-        // changed into the body frame (conjugation adds no rotation).
-        // (Rotations keep unit vectors unit: no renormalising in between.)
-        let frame_inv = frame.conjugate();
-        let bend = link.a * swing(link.r, frame_inv * candidate) * link.a_inv;
-        let coupled = if couple { slerp(bend, state.targets[i], link.coupling_alpha) } else { bend };
+        // Bend relative to the rest direction in the body frame; coupling,
+        // then the elastic stop. (Rotations keep unit vectors unit: no
+        // renormalising in between.)
+        let bend = swing(link.u, from_world * candidate);
+        let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_local = (link.a_inv * limited * link.a) * link.r;
-        let mut dir = frame * limited_local;
+        let limited_body = limited * link.u;
+        let mut dir = to_world * limited_body;
         let stop_dir = dir;
 
         let mut at_plane = false;
@@ -161,7 +174,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if stopped {
-            let coupled_dir = frame * ((link.a_inv * coupled * link.a) * link.r);
+            let coupled_dir = to_world * (coupled * link.u);
             let push = coupled_dir - stop_dir;
             let push = push - push.dot(stop_dir) * stop_dir;
             let l = push.length();
@@ -187,16 +200,16 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         }
 
         let contact = at_plane || grounded;
-        let dir_local = if contact { frame_inv * dir } else { limited_local };
-        let local = swing(link.r_bind, dir_local) * link.neutral;
-        state.bends[i] = if contact { link.a * swing(link.r, dir_local) * link.a_inv } else { limited };
-        state.particles[i] = tip;
-        state.velocities[i] = v;
-        state.locals[i] = local;
-        state.grounded[i] = grounded;
+        let dir_body = if contact { from_world * dir } else { limited_body };
+        let local = swing(link.r_bind, link.a_inv * dir_body) * link.neutral;
+        bends[i] = if contact { swing(link.u, dir_body) } else { limited };
+        particles[i] = tip;
+        velocities[i] = v;
+        locals[i] = local;
+        grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        frame = frame * local;
+        frame *= local;
         head = tip;
     }
 }

@@ -8,7 +8,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
-use super::coupling::{slerp, ElasticStop};
+use super::coupling::{fast_slerp, ElasticStop};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
 use super::solver::{rest_state, substep, units_now, AnchorPose, ChainState, StepRules};
@@ -37,7 +37,7 @@ pub(crate) fn anchor_pose(field: &str, m: &Mat4) -> Result<AnchorPose> {
         return Err(CaudalError::NonFinite { field: field.into(), index: 0 });
     }
     let det = m.determinant();
-    if !(det.abs() > 1e-12) {
+    if det.is_nan() || det.abs() <= 1e-12 {
         return Err(CaudalError::param(field, "parent world matrix is singular"));
     }
     let (scale, rotation, translation) = m.to_scale_rotation_translation();
@@ -67,6 +67,8 @@ fn rules_of(p: &SpringParams) -> StepRules {
 
 impl TailSpring {
     pub fn new(rig: &Rig, chain: TailChain, params: SpringParams) -> Result<TailSpring> {
+        // The chain's fields are public: check them against *this* rig.
+        let chain = TailChain::new(rig, chain.bones, chain.end)?;
         let rest = rest::build(rig, &chain, &params)?;
         let n = chain.bones.len();
         let rules = rules_of(&params);
@@ -173,7 +175,7 @@ impl TailSpring {
         self.anchor = Some(a);
         let alpha = (self.accumulator / h).clamp(0.0, 1.0) as f32;
         for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals) {
-            *o = slerp(*p, *c, alpha);
+            *o = fast_slerp(*p, *c, alpha);
         }
     }
 
