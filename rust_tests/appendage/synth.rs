@@ -39,6 +39,13 @@ impl Builder {
     /// Hips at y 1.0, spine to a head at 1.95, legs to the floor, arms out.
     /// Body parts are boxes thin enough that no body skin is "far".
     pub fn humanoid() -> Builder {
+        Builder::humanoid_dense(0)
+    }
+
+    /// The humanoid with every body box `n` cells a side (0: the coarse
+    /// test body).
+    pub fn humanoid_dense(n: usize) -> Builder {
+        let cells = |coarse: usize| if n == 0 { coarse } else { n };
         let mut b = Builder {
             names: vec![],
             parents: vec![],
@@ -61,12 +68,12 @@ impl Builder {
             b.add_joint(&format!("{side}ForeArm"), Some(&format!("{side}Arm")), Vec3::new(0.45 * x, 1.65, 0.0));
             b.add_joint(&format!("{side}Hand"), Some(&format!("{side}ForeArm")), Vec3::new(0.7 * x, 1.65, 0.0));
         }
-        b.add_box(Vec3::new(-0.1, 0.9, -0.08), Vec3::new(0.1, 1.78, 0.08), 6);
-        b.add_box(Vec3::new(-0.07, 1.76, -0.07), Vec3::new(0.07, 1.98, 0.07), 4);
+        b.add_box(Vec3::new(-0.1, 0.9, -0.08), Vec3::new(0.1, 1.78, 0.08), cells(6));
+        b.add_box(Vec3::new(-0.07, 1.76, -0.07), Vec3::new(0.07, 1.98, 0.07), cells(4));
         for x in [1.0f32, -1.0] {
-            b.add_box(Vec3::new(0.12 * x - 0.05, 0.0, -0.05), Vec3::new(0.12 * x + 0.05, 0.95, 0.05), 6);
+            b.add_box(Vec3::new(0.12 * x - 0.05, 0.0, -0.05), Vec3::new(0.12 * x + 0.05, 0.95, 0.05), cells(6));
             let (a, c) = (0.12 * x, 0.78 * x);
-            b.add_box(Vec3::new(a.min(c), 1.61, -0.04), Vec3::new(a.max(c), 1.69, 0.04), 6);
+            b.add_box(Vec3::new(a.min(c), 1.61, -0.04), Vec3::new(a.max(c), 1.69, 0.04), cells(6));
         }
         b
     }

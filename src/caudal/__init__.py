@@ -27,6 +27,8 @@ from caudal._core import (
     demo_creature,
     demo_creature_glb,
     edge_stretch,
+    find_appendages,
+    grow_chains,
     load,
     load_bytes,
     pelvis_lift,
@@ -37,6 +39,7 @@ from caudal._core import (
     step_springs,
     stretch_table,
     tail_chains,
+    weighted_bone_distance,
     world_matrices_of,
 )
 
@@ -60,6 +63,8 @@ __all__ = [
     "demo_creature",
     "demo_creature_glb",
     "edge_stretch",
+    "find_appendages",
+    "grow_chains",
     "load",
     "load_bytes",
     "pelvis_lift",
@@ -70,5 +75,6 @@ __all__ = [
     "step_springs",
     "stretch_table",
     "tail_chains",
+    "weighted_bone_distance",
     "world_matrices_of",
 ]

@@ -325,3 +325,43 @@ def pelvis_lift(
     up: _ArrayLike | None = None,
 ) -> dict[str, Any]: ...
 def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 30.0) -> Clip: ...
+# Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
+# `caudal tail --report`), each part with its `vertices` (u32 indices).
+def find_appendages(
+    rig: Rig,
+    *,
+    far_ratio: float | None = None,
+    min_centroid_ratio: float | None = None,
+    min_elongation: float | None = None,
+    min_tube_ratio: float | None = None,
+    min_slenderness: float | None = None,
+    attachment_bias: float | None = None,
+    merge_overlap: float | None = None,
+    min_protrusion_ratio: float | None = None,
+    min_tail_length_ratio: float | None = None,
+    min_part_vertices: int | None = None,
+    broad: str | None = None,
+    pelvis: str | None = None,
+) -> dict[str, Any]: ...
+def grow_chains(
+    rig: Rig,
+    *,
+    rigid: bool = False,
+    broad: str | None = None,
+    far_ratio: float | None = None,
+    min_centroid_ratio: float | None = None,
+    min_elongation: float | None = None,
+    min_tube_ratio: float | None = None,
+    min_slenderness: float | None = None,
+    attachment_bias: float | None = None,
+    merge_overlap: float | None = None,
+    min_protrusion_ratio: float | None = None,
+    min_tail_length_ratio: float | None = None,
+    min_part_vertices: int | None = None,
+    pelvis: str | None = None,
+    segment_ratio: float | None = None,
+    min_bones: int | None = None,
+    max_bones: int | None = None,
+    smoothing_passes: int | None = None,
+) -> tuple[Rig, dict[str, Any]]: ...
+def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...

@@ -29,7 +29,19 @@ impl PartialOrd for Item {
 /// The result is aligned with `subset`; unreached vertices get infinity.
 pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sources: &[u32]) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
-    let local = |v: u32| subset.binary_search(&v).ok();
+    // Dense lookup for big subsets, binary search for small ones (a dense
+    // map costs a pass over the whole mesh).
+    let dense: Option<Vec<u32>> = (subset.len() * 64 > graph.vertex_count()).then(|| {
+        let mut m = vec![u32::MAX; graph.vertex_count()];
+        for (i, &v) in subset.iter().enumerate() {
+            m[v as usize] = i as u32;
+        }
+        m
+    });
+    let local = |v: u32| match &dense {
+        Some(m) => (m[v as usize] != u32::MAX).then_some(m[v as usize] as usize),
+        None => subset.binary_search(&v).ok(),
+    };
     let mut dist = vec![f32::INFINITY; subset.len()];
     let mut heap = BinaryHeap::new();
     for &s in sources {

@@ -12,41 +12,47 @@ impl MeshGraph {
     /// Adjacency of `vertex_count` vertices from triangle edges; degenerate
     /// edges (a vertex to itself, from welding) are dropped, duplicates merged.
     pub fn from_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> MeshGraph {
-        let mut edges: Vec<u64> = Vec::with_capacity(triangles.len() * 3);
+        // Every triangle edge in both directions, bucketed per vertex
+        // (counting sort), then each short row sorted and deduplicated:
+        // no global sort of millions of edges.
+        let mut degree = vec![0u32; vertex_count + 1];
         for t in triangles {
             for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
                 if a != b {
-                    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                    edges.push(((lo as u64) << 32) | hi as u64);
+                    degree[a as usize + 1] += 1;
+                    degree[b as usize + 1] += 1;
                 }
             }
-        }
-        edges.sort_unstable();
-        edges.dedup();
-        let mut degree = vec![0u32; vertex_count + 1];
-        for &e in &edges {
-            degree[(e >> 32) as usize + 1] += 1;
-            degree[(e & 0xffff_ffff) as usize + 1] += 1;
         }
         for i in 0..vertex_count {
             degree[i + 1] += degree[i];
         }
-        let offsets = degree;
-        let mut fill = offsets.clone();
-        let mut neighbors = vec![0u32; edges.len() * 2];
-        // Edges are sorted, so each row comes out sorted too.
-        for &e in &edges {
-            let (a, b) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
-            neighbors[fill[a] as usize] = b as u32;
-            fill[a] += 1;
+        let mut fill = degree.clone();
+        let mut raw = vec![0u32; degree[vertex_count] as usize];
+        for t in triangles {
+            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+                if a != b {
+                    raw[fill[a as usize] as usize] = b;
+                    fill[a as usize] += 1;
+                    raw[fill[b as usize] as usize] = a;
+                    fill[b as usize] += 1;
+                }
+            }
         }
-        for &e in &edges {
-            let (a, b) = ((e >> 32) as usize, (e & 0xffff_ffff) as usize);
-            neighbors[fill[b] as usize] = a as u32;
-            fill[b] += 1;
-        }
+        let mut offsets = Vec::with_capacity(vertex_count + 1);
+        let mut neighbors = Vec::with_capacity(raw.len() / 2);
+        offsets.push(0u32);
         for v in 0..vertex_count {
-            neighbors[offsets[v] as usize..offsets[v + 1] as usize].sort_unstable();
+            let row = &mut raw[degree[v] as usize..degree[v + 1] as usize];
+            row.sort_unstable();
+            let mut last = u32::MAX;
+            for &w in row.iter() {
+                if w != last {
+                    neighbors.push(w);
+                    last = w;
+                }
+            }
+            offsets.push(neighbors.len() as u32);
         }
         MeshGraph { offsets, neighbors }
     }

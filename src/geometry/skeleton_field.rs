@@ -57,6 +57,23 @@ pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
 #[derive(Clone, Debug)]
 pub struct SkeletonField {
     pub segments: Vec<BoneSegment>,
+    /// Per segment `(a, b - a, 1 / |b - a|^2 or 0)`: the inner loop of the
+    /// field runs once per vertex and segment, so no division in it.
+    pre: Vec<(Vec3, Vec3, f32)>,
+}
+
+impl SkeletonField {
+    fn from_segments(segments: Vec<BoneSegment>) -> SkeletonField {
+        let pre = segments
+            .iter()
+            .map(|s| {
+                let ab = s.b - s.a;
+                let l2 = ab.length_squared();
+                (s.a, ab, if l2 > 0.0 { 1.0 / l2 } else { 0.0 })
+            })
+            .collect();
+        SkeletonField { segments, pre }
+    }
 }
 
 impl SkeletonField {
@@ -122,15 +139,17 @@ impl SkeletonField {
             }
             segments.push(BoneSegment { joint: j, a: heads[j], b: heads[j] + stub_ratio * dir });
         }
-        SkeletonField { segments }
+        SkeletonField::from_segments(segments)
     }
 
     /// Skeleton distance of one point and the index of the nearest segment.
     #[inline]
     pub fn nearest(&self, p: Vec3) -> (f32, usize) {
         let mut best = (f32::INFINITY, 0);
-        for (i, s) in self.segments.iter().enumerate() {
-            let d = point_segment_distance_squared(p, s.a, s.b);
+        for (i, &(a, ab, inv)) in self.pre.iter().enumerate() {
+            let ap = p - a;
+            let t = (ap.dot(ab) * inv).clamp(0.0, 1.0);
+            let d = (ap - t * ab).length_squared();
             if d < best.0 {
                 best = (d, i);
             }

@@ -43,7 +43,12 @@ impl Hasher for CellHasher {
     }
 }
 
-type Cells = HashMap<(i32, i32, i32), Vec<u32>, BuildHasherDefault<CellHasher>>;
+type Cells = HashMap<(i32, i32, i32), u32, BuildHasherDefault<CellHasher>>;
+
+/// Grid cells are this many tolerances wide, so a point only looks into a
+/// neighbouring cell when it lies within the tolerance of that face.
+const CELL_TOLERANCES: f32 = 8.0;
+const NONE: u32 = u32::MAX;
 
 impl Weld {
     /// Welds vertices closer than `tolerance` (absolute, model units).
@@ -52,26 +57,34 @@ impl Weld {
     pub fn by_position(vertices: &[Vec3], tolerance: f32) -> Weld {
         let n = vertices.len();
         let tol = tolerance.max(f32::MIN_POSITIVE);
-        let cell = tol * 2.0;
-        let key = |p: Vec3| ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32, (p.z / cell).floor() as i32);
-        let mut cells: Cells = HashMap::with_capacity_and_hasher(n, Default::default());
+        let cell = tol * CELL_TOLERANCES;
+        let mut cells: Cells = HashMap::with_capacity_and_hasher(n / 2 + 1, Default::default());
+        // Per cell a linked list of welded vertices: head in `cells`, links in `next`.
+        let mut next: Vec<u32> = Vec::new();
         let mut welded_of = vec![0u32; n];
         let mut positions: Vec<Vec3> = Vec::new();
         let tol2 = tol * tol;
         for (v, &p) in vertices.iter().enumerate() {
-            let k = key(p);
+            let q = p / cell;
+            let k = (q.x.floor() as i32, q.y.floor() as i32, q.z.floor() as i32);
+            let f = q - q.floor();
+            let near = |x: f32| -> (i32, i32) {
+                let lo = if x * CELL_TOLERANCES <= 1.0 { -1 } else { 0 };
+                let hi = if (1.0 - x) * CELL_TOLERANCES <= 1.0 { 1 } else { 0 };
+                (lo, hi)
+            };
+            let (rx, ry, rz) = (near(f.x), near(f.y), near(f.z));
             let mut found = None;
-            // Exact duplicates land in the same cell: try it first.
-            'search: for dz in [0, -1, 1] {
-                for dy in [0, -1, 1] {
-                    for dx in [0, -1, 1] {
-                        if let Some(list) = cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)) {
-                            for &w in list {
-                                if positions[w as usize].distance_squared(p) <= tol2 {
-                                    found = Some(w);
-                                    break 'search;
-                                }
+            'search: for dz in rz.0..=rz.1 {
+                for dy in ry.0..=ry.1 {
+                    for dx in rx.0..=rx.1 {
+                        let mut w = cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)).copied().unwrap_or(NONE);
+                        while w != NONE {
+                            if positions[w as usize].distance_squared(p) <= tol2 {
+                                found = Some(w);
+                                break 'search;
                             }
+                            w = next[w as usize];
                         }
                     }
                 }
@@ -81,7 +94,9 @@ impl Weld {
                 None => {
                     let w = positions.len() as u32;
                     positions.push(p);
-                    cells.entry(k).or_default().push(w);
+                    let head = cells.entry(k).or_insert(NONE);
+                    next.push(*head);
+                    *head = w;
                     w
                 }
             };

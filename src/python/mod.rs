@@ -6,6 +6,7 @@
 
 use pyo3::prelude::*;
 
+mod appendage;
 mod convert;
 mod demo;
 mod errors;
@@ -25,5 +26,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spring::register(m)?;
     bake::register(m)?;
     measure::register(m)?;
+    appendage::register(m)?;
     Ok(())
 }

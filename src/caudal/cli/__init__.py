@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from caudal import CaudalError
-from caudal.cli import demo, info, report
+from caudal.cli import demo, info, report, tail
 
-COMMANDS = [info, demo, report]
+COMMANDS = [info, demo, tail, report]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,70 @@
+"""``caudal tail IN -o OUT``: find the appendages the rigger forgot, grow a
+bone chain for each tail, write the repaired file and (optionally) the
+report. All the work is ``caudal.grow_chains``; this only reads, writes and
+prints."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import caudal
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser("tail", help="grow Tail_* bone chains for tails the rigger left without bones")
+    p.add_argument("input", help="rigged .glb/.gltf")
+    p.add_argument("-o", "--out", required=True, help="output .glb/.gltf")
+    p.add_argument("--rigid", action="store_true", help="bind each tail rigidly to the pelvis instead of growing a chain")
+    p.add_argument(
+        "--broad",
+        choices=["untouched", "rigid"],
+        default="untouched",
+        help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
+    )
+    p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(run=run)
+
+
+def report_json(report: dict[str, Any]) -> dict[str, Any]:
+    """The report without the per-part vertex arrays."""
+    parts = [{k: v for k, v in part.items() if k != "vertices"} for part in report["parts"]]
+    return {**report, "parts": parts}
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    lines = [f"height {report['height']:.4g}, far threshold {report['far_threshold']:.4g}, pelvis {report['pelvis']}"]
+    for p in report["parts"]:
+        after = p["bone_distance_after"]
+        dist = f"{p['bone_distance_before']:.4g}" + (f" -> {after:.4g}" if after is not None else "")
+        t = p["tests"]
+        lines.append(
+            f"  #{p['index']} {p['kind']:<8} {p['decision']:<9} at {p['attachment']}: {p['vertex_count']} vertices, "
+            f"length {p['length']:.4g}, bones {p['bone_count']}, centroid ratio {t['centroid_ratio']:.2f}, "
+            f"elongation {t['elongation']:.2f}, tube {t['tube_ratio']:.2f}, bone distance {dist}"
+        )
+        lines.append(f"      {p['reason']}")
+    return lines
+
+
+def run(args: argparse.Namespace) -> int:
+    model = caudal.load(args.input)
+    rig, report = caudal.grow_chains(model.rig, rigid=args.rigid, broad=args.broad)
+    model.write(args.out, rig=rig)
+    plain = report_json(report)
+    if args.report:
+        Path(args.report).write_text(json.dumps(plain, indent=2))
+    if args.json:
+        print(json.dumps(plain, indent=2))
+    else:
+        chains = [p for p in report["parts"] if p["decision"] == "chain"]
+        print(f"{args.input}: {len(report['parts'])} part(s), {len(chains)} chain(s)")
+        for line in summary_lines(report):
+            print(line)
+        for p in chains:
+            print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
+        print(f"  wrote {args.out}")
+    return 0
