@@ -178,3 +178,24 @@ def test_demo_command_bakes_and_reports(tmp_path):
     assert g["extra_lift_tail_counted"] > 0.05 and g["lift_tail_excluded"] == 0.0 and abs(g["body_check_end"]) <= 1e-3
     assert validate_gltf(r["files"]["tail"])["errors"] == 0
     assert validate_gltf(r["files"]["creature"])["errors"] == 0
+
+
+def test_tail_command_bakes_selected_clips(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    out = tmp_path / "fox_tail.glb"
+    r = subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "tail", str(asset("fox/Fox_notail.glb")), "-o", str(out), "--bake", "--clips", "Walk,Run", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 0, r.stderr
+    baked = json.loads(r.stdout)["bake"]
+    assert [b["name"] for b in baked] == ["Walk", "Run"] and all(b["looping"] for b in baked)
+    assert validate_gltf(out)["errors"] == 0
+    g = NumpyGltf(out)
+    tail_nodes = {i for i, n in enumerate(g.doc["nodes"]) if n.get("name", "").startswith("Tail_")}
+    keyed = {a["name"]: {c["target"]["node"] for c in a["channels"]} & tail_nodes for a in g.doc["animations"]}
+    assert keyed["Walk"] and keyed["Run"] and not keyed["Survey"]
