@@ -6,7 +6,7 @@
 pub mod fixtures;
 #[path = "bake/loops.rs"]
 mod loops;
-#[path = "bake/rules.rs"]
-mod rules;
 #[path = "bake/roundtrip.rs"]
 mod roundtrip;
+#[path = "bake/rules.rs"]
+mod rules;

@@ -1,6 +1,6 @@
 //! Loop closure: every looping clip of the shared animals and of the demo.
 
-use caudal::bake::{bake_model, extend_clip, bake_clip, BakeParams, LoopMode, MAX_WARMUP_PASSES};
+use caudal::bake::{bake_clip, bake_model, extend_clip, BakeParams, LoopMode, MAX_WARMUP_PASSES};
 
 use super::fixtures::{animals, demo};
 
@@ -26,7 +26,15 @@ fn every_looping_clip_closes_after_warm_up() {
                 let s = b.seam.as_ref().expect("loops carry a seam measure");
                 eprintln!(
                     "| {} | {} | {} | {:.4} | {:.4} | {:.3} | {:.3} | {:.2} | {:.2} |",
-                    g.model.label.rsplit('/').next().unwrap(), name, b.warmup.passes, b.warmup.residual_deg, s.closure_deg, s.seam_step_deg, s.median_step_deg, s.ratio(), s.local_ratio()
+                    g.model.label.rsplit('/').next().unwrap(),
+                    name,
+                    b.warmup.passes,
+                    b.warmup.residual_deg,
+                    s.closure_deg,
+                    s.seam_step_deg,
+                    s.median_step_deg,
+                    s.ratio(),
+                    s.local_ratio()
                 );
                 if s.ratio() > SEAM_RATIO {
                     over_median.push(name.clone());
@@ -50,12 +58,25 @@ fn every_looping_clip_closes_after_warm_up() {
 fn a_cold_start_does_not_close_and_the_tip_needs_more_than_one_pass() {
     let g = demo();
     let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
-    let cold = BakeParams { max_warmup_passes: 1, ..BakeParams::default() };
+    let cold = BakeParams {
+        max_warmup_passes: 1,
+        ..BakeParams::default()
+    };
     let c = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &cold).unwrap();
     let w = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
     let (cs, ws) = (c.seam.unwrap(), w.seam.unwrap());
-    eprintln!("cold: closure {:.3}° ratio {:.2}; warm ({} passes): closure {:.4}° ratio {:.2}", cs.closure_deg, cs.ratio(), w.warmup.passes, ws.closure_deg, ws.ratio());
+    eprintln!(
+        "cold: closure {:.3}° ratio {:.2}; warm ({} passes): closure {:.4}° ratio {:.2}",
+        cs.closure_deg,
+        cs.ratio(),
+        w.warmup.passes,
+        ws.closure_deg,
+        ws.ratio()
+    );
     assert!(!c.warmup.converged);
     assert!(w.warmup.passes > 1 && w.warmup.passes < MAX_WARMUP_PASSES);
-    assert!(cs.closure_deg > 10.0 * ws.closure_deg.max(0.01), "warm-up must matter: cold {cs:?}, warm {ws:?}");
+    assert!(
+        cs.closure_deg > 10.0 * ws.closure_deg.max(0.01),
+        "warm-up must matter: cold {cs:?}, warm {ws:?}"
+    );
 }

@@ -17,7 +17,11 @@ fn written_keys_read_back_exactly() {
     gltf_io::write(&g.model, &g.rig, &ts, &path, &WriteOptions::default()).unwrap();
     let back = gltf_io::load(&path).unwrap();
     assert_eq!(back.rig.joint_names(), g.rig.joint_names());
-    assert_eq!(back.animations.len(), g.model.animations.len(), "keys go into the existing clips, no new animations");
+    assert_eq!(
+        back.animations.len(),
+        g.model.animations.len(),
+        "keys go into the existing clips, no new animations"
+    );
     for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
         let b = &per_chain[0];
         let clip = back.sample_clip(name, BakeParams::default().rate).unwrap();
@@ -27,7 +31,10 @@ fn written_keys_read_back_exactly() {
         for f in 0..clip.frame_count() {
             for (i, &j) in b.track.joints.iter().enumerate() {
                 let (got, want) = (clip.frame(f)[j].rotation, b.track.rotations[f * k + i]);
-                let d = (glam::Vec4::from(got) - glam::Vec4::from(want)).abs().max_element().min((glam::Vec4::from(got) + glam::Vec4::from(want)).abs().max_element());
+                let d = (glam::Vec4::from(got) - glam::Vec4::from(want))
+                    .abs()
+                    .max_element()
+                    .min((glam::Vec4::from(got) + glam::Vec4::from(want)).abs().max_element());
                 worst = worst.max(d);
             }
         }

@@ -1,6 +1,6 @@
 //! One-shots, loop modes, private copies (SPEC R), determinism, bad input.
 
-use caudal::bake::{bake_clip, bake_model, check_loop, anchor_worlds, extend_clip, BakeParams, LoopMode};
+use caudal::bake::{anchor_worlds, bake_clip, bake_model, check_loop, extend_clip, BakeParams, LoopMode};
 use caudal::rig::RigParts;
 use caudal::{CaudalError, Rig};
 use glam::{Quat, Vec3};
@@ -18,11 +18,22 @@ fn one_shots_settle_from_the_first_pose() {
     // Settled: the first key barely differs from the rest pose the spring
     // holds under the first frame.
     let k = b.track.joints.len();
-    let first_step = (0..k).map(|i| b.track.rotations[i].angle_between(b.track.rotations[k + i])).fold(0.0, f32::max);
-    let cold = BakeParams { max_settle: 0.0, ..BakeParams::default() };
+    let first_step = (0..k)
+        .map(|i| b.track.rotations[i].angle_between(b.track.rotations[k + i]))
+        .fold(0.0, f32::max);
+    let cold = BakeParams {
+        max_settle: 0.0,
+        ..BakeParams::default()
+    };
     let c = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &cold).unwrap();
-    let cold_step = (0..k).map(|i| c.track.rotations[i].angle_between(c.track.rotations[k + i])).fold(0.0, f32::max);
-    eprintln!("Death first step: settled {:.4}°, cold {:.4}°", first_step.to_degrees(), cold_step.to_degrees());
+    let cold_step = (0..k)
+        .map(|i| c.track.rotations[i].angle_between(c.track.rotations[k + i]))
+        .fold(0.0, f32::max);
+    eprintln!(
+        "Death first step: settled {:.4}°, cold {:.4}°",
+        first_step.to_degrees(),
+        cold_step.to_degrees()
+    );
     assert!(first_step < cold_step, "settling must calm the start");
 }
 
@@ -45,7 +56,10 @@ fn loop_detection_and_forced_modes() {
     // ...unless the caller says it does.
     let forced = bake_clip(&g.rig, &cut, &g.chains[0], LoopMode::Loop, &params).unwrap();
     assert!(forced.looping && forced.seam.is_some());
-    let p = BakeParams { loops: vec![("Walk".into(), LoopMode::Once)], ..BakeParams::default() };
+    let p = BakeParams {
+        loops: vec![("Walk".into(), LoopMode::Once)],
+        ..BakeParams::default()
+    };
     assert_eq!(p.loop_mode("Walk"), LoopMode::Once);
     assert_eq!(p.loop_mode("Run"), LoopMode::Auto);
     assert_eq!(LoopMode::parse("loop", "yes").unwrap(), LoopMode::Loop);
@@ -101,10 +115,34 @@ fn bad_input_names_the_field() {
     }
     let clip = extend_clip(&clip, &g.rig).unwrap();
     for (p, field) in [
-        (BakeParams { rate: 0.0, ..BakeParams::default() }, "rate"),
-        (BakeParams { state_tolerance_deg: f32::NAN, ..BakeParams::default() }, "state_tolerance_deg"),
-        (BakeParams { max_warmup_passes: 0, ..BakeParams::default() }, "max_warmup_passes"),
-        (BakeParams { max_settle: -1.0, ..BakeParams::default() }, "max_settle"),
+        (
+            BakeParams {
+                rate: 0.0,
+                ..BakeParams::default()
+            },
+            "rate",
+        ),
+        (
+            BakeParams {
+                state_tolerance_deg: f32::NAN,
+                ..BakeParams::default()
+            },
+            "state_tolerance_deg",
+        ),
+        (
+            BakeParams {
+                max_warmup_passes: 0,
+                ..BakeParams::default()
+            },
+            "max_warmup_passes",
+        ),
+        (
+            BakeParams {
+                max_settle: -1.0,
+                ..BakeParams::default()
+            },
+            "max_settle",
+        ),
     ] {
         match bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &p) {
             Err(CaudalError::Parameter { field: f, .. }) => assert_eq!(f, field),
@@ -112,6 +150,48 @@ fn bad_input_names_the_field() {
         }
     }
     let names = vec!["NoSuchClip".to_string()];
-    assert!(matches!(bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()), Err(CaudalError::NotFound { .. })));
+    assert!(matches!(
+        bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()),
+        Err(CaudalError::NotFound { .. })
+    ));
     assert!(matches!(caudal::bake::find_chains(&g.model.rig), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
+}
+
+#[test]
+fn root_motion_is_carried_across_the_seam() {
+    // The demo walk moved forward 1.2 m per cycle (root motion on the hips,
+    // the root joint): the loop is still detected, the warm-up carries the
+    // travel instead of jumping back (which would be a teleport), and the
+    // keys close as well as in place.
+    let g = demo();
+    let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
+    let n = clip.joint_count();
+    let hips = g.chains[0].anchor;
+    assert!(g.rig.parents()[hips].is_none());
+    let frames = clip.frame_count();
+    let mut locals = clip.locals().to_vec();
+    for f in 0..frames {
+        locals[f * n + hips].translation.z += 1.2 * f as f32 / (frames - 1) as f32;
+    }
+    let moving = caudal::Clip::new("Walk", clip.rate, clip.duration, n, locals).unwrap();
+    let params = BakeParams::default();
+    let in_place = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &params).unwrap();
+    let b = bake_clip(&g.rig, &moving, &g.chains[0], LoopMode::Auto, &params).unwrap();
+    assert!(b.looping, "{:?}", b.loop_check);
+    assert!(
+        (b.loop_check.travel - Vec3::new(0.0, 0.0, 1.2)).length() < 1e-4,
+        "{:?}",
+        b.loop_check.travel
+    );
+    let (s, s0) = (b.seam.unwrap(), in_place.seam.unwrap());
+    assert!(b.warmup.converged && s.closure_deg < 0.5, "{:?} {s:?}", b.warmup);
+    assert!(s.local_ratio() < 1.5, "{s:?}");
+    // Walking forward drags the tail back: not the in-place keys.
+    assert_ne!(b.track.rotations, in_place.track.rotations);
+    eprintln!(
+        "root motion: closure {:.4}° (in place {:.4}°), seam/neighbours {:.2}",
+        s.closure_deg,
+        s0.closure_deg,
+        s.local_ratio()
+    );
 }

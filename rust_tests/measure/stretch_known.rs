@@ -97,7 +97,9 @@ fn a_known_stretch_and_a_known_swing() {
 fn bad_input_names_the_field() {
     let rig = strip();
     let clip = Clip::new("t", 24.0, 1.0, 2, vec![Trs::IDENTITY; 2]).unwrap();
-    assert!(matches!(stretch_report(&rig, &clip, &[99], 0, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "tail_vertices"));
+    assert!(
+        matches!(stretch_report(&rig, &clip, &[99], 0, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "tail_vertices")
+    );
     assert!(matches!(stretch_report(&rig, &clip, &[], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "tail_vertices"));
     assert!(matches!(stretch_report(&rig, &clip, &[8], 5, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "anchor"));
     assert!(matches!(stretch_report(&rig, &clip, &[8], 0, None, 0), Err(CaudalError::Parameter { field, .. }) if field == "samples"));

@@ -10,27 +10,57 @@ fn check(g: &Grown, clips: &[&str], strict: bool) {
     let h = StretchHarness::new(&g.model, &ChainParams::default(), &BakeParams::default()).unwrap();
     for clip in clips {
         let c = h.compare(clip, STRETCH_SAMPLES).unwrap();
-        eprintln!("{} {clip}: {} tail edges x {} samples, {} body edges", g.model.label.rsplit('/').next().unwrap(), c.tail_edges, c.samples, c.body_edges);
+        eprintln!(
+            "{} {clip}: {} tail edges x {} samples, {} body edges",
+            g.model.label.rsplit('/').next().unwrap(),
+            c.tail_edges,
+            c.samples,
+            c.body_edges
+        );
         for r in &c.rows {
             let m = r.motion.as_ref().map_or("-".to_string(), |m| format!("{:.1}°", m.amplitude_deg));
-            eprintln!("  | {:<8} | {:.2} | {:.2} | {:.2} | {:.1}% | {m} |", r.rig, r.stats.p95, r.stats.p99, r.stats.max, 100.0 * r.stats.torn_share);
+            eprintln!(
+                "  | {:<8} | {:.2} | {:.2} | {:.2} | {:.1}% | {m} |",
+                r.rig,
+                r.stats.p95,
+                r.stats.p99,
+                r.stats.max,
+                100.0 * r.stats.torn_share
+            );
         }
         let [orig, rigid, chain, body] = [&c.rows[0], &c.rows[1], &c.rows[2], &c.rows[3]];
         let label = format!("{} {clip}", g.model.label);
         // The harness checks itself: rigid is exactly 1 and does not move.
-        assert!((rigid.stats.min - 1.0).abs() < 1e-4 && (rigid.stats.max - 1.0).abs() < 1e-4, "{label}: rigid {:?}", rigid.stats);
+        assert!(
+            (rigid.stats.min - 1.0).abs() < 1e-4 && (rigid.stats.max - 1.0).abs() < 1e-4,
+            "{label}: rigid {:?}",
+            rigid.stats
+        );
         assert!(rigid.motion.as_ref().unwrap().amplitude_deg < 0.01, "{label}: rigid moved");
         // The rig as delivered tears; the chain stretches less.
         assert!(orig.stats.torn_share > 0.0, "{label}: original weights should tear");
-        assert!(chain.stats.p99 < orig.stats.p99 && chain.stats.max < orig.stats.max, "{label}: chain {:?} vs original {:?}", chain.stats, orig.stats);
+        assert!(
+            chain.stats.p99 < orig.stats.p99 && chain.stats.max < orig.stats.max,
+            "{label}: chain {:?} vs original {:?}",
+            chain.stats,
+            orig.stats
+        );
         // ...while it moves.
         let amplitude = chain.motion.as_ref().unwrap().amplitude_deg;
         assert!(amplitude >= MIN_SWING_DEG, "{label}: chain barely moves ({amplitude}°)");
         if strict {
             // SPEC M1's bar: nothing torn, p99 at or under the body's.
-            assert!(chain.stats.torn_share < orig.stats.torn_share, "{label}: chain tears more than the original");
+            assert!(
+                chain.stats.torn_share < orig.stats.torn_share,
+                "{label}: chain tears more than the original"
+            );
             assert_eq!(chain.stats.torn_share, 0.0, "{label}: chain tears");
-            assert!(chain.stats.p99 <= body.stats.p99, "{label}: chain p99 {} > body {}", chain.stats.p99, body.stats.p99);
+            assert!(
+                chain.stats.p99 <= body.stats.p99,
+                "{label}: chain p99 {} > body {}",
+                chain.stats.p99,
+                body.stats.p99
+            );
         }
     }
 }

@@ -33,7 +33,10 @@ pub struct BakedClip {
 pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
     params.validate()?;
     if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "clip",
+            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
+        ));
     }
     let frames = clip.frame_count();
     let anchors = anchor_worlds(rig, clip, chain.anchor);
@@ -70,7 +73,11 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
     Ok(BakedClip {
         name: clip.name.clone(),
         times: (0..frames).map(|f| clip.time(f)).collect(),
-        track: TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations },
+        track: TailTrack {
+            joints: chain.bones.clone(),
+            rate: clip.rate,
+            rotations,
+        },
         looping,
         loop_check,
         warmup,

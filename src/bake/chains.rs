@@ -36,7 +36,10 @@ pub fn find_chains(rig: &Rig) -> Result<Vec<TailChain>> {
         chains.push(TailChain::new(rig, bones, end)?);
     }
     if chains.is_empty() {
-        return Err(CaudalError::not_found("chains", "the rig has no Tail_1 joint: grow a chain first (caudal tail) or pass the chain"));
+        return Err(CaudalError::not_found(
+            "chains",
+            "the rig has no Tail_1 joint: grow a chain first (caudal tail) or pass the chain",
+        ));
     }
     Ok(chains)
 }

@@ -29,10 +29,18 @@ pub fn extend_clip(clip: &Clip, rig: &Rig) -> Result<Clip> {
 /// scales stay the clip's).
 pub fn apply_track(clip: &Clip, track: &TailTrack) -> Result<Clip> {
     if track.frame_count() != clip.frame_count() {
-        return Err(CaudalError::shape("track", format!("{} baked frames for a clip of {}", track.frame_count(), clip.frame_count())));
+        return Err(CaudalError::shape(
+            "track",
+            format!("{} baked frames for a clip of {}", track.frame_count(), clip.frame_count()),
+        ));
     }
     if let Some(&j) = track.joints.iter().find(|&&j| j >= clip.joint_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: "track.joints".into(), index: 0, value: j as i64, bound: clip.joint_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: "track.joints".into(),
+            index: 0,
+            value: j as i64,
+            bound: clip.joint_count(),
+        });
     }
     let n = clip.joint_count();
     let mut locals: Vec<Trs> = clip.locals().to_vec();

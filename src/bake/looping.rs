@@ -55,5 +55,11 @@ pub fn check_loop(rig: &Rig, clip: &Clip, anchor_worlds: &[Mat4], ignore: &[usiz
         && angle <= params.loop_pose_angle_deg
         && dist <= params.loop_pose_distance_ratio
         && scale <= params.loop_pose_distance_ratio;
-    LoopCheck { loops, angle_deg: angle, distance_ratio: dist, scale_diff: scale, travel }
+    LoopCheck {
+        loops,
+        angle_deg: angle,
+        distance_ratio: dist,
+        scale_diff: scale,
+        travel,
+    }
 }

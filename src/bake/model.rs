@@ -52,7 +52,11 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
             chains.iter().map(|c| bake_clip(rig, &clip, c, mode, params)).collect()
         })
         .collect::<Result<_>>()?;
-    Ok(ModelBake { clip_names, chains: chains.to_vec(), clips })
+    Ok(ModelBake {
+        clip_names,
+        chains: chains.to_vec(),
+        clips,
+    })
 }
 
 /// One rotation track per baked bone per clip, into the clip's own animation.

@@ -110,7 +110,10 @@ impl BakeParams {
         positive("loop_pose_angle_deg", self.loop_pose_angle_deg)?;
         positive("loop_pose_distance_ratio", self.loop_pose_distance_ratio)?;
         if !(self.max_settle.is_finite() && self.max_settle >= 0.0) {
-            return Err(CaudalError::param("max_settle", format!("must be finite and >= 0, got {}", self.max_settle)));
+            return Err(CaudalError::param(
+                "max_settle",
+                format!("must be finite and >= 0, got {}", self.max_settle),
+            ));
         }
         if self.max_warmup_passes == 0 {
             return Err(CaudalError::param("max_warmup_passes", "must be >= 1"));

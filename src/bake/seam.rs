@@ -36,7 +36,11 @@ pub const STILL_STEP_DEG: f32 = 1e-3;
 
 fn ratio(a: f32, b: f32) -> f32 {
     if a <= STILL_STEP_DEG {
-        if b <= STILL_STEP_DEG { 1.0 } else { a / b }
+        if b <= STILL_STEP_DEG {
+            1.0
+        } else {
+            a / b
+        }
     } else if b > 0.0 {
         a / b
     } else {

@@ -56,7 +56,12 @@ pub fn warm_loop(spring: &mut TailSpring, anchors: &[Mat4], travel: Vec3, dt: f3
         }
     }
     let cycle = (anchors.len() - 1) as f32 * dt;
-    Ok(Warmup { passes, seconds: passes as f32 * cycle, residual_deg: residual, converged: residual <= params.state_tolerance_deg })
+    Ok(Warmup {
+        passes,
+        seconds: passes as f32 * cycle,
+        residual_deg: residual,
+        converged: residual <= params.state_tolerance_deg,
+    })
 }
 
 /// Holds the first frame's pose, one chunk at a time, until the state stops
@@ -81,5 +86,10 @@ pub fn settle(spring: &mut TailSpring, first: Mat4, dt: f32, params: &BakeParams
             break;
         }
     }
-    Ok(Warmup { passes, seconds: passes as f32 * chunk, residual_deg: residual, converged: residual <= params.state_tolerance_deg })
+    Ok(Warmup {
+        passes,
+        seconds: passes as f32 * chunk,
+        residual_deg: residual,
+        converged: residual <= params.state_tolerance_deg,
+    })
 }

@@ -254,6 +254,105 @@ def transfer_clip(
 ) -> tuple[Clip, dict[str, Any]]: ...
 def transfer_quality(rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None) -> float: ...
 def clip_tracks(model: Model, clip: Clip, animation: str | None = None) -> list[dict[str, Any]]: ...
+
+# --- bake (SPEC B) ---
+
+@final
+class BakedClip:
+    @property
+    def name(self) -> str: ...
+    @property
+    def bones(self) -> list[str]: ...
+    @property
+    def times(self) -> _F32: ...
+    @property
+    def rotations(self) -> _F32: ...
+    @property
+    def looping(self) -> bool: ...
+    def summary(self) -> dict[str, Any]: ...
+
+@final
+class Bake:
+    @property
+    def clips(self) -> list[BakedClip]: ...
+    @property
+    def rig(self) -> Rig: ...
+    @property
+    def appendages(self) -> dict[str, Any] | None: ...
+    def tracks(self) -> list[dict[str, Any]]: ...
+    def write(self, path: str | PathLike[str], gltf_json: bool | None = None) -> None: ...
+
+def bake(
+    model: Model,
+    rig: Rig | None = None,
+    clips: list[str] | None = None,
+    *,
+    chains: list[list[str]] | None = None,
+    rate: float | None = None,
+    loops: dict[str, str | bool] | None = None,
+    default_loop: str | bool | None = None,
+    state_tolerance_deg: float | None = None,
+    max_warmup_passes: int | None = None,
+    max_settle: float | None = None,
+    spring: dict[str, Any] | None = None,
+) -> Bake: ...
+def tail_chains(rig: Rig) -> list[dict[str, Any]]: ...
+
+# --- measure (SPEC M1, G) ---
+
+def edge_stretch(
+    rig: Rig,
+    clip: Clip,
+    tail_vertices: _ArrayLike,
+    *,
+    anchor: str | None = None,
+    reference: Clip | None = None,
+    samples: int | None = None,
+) -> dict[str, Any]: ...
+def stretch_table(
+    model: Model,
+    clips: list[str] | None = None,
+    *,
+    samples: int | None = None,
+    rate: float | None = None,
+    spring: dict[str, Any] | None = None,
+    ratios: bool = False,
+) -> list[dict[str, Any]]: ...
+def body_floor(
+    rig: Rig,
+    *,
+    exclude_tail: bool = True,
+    tail_joints: list[str] | None = None,
+    tail_vertices: _ArrayLike | None = None,
+    calibration: Clip | None = None,
+    up: _ArrayLike | None = None,
+) -> float: ...
+def placement_offset(
+    rig: Rig,
+    clip: Clip,
+    *,
+    frame: int = 0,
+    floor: float = 0.0,
+    exclude_tail: bool = True,
+    tail_joints: list[str] | None = None,
+    tail_vertices: _ArrayLike | None = None,
+    up: _ArrayLike | None = None,
+) -> float: ...
+def pelvis_lift(
+    rig: Rig,
+    clip: Clip,
+    *,
+    pelvis: str | None = None,
+    exclude_tail: bool = True,
+    tail_joints: list[str] | None = None,
+    tail_vertices: _ArrayLike | None = None,
+    contact_joints: list[str] | None = None,
+    contact_vertices: _ArrayLike | None = None,
+    allowed_sink: _ArrayLike | None = None,
+    calibration: Clip | None = None,
+    up: _ArrayLike | None = None,
+) -> dict[str, Any]: ...
+def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 30.0) -> Clip: ...
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).
 def find_appendages(

@@ -11,8 +11,8 @@ use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::PyModel;
 use super::rig::PyRig;
-use crate::chain::{grow_chains, ChainParams};
 use crate::bake::{bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
 use crate::gltf_io::{self, GltfModel, WriteOptions};
 use crate::rig::Rig;
@@ -58,7 +58,9 @@ fn loop_mode(field: &str, v: &Bound<'_, PyAny>) -> PyResult<LoopMode> {
     if let Ok(b) = v.extract::<bool>() {
         return Ok(if b { LoopMode::Loop } else { LoopMode::Once });
     }
-    let s: String = v.extract().map_err(|_| super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool")))?;
+    let s: String = v
+        .extract()
+        .map_err(|_| super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool")))?;
     LoopMode::parse(field, &s).py_err()
 }
 
@@ -73,7 +75,10 @@ pub fn bake_params(
     max_settle: Option<f32>,
     spring: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<BakeParams> {
-    let mut p = BakeParams { spring: spring_params(spring)?, ..BakeParams::default() };
+    let mut p = BakeParams {
+        spring: spring_params(spring)?,
+        ..BakeParams::default()
+    };
     if let Some(r) = rate {
         p.rate = r;
     }
@@ -127,7 +132,11 @@ impl PyBakedClip {
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let k = self.inner.track.joints.len();
         let f = self.inner.track.frame_count();
-        array_f32(py, self.inner.track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[f, k, 4])
+        array_f32(
+            py,
+            self.inner.track.rotations.iter().flat_map(|q| q.to_array()).collect(),
+            &[f, k, 4],
+        )
     }
     /// Baked as a loop (warm-up passes) or a one-shot (settled).
     #[getter]
@@ -141,7 +150,13 @@ impl PyBakedClip {
     fn __repr__(&self) -> String {
         let b = &self.inner;
         match &b.seam {
-            Some(s) => format!("BakedClip({:?}, loop, {} passes, closure {:.3}°, seam ratio {:.2})", b.name, b.warmup.passes, s.closure_deg, s.ratio()),
+            Some(s) => format!(
+                "BakedClip({:?}, loop, {} passes, closure {:.3}°, seam ratio {:.2})",
+                b.name,
+                b.warmup.passes,
+                s.closure_deg,
+                s.ratio()
+            ),
             None => format!("BakedClip({:?}, one-shot, settled {:.1} s)", b.name, b.warmup.seconds),
         }
     }
@@ -158,7 +173,14 @@ pub fn summary<'py>(py: Python<'py>, b: &BakedClip) -> PyResult<Bound<'py, PyDic
     d.set_item("root_travel", b.loop_check.travel.to_array().to_vec())?;
     d.set_item("warmup_passes", b.warmup.passes)?;
     d.set_item("warmup_seconds", b.warmup.seconds)?;
-    d.set_item("warmup_residual_deg", if b.warmup.residual_deg.is_finite() { Some(b.warmup.residual_deg) } else { None })?;
+    d.set_item(
+        "warmup_residual_deg",
+        if b.warmup.residual_deg.is_finite() {
+            Some(b.warmup.residual_deg)
+        } else {
+            None
+        },
+    )?;
     d.set_item("converged", b.warmup.converged)?;
     if let Some(s) = &b.seam {
         d.set_item("closure_deg", s.closure_deg)?;
@@ -194,7 +216,10 @@ impl PyBake {
             .clips
             .iter()
             .flat_map(|per| per.iter())
-            .map(|b| PyBakedClip { inner: b.clone(), bones: b.track.joints.iter().map(|&j| names[j].clone()).collect() })
+            .map(|b| PyBakedClip {
+                inner: b.clone(),
+                bones: b.track.joints.iter().map(|&j| names[j].clone()).collect(),
+            })
             .collect()
     }
     /// The rig the keys belong to (grown when `bake` was called without one).
@@ -219,7 +244,10 @@ impl PyBake {
             d.set_item("joint", &self.rig.joint_names()[t.joint])?;
             d.set_item("path", "rotation")?;
             d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
-            d.set_item("values", array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?)?;
+            d.set_item(
+                "values",
+                array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?,
+            )?;
             out.append(d)?;
         }
         Ok(out)
@@ -228,7 +256,18 @@ impl PyBake {
     #[pyo3(signature = (path, gltf_json=None))]
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
-        py.detach(move || gltf_io::write(&m, &r, &tracks(&b), &path, &WriteOptions { force_gltf_json: gltf_json })).py_err()
+        py.detach(move || {
+            gltf_io::write(
+                &m,
+                &r,
+                &tracks(&b),
+                &path,
+                &WriteOptions {
+                    force_gltf_json: gltf_json,
+                },
+            )
+        })
+        .py_err()
     }
     fn __repr__(&self) -> String {
         format!("Bake({} clips x {} chains)", self.inner.clip_names.len(), self.inner.chains.len())
@@ -272,7 +311,15 @@ fn bake(
     max_settle: Option<f32>,
     spring: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyBake> {
-    let params = bake_params(rate, loops, default_loop, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
+    let params = bake_params(
+        rate,
+        loops,
+        default_loop,
+        state_tolerance_deg,
+        max_warmup_passes,
+        max_settle,
+        spring,
+    )?;
     let m = model.inner.clone();
     let (r, appendages) = match rig {
         Some(r) => (r.inner.clone(), None),
@@ -284,8 +331,15 @@ fn bake(
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
-    let inner = py.detach(move || bake_model(&m2, &r2, &chains, clips.as_deref(), &params)).py_err()?;
-    Ok(PyBake { model: m, rig: r, inner: Arc::new(inner), appendages })
+    let inner = py
+        .detach(move || bake_model(&m2, &r2, &chains, clips.as_deref(), &params))
+        .py_err()?;
+    Ok(PyBake {
+        model: m,
+        rig: r,
+        inner: Arc::new(inner),
+        appendages,
+    })
 }
 
 /// The rig's grown chains: dicts {bones, end, anchor} of joint names.

@@ -13,9 +13,11 @@ use super::gltf::PyModel;
 use super::rig::{PyClip, PyRig};
 use crate::chain::ChainParams;
 use crate::error::CaudalError;
-use crate::measure::ground::{body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift, placement_offset as core_place, GroundParams};
+use crate::measure::ground::{
+    body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift, placement_offset as core_place, GroundParams,
+};
 use crate::measure::stretch::{stretch_report, StretchHarness, StretchStats, TailMotion, STRETCH_SAMPLES};
-use crate::rig::{JointRoles, RoleOverrides, Rig};
+use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -48,12 +50,12 @@ fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
 }
 
 /// Edge stretch of `rig` played by `clip` (all of the rig's joints) at
-/// `samples` evenly spaced times. `tail_vertices`: the tail; `anchor`: the
+/// `samples` evenly spaced times (default 24, SPEC M1). `tail_vertices`: the tail; `anchor`: the
 /// joint the swing is measured against (default: the pelvis role);
 /// `reference`: a Clip whose first frame is the rigid reference pose
 /// (default: the bind pose).
 #[pyfunction]
-#[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=STRETCH_SAMPLES))]
+#[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=None))]
 fn edge_stretch<'py>(
     py: Python<'py>,
     rig: &PyRig,
@@ -61,13 +63,16 @@ fn edge_stretch<'py>(
     tail_vertices: &Bound<'py, PyAny>,
     anchor: Option<String>,
     reference: Option<&PyClip>,
-    samples: usize,
+    samples: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (tail, _) = indices(tail_vertices, "tail_vertices", &[None], Some(rig.inner.vertex_count()))?;
     let a = joint(&rig.inner, "anchor", anchor)?;
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let rep = py.detach(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples)).py_err()?;
+    let rep = py
+        .detach(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples))
+        .py_err()?;
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
     d.set_item("body", stats(py, &rep.body)?)?;
@@ -85,17 +90,18 @@ fn edge_stretch<'py>(
 /// amplitude_deg}], edge counts, and the bake summary.
 #[pyfunction]
 /// `ratios=True` adds every sampled ratio (sorted f32 array) to each row.
-#[pyo3(signature = (model, clips=None, *, samples=STRETCH_SAMPLES, rate=None, spring=None, ratios=false))]
+#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false))]
 fn stretch_table<'py>(
     py: Python<'py>,
     model: &PyModel,
     clips: Option<Vec<String>>,
-    samples: usize,
+    samples: Option<usize>,
     rate: Option<f32>,
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let m = model.inner.clone();
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let results = py
@@ -141,7 +147,9 @@ fn ground_params(
     calibration: Option<&PyClip>,
     up: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<GroundParams> {
-    let names = |field: &str, ns: Vec<String>| -> PyResult<Vec<usize>> { ns.iter().map(|n| rig.require_joint(field, n)).collect::<Result<_, _>>().py_err() };
+    let names = |field: &str, ns: Vec<String>| -> PyResult<Vec<usize>> {
+        ns.iter().map(|n| rig.require_joint(field, n)).collect::<Result<_, _>>().py_err()
+    };
     let verts = |field: &str, v: Option<&Bound<'_, PyAny>>| -> PyResult<Vec<u32>> {
         match v {
             Some(v) => Ok(indices(v, field, &[None], Some(rig.vertex_count()))?.0),
@@ -205,7 +213,13 @@ fn placement_offset(
     up: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<f32> {
     if frame >= clip.inner.frame_count() {
-        return Err(CaudalError::IndexOutOfRange { field: "frame".into(), index: 0, value: frame as i64, bound: clip.inner.frame_count() }).py_err();
+        return Err(CaudalError::IndexOutOfRange {
+            field: "frame".into(),
+            index: 0,
+            value: frame as i64,
+            bound: clip.inner.frame_count(),
+        })
+        .py_err();
     }
     let p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, None, up)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
@@ -232,7 +246,16 @@ fn pelvis_lift<'py>(
     calibration: Option<&PyClip>,
     up: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let mut p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, contact_joints, contact_vertices, calibration, up)?;
+    let mut p = ground_params(
+        &rig.inner,
+        exclude_tail,
+        tail_joints,
+        tail_vertices,
+        contact_joints,
+        contact_vertices,
+        calibration,
+        up,
+    )?;
     if let Some(a) = allowed_sink {
         p.allowed_sink = Some(f32_flat(a, "allowed_sink", &[Some(clip.inner.frame_count())])?.0);
     }
@@ -260,7 +283,9 @@ fn pelvis_lift<'py>(
 #[pyo3(signature = (rig, depth, *, duration=1.5, rate=30.0))]
 fn crouch_clip(py: Python<'_>, rig: &PyRig, depth: f32, duration: f32, rate: f32) -> PyResult<PyClip> {
     let r = rig.inner.clone();
-    let c = py.detach(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z)).py_err()?;
+    let c = py
+        .detach(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))
+        .py_err()?;
     Ok(PyClip::wrap(c))
 }
 

@@ -1,4 +1,7 @@
-"""``caudal demo --out DIR``: the built-in creature, written and read back."""
+"""``caudal demo --out DIR``: the built-in creature, written and read back,
+then given a tail chain, baked (loop-closed keys in its Walk) and written
+again beside the original; prints the stretch table (SPEC M1) and the
+grounding check (SPEC G, a generated crouch)."""
 
 from __future__ import annotations
 
@@ -10,7 +13,12 @@ from typing import Any
 import numpy as np
 
 import caudal
+from caudal.cli.report import format_table
 from caudal.summary import model_summary
+
+CROUCH_DEPTH = 0.4
+"""How far the generated crouch lowers the creature's pelvis, metres: enough
+for its 0.85 m hanging tail to go through the floor while the feet stay planted."""
 
 
 def add_parser(sub: Any) -> None:
@@ -35,12 +43,38 @@ def run(args: argparse.Namespace) -> int:
         and np.array_equal(again.rig.skin_weights, model.rig.skin_weights)
         and again.rig.joint_names == model.rig.joint_names
     )
+    bake = caudal.bake(reread)
+    after = out / "creature_tail.glb"
+    bake.write(after)
+    baked = caudal.load(after)
+    walk = bake.clips[0].summary()
+    chain = caudal.tail_chains(bake.rig)[0]
+    stretch = caudal.stretch_table(reread, ["Walk"])[0]
+    crouch = caudal.crouch_clip(bake.rig, CROUCH_DEPTH)
+    excluded = caudal.pelvis_lift(bake.rig, crouch)
+    counted = caudal.pelvis_lift(bake.rig, crouch, exclude_tail=False)
+    extra = counted["pelvis_height_lifted"] - excluded["pelvis_height_lifted"]
+    grounding = {
+        "crouch_depth": CROUCH_DEPTH,
+        "extra_lift_tail_counted": float(extra[-1]),
+        "lift_tail_excluded": float(excluded["lift"].max()),
+        "body_check_end": float(excluded["body_check"][-1]),
+    }
+    tail = {
+        "bones": chain["bones"],
+        "anchor": chain["anchor"],
+        "walk": {k: walk[k] for k in ("looping", "warmup_passes", "closure_deg", "seam_ratio")},
+        "baked_joints": baked.rig.joint_count,
+    }
     summary = model_summary(reread)
     m: dict[str, Any] = {k: summary[k] for k in ("joint_count", "vertex_count", "triangle_count", "height", "clips")}
     roles: dict[str, Any] = {k: summary["roles"][k] for k in ("pelvis", "thighs", "shins", "head")}
     result = {
-        "files": {"creature": str(original), "roundtrip": str(roundtrip)},
+        "files": {"creature": str(original), "roundtrip": str(roundtrip), "tail": str(after)},
         "roundtrip_identical": same,
+        "tail": tail,
+        "stretch": stretch,
+        "grounding": grounding,
         "model": m,
         "roles": roles,
     }
@@ -53,4 +87,17 @@ def run(args: argparse.Namespace) -> int:
             print(f"  clip {c['name']}: {c['duration']:.3f} s")
         print(f"  wrote {original}")
         print(f"  round trip {'identical' if same else 'DIFFERS'}: {roundtrip}")
+        print(f"tail chain {', '.join(chain['bones'])} under {chain['anchor']}")
+        print(
+            f"  Walk baked as a loop: {walk['warmup_passes']} warm-up passes, first/last keys "
+            f"{walk['closure_deg']:.4f} deg apart, seam step {walk['seam_ratio']:.2f}x the median step"
+        )
+        print(f"  wrote {after}")
+        print()
+        print(format_table(stretch))
+        print()
+        print(f"grounding, a {CROUCH_DEPTH:.2f} m crouch with the tail hanging through the floor:")
+        print(f"  extra pelvis lift with the tail counted: {100 * grounding['extra_lift_tail_counted']:.1f} cm")
+        print(f"  lift with the tail excluded: {100 * grounding['lift_tail_excluded']:.1f} cm")
+        print(f"  body check at the end: {1000 * grounding['body_check_end']:.3f} mm from the reference floor")
     return 0 if same else 1

@@ -2,7 +2,9 @@
 template rigger delivered it: original weights, the tail rigid on the
 pelvis (the harness's self-check, exactly 1.000), the grown chain with its
 baked spring motion, and the body's own edges, always with how much the tail
-moves. ``--plot`` draws the distributions side by side (matplotlib, the
+moves: the amplitude (tip angle RMS against the tail carried rigidly in its
+carry pose, SPEC M1) and the swing (about the tip's mean direction: motion
+only). ``--plot`` draws the distributions side by side (matplotlib, the
 optional ``plot`` extra, imported only when asked for)."""
 
 from __future__ import annotations
@@ -42,13 +44,14 @@ def format_table(entry: dict[str, Any]) -> str:
     lines = [
         f"{entry['clip']}: {entry['tail_edges']:,} tail edges x {entry['samples']} times "
         f"({entry['rows'][0]['samples']:,} samples), {entry['body_edges']:,} body edges",
-        "| rig | p95 | p99 | max | torn | tail swing |",
-        "|---|---|---|---|---|---|",
+        "| rig | p95 | p99 | max | torn | tail amplitude | tail swing |",
+        "|---|---|---|---|---|---|---|",
     ]
     for r in entry["rows"]:
         torn = "-" if r["rig"] == "body" else f"{100 * r['torn_share']:.1f}%"
-        swing = "-" if r["amplitude_deg"] is None else f"{r['amplitude_deg']:.1f} deg"
-        lines.append(f"| {LABELS[r['rig']]} | {r['p95']:.2f} | {r['p99']:.2f} | {r['max']:.2f} | {torn} | {swing} |")
+        amp = "-" if r["amplitude_deg"] is None else f"{r['amplitude_deg']:.1f} deg"
+        swing = "-" if r["swing_deg"] is None else f"{r['swing_deg']:.1f} deg"
+        lines.append(f"| {LABELS[r['rig']]} | {r['p95']:.2f} | {r['p99']:.2f} | {r['max']:.2f} | {torn} | {amp} | {swing} |")
     b = entry["bake"]
     if b["looping"]:
         lines.append(

@@ -24,6 +24,8 @@ def add_parser(sub: Any) -> None:
         default="untouched",
         help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
     )
+    p.add_argument("--bake", action="store_true", help="simulate the clips and write the tail rotations into each as loop-closed keys")
+    p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
     p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run)
@@ -53,8 +55,17 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     model = caudal.load(args.input)
     rig, report = caudal.grow_chains(model.rig, rigid=args.rigid, broad=args.broad)
-    model.write(args.out, rig=rig)
+    baked: list[dict[str, Any]] = []
+    if args.bake and any(p["decision"] == "chain" for p in report["parts"]):
+        clips = [c.strip() for c in args.clips.split(",") if c.strip()] if args.clips else None
+        bake = caudal.bake(model, rig, clips)
+        bake.write(args.out)
+        baked = [c.summary() for c in bake.clips]
+    else:
+        model.write(args.out, rig=rig)
     plain = report_json(report)
+    if args.bake:
+        plain["bake"] = baked
     if args.report:
         Path(args.report).write_text(json.dumps(plain, indent=2))
     if args.json:
@@ -66,5 +77,12 @@ def run(args: argparse.Namespace) -> int:
             print(line)
         for p in chains:
             print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
+        for b in baked:
+            if b["looping"]:
+                print(f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg")
+            else:
+                print(f"  baked {b['name']}: one-shot, settled {b['warmup_seconds']:.1f} s")
+        if args.bake and not baked:
+            print("  --bake: no chain grown, nothing to bake")
         print(f"  wrote {args.out}")
     return 0

@@ -7,7 +7,7 @@
 use glam::{Mat4, Quat, Vec3};
 
 use crate::error::{CaudalError, Result};
-use crate::rig::{Clip, JointRoles, RoleOverrides, Rig, Trs};
+use crate::rig::{Clip, JointRoles, Rig, RoleOverrides, Trs};
 
 /// Share of the clip spent going down (smoothstep); the rest holds the crouch.
 pub const CROUCH_HOLD_SHARE: f32 = 1.0 / 3.0;
@@ -51,9 +51,19 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
     for side in 0..2 {
         let thigh = need(roles.thighs[side], "thigh")?;
         let shin = need(roles.shins[side], "shin")?;
-        let ankle = rig.children(shin).next().ok_or_else(|| CaudalError::not_found("roles", format!("shin {:?} has no child (ankle)", rig.joint_names()[shin])))?;
+        let ankle = rig
+            .children(shin)
+            .next()
+            .ok_or_else(|| CaudalError::not_found("roles", format!("shin {:?} has no child (ankle)", rig.joint_names()[shin])))?;
         if rig.parents()[shin] != Some(thigh) {
-            return Err(CaudalError::param("roles", format!("shin {:?} is not a child of thigh {:?}", rig.joint_names()[shin], rig.joint_names()[thigh])));
+            return Err(CaudalError::param(
+                "roles",
+                format!(
+                    "shin {:?} is not a child of thigh {:?}",
+                    rig.joint_names()[shin],
+                    rig.joint_names()[thigh]
+                ),
+            ));
         }
         legs.push((thigh, shin, ankle));
     }
@@ -76,15 +86,27 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
         for &(thigh, shin, ankle) in &legs {
             let worlds = crate::rig::world_matrices(rig.parents(), order, &pose);
             let hip_world = worlds[thigh];
-            let (h0, k0, a0) = (bind[thigh].w_axis.truncate(), bind[shin].w_axis.truncate(), bind[ankle].w_axis.truncate());
+            let (h0, k0, a0) = (
+                bind[thigh].w_axis.truncate(),
+                bind[shin].w_axis.truncate(),
+                bind[ankle].w_axis.truncate(),
+            );
             let h = hip_world.w_axis.truncate();
             let (l1, l2) = ((k0 - h0).length(), (a0 - k0).length());
             let bend = (k0 - h0) + (k0 - a0);
             let pole = if bend.length() > 1e-4 * (l1 + l2) { bend } else { forward };
             let k = knee(h, a0, l1, l2, pole);
             let scale_of = |m: &Mat4| Trs::from_matrix(m).scale;
-            let thigh_world = Mat4::from_scale_rotation_translation(scale_of(&bind[thigh]), Quat::from_rotation_arc((k0 - h0).normalize(), (k - h).normalize()) * rot(&bind[thigh]), h);
-            let shin_world = Mat4::from_scale_rotation_translation(scale_of(&bind[shin]), Quat::from_rotation_arc((a0 - k0).normalize(), (a0 - k).normalize()) * rot(&bind[shin]), k);
+            let thigh_world = Mat4::from_scale_rotation_translation(
+                scale_of(&bind[thigh]),
+                Quat::from_rotation_arc((k0 - h0).normalize(), (k - h).normalize()) * rot(&bind[thigh]),
+                h,
+            );
+            let shin_world = Mat4::from_scale_rotation_translation(
+                scale_of(&bind[shin]),
+                Quat::from_rotation_arc((a0 - k0).normalize(), (a0 - k).normalize()) * rot(&bind[shin]),
+                k,
+            );
             let thigh_parent = parent_world(thigh, &pose);
             pose[thigh] = Trs::from_matrix(&(thigh_parent.inverse() * thigh_world));
             pose[shin] = Trs::from_matrix(&(thigh_world.inverse() * shin_world));

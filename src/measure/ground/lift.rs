@@ -30,7 +30,11 @@ fn heights(rig: &Rig, locals: &[Trs], sp: &SupportPoints, up: Vec3) -> Vec<f32> 
 }
 
 fn min_where(h: &[f32], keep: impl Fn(usize) -> bool) -> Option<f32> {
-    h.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, &y)| y).min_by(f32::total_cmp)
+    h.iter()
+        .enumerate()
+        .filter(|(i, _)| keep(*i))
+        .map(|(_, &y)| y)
+        .min_by(f32::total_cmp)
 }
 
 fn up_of(params: &GroundParams) -> Result<Vec3> {
@@ -44,7 +48,10 @@ fn up_of(params: &GroundParams) -> Result<Vec3> {
 fn floor_of(rig: &Rig, sp: &SupportPoints, params: &GroundParams, up: Vec3) -> Result<f32> {
     let calibration = match &params.calibration {
         Some(c) if c.len() != rig.joint_count() => {
-            return Err(CaudalError::shape("calibration", format!("{} locals for {} joints", c.len(), rig.joint_count())))
+            return Err(CaudalError::shape(
+                "calibration",
+                format!("{} locals for {} joints", c.len(), rig.joint_count()),
+            ))
         }
         Some(c) => c.clone(),
         None => rig.bind_locals(),
@@ -66,7 +73,10 @@ pub fn body_floor(rig: &Rig, params: &GroundParams) -> Result<f32> {
 /// `floor` in the pose `locals`. Camera framing should still use the whole mesh.
 pub fn placement_offset(rig: &Rig, locals: &[Trs], floor: f32, params: &GroundParams) -> Result<f32> {
     if locals.len() != rig.joint_count() {
-        return Err(CaudalError::shape("locals", format!("{} locals for {} joints", locals.len(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "locals",
+            format!("{} locals for {} joints", locals.len(), rig.joint_count()),
+        ));
     }
     if !floor.is_finite() {
         return Err(CaudalError::param("floor", "must be finite"));
@@ -119,18 +129,32 @@ fn lifted(rig: &Rig, locals: &[Trs], pelvis: usize, up: Vec3, lift: f32) -> Vec<
 /// body does not sink below the reference floor (more than `a(t)` allows).
 pub fn pelvis_lift(rig: &Rig, clip: &Clip, pelvis: usize, params: &GroundParams) -> Result<Grounding> {
     if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "clip",
+            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
+        ));
     }
     if pelvis >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange { field: "pelvis".into(), index: 0, value: pelvis as i64, bound: rig.joint_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: "pelvis".into(),
+            index: 0,
+            value: pelvis as i64,
+            bound: rig.joint_count(),
+        });
     }
     let frames = clip.frame_count();
     if let Some(a) = &params.allowed_sink {
         if a.len() != frames {
-            return Err(CaudalError::shape("allowed_sink", format!("{} values for {frames} frames", a.len())));
+            return Err(CaudalError::shape(
+                "allowed_sink",
+                format!("{} values for {frames} frames", a.len()),
+            ));
         }
         if let Some(i) = a.iter().position(|x| !(x.is_finite() && *x <= 0.0)) {
-            return Err(CaudalError::param("allowed_sink", format!("a(t) must be finite and <= 0, got {} at frame {i}", a[i])));
+            return Err(CaudalError::param(
+                "allowed_sink",
+                format!("a(t) must be finite and <= 0, got {} at frame {i}", a[i]),
+            ));
         }
     }
     let up = up_of(params)?;
@@ -139,7 +163,10 @@ pub fn pelvis_lift(rig: &Rig, clip: &Clip, pelvis: usize, params: &GroundParams)
     let noise = LIFT_NOISE_RATIO * rig.height();
     let counted = |i: usize| !((params.exclude_tail && sp.tail[i]) || sp.contact[i]);
     if !(0..sp.vertices.len()).any(counted) {
-        return Err(CaudalError::not_found("support", "no body skin left once tail and contact points are excluded"));
+        return Err(CaudalError::not_found(
+            "support",
+            "no body skin left once tail and contact points are excluded",
+        ));
     }
     let pelvis_y = |locals: &[Trs]| {
         let worlds = world_matrices(rig.parents(), rig.topological_order(), locals);

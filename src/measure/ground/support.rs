@@ -82,14 +82,24 @@ fn directions() -> Vec<Vec3> {
 
 fn check_joints(rig: &Rig, field: &str, js: &[usize]) -> Result<()> {
     if let Some((i, &j)) = js.iter().enumerate().find(|(_, &j)| j >= rig.joint_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: field.into(), index: i, value: j as i64, bound: rig.joint_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index: i,
+            value: j as i64,
+            bound: rig.joint_count(),
+        });
     }
     Ok(())
 }
 
 fn check_vertices(rig: &Rig, field: &str, vs: &[u32]) -> Result<()> {
     if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= rig.vertex_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: field.into(), index: i, value: v as i64, bound: rig.vertex_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index: i,
+            value: v as i64,
+            bound: rig.vertex_count(),
+        });
     }
     Ok(())
 }
@@ -141,7 +151,10 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
         for d in &dirs {
             let dw = rot * *d;
             let best = vs.iter().copied().max_by(|&a, &c| {
-                rig.vertices()[a as usize].dot(dw).total_cmp(&rig.vertices()[c as usize].dot(dw)).then(c.cmp(&a))
+                rig.vertices()[a as usize]
+                    .dot(dw)
+                    .total_cmp(&rig.vertices()[c as usize].dot(dw))
+                    .then(c.cmp(&a))
             });
             if let Some(v) = best {
                 if !chosen[v as usize] {
@@ -152,11 +165,20 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
             }
         }
     }
-    let tail = vertices.iter().zip(&bones).map(|(&v, &b)| tail_joints.contains(&(b as usize)) || listed_tail[v as usize]).collect();
+    let tail = vertices
+        .iter()
+        .zip(&bones)
+        .map(|(&v, &b)| tail_joints.contains(&(b as usize)) || listed_tail[v as usize])
+        .collect();
     let contact = vertices
         .iter()
         .zip(&bones)
         .map(|(&v, &b)| params.contact_joints.contains(&(b as usize)) || listed_contact[v as usize])
         .collect();
-    Ok(SupportPoints { vertices, bones, tail, contact })
+    Ok(SupportPoints {
+        vertices,
+        bones,
+        tail,
+        contact,
+    })
 }

@@ -43,7 +43,12 @@ pub struct StretchComparison {
 
 /// Vertices of every part the detection turned into a chain.
 pub fn tail_vertices_of(report: &Report) -> Vec<u32> {
-    let mut vs: Vec<u32> = report.parts.iter().filter(|p| p.decision == Decision::Chain).flat_map(|p| p.vertices.iter().copied()).collect();
+    let mut vs: Vec<u32> = report
+        .parts
+        .iter()
+        .filter(|p| p.decision == Decision::Chain)
+        .flat_map(|p| p.vertices.iter().copied())
+        .collect();
     vs.sort_unstable();
     vs.dedup();
     vs
@@ -91,18 +96,32 @@ impl<'a> StretchHarness<'a> {
         let (grown, report) = grow_chains(&model.rig, chain)?;
         let tail = tail_vertices_of(&report);
         if tail.is_empty() {
-            return Err(CaudalError::not_found("tail", format!("{}: no tail was detected, nothing to measure", model.label)));
+            return Err(CaudalError::not_found(
+                "tail",
+                format!("{}: no tail was detected, nothing to measure", model.label),
+            ));
         }
         let chains = find_chains(&grown)?;
         let rigid = rigid_rig(&model.rig, &tail, chains[0].anchor)?;
-        Ok(StretchHarness { model, grown, rigid, chains, tail, bake: bake.clone() })
+        Ok(StretchHarness {
+            model,
+            grown,
+            rigid,
+            chains,
+            tail,
+            bake: bake.clone(),
+        })
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
         let sampled = self.model.sample_clip(clip, self.bake.rate)?;
         let extended = extend_clip(&sampled, &self.grown)?;
         let mode = self.bake.loop_mode(clip);
-        let baked: Vec<BakedClip> = self.chains.iter().map(|c| bake_clip(&self.grown, &extended, c, mode, &self.bake)).collect::<Result<_>>()?;
+        let baked: Vec<BakedClip> = self
+            .chains
+            .iter()
+            .map(|c| bake_clip(&self.grown, &extended, c, mode, &self.bake))
+            .collect::<Result<_>>()?;
         let mut played = extended;
         let mut reference = self.grown.bind_locals();
         for (c, b) in self.chains.iter().zip(&baked) {
@@ -113,8 +132,11 @@ impl<'a> StretchHarness<'a> {
             }
         }
         let anchor = self.chains[0].anchor;
-        let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> =
-            vec![(&self.model.rig, &sampled, None), (&self.rigid, &sampled, None), (&self.grown, &played, Some(&reference))];
+        let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
+            (&self.model.rig, &sampled, None),
+            (&self.rigid, &sampled, None),
+            (&self.grown, &played, Some(&reference)),
+        ];
         let reports = jobs
             .par_iter()
             .map(|(rig, clip, reference)| stretch_report(rig, clip, &self.tail, anchor, *reference, samples))
@@ -129,7 +151,12 @@ impl<'a> StretchHarness<'a> {
             row("original", 0),
             row("rigid", 1),
             row("chain", 2),
-            StretchRow { rig: "body".into(), stats: reports[2].body.clone(), motion: None, ratios: reports[2].body_ratios.clone() },
+            StretchRow {
+                rig: "body".into(),
+                stats: reports[2].body.clone(),
+                motion: None,
+                ratios: reports[2].body_ratios.clone(),
+            },
         ];
         Ok(StretchComparison {
             clip: clip.to_string(),

@@ -28,16 +28,31 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     }
     let n = rig.vertex_count();
     if let Some((i, &v)) = tail.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-        return Err(CaudalError::IndexOutOfRange { field: "tail_vertices".into(), index: i, value: v as i64, bound: n });
+        return Err(CaudalError::IndexOutOfRange {
+            field: "tail_vertices".into(),
+            index: i,
+            value: v as i64,
+            bound: n,
+        });
     }
     if anchor >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange { field: "anchor".into(), index: 0, value: anchor as i64, bound: rig.joint_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: "anchor".into(),
+            index: 0,
+            value: anchor as i64,
+            bound: rig.joint_count(),
+        });
     }
     let head = rig.bind_heads()[anchor];
     let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
     let (lo, hi) = d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
     let band = TAIL_END_SHARE * (hi - lo);
-    let root_vs: Vec<Vec3> = tail.iter().zip(&d).filter(|(_, &x)| x <= lo + band).map(|(&v, _)| rig.vertices()[v as usize]).collect();
+    let root_vs: Vec<Vec3> = tail
+        .iter()
+        .zip(&d)
+        .filter(|(_, &x)| x <= lo + band)
+        .map(|(&v, _)| rig.vertices()[v as usize])
+        .collect();
     let root = root_vs.iter().copied().sum::<Vec3>() / root_vs.len() as f32;
     let tip = tail.iter().zip(&d).filter(|(_, &x)| x >= hi - band).map(|(&v, _)| v).collect();
     Ok(TailEnds { root, tip })

@@ -16,7 +16,9 @@ pub fn sample_frames(frame_count: usize, samples: usize) -> Vec<usize> {
         return vec![0; samples.min(frame_count)];
     }
     let span = (frame_count - 1) as f64;
-    (0..samples).map(|i| ((i as f64 * span / samples as f64).round() as usize).min(frame_count - 1)).collect()
+    (0..samples)
+        .map(|i| ((i as f64 * span / samples as f64).round() as usize).min(frame_count - 1))
+        .collect()
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -37,16 +39,29 @@ pub struct StretchReport {
 /// with neither end on it body edges (the collar between is in neither).
 /// The motion is measured about `anchor` (the pelvis) against `reference`
 /// locals (the rigid carry pose; `None`: the bind pose).
-pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, reference: Option<&[Trs]>, samples: usize) -> Result<StretchReport> {
+pub fn stretch_report(
+    rig: &Rig,
+    clip: &Clip,
+    tail: &[u32],
+    anchor: usize,
+    reference: Option<&[Trs]>,
+    samples: usize,
+) -> Result<StretchReport> {
     if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "clip",
+            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
+        ));
     }
     if samples == 0 {
         return Err(CaudalError::param("samples", "must be >= 1"));
     }
     if let Some(r) = reference {
         if r.len() != rig.joint_count() {
-            return Err(CaudalError::shape("reference", format!("{} locals for {} joints", r.len(), rig.joint_count())));
+            return Err(CaudalError::shape(
+                "reference",
+                format!("{} locals for {} joints", r.len(), rig.joint_count()),
+            ));
         }
     }
     let ends = tail_ends(rig, tail, anchor)?;
@@ -57,8 +72,14 @@ pub fn stretch_report(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, refer
     let min_len = 1e-6 * rig.diagonal();
     let bind = rig.vertices();
     let long_enough = |&(a, b): &(u32, u32)| (bind[a as usize] - bind[b as usize]).length() > min_len;
-    let tail_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| on_tail[v as usize]).into_iter().filter(long_enough).collect();
-    let body_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| !on_tail[v as usize]).into_iter().filter(long_enough).collect();
+    let tail_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| on_tail[v as usize])
+        .into_iter()
+        .filter(long_enough)
+        .collect();
+    let body_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| !on_tail[v as usize])
+        .into_iter()
+        .filter(long_enough)
+        .collect();
 
     let order = rig.topological_order();
     let reference_tip = {
