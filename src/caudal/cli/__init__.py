@@ -12,8 +12,6 @@ from caudal import CaudalError
 from caudal.cli import demo, info, report, solve, tail
 
 COMMANDS = [info, demo, tail, report, solve]
-from caudal.cli import demo, info, report, tail
-COMMANDS = [info, demo, tail, report]
 
 
 def build_parser() -> argparse.ArgumentParser:
