@@ -52,9 +52,7 @@ def measure(rig, table, clip, tail_joints: list[int], tail_rotations: np.ndarray
     rot[:, tail_joints] = tail_rotations
     baked = caudal.Clip(clip.name, clip.rate, np.asarray(clip.translations), rot, np.asarray(clip.scales))
     tail = np.flatnonzero(table.dense[:, tail_joints].sum(axis=1) > TAIL_SKIN_SHARE)
-    # edge_stretch is in the native module; the package does not re-export it yet.
-    edge_stretch = getattr(caudal, "edge_stretch", None) or caudal._core.edge_stretch
-    return edge_stretch(rig, baked, tail, anchor=anchor)
+    return caudal.edge_stretch(rig, baked, tail, anchor=anchor)
 
 
 def chosen_actions(arm, names: str) -> list:
