@@ -7,3 +7,4 @@ mod spring;
 mod appendage;
 mod bake;
 mod measure;
+mod solve;

@@ -24,6 +24,7 @@ from caudal._core import (
     bake,
     body_floor,
     crouch_clip,
+    clip_tracks,
     demo_creature,
     demo_creature_glb,
     edge_stretch,
@@ -40,6 +41,9 @@ from caudal._core import (
     stretch_table,
     tail_chains,
     weighted_bone_distance,
+    solve_surface,
+    transfer_clip,
+    transfer_quality,
     world_matrices_of,
 )
 
@@ -60,6 +64,7 @@ __all__ = [
     "bake",
     "body_floor",
     "crouch_clip",
+    "clip_tracks",
     "demo_creature",
     "demo_creature_glb",
     "edge_stretch",
@@ -76,5 +81,8 @@ __all__ = [
     "stretch_table",
     "tail_chains",
     "weighted_bone_distance",
+    "solve_surface",
+    "transfer_clip",
+    "transfer_quality",
     "world_matrices_of",
 ]

@@ -15,6 +15,7 @@ mod rig;
 mod spring;
 mod bake;
 mod measure;
+mod solve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -27,5 +28,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bake::register(m)?;
     measure::register(m)?;
     appendage::register(m)?;
+    solve::register(m)?;
     Ok(())
 }

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from caudal import CaudalError
-from caudal.cli import demo, info, report, tail
+from caudal.cli import demo, info, report, solve, tail
 
-COMMANDS = [info, demo, tail, report]
+COMMANDS = [info, demo, tail, report, solve]
 
 
 def build_parser() -> argparse.ArgumentParser:
