@@ -3,4 +3,6 @@ mod common;
 mod gltf_io;
 mod rig_table;
 mod roles;
+mod spring;
+mod solve;
 mod appendage;

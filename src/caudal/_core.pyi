@@ -134,6 +134,127 @@ def skin_bind_pose(rig: Rig) -> _F32: ...
 def demo_creature_glb() -> bytes: ...
 def demo_creature() -> Model: ...
 
+# --- tail spring (SPEC S) -------------------------------------------------
+# Physical lengths (gravity, floor_height, clearance, teleport_distance) are
+# metres of a character: scaled by model height / 1.91 m unless
+# units_per_metre gives an absolute scale (1.0 = world units).
+
+@final
+class TailSpring:
+    def __new__(
+        cls,
+        rig: Rig,
+        chain: list[str] | list[int] | None = None,
+        *,
+        root_frequency: float = ...,
+        tip_frequency_ratio: float = ...,
+        damping_ratio: float = ...,
+        gravity: float = ...,
+        carry_deg: float = ...,
+        forward_plane: bool = ...,
+        coupling_rate: float = ...,
+        stop_deg: float = ...,
+        ground: bool = ...,
+        floor_height: float = ...,
+        clearance: float = ...,
+        contact_damping: float = ...,
+        rest_curve: float = ...,
+        segment_reference: float = ...,
+        substep_rate: float = ...,
+        max_substeps: int = ...,
+        teleport_distance: float = ...,
+        units_per_metre: float | None = ...,
+        forward: _ArrayLike = ...,
+        up: _ArrayLike = ...,
+    ) -> TailSpring: ...
+    def step(self, parent_world: _ArrayLike, dt: float) -> _F32: ...
+    def reset(self) -> None: ...
+    def reset_to(self, parent_world: _ArrayLike) -> _F32: ...
+    @property
+    def joints(self) -> list[str]: ...
+    @property
+    def end(self) -> str | None: ...
+    @property
+    def parent(self) -> str: ...
+    @property
+    def rotations(self) -> _F32: ...
+    @property
+    def rest_rotations(self) -> _F32: ...
+    @property
+    def particles(self) -> _F32: ...
+    @property
+    def velocities(self) -> _F32: ...
+    @property
+    def bends(self) -> _F32: ...
+    @property
+    def grounded(self) -> list[bool]: ...
+    @property
+    def frequencies(self) -> _F32: ...
+    @property
+    def lengths(self) -> _F32: ...
+    @property
+    def units_per_metre(self) -> float: ...
+    @property
+    def teleports(self) -> int: ...
+    def params(self) -> dict[str, Any]: ...
+    def __len__(self) -> int: ...
+
+def step_springs(springs: list[TailSpring], parent_worlds: _ArrayLike, dt: float) -> _F32: ...
+def simulate(
+    rig: Rig,
+    clip: Clip,
+    chain: list[str] | list[int] | None = None,
+    *,
+    root_frequency: float = ...,
+    tip_frequency_ratio: float = ...,
+    damping_ratio: float = ...,
+    gravity: float = ...,
+    carry_deg: float = ...,
+    forward_plane: bool = ...,
+    coupling_rate: float = ...,
+    stop_deg: float = ...,
+    ground: bool = ...,
+    floor_height: float = ...,
+    clearance: float = ...,
+    contact_damping: float = ...,
+    rest_curve: float = ...,
+    segment_reference: float = ...,
+    substep_rate: float = ...,
+    max_substeps: int = ...,
+    teleport_distance: float = ...,
+    units_per_metre: float | None = ...,
+    forward: _ArrayLike = ...,
+    up: _ArrayLike = ...,
+) -> _F32: ...
+# --- surface solve (SPEC X): src/python/solve.rs ---
+def solve_surface(
+    target_rig: Rig,
+    surfaces: _ArrayLike,
+    *,
+    name: str = "solved",
+    rate: float = 24.0,
+    mode: str = "rigid",
+    constraint_budget: int = 5000,
+    max_sweeps: int = 200,
+    progress_tolerance: float = 1e-9,
+    error_floor: float = 1e-7,
+    affine_seed: bool = True,
+) -> tuple[Clip, dict[str, Any]]: ...
+def transfer_clip(
+    source_rig: Rig,
+    clip: Clip,
+    target_rig: Rig,
+    *,
+    mode: str = "rigid",
+    constraint_budget: int = 5000,
+    max_sweeps: int = 200,
+    progress_tolerance: float = 1e-9,
+    error_floor: float = 1e-7,
+    affine_seed: bool = True,
+) -> tuple[Clip, dict[str, Any]]: ...
+def transfer_quality(rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None) -> float: ...
+def clip_tracks(model: Model, clip: Clip, animation: str | None = None) -> list[dict[str, Any]]: ...
+
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).
 def find_appendages(

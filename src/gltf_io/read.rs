@@ -521,6 +521,13 @@ impl GltfModel {
             })
     }
 
+    /// Rest transform of the non-joint nodes folded into joint `j`'s rig
+    /// local (identity when there are none): a rig local `L` goes to the
+    /// joint's own node as `folded_rest(j)^-1 * L`.
+    pub fn folded_rest(&self, j: usize) -> Mat4 {
+        self.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_rest[n].matrix())
+    }
+
     pub fn source_dir(&self) -> Option<&Path> {
         self.base_dir.as_deref()
     }

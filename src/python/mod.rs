@@ -12,6 +12,8 @@ mod demo;
 mod errors;
 mod gltf;
 mod rig;
+mod spring;
+mod solve;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -20,6 +22,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     rig::register(m)?;
     gltf::register(m)?;
     demo::register(m)?;
+    spring::register(m)?;
+    solve::register(m)?;
     appendage::register(m)?;
     Ok(())
 }

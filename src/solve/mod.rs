@@ -1,1 +1,52 @@
-//! Solve the surface, not the skeleton: per-frame bone transforms whose own skinning reproduces a target surface (SPEC X).
+//! Solve the surface, not the skeleton (SPEC X, article 001): play an
+//! artist clip once, record the deformed mesh, then solve a rig's per-frame
+//! bone transforms so that its own skinning reproduces that surface. The
+//! result is a clip in the rig's own hierarchy, whatever its bones are named.
+//!
+//! Pieces, one job each:
+//! * [`eigen4`]: exact symmetric 4x4 eigen-solver (cyclic Jacobi);
+//! * [`horn`]: Horn's quaternion rotation fit;
+//! * [`constraints`]: constraint subsample and per-bone-pair moment sums;
+//! * [`rigid`]: block coordinate descent over bones (rigid mode) and the
+//!   affine seed;
+//! * [`rotation_only`]: the bone-length-preserving variant;
+//! * [`assemble`]: skinning matrices to world matrices to a clip;
+//! * [`quality`]: transfer quality, per-vertex error, heat-map colours;
+//! * [`surface`]: `solve_surface`, the whole per-frame loop;
+//! * [`correspondence`]: aligned rest-pose nearest neighbours;
+//! * [`transfer`]: `transfer_clip`, source clip to target rig, parallel over clips;
+//! * [`tracks`]: a solved clip as glTF animation tracks for the target file;
+//! * [`synthetic`]: a generated creature with known answers (tests, benches).
+
+//!
+//! Measured behaviour (tests in rust_tests/solve.rs, README tables):
+//! * control runs (an artist rig against its own clip) reach a mean error
+//!   of ~1e-5 % and a worst vertex below 1e-4 % of the diagonal, far under
+//!   the article's 0.008 % / 0.08 % bar, because the affine seed lands on
+//!   the exact answer and one or two Horn sweeps polish it;
+//! * noisy targets (every vertex moved 0.1 % of the diagonal at random):
+//!   least squares averages the noise out, the solved surface sits ~0.014 %
+//!   of the diagonal from the clean one (Wolf Walk), quality against the
+//!   clean surface stays above 99.7 % and against the noisy one ~98 %: the
+//!   lost share is the noise itself, not instability; every frame converges.
+
+pub mod assemble;
+pub mod constraints;
+pub mod correspondence;
+pub mod eigen4;
+pub mod horn;
+pub mod params;
+pub mod quality;
+pub mod rigid;
+pub mod rotation_only;
+pub mod surface;
+pub mod synthetic;
+pub mod tracks;
+pub mod transfer;
+
+pub use params::{SolveMode, SolveParams};
+pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
+pub use correspondence::Correspondence;
+pub use surface::{solve_surface, SolveReport, Solved};
+pub use tracks::clip_tracks;
+pub use transfer::{carried_surfaces, solve_surfaces, transfer_clip, transfer_clips, Transfer};

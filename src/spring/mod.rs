@@ -1,1 +1,42 @@
 //! The tail spring chain at run time (SPEC S1-S9, C).
+//!
+//! Each link's tip is a world-space particle pulled towards where the rest
+//! pose puts it under the parent's *current* transform, by a damped spring in
+//! physical units (`ω = 2π f`, damping ratio ζ, gravity). After every
+//! semi-implicit Euler step the tip goes back onto its length sphere (rope),
+//! the bends of neighbouring joints are coupled in the hips frame, an elastic
+//! stop limits each bend, and the forward plane and the floor keep the tail
+//! behind the legs and above the ground. Bone rotations are the shortest arcs
+//! from the bind directions to the particle directions. The body is only
+//! ever read: the output is tail-bone local rotations.
+//!
+//! | file | job |
+//! |---|---|
+//! | `params` | parameters, defaults, units |
+//! | `chain` | which joints, validated |
+//! | `rest` | neutral pose from the binds, rest arc, carry |
+//! | `coupling` | bend coupling and elastic stop |
+//! | `contact` | forward plane and ground circle |
+//! | `solver` | one fixed substep |
+//! | `tail_spring` | clock: accumulator, interpolation, teleport |
+//! | `batch` | many chains in parallel |
+//! | `simulate` | a clip through the spring |
+
+mod batch;
+mod chain;
+mod contact;
+mod coupling;
+mod params;
+mod rest;
+mod simulate;
+mod solver;
+mod tail_spring;
+
+pub use batch::{output_offsets, step_many};
+pub use chain::TailChain;
+pub use contact::{forward_plane, ground};
+pub use coupling::{bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing, ElasticStop};
+pub use params::*;
+pub use simulate::{simulate, TailTrack};
+pub use solver::AnchorPose;
+pub use tail_spring::TailSpring;

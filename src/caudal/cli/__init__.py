@@ -9,9 +9,9 @@ import sys
 from collections.abc import Sequence
 
 from caudal import CaudalError
-from caudal.cli import demo, info, tail
+from caudal.cli import demo, info, solve, tail
 
-COMMANDS = [info, demo, tail]
+COMMANDS = [info, demo, tail, solve]
 
 
 def build_parser() -> argparse.ArgumentParser:

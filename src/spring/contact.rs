@@ -1,0 +1,85 @@
+//! The two contact projections (SPEC S3 forward plane, S8 ground). Both move
+//! a link's tip on its length sphere round the head: length stays exact, the
+//! head (and so the body) never moves.
+
+use glam::Vec3;
+
+/// A unit vector perpendicular to `n` closest to `v` (fallback if `v` is
+/// parallel to `n`, then any perpendicular).
+#[inline]
+fn tangent(v: Vec3, n: Vec3, fallback: Vec3) -> Vec3 {
+    let t = v - v.dot(n) * n;
+    let l = t.length();
+    if l > 1e-6 {
+        return t / l;
+    }
+    let t = fallback - fallback.dot(n) * n;
+    let l = t.length();
+    if l > 1e-6 {
+        t / l
+    } else {
+        n.any_orthonormal_vector()
+    }
+}
+
+/// Keeps the tip behind the plane through `root` with unit normal `normal`
+/// (the body's forward axis). Returns the new direction when it had to move:
+/// the closest direction on the sphere whose tip lies on the plane.
+#[inline]
+pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, fallback: Vec3) -> Option<Vec3> {
+    let depth = (head - root).dot(normal);
+    if depth + length * dir.dot(normal) <= 0.0 {
+        return None;
+    }
+    // Required dir·normal for the tip to sit on the plane.
+    let m = (-depth / length).clamp(-1.0, 1.0);
+    let t = tangent(dir, normal, fallback);
+    Some(m * normal + (1.0 - m * m).max(0.0).sqrt() * t)
+}
+
+/// Ground contact on the circle where the bone's sphere meets the floor
+/// `y = floor`: `p' = h + ℓ (sqrt(1-u²) t + u e_y)`, `u = (F - h_y)/ℓ`
+/// clamped to [-1, 1] (a head too far below cannot be helped by turning the
+/// bone; it is never stretched and the body never lifted). `t` is the
+/// horizontal part of the candidate direction (fallback: the rest direction,
+/// then straight back). `plane` = (root, forward normal) restricts the circle
+/// to the part behind the forward plane where that is possible; the floor wins
+/// where it is not.
+#[inline]
+pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
+    if head.y + length * dir.y >= floor {
+        return None;
+    }
+    let u = ((floor - head.y) / length).clamp(-1.0, 1.0);
+    let s = (1.0 - u * u).max(0.0).sqrt();
+    let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
+    let mut t = {
+        let h = horizontal(dir);
+        if h.length() > 1e-6 {
+            h.normalize()
+        } else if horizontal(fallback).length() > 1e-6 {
+            horizontal(fallback).normalize()
+        } else if horizontal(back).length() > 1e-6 {
+            horizontal(back).normalize()
+        } else {
+            Vec3::X
+        }
+    };
+    if let Some((root, normal)) = plane {
+        let nh = horizontal(normal);
+        let a = nh.length();
+        if a > 1e-6 && s > 1e-6 {
+            let nh = nh / a;
+            // (head + ℓ(s t + u e_y) - root)·n <= 0, solved for t·n̂h.
+            let rhs = -(head - root).dot(normal) - length * u * normal.y;
+            let m = rhs / (length * s * a);
+            if t.dot(nh) > m && m >= -1.0 {
+                // t and n̂h are horizontal, so this perpendicular is too.
+                let perp = tangent(t, nh, Vec3::Y.cross(nh));
+                let m = m.min(1.0);
+                t = m * nh + (1.0 - m * m).max(0.0).sqrt() * perp;
+            }
+        }
+    }
+    Some(s * t + u * Vec3::Y)
+}

@@ -1,0 +1,189 @@
+//! The spring's rest geometry, built once per chain and parameter set:
+//! neutral locals from the inverse bind matrices (S6), the extrapolated last
+//! segment when there is no Tail_End (S6), and the centred rest arc with the
+//! distributed carry (S3, S7).
+
+use glam::{Mat4, Quat, Vec3};
+
+use super::chain::TailChain;
+use super::coupling::{coupling_alpha, swing};
+use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
+use crate::error::{CaudalError, Result};
+use crate::rig::Rig;
+
+/// Constants of one link (bone `i`, from its head to its tip).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LinkRest {
+    /// Corrected rest direction `r_i` in the parent bone's frame.
+    pub r: Vec3,
+    /// The same in the body (hips) frame: `u_i = A_i r_i`.
+    pub u: Vec3,
+    /// Authored (bind) direction in the parent bone's frame: what the
+    /// bone's neutral local rotation points along.
+    pub r_bind: Vec3,
+    /// Inverse of `A_i`, the parent's corrected rest frame into the body
+    /// (hips) frame.
+    pub a_inv: Quat,
+    /// Neutral local rotation `L_i⁰` (from the bind matrices).
+    pub neutral: Quat,
+    /// Corrected rest local rotation: the output when the tail is at rest.
+    pub rest_local: Quat,
+    /// Length in the anchor's local units (world = this × anchor scale).
+    pub length: f32,
+    /// Frequency of this link, Hz (profile and length scaling applied).
+    pub frequency: f32,
+    /// Bend coupling blend per substep, `1 - exp(-k h)`, with `k` the
+    /// coupling rate times the link's stiffening squared: neighbouring bends
+    /// of a smooth curve differ in proportion to ℓ², so this keeps coupling
+    /// the same weight against the link's spring for any bone count.
+    pub coupling_alpha: f32,
+    /// `ω²` and `2ζω`.
+    pub omega2: f32,
+    pub damping: f32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ChainRest {
+    pub links: Vec<LinkRest>,
+    /// Head of the root bone in the anchor's local space.
+    pub root_offset: Vec3,
+    /// The anchor's bind world rotation; `R_anchor(t) · inverse(this)` turns
+    /// the body's bind axes into its current axes.
+    pub anchor_bind_rot_inv: Quat,
+    /// Uniform scale of the anchor's bind world matrix.
+    pub anchor_bind_scale: f32,
+    /// Body axes in bind space.
+    pub forward: Vec3,
+    /// Units per metre in bind space, and whether it follows the scene scale.
+    pub units_per_metre: f32,
+    pub units_follow_scale: bool,
+}
+
+pub(crate) fn uniform_scale(s: Vec3) -> f32 {
+    (s.x.abs() + s.y.abs() + s.z.abs()) / 3.0
+}
+
+/// Body axes from the parameters: forward made orthogonal to up; lateral =
+/// up × forward (+X, the character's left, for glTF's +Y up / +Z forward).
+pub(crate) fn body_axes(params: &SpringParams) -> (Vec3, Vec3, Vec3) {
+    let up = params.up.normalize();
+    let forward = (params.forward - params.forward.dot(up) * up).normalize();
+    (forward, up, up.cross(forward))
+}
+
+pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<ChainRest> {
+    params.validate()?;
+    let neutral = rig.bind_locals();
+    let n = chain.bones.len();
+    let names = rig.joint_names();
+
+    // Tip offset of each bone in its own local frame.
+    let mut tips: Vec<Vec3> = Vec::with_capacity(n);
+    for i in 0..n {
+        let tip = if i + 1 < n {
+            neutral[chain.bones[i + 1]].translation
+        } else if let Some(e) = chain.end {
+            neutral[e].translation
+        } else {
+            // No Tail_End: continue the incoming tangent. The incoming
+            // segment is the last bone's head as seen from its parent; that
+            // vector lives in the *parent's* frame, so express it in the
+            // last bone's own frame (rotation and scale undone).
+            let last = &neutral[chain.bones[i]];
+            let incoming = last.translation;
+            last.rotation.inverse() * incoming / last.scale
+        };
+        if !tip.is_finite() || tip.length() <= 1e-9 {
+            return Err(CaudalError::param("chain", format!("bone {:?} has zero length", names[chain.bones[i]])));
+        }
+        tips.push(tip);
+    }
+
+    // Lengths in anchor-local units through the full neutral transforms
+    // (scales included).
+    let mut x = Mat4::IDENTITY;
+    let mut lengths = Vec::with_capacity(n);
+    for i in 0..n {
+        x *= neutral[chain.bones[i]].matrix();
+        lengths.push(x.transform_vector3(tips[i]).length());
+    }
+
+    let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
+    let (forward, up, lateral) = body_axes(params);
+
+    // Authored directions a_i in the body frame (bind world axes).
+    let mut r_bind = Vec::with_capacity(n);
+    let mut authored = Vec::with_capacity(n);
+    let mut frame = anchor_rot;
+    for i in 0..n {
+        let rot = neutral[chain.bones[i]].rotation;
+        let rb = rot * tips[i].normalize();
+        r_bind.push(rb);
+        authored.push((frame * rb).normalize());
+        frame = (frame * rot).normalize();
+    }
+
+    // Centred arc (S7): the root direction without its lateral part.
+    let a0 = authored[0];
+    let side_free = a0 - a0.dot(lateral) * lateral;
+    let c = if side_free.length() > 1e-4 { side_free.normalize() } else { -up };
+    let beta = params.rest_curve;
+    let carry = params.carry_deg.to_radians();
+
+    let two_zeta = 2.0 * params.damping_ratio;
+    // Reference link length in anchor-local units (H is in bind space).
+    let anchor_scale = rig.bind_world()[chain.anchor].to_scale_rotation_translation().0;
+    let reference = params.segment_reference * rig.height() / uniform_scale(anchor_scale);
+    let mut links = Vec::with_capacity(n);
+    let mut corrected = anchor_rot; // A_i: corrected parent rest frame in the body frame
+    for i in 0..n {
+        let keep_side = Quat::IDENTITY.slerp(swing(c, authored[i]), beta);
+        let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);
+        let u = (lift * (keep_side * c)).normalize();
+        let a = corrected;
+        let r = (a.inverse() * u).normalize();
+        let nrot = neutral[chain.bones[i]].rotation.normalize();
+        let rest_local = (swing(r_bind[i], r) * nrot).normalize();
+        corrected = (corrected * rest_local).normalize();
+
+        let t = if n > 1 { i as f32 / (n - 1) as f32 } else { 0.0 };
+        let profile = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
+        let stiffening = if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
+        let f = profile * stiffening;
+        let omega = std::f32::consts::TAU * f;
+        links.push(LinkRest {
+            r,
+            u,
+            r_bind: r_bind[i],
+            a_inv: a.inverse(),
+            neutral: nrot,
+            rest_local,
+            length: lengths[i],
+            frequency: f,
+            coupling_alpha: coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate),
+            omega2: omega * omega,
+            damping: two_zeta * omega,
+        });
+    }
+
+    let (units_per_metre, units_follow_scale) = match params.units {
+        Units::Auto => {
+            let h = rig.height();
+            if !(h.is_finite() && h > 0.0) {
+                return Err(CaudalError::param("units", "the rig has no height to scale the spring by; pass units_per_metre"));
+            }
+            (h / REFERENCE_HEIGHT_M, true)
+        }
+        Units::PerMetre(u) => (u, false),
+    };
+
+    Ok(ChainRest {
+        links,
+        root_offset: neutral[chain.bones[0]].translation,
+        anchor_bind_rot_inv: anchor_rot.inverse(),
+        anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
+        forward,
+        units_per_metre,
+        units_follow_scale,
+    })
+}

@@ -1,0 +1,63 @@
+//! Play a clip through forward kinematics and record what the spring does
+//! with the tail: the input of baking (SPEC B), and a headless check.
+
+use glam::{Mat4, Quat};
+
+use super::chain::TailChain;
+use super::params::SpringParams;
+use super::tail_spring::TailSpring;
+use crate::error::{CaudalError, Result};
+use crate::rig::{Clip, Rig};
+
+/// Tail rotations of every clip frame.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TailTrack {
+    /// The simulated bones (rig joint indices), root first.
+    pub joints: Vec<usize>,
+    /// Frames per second (the clip's rate).
+    pub rate: f32,
+    /// Frame-major: `rotations[f * joints.len() + b]` is the local rotation
+    /// of `joints[b]` at frame `f`.
+    pub rotations: Vec<Quat>,
+}
+
+impl TailTrack {
+    pub fn frame_count(&self) -> usize {
+        if self.joints.is_empty() {
+            0
+        } else {
+            self.rotations.len() / self.joints.len()
+        }
+    }
+    pub fn frame(&self, f: usize) -> &[Quat] {
+        let k = self.joints.len();
+        &self.rotations[f * k..(f + 1) * k]
+    }
+}
+
+/// Runs the spring from rest at frame 0 over every frame of `clip` (one step
+/// of `1/rate` per frame) and returns the tail bones' local rotations. Only
+/// the anchor's ancestors are evaluated; the clip's own values for tail
+/// bones (clips never animate them) are ignored.
+pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams) -> Result<TailTrack> {
+    if clip.joint_count() != rig.joint_count() {
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+    }
+    let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;
+    let mut path = vec![chain.anchor];
+    while let Some(p) = rig.parents()[*path.last().unwrap()] {
+        path.push(p);
+    }
+    path.reverse();
+    let dt = 1.0 / clip.rate;
+    let k = chain.bones.len();
+    let frames = clip.frame_count();
+    let mut rotations = Vec::with_capacity(frames * k);
+    for f in 0..frames {
+        let locals = clip.frame(f);
+        let world = path.iter().fold(Mat4::IDENTITY, |m, &j| m * locals[j].matrix());
+        let out = spring.step(world, if f == 0 { 0.0 } else { dt })?;
+        rotations.extend_from_slice(out);
+    }
+    Ok(TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations })
+}

@@ -1,0 +1,215 @@
+//! One fixed substep of one chain (SPEC S1-S5, S8, S9): spring, semi-implicit
+//! Euler, rope, bend coupling, elastic stop, forward plane, ground, and the
+//! bone rotations that follow. Everything is world space; the only input
+//! from the body is the anchor (pelvis) pose, and the only output is tail
+//! rotations, so the body can never be moved by its tail.
+
+use glam::{Quat, Vec3};
+
+use super::contact;
+use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
+use super::rest::{uniform_scale, ChainRest};
+
+/// The anchor's world pose, decomposed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AnchorPose {
+    pub translation: Vec3,
+    pub rotation: Quat,
+    pub scale: Vec3,
+}
+
+impl AnchorPose {
+    pub fn lerp(&self, other: &AnchorPose, t: f32) -> AnchorPose {
+        AnchorPose {
+            translation: self.translation.lerp(other.translation, t),
+            rotation: self.rotation.slerp(other.rotation, t),
+            scale: self.scale.lerp(other.scale, t),
+        }
+    }
+}
+
+/// Settings of one substep, derived from the parameters.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepRules {
+    pub dt: f32,
+    pub gravity: f32,
+    pub coupling_rate: f32,
+    pub stop: ElasticStop,
+    pub forward_plane: bool,
+    pub ground: bool,
+    /// Floor plus clearance, metres.
+    pub floor: f32,
+    /// `exp(-γ dt)` with γ the contact damping.
+    pub ground_keep: f32,
+}
+
+/// Per-chain simulation state. Bends are the coupling snapshots.
+#[derive(Clone, Debug)]
+pub(crate) struct ChainState {
+    pub particles: Vec<Vec3>,
+    pub velocities: Vec<Vec3>,
+    pub bends: Vec<Quat>,
+    pub locals: Vec<Quat>,
+    /// Scratch: neighbour targets of this step.
+    pub targets: Vec<Quat>,
+    /// Which links touched the floor in the last substep.
+    pub grounded: Vec<bool>,
+}
+
+impl ChainState {
+    pub fn new(n: usize) -> Self {
+        ChainState {
+            particles: vec![Vec3::ZERO; n],
+            velocities: vec![Vec3::ZERO; n],
+            bends: vec![Quat::IDENTITY; n],
+            locals: vec![Quat::IDENTITY; n],
+            targets: vec![Quat::IDENTITY; n],
+            grounded: vec![false; n],
+        }
+    }
+}
+
+/// World units per metre for this anchor pose.
+#[inline]
+pub(crate) fn units_now(rest: &ChainRest, anchor: &AnchorPose) -> f32 {
+    if rest.units_follow_scale {
+        rest.units_per_metre * uniform_scale(anchor.scale) / rest.anchor_bind_scale
+    } else {
+        rest.units_per_metre
+    }
+}
+
+/// Puts the chain at its (corrected) rest pose under `anchor`, at rest.
+pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut ChainState) {
+    let sigma = uniform_scale(anchor.scale);
+    let mut frame = anchor.rotation;
+    let mut head = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
+    for (i, link) in rest.links.iter().enumerate() {
+        let tip = head + frame * link.r * (link.length * sigma);
+        state.particles[i] = tip;
+        state.velocities[i] = Vec3::ZERO;
+        state.bends[i] = Quat::IDENTITY;
+        state.locals[i] = link.rest_local;
+        state.grounded[i] = false;
+        frame = (frame * link.rest_local).normalize();
+        head = tip;
+    }
+}
+
+/// Advances the chain by one substep under the anchor pose at its end.
+pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, state: &mut ChainState) {
+    let n = rest.links.len();
+    let dt = rules.dt;
+    let sigma = uniform_scale(anchor.scale);
+    let units = units_now(rest, anchor);
+    let gravity = Vec3::new(0.0, -rules.gravity * units, 0.0);
+    let floor = rules.floor * units;
+    let body = anchor.rotation * rest.anchor_bind_rot_inv;
+    let normal = (body * rest.forward).normalize();
+    let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
+    let plane = if rules.forward_plane { Some((root, normal)) } else { None };
+    let couple = n > 1 && rules.coupling_rate > 0.0;
+    let ground_keep = rules.ground_keep;
+    if couple {
+        neighbour_targets(&state.bends, &mut state.targets);
+    }
+
+    // Re-slice to the chain length so the loop's indexing needs no checks.
+    let links = &rest.links[..n];
+    let particles = &mut state.particles[..n];
+    let velocities = &mut state.velocities[..n];
+    let bends = &mut state.bends[..n];
+    let locals = &mut state.locals[..n];
+    let targets = &state.targets[..n];
+    let grounded_out = &mut state.grounded[..n];
+
+    let mut frame = anchor.rotation; // current world frame of the link's parent
+    let mut head = root;
+    for i in 0..n {
+        let link = &links[i];
+        let length = link.length * sigma;
+        // World from this link's body-frame coordinates: conjugating a
+        // swing is the swing between the rotated vectors, so bends live in
+        // the body frame directly (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let to_world = frame * link.a_inv;
+        let from_world = to_world.conjugate();
+        let rest_dir = to_world * link.u;
+        let target = head + rest_dir * length;
+
+        // Damped spring, semi-implicit Euler (velocity first).
+        let mut v = velocities[i];
+        let p = particles[i];
+        v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
+        let predicted = p + v * dt;
+        let offset = predicted - head;
+        let dist = offset.length();
+        let candidate = if dist > 1e-6 * length { offset / dist } else { rest_dir };
+
+        // Bend relative to the rest direction in the body frame; coupling,
+        // then the elastic stop. (Rotations keep unit vectors unit: no
+        // renormalising in between.)
+        let bend = swing(link.u, from_world * candidate);
+        let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
+        let (limited, stopped) = rules.stop.apply(coupled);
+        let limited_body = limited * link.u;
+        let mut dir = to_world * limited_body;
+        let stop_dir = dir;
+
+        let mut at_plane = false;
+        if let Some((root, normal)) = plane {
+            if let Some(d) = contact::forward_plane(head, dir, length, root, normal, rest_dir) {
+                dir = d;
+                at_plane = true;
+            }
+        }
+        let mut grounded = false;
+        if rules.ground {
+            if let Some(d) = contact::ground(head, dir, length, floor, rest_dir, -normal, plane) {
+                dir = d;
+                grounded = true;
+            }
+        }
+        let tip = head + dir * length;
+
+        // Velocity: no correction is fed back (the PBD update that exploded
+        // with fast hips); only components that push into a constraint go.
+        if stopped {
+            let coupled_dir = to_world * (coupled * link.u);
+            let push = coupled_dir - stop_dir;
+            let push = push - push.dot(stop_dir) * stop_dir;
+            let l = push.length();
+            if l > 1e-9 {
+                let w = push / l;
+                let vw = v.dot(w);
+                if vw > 0.0 {
+                    v -= vw * w;
+                }
+            }
+        }
+        if at_plane {
+            let vn = v.dot(normal);
+            if vn > 0.0 {
+                v -= vn * normal;
+            }
+        }
+        // Rope: no velocity along the bone.
+        v -= v.dot(dir) * dir;
+        if grounded {
+            v.y = v.y.max(0.0);
+            v *= ground_keep;
+        }
+
+        let contact = at_plane || grounded;
+        let dir_body = if contact { from_world * dir } else { limited_body };
+        let local = swing(link.r_bind, link.a_inv * dir_body) * link.neutral;
+        bends[i] = if contact { swing(link.u, dir_body) } else { limited };
+        particles[i] = tip;
+        velocities[i] = v;
+        locals[i] = local;
+        grounded_out[i] = grounded;
+        // Each substep starts again from the anchor's rotation, so the
+        // product over at most a few links cannot drift off unit length.
+        frame *= local;
+        head = tip;
+    }
+}
