@@ -78,8 +78,8 @@ pub fn check_rest_unchanged(input: &Rig, out: &Rig, changed: &[u32]) {
     for &v in changed {
         is_changed[v as usize] = true;
     }
-    for v in 0..input.vertex_count() {
-        if !is_changed[v] {
+    for (v, &changed) in is_changed.iter().enumerate() {
+        if !changed {
             assert_eq!(out.influences().of(v), input.influences().of(v), "vertex {v} outside the parts changed");
         }
     }

@@ -37,9 +37,9 @@ pub fn joint_regions(rig: &Rig, roles: &JointRoles) -> Vec<Region> {
         }
         false
     };
-    for j in 0..n {
+    for (j, r) in region.iter_mut().enumerate() {
         let under_head = [roles.neck, roles.head].iter().flatten().any(|&h| is_below(j, h));
-        region[j] = if under_head {
+        *r = if under_head {
             Region::Head
         } else if Some(j) == roles.pelvis {
             Region::Pelvis

@@ -193,7 +193,7 @@ pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
 pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     params.validate()?;
     let height = rig.height();
-    if !(height > 0.0) {
+    if height.is_nan() || height <= 0.0 {
         return Err(CaudalError::param("vertices", "the bind-pose mesh has zero height along Y"));
     }
     let roles = JointRoles::find(rig, &params.roles)?;

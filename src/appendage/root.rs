@@ -29,7 +29,7 @@ pub fn extend_root(
     length: f32,
     taken: &[bool],
 ) -> Vec<u32> {
-    if collar.is_empty() || welded.is_empty() || !(length > 0.0) {
+    if collar.is_empty() || welded.is_empty() || length.is_nan() || length <= 0.0 {
         return Vec::new();
     }
     let mean = |it: &mut dyn Iterator<Item = Vec3>| {
@@ -54,7 +54,7 @@ pub fn extend_root(
     };
     // Root cross-section: the collar, where the far threshold cut the tube.
     let radius = collar.iter().map(|&v| perp(positions[v as usize])).fold(0.0f32, f32::max);
-    if !(radius > 0.0) {
+    if radius.is_nan() || radius <= 0.0 {
         return Vec::new();
     }
     let limit = ROOT_RADIUS_SLACK * radius;

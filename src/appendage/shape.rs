@@ -75,7 +75,7 @@ pub const TUBE_BANDS: usize = 8;
 /// the skin in each of [`TUBE_BANDS`] bands of the geodesic coordinate,
 /// its diameter twice the largest distance from the band's centroid.
 pub fn tube_ratio(points: &[Vec3], geodesic: &[f32], length: f32) -> f32 {
-    if !(length > 0.0) {
+    if length.is_nan() || length <= 0.0 {
         return 0.0;
     }
     let mut radii = Vec::new();
