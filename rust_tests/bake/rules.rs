@@ -149,6 +149,10 @@ fn bad_input_names_the_field() {
             other => panic!("{field}: {other:?}"),
         }
     }
+    let other = super::fixtures::fox();
+    assert!(
+        matches!(bake_model(&g.model, &other.rig, &other.chains, None, &BakeParams::default()), Err(CaudalError::Shape { field, .. }) if field == "rig")
+    );
     let names = vec!["NoSuchClip".to_string()];
     assert!(matches!(
         bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()),

@@ -42,6 +42,18 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }
+    let old = &model.rig;
+    let j = old.joint_count();
+    if rig.vertex_count() != old.vertex_count()
+        || rig.joint_count() < j
+        || rig.joint_names()[..j] != old.joint_names()[..]
+        || rig.parents()[..j] != old.parents()[..]
+    {
+        return Err(CaudalError::shape(
+            "rig",
+            "must be the model's rig (same vertices, its joints first and in order) with grown joints appended",
+        ));
+    }
     let clip_names = select_clips(model, names)?;
     let clips: Vec<Vec<BakedClip>> = clip_names
         .par_iter()

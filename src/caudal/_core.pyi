@@ -226,34 +226,6 @@ def simulate(
     forward: _ArrayLike = ...,
     up: _ArrayLike = ...,
 ) -> _F32: ...
-# --- surface solve (SPEC X): src/python/solve.rs ---
-def solve_surface(
-    target_rig: Rig,
-    surfaces: _ArrayLike,
-    *,
-    name: str = "solved",
-    rate: float = 24.0,
-    mode: str = "rigid",
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float = 1e-7,
-    affine_seed: bool = True,
-) -> tuple[Clip, dict[str, Any]]: ...
-def transfer_clip(
-    source_rig: Rig,
-    clip: Clip,
-    target_rig: Rig,
-    *,
-    mode: str = "rigid",
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float = 1e-7,
-    affine_seed: bool = True,
-) -> tuple[Clip, dict[str, Any]]: ...
-def transfer_quality(rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None) -> float: ...
-def clip_tracks(model: Model, clip: Clip, animation: str | None = None) -> list[dict[str, Any]]: ...
 
 # --- bake (SPEC B) ---
 
@@ -393,3 +365,31 @@ def grow_chains(
     smoothing_passes: int | None = None,
 ) -> tuple[Rig, dict[str, Any]]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
+# --- surface solve (SPEC X): src/python/solve.rs ---
+def solve_surface(
+    target_rig: Rig,
+    surfaces: _ArrayLike,
+    *,
+    name: str = "solved",
+    rate: float = 24.0,
+    mode: str = "rigid",
+    constraint_budget: int = 5000,
+    max_sweeps: int = 200,
+    progress_tolerance: float = 1e-9,
+    error_floor: float = 1e-7,
+    affine_seed: bool = True,
+) -> tuple[Clip, dict[str, Any]]: ...
+def transfer_clip(
+    source_rig: Rig,
+    clip: Clip,
+    target_rig: Rig,
+    *,
+    mode: str = "rigid",
+    constraint_budget: int = 5000,
+    max_sweeps: int = 200,
+    progress_tolerance: float = 1e-9,
+    error_floor: float = 1e-7,
+    affine_seed: bool = True,
+) -> tuple[Clip, dict[str, Any]]: ...
+def transfer_quality(rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None) -> float: ...
+def clip_tracks(model: Model, clip: Clip, animation: str | None = None) -> list[dict[str, Any]]: ...

@@ -27,7 +27,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spring::register(m)?;
     bake::register(m)?;
     measure::register(m)?;
-    solve::register(m)?;
     appendage::register(m)?;
+    solve::register(m)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ import numpy as np
 
 import caudal
 from caudal.cli.report import format_table
+from caudal.cli.tail import report_json, summary_lines
 from caudal.summary import model_summary
 
 CROUCH_DEPTH = 0.4
@@ -72,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     result = {
         "files": {"creature": str(original), "roundtrip": str(roundtrip), "tail": str(after)},
         "roundtrip_identical": same,
+        "appendages": report_json(bake.appendages),
         "tail": tail,
         "stretch": stretch,
         "grounding": grounding,
@@ -87,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"  clip {c['name']}: {c['duration']:.3f} s")
         print(f"  wrote {original}")
         print(f"  round trip {'identical' if same else 'DIFFERS'}: {roundtrip}")
+        print("appendages found (SPEC T6):")
+        for line in summary_lines(bake.appendages):
+            print(f"  {line}")
         print(f"tail chain {', '.join(chain['bones'])} under {chain['anchor']}")
         print(
             f"  Walk baked as a loop: {walk['warmup_passes']} warm-up passes, first/last keys "

@@ -63,7 +63,7 @@ def format_table(entry: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def plot(entries: list[dict[str, Any]], path: Path) -> None:
+def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
     try:
         import matplotlib
 
@@ -76,10 +76,12 @@ def plot(entries: list[dict[str, Any]], path: Path) -> None:
         rows = entry["rows"]
         ax.boxplot([r["ratios"] for r in rows], whis=(1, 99), showfliers=False)
         ax.set_xticks(range(1, len(rows) + 1), [LABELS[r["rig"]].split(",")[0] for r in rows], rotation=20)
-        ax.axhline(1.5, color="red", lw=0.8, ls="--")
+        ax.axhline(1.5, color="red", lw=0.8, ls="--", label="torn beyond 1.5 / below 0.67")
         ax.axhline(0.67, color="red", lw=0.8, ls="--")
+        ax.legend(loc="upper right", fontsize="small")
         ax.set_title(entry["clip"])
         ax.set_ylabel("skinned / bind edge length (whiskers p1-p99)")
+    fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -89,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     model = caudal.load(args.input)
     entries = caudal.stretch_table(model, clip_names(args.clip), samples=args.samples, ratios=bool(args.plot))
     if args.plot:
-        plot(entries, Path(args.plot))
+        plot(entries, Path(args.plot), f"{Path(args.input).name}: edge stretch, {args.samples} times per clip")
     for e in entries:
         for r in e["rows"]:
             r.pop("ratios", None)
