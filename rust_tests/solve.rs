@@ -347,3 +347,30 @@ fn solved_clip_round_trips_through_the_gltf_writer() {
     let worst = a.iter().zip(&b).map(|(p, q)| (*p - *q).length()).fold(0.0f32, f32::max);
     assert!(worst < 1e-5 * dst.rig.diagonal(), "worst {worst}");
 }
+
+#[test]
+fn the_repaired_rig_carries_the_artist_tail_better_than_the_degraded_one() {
+    // Issue 6: the artist clip onto the degraded rig and onto that rig after
+    // tail repair; the repaired rig must score higher on the tail.
+    for (artist, degraded, truth, clip_name) in [
+        ("fox/Fox.glb", "fox/Fox_notail.glb", "fox/Fox_notail.truth.json", "Walk"),
+        ("quaternius_wolf/Wolf.gltf", "quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json", "Walk"),
+    ] {
+        let src = load(artist);
+        let dst = load(degraded);
+        let tail = tail_vertices(truth);
+        let (repaired, _) = caudal::chain::grow_chains(&dst.rig, &caudal::chain::ChainParams::default()).unwrap();
+        assert!(repaired.joint_count() > dst.rig.joint_count(), "{degraded}: a chain was grown");
+        let clip = clip24(&src, clip_name);
+        let mut scores = Vec::new();
+        for target in [&dst.rig, &repaired] {
+            let tr = transfer_clip(&src.rig, &clip, target, &SolveParams::default()).unwrap();
+            let targets = tr.correspondence.carry(&skin_clip(&src.rig, &clip), src.rig.vertex_count());
+            let skinned = skin_clip(target, &tr.solved.clip);
+            scores.push((tr.solved.report.quality.quality, quality_over(target, &skinned, &targets, &tail)));
+        }
+        eprintln!("{artist} {clip_name}: degraded {:.4} (tail {:.4}), repaired {:.4} (tail {:.4})", scores[0].0, scores[0].1, scores[1].0, scores[1].1);
+        assert!(scores[1].1 > scores[0].1 + 0.1, "{degraded}: tail quality {:?}", scores);
+        assert!(scores[1].0 > scores[0].0, "{degraded}: overall quality {:?}", scores);
+    }
+}
