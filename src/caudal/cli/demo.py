@@ -45,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
         and again.rig.joint_names == model.rig.joint_names
     )
     bake = caudal.bake(reread)
+    # caudal.bake grew the chain itself (no rig was passed), so it has the report.
+    appendages = bake.appendages
+    assert appendages is not None
     after = out / "creature_tail.glb"
     bake.write(after)
     baked = caudal.load(after)
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     result = {
         "files": {"creature": str(original), "roundtrip": str(roundtrip), "tail": str(after)},
         "roundtrip_identical": same,
-        "appendages": report_json(bake.appendages),
+        "appendages": report_json(appendages),
         "tail": tail,
         "stretch": stretch,
         "grounding": grounding,
@@ -90,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  wrote {original}")
         print(f"  round trip {'identical' if same else 'DIFFERS'}: {roundtrip}")
         print("appendages found (SPEC T6):")
-        for line in summary_lines(bake.appendages):
+        for line in summary_lines(appendages):
             print(f"  {line}")
         print(f"tail chain {', '.join(chain['bones'])} under {chain['anchor']}")
         print(
