@@ -94,21 +94,22 @@ pub fn off_centre(p: Vec3, line: &[(Vec3, f32)], points: &[Vec3], tail: &[u32], 
 
 /// Per fixture: glb, truth, and the floors asserted (precision, recall,
 /// worst joint offset in local tail radii). The bar is 0.95 / 0.90
-/// / 1.0; where a model misses it the floor is what is measured today, so
-/// this test guards against regressions while the README says what is
-/// missing: the Wolf's tail root blends into the rump below the saddle
-/// where its skin leaves the body (recall 0.81), the Shiba's curled tail
-/// lies on its back (precision 0.94, root joint 1.7 radii off its root),
-/// the Alpaca's stubby tail is followed a little into the rump (0.91).
+/// / 1.0 and every fixture is held to it except the Wolf's recall, held to
+/// what is measured (0.81): its artist weights carry the tail one ring of
+/// vertices past the neck where the tail's ring flares (3.1x) into the rump,
+/// while the Fox's, at a neck of the same shape (2.5x), stop at it; no
+/// geometric cue tried (level sets, ring flare, skeleton distance above the
+/// saddle, continuation of the tube wall) tells the two apart.
 const DEGRADED: &[(&str, &str, f32, f32, f32)] = &[
     ("fox/Fox_notail.glb", "fox/Fox_notail.truth.json", 0.95, 0.90, 1.0),
     ("quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json", 0.95, 0.80, 1.0),
-    ("quaternius_shiba_inu/ShibaInu_notail.glb", "quaternius_shiba_inu/ShibaInu_notail.truth.json", 0.93, 0.90, 1.8),
-    ("quaternius_alpaca/Alpaca_notail.glb", "quaternius_alpaca/Alpaca_notail.truth.json", 0.90, 0.90, 1.0),
+    ("quaternius_shiba_inu/ShibaInu_notail.glb", "quaternius_shiba_inu/ShibaInu_notail.truth.json", 0.95, 0.90, 1.0),
+    ("quaternius_alpaca/Alpaca_notail.glb", "quaternius_alpaca/Alpaca_notail.truth.json", 0.95, 0.90, 1.0),
 ];
 
 #[test]
 fn degraded_fixtures_get_one_chain_on_the_pelvis() {
+    let mut failures = Vec::new();
     for &(glb, json, min_precision, min_recall, max_offset) in DEGRADED {
         let model = load(glb);
         let rig = &model.rig;
@@ -144,14 +145,25 @@ fn degraded_fixtures_get_one_chain_on_the_pelvis() {
             worst,
             100.0 * (1.0 - d1 / d0)
         );
-        assert!(precision >= min_precision && recall >= min_recall, "{glb}: precision {precision}, recall {recall}");
-        assert!((3..=8).contains(&part.bone_count));
-        assert!(worst <= max_offset, "{glb}: a grown joint lies outside the tail ({worst:.2} local radii off)");
-        assert!(d1 <= 0.5 * d0, "{glb}: bone distance {d0} -> {d1}");
+        // Every fixture is measured before any assert fails, so one run
+        // shows the whole table.
+        if !(precision >= min_precision && recall >= min_recall) {
+            failures.push(format!("{glb}: precision {precision}, recall {recall}"));
+        }
+        if !(3..=8).contains(&part.bone_count) {
+            failures.push(format!("{glb}: K = {}", part.bone_count));
+        }
+        if worst > max_offset {
+            failures.push(format!("{glb}: a grown joint lies outside the tail ({worst:.2} local radii off)"));
+        }
+        if d1 > 0.5 * d0 {
+            failures.push(format!("{glb}: bone distance {d0} -> {d1}"));
+        }
         check_chain(rig, &out, part, &truth.pelvis);
         check_rest_unchanged(rig, &out, &part.vertices);
         check_pose(&out, &truth.pelvis, part);
     }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
 
 #[test]
@@ -193,3 +205,4 @@ fn no_chain_where_none_is_needed() {
         }
     }
 }
+

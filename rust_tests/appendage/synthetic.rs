@@ -306,3 +306,46 @@ fn same_result_on_one_and_two_threads() {
     assert_eq!(a, b);
     assert_eq!(ra, rb);
 }
+
+/// A grid strip of `rows` x `cols` unit cells' corners (vertex
+/// `r * cols + c`), cut between rows `cut - 1` and `cut` when given (two
+/// shells).
+fn strip(rows: usize, cols: usize, cut: Option<usize>) -> (caudal::geometry::MeshGraph, Vec<Vec3>) {
+    let positions: Vec<Vec3> = (0..rows * cols).map(|i| Vec3::new((i % cols) as f32, (i / cols) as f32, 0.0)).collect();
+    let mut tris = Vec::new();
+    for r in (0..rows - 1).filter(|&r| Some(r + 1) != cut) {
+        for c in 0..cols - 1 {
+            let (a, b, d, e) = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1);
+            tris.push([a as u32, b as u32, e as u32]);
+            tris.push([a as u32, e as u32, d as u32]);
+        }
+    }
+    (caudal::geometry::MeshGraph::from_triangles(positions.len(), &tris), positions)
+}
+
+#[test]
+fn root_collar_drops_the_ring_where_the_far_end_rests() {
+    use caudal::appendage::root_collar;
+    let (rows, cols) = (11, 4);
+    let row = |r: usize| (r * cols..(r + 1) * cols).map(|v| v as u32).collect::<Vec<u32>>();
+    let (graph, positions) = strip(rows, cols, None);
+    let part: Vec<u32> = (1..rows - 1).flat_map(row).collect();
+    // Root ring (row 0) and the far end resting on the body (last row):
+    // the far ring is no root, and comes back as the contact.
+    let mut collar: Vec<u32> = row(0).into_iter().chain(row(rows - 1)).collect();
+    collar.sort_unstable();
+    let (ring, contact) = root_collar(&graph, &positions, &part, &collar);
+    assert_eq!(ring, row(0));
+    assert_eq!(contact, row(rows - 1));
+    // One root ring broken in two by a gap stays whole: its pieces lie a
+    // ring's width apart, not far along the part.
+    let broken: Vec<u32> = vec![0, 1, 3];
+    assert_eq!(root_collar(&graph, &positions, &part, &broken), (broken.clone(), Vec::new()));
+    // Two shells (fur over skin), each with its own root ring at its own
+    // end: the other shell's ring is never reached, so never a contact.
+    let (graph2, positions2) = strip(2 * rows, cols, Some(rows));
+    let part2: Vec<u32> = (1..rows).chain(rows..2 * rows - 1).flat_map(row).collect();
+    let mut collar2: Vec<u32> = row(0).into_iter().chain(row(2 * rows - 1)).collect();
+    collar2.sort_unstable();
+    assert_eq!(root_collar(&graph2, &positions2, &part2, &collar2), (collar2.clone(), Vec::new()));
+}

@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 use super::attach::{attachment_joint, joint_regions, Region};
+use super::contact::root_collar;
 use super::decide::decide;
 use super::params::DetectParams;
 use super::peel::{split, trim_at_neck};
@@ -334,6 +335,24 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         // A part cut at its neck already ends where it meets the body;
         // one cut by a threshold or a saddle does not.
         let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. });
+        // A tail lying on the body (curled over the back) also touches it
+        // with its far end: measure from the root ring only, and take the
+        // resting tip skin into the part.
+        let mut contact_vertices = 0;
+        if verdict.kind == Kind::Tail {
+            let (root_ring, contact) = root_collar(&graph, &weld.positions, &welded, &collar);
+            if !contact.is_empty() {
+                let contact: Vec<u32> = contact.into_iter().filter(|&v| !taken[v as usize]).collect();
+                contact_vertices = contact.len();
+                for &v in &contact {
+                    taken[v as usize] = true;
+                }
+                welded.extend(contact);
+                welded.sort_unstable();
+                collar = root_ring;
+                (geodesic, length) = geodesic_of(&welded, &collar);
+            }
+        }
         if verdict.kind == Kind::Tail && cut_by_level {
             let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken);
             if !extra.is_empty() {
@@ -343,7 +362,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 }
                 welded.extend(extra);
                 welded.sort_unstable();
-                collar = collar_of(&welded, &dist, &graph);
+                collar = root_collar(&graph, &weld.positions, &welded, &collar_of(&welded, &dist, &graph)).0;
                 (geodesic, length) = geodesic_of(&welded, &collar);
             }
         }
@@ -401,6 +420,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 _ => None,
             },
             root_vertices,
+            contact_vertices,
             vertices,
         });
         let root = cut_centre(&graph, &weld.positions, &welded, &collar);

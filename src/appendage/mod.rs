@@ -4,6 +4,7 @@
 //! report of every part found, rejected ones too.
 
 mod attach;
+mod contact;
 mod decide;
 mod detect;
 mod params;
@@ -13,6 +14,7 @@ mod root;
 mod shape;
 
 pub use attach::{attachment_joint, joint_regions, Region};
+pub use contact::{root_collar, FAR_CONTACT_SHARE};
 pub use detect::{cut_centre, detect, find_appendages, percentile, Detection, PartGeometry, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
 pub use params::{
     BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO, MIN_ELONGATION, MIN_PART_VERTICES,

@@ -99,6 +99,9 @@ pub struct PartReport {
     /// Welded vertices added below the far threshold by following the tail's
     /// tube back to the body.
     pub root_vertices: usize,
+    /// Welded vertices where the tail's far end rests on the body (a tail
+    /// curled over the back), taken into the part.
+    pub contact_vertices: usize,
     /// The part's original vertex indices.
     #[serde(skip)]
     pub vertices: Vec<u32>,
