@@ -15,12 +15,13 @@ pub const ROOT_BAND: f32 = 0.3;
 /// A vertex is still tube while its distance from the axis is at most this
 /// factor of the collar's (the cross-section where the threshold cut).
 pub const ROOT_RADIUS_SLACK: f32 = 1.0;
-/// How far behind the collar, in root radii, the tube is followed. Three
-/// quarters: at one full radius the Alpaca's short thick tail was followed
-/// into the rump below it (precision 0.91, three welded vertices of rump
-/// skin at the deepest ring); at 0.75 it keeps 1.00 with recall 0.94, and
-/// at 0.5 recall falls to 0.86 (the tube's underside ring is lost).
-pub const ROOT_DEPTH: f32 = 0.75;
+/// How far behind the collar, in root radii, the tube is followed. One full
+/// radius: on the Alpaca's short thick tail it also takes three welded
+/// vertices of rump skin (precision 0.91 against 1.00 at 0.75 radius), but
+/// at 0.75 the tail's underside ring stays on the legs and the grown chain
+/// tears 23% of the tail's edges on Walk (0% at 1.0); at 0.5 recall falls
+/// to 0.86. A vertex too many moves with the tail root; one too few tears.
+pub const ROOT_DEPTH: f32 = 1.0;
 
 /// Extra welded vertices that continue the tube of a part towards the body.
 /// `taken[v]` marks vertices that may not be claimed (other parts).
