@@ -16,42 +16,12 @@ use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
 use crate::gltf_io::{self, GltfModel, WriteOptions};
 use crate::rig::Rig;
-use crate::spring::{SpringParams, TailChain, Units};
+use crate::spring::{SpringParams, TailChain};
 
-/// Spring parameters from a dict of overrides; unknown keys are refused by name.
+/// Spring parameters from a dict of overrides: the same parser as
+/// `caudal.TailSpring`'s keyword arguments.
 pub fn spring_params(d: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
-    let mut p = SpringParams::default();
-    let Some(d) = d else { return Ok(p) };
-    for (k, v) in d.iter() {
-        let key: String = k.extract()?;
-        match key.as_str() {
-            "root_frequency" => p.root_frequency = v.extract()?,
-            "tip_frequency_ratio" => p.tip_frequency_ratio = v.extract()?,
-            "damping_ratio" => p.damping_ratio = v.extract()?,
-            "gravity" => p.gravity = v.extract()?,
-            "carry_deg" => p.carry_deg = v.extract()?,
-            "forward_plane" => p.forward_plane = v.extract()?,
-            "coupling_rate" => p.coupling_rate = v.extract()?,
-            "stop_deg" => p.stop_deg = v.extract()?,
-            "ground" => p.ground = v.extract()?,
-            "floor_height" => p.floor_height = v.extract()?,
-            "clearance" => p.clearance = v.extract()?,
-            "contact_damping" => p.contact_damping = v.extract()?,
-            "rest_curve" => p.rest_curve = v.extract()?,
-            "segment_reference" => p.segment_reference = v.extract()?,
-            "substep_rate" => p.substep_rate = v.extract()?,
-            "max_substeps" => p.max_substeps = v.extract()?,
-            "teleport_distance" => p.teleport_distance = v.extract()?,
-            "units_per_metre" => {
-                p.units = match v.extract::<Option<f32>>()? {
-                    Some(u) => Units::PerMetre(u),
-                    None => Units::Auto,
-                }
-            }
-            other => return Err(CaudalError::param(format!("spring.{other}"), "unknown spring parameter")).py_err(),
-        }
-    }
-    Ok(p)
+    super::spring::params_named(d, "spring.")
 }
 
 fn loop_mode(field: &str, v: &Bound<'_, PyAny>) -> PyResult<LoopMode> {

@@ -14,12 +14,20 @@ use crate::error::CaudalError;
 use crate::rig::Rig;
 use crate::spring::{output_offsets, simulate as simulate_core, step_many, SpringParams, TailChain, TailSpring, Units};
 
-/// Parameters from keyword arguments; unknown names are errors.
-fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
+/// Parameters from keyword arguments (or a dict of overrides); unknown
+/// names are errors. Shared by every binding that takes spring settings.
+pub(super) fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
+    params_named(kwargs, "")
+}
+
+/// As [`params_from`], errors naming the field as `{prefix}{name}` (bake
+/// takes the settings as a `spring=` dict: `spring.carry_deg`).
+pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> PyResult<SpringParams> {
     let mut p = SpringParams::default();
     let Some(kw) = kwargs else { return Ok(p) };
     for (k, v) in kw.iter() {
-        let key: String = k.extract()?;
+        let name: String = k.extract()?;
+        let key = format!("{prefix}{name}");
         let f = |v: &Bound<'_, PyAny>| -> PyResult<f32> {
             v.extract::<f32>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a number")))
         };
@@ -30,7 +38,7 @@ fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
             let (d, _) = f32_flat(v, &key, &[Some(3)])?;
             Ok(Vec3::new(d[0], d[1], d[2]))
         };
-        match key.as_str() {
+        match name.as_str() {
             "root_frequency" => p.root_frequency = f(&v)?,
             "tip_frequency_ratio" => p.tip_frequency_ratio = f(&v)?,
             "damping_ratio" => p.damping_ratio = f(&v)?,
@@ -49,7 +57,7 @@ fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
             "max_substeps" => {
                 p.max_substeps = v
                     .extract::<u32>()
-                    .map_err(|_| super::errors::to_py(CaudalError::param("max_substeps", "must be a whole number >= 1")))?
+                    .map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a whole number >= 1")))?
             }
             "teleport_distance" => p.teleport_distance = f(&v)?,
             "units_per_metre" => {
@@ -57,9 +65,9 @@ fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
             }
             "forward" => p.forward = vec3(&v)?,
             "up" => p.up = vec3(&v)?,
-            other => {
+            _ => {
                 return Err(CaudalError::param(
-                    other,
+                    key,
                     "unknown spring parameter (root_frequency, tip_frequency_ratio, damping_ratio, gravity, carry_deg, \
                      forward_plane, coupling_rate, stop_deg, ground, floor_height, clearance, contact_damping, rest_curve, \
                      segment_reference, substep_rate, max_substeps, teleport_distance, units_per_metre, forward, up)",
