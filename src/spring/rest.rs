@@ -3,7 +3,7 @@
 //! segment when there is no Tail_End (S6), and the centred rest arc with the
 //! distributed carry (S3, S7).
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat3, Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
 use super::coupling::{coupling_alpha, swing};
@@ -21,9 +21,12 @@ pub(crate) struct LinkRest {
     /// Authored (bind) direction in the parent bone's frame: what the
     /// bone's neutral local rotation points along.
     pub r_bind: Vec3,
-    /// Inverse of `A_i`, the parent's corrected rest frame into the body
-    /// (hips) frame.
-    pub a_inv: Quat,
+    /// `A_i`, the parent's corrected rest frame into the body (hips)
+    /// frame, as a matrix: the solver turns vectors between the parent's
+    /// frame and the body frame several times per link and substep, and a
+    /// matrix product is shorter (and has a shorter dependency chain) than
+    /// rotating by a quaternion.
+    pub a: Mat3,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
     /// Corrected rest local rotation: the output when the tail is at rest.
@@ -47,13 +50,12 @@ pub(crate) struct ChainRest {
     pub links: Vec<LinkRest>,
     /// Head of the root bone in the anchor's local space.
     pub root_offset: Vec3,
-    /// The anchor's bind world rotation; `R_anchor(t) · inverse(this)` turns
-    /// the body's bind axes into its current axes.
-    pub anchor_bind_rot_inv: Quat,
     /// Uniform scale of the anchor's bind world matrix.
     pub anchor_bind_scale: f32,
-    /// Body axes in bind space.
-    pub forward: Vec3,
+    /// The body's forward axis in the anchor's local frame (bind forward
+    /// under the inverse bind rotation): the forward-plane normal is the
+    /// anchor's rotation applied to this.
+    pub forward_in_anchor: Vec3,
     /// Units per metre in bind space, and whether it follows the scene scale.
     pub units_per_metre: f32,
     pub units_follow_scale: bool,
@@ -155,7 +157,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             r,
             u,
             r_bind: r_bind[i],
-            a_inv: a.inverse(),
+            a: Mat3::from_quat(a),
             neutral: nrot,
             rest_local,
             length: lengths[i],
@@ -180,9 +182,8 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     Ok(ChainRest {
         links,
         root_offset: neutral[chain.bones[0]].translation,
-        anchor_bind_rot_inv: anchor_rot.inverse(),
+        forward_in_anchor: anchor_rot.inverse() * forward,
         anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
-        forward,
         units_per_metre,
         units_follow_scale,
     })

@@ -4,7 +4,7 @@
 //! from the body is the anchor (pelvis) pose, and the only output is tail
 //! rotations, so the body can never be moved by its tail.
 
-use glam::{Quat, Vec3};
+use glam::{Mat3, Quat, Vec3};
 
 use super::contact;
 use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
@@ -96,7 +96,19 @@ pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut Chai
     }
 }
 
+/// `mᵀ v`: a rotation matrix's inverse applied without transposing it.
+#[inline(always)]
+fn inverse_times(m: &Mat3, v: Vec3) -> Vec3 {
+    Vec3::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
+}
+
 /// Advances the chain by one substep under the anchor pose at its end.
+///
+/// Per link the parent's world frame `F` is turned into a matrix once and
+/// the constant `A_i` (parent rest frame into body frame) is a stored
+/// matrix, so the several frame changes a link needs are short matrix
+/// products: body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ`
+/// world. (Same maths as rotating by `F A⁻¹` and its conjugate.)
 pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, state: &mut ChainState) {
     let n = rest.links.len();
     let dt = rules.dt;
@@ -104,8 +116,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let units = units_now(rest, anchor);
     let gravity = Vec3::new(0.0, -rules.gravity * units, 0.0);
     let floor = rules.floor * units;
-    let body = anchor.rotation * rest.anchor_bind_rot_inv;
-    let normal = (body * rest.forward).normalize();
+    let normal = (anchor.rotation * rest.forward_in_anchor).normalize();
     let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
@@ -128,12 +139,11 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     for i in 0..n {
         let link = &links[i];
         let length = link.length * sigma;
-        // World from this link's body-frame coordinates: conjugating a
-        // swing is the swing between the rotated vectors, so bends live in
-        // the body frame directly (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        let to_world = frame * link.a_inv;
-        let from_world = to_world.conjugate();
-        let rest_dir = to_world * link.u;
+        // Bends live in the body frame: conjugating a swing is the swing
+        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let f = Mat3::from_quat(frame);
+        let a = &link.a;
+        let rest_dir = f * link.r;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
@@ -143,16 +153,16 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         let predicted = p + v * dt;
         let offset = predicted - head;
         let dist = offset.length();
-        let candidate = if dist > 1e-6 * length { offset / dist } else { rest_dir };
+        let candidate = if dist > 1e-6 * length { offset * dist.recip() } else { rest_dir };
 
         // Bend relative to the rest direction in the body frame; coupling,
         // then the elastic stop. (Rotations keep unit vectors unit: no
         // renormalising in between.)
-        let bend = swing(link.u, from_world * candidate);
+        let bend = swing(link.u, *a * inverse_times(&f, candidate));
         let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_body = limited * link.u;
-        let mut dir = to_world * limited_body;
+        let limited_local = inverse_times(a, limited * link.u);
+        let mut dir = f * limited_local;
         let stop_dir = dir;
 
         let mut at_plane = false;
@@ -174,7 +184,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if stopped {
-            let coupled_dir = to_world * (coupled * link.u);
+            let coupled_dir = f * inverse_times(a, coupled * link.u);
             let push = coupled_dir - stop_dir;
             let push = push - push.dot(stop_dir) * stop_dir;
             let l = push.length();
@@ -200,9 +210,9 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         }
 
         let contact = at_plane || grounded;
-        let dir_body = if contact { from_world * dir } else { limited_body };
-        let local = swing(link.r_bind, link.a_inv * dir_body) * link.neutral;
-        bends[i] = if contact { swing(link.u, dir_body) } else { limited };
+        let dir_local = if contact { inverse_times(&f, dir) } else { limited_local };
+        let local = swing(link.r_bind, dir_local) * link.neutral;
+        bends[i] = if contact { swing(link.u, *a * dir_local) } else { limited };
         particles[i] = tip;
         velocities[i] = v;
         locals[i] = local;
