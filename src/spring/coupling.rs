@@ -116,9 +116,15 @@ impl ElasticStop {
 /// identity: those tiny swings are the tail of every decaying oscillation.
 #[inline]
 pub fn swing(a: glam::Vec3, b: glam::Vec3) -> Quat {
+    swing_a(a.into(), b.into())
+}
+
+/// [`swing`] on SIMD vectors (the solver's form).
+#[inline]
+pub(crate) fn swing_a(a: glam::Vec3A, b: glam::Vec3A) -> Quat {
     let d = a.dot(b);
     if d < -1.0 + 1e-6 {
-        return Quat::from_axis_angle(a.any_orthonormal_vector(), std::f32::consts::PI);
+        return Quat::from_axis_angle(glam::Vec3::from(a).any_orthonormal_vector(), std::f32::consts::PI);
     }
     // |(a × b, 1 + a·b)|² = 2 (1 + a·b) for unit a, b.
     let c = a.cross(b);

@@ -3,7 +3,7 @@
 //! segment when there is no Tail_End (S6), and the centred rest arc with the
 //! distributed carry (S3, S7).
 
-use glam::{Mat3, Mat4, Quat, Vec3};
+use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
 
 use super::chain::TailChain;
 use super::coupling::{coupling_alpha, swing};
@@ -15,18 +15,18 @@ use crate::rig::Rig;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LinkRest {
     /// Corrected rest direction `r_i` in the parent bone's frame.
-    pub r: Vec3,
+    pub r: Vec3A,
     /// The same in the body (hips) frame: `u_i = A_i r_i`.
-    pub u: Vec3,
+    pub u: Vec3A,
     /// Authored (bind) direction in the parent bone's frame: what the
     /// bone's neutral local rotation points along.
-    pub r_bind: Vec3,
+    pub r_bind: Vec3A,
     /// `A_i`, the parent's corrected rest frame into the body (hips)
     /// frame, as a matrix: the solver turns vectors between the parent's
     /// frame and the body frame several times per link and substep, and a
     /// matrix product is shorter (and has a shorter dependency chain) than
     /// rotating by a quaternion.
-    pub a: Mat3,
+    pub a: Mat3A,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
     /// Corrected rest local rotation: the output when the tail is at rest.
@@ -55,7 +55,7 @@ pub(crate) struct ChainRest {
     /// The body's forward axis in the anchor's local frame (bind forward
     /// under the inverse bind rotation): the forward-plane normal is the
     /// anchor's rotation applied to this.
-    pub forward_in_anchor: Vec3,
+    pub forward_in_anchor: Vec3A,
     /// Units per metre in bind space, and whether it follows the scene scale.
     pub units_per_metre: f32,
     pub units_follow_scale: bool,
@@ -154,10 +154,10 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         let f = profile * stiffening;
         let omega = std::f32::consts::TAU * f;
         links.push(LinkRest {
-            r,
-            u,
-            r_bind: r_bind[i],
-            a: Mat3::from_quat(a),
+            r: r.into(),
+            u: u.into(),
+            r_bind: r_bind[i].into(),
+            a: Mat3A::from_quat(a),
             neutral: nrot,
             rest_local,
             length: lengths[i],
@@ -182,7 +182,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     Ok(ChainRest {
         links,
         root_offset: neutral[chain.bones[0]].translation,
-        forward_in_anchor: anchor_rot.inverse() * forward,
+        forward_in_anchor: (anchor_rot.inverse() * forward).into(),
         anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
         units_per_metre,
         units_follow_scale,

@@ -4,10 +4,10 @@
 //! from the body is the anchor (pelvis) pose, and the only output is tail
 //! rotations, so the body can never be moved by its tail.
 
-use glam::{Mat3, Quat, Vec3};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 use super::contact;
-use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
+use super::coupling::{fast_slerp, neighbour_targets, swing_a, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -85,7 +85,7 @@ pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut Chai
     let mut frame = anchor.rotation;
     let mut head = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
     for (i, link) in rest.links.iter().enumerate() {
-        let tip = head + frame * link.r * (link.length * sigma);
+        let tip = head + Vec3::from(frame * link.r) * (link.length * sigma);
         state.particles[i] = tip;
         state.velocities[i] = Vec3::ZERO;
         state.bends[i] = Quat::IDENTITY;
@@ -98,8 +98,8 @@ pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut Chai
 
 /// `mᵀ v`: a rotation matrix's inverse applied without transposing it.
 #[inline(always)]
-fn inverse_times(m: &Mat3, v: Vec3) -> Vec3 {
-    Vec3::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
+fn inverse_times(m: &Mat3A, v: Vec3A) -> Vec3A {
+    Vec3A::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
 }
 
 /// Advances the chain by one substep under the anchor pose at its end.
@@ -108,16 +108,18 @@ fn inverse_times(m: &Mat3, v: Vec3) -> Vec3 {
 /// the constant `A_i` (parent rest frame into body frame) is a stored
 /// matrix, so the several frame changes a link needs are short matrix
 /// products: body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ`
-/// world. (Same maths as rotating by `F A⁻¹` and its conjugate.)
+/// world. (Same maths as rotating by `F A⁻¹` and its conjugate.) The loop
+/// works on SIMD vectors (`Vec3A`): with plain `Vec3` most of its
+/// instructions were register shuffles between scalar and vector halves.
 pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, state: &mut ChainState) {
     let n = rest.links.len();
     let dt = rules.dt;
     let sigma = uniform_scale(anchor.scale);
     let units = units_now(rest, anchor);
-    let gravity = Vec3::new(0.0, -rules.gravity * units, 0.0);
+    let gravity = Vec3A::new(0.0, -rules.gravity * units, 0.0);
     let floor = rules.floor * units;
     let normal = (anchor.rotation * rest.forward_in_anchor).normalize();
-    let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
+    let root = Vec3A::from(anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset));
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
     let ground_keep = rules.ground_keep;
@@ -141,14 +143,14 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         let length = link.length * sigma;
         // Bends live in the body frame: conjugating a swing is the swing
         // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        let f = Mat3::from_quat(frame);
+        let f = Mat3A::from_quat(frame);
         let a = &link.a;
         let rest_dir = f * link.r;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
-        let mut v = velocities[i];
-        let p = particles[i];
+        let mut v = Vec3A::from(velocities[i]);
+        let p = Vec3A::from(particles[i]);
         v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
         let predicted = p + v * dt;
         let offset = predicted - head;
@@ -158,7 +160,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Bend relative to the rest direction in the body frame; coupling,
         // then the elastic stop. (Rotations keep unit vectors unit: no
         // renormalising in between.)
-        let bend = swing(link.u, *a * inverse_times(&f, candidate));
+        let bend = swing_a(link.u, *a * inverse_times(&f, candidate));
         let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
         let limited_local = inverse_times(a, limited * link.u);
@@ -167,14 +169,14 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
 
         let mut at_plane = false;
         if let Some((root, normal)) = plane {
-            if let Some(d) = contact::forward_plane(head, dir, length, root, normal, rest_dir) {
+            if let Some(d) = contact::forward_plane_a(head, dir, length, root, normal, rest_dir) {
                 dir = d;
                 at_plane = true;
             }
         }
         let mut grounded = false;
         if rules.ground {
-            if let Some(d) = contact::ground(head, dir, length, floor, rest_dir, -normal, plane) {
+            if let Some(d) = contact::ground_a(head, dir, length, floor, rest_dir, -normal, plane) {
                 dir = d;
                 grounded = true;
             }
@@ -211,10 +213,10 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
 
         let contact = at_plane || grounded;
         let dir_local = if contact { inverse_times(&f, dir) } else { limited_local };
-        let local = swing(link.r_bind, dir_local) * link.neutral;
-        bends[i] = if contact { swing(link.u, *a * dir_local) } else { limited };
-        particles[i] = tip;
-        velocities[i] = v;
+        let local = swing_a(link.r_bind, dir_local) * link.neutral;
+        bends[i] = if contact { swing_a(link.u, *a * dir_local) } else { limited };
+        particles[i] = tip.into();
+        velocities[i] = v.into();
         locals[i] = local;
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
