@@ -132,6 +132,42 @@ pub(crate) fn swing_a(a: glam::Vec3A, b: glam::Vec3A) -> Quat {
     Quat::from_xyzw(c.x * inv, c.y * inv, c.z * inv, (1.0 + d) * inv)
 }
 
+/// [`swing_a`] onto the direction of `w`, given `len = |w| > 0`, without
+/// normalising `w` first: `(a × ŵ, 1 + a·ŵ)` is `(a × w, len + a·w) / len`,
+/// so one normalisation of the quaternion serves both (one division less on
+/// the solver's critical path).
+#[inline]
+pub(crate) fn swing_to(a: glam::Vec3A, w: glam::Vec3A, len: f32) -> Quat {
+    let d = a.dot(w);
+    if d < (-1.0 + 1e-6) * len {
+        return Quat::from_axis_angle(glam::Vec3::from(a).any_orthonormal_vector(), std::f32::consts::PI);
+    }
+    let c = a.cross(w);
+    let e = len + d;
+    // |(a × w, len + a·w)|² = 2 len (len + a·w) for unit a.
+    let inv = (2.0 * len * e).sqrt().recip();
+    Quat::from_xyzw(c.x * inv, c.y * inv, c.z * inv, e * inv)
+}
+
+/// The rotation matrix of [`swing_a`]`(a, b)` without its square root:
+/// `c I + [a × b]ₓ + (a × b)(a × b)ᵀ / (1 + c)`, `c = a·b` (Rodrigues for
+/// the shortest arc). The solver carries the parent frame as a matrix.
+#[inline]
+pub(crate) fn swing_matrix(a: glam::Vec3A, b: glam::Vec3A) -> glam::Mat3A {
+    use glam::{Mat3A, Vec3A};
+    let c = a.dot(b);
+    if c < -1.0 + 1e-6 {
+        return Mat3A::from_quat(swing_a(a, b));
+    }
+    let v = a.cross(b);
+    let kv = v * (1.0 + c).recip();
+    Mat3A::from_cols(
+        Vec3A::new(c, v.z, -v.y) + kv * v.x,
+        Vec3A::new(-v.z, c, v.x) + kv * v.y,
+        Vec3A::new(v.y, -v.x, c) + kv * v.z,
+    )
+}
+
 /// Shortest rotation angle of a unit quaternion, radians: `2 acos(|w|)`,
 /// evaluated as `2 atan2(|xyz|, |w|)`, which stays accurate near zero.
 #[inline]

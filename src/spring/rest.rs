@@ -29,6 +29,8 @@ pub(crate) struct LinkRest {
     pub a: Mat3A,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
+    /// The same as a matrix (the solver carries the parent frame as one).
+    pub neutral_m: Mat3A,
     /// Corrected rest local rotation: the output when the tail is at rest.
     pub rest_local: Quat,
     /// Length in the anchor's local units (world = this × anchor scale).
@@ -159,6 +161,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             r_bind: r_bind[i].into(),
             a: Mat3A::from_quat(a),
             neutral: nrot,
+            neutral_m: Mat3A::from_quat(nrot),
             rest_local,
             length: lengths[i],
             frequency: f,

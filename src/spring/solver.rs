@@ -7,7 +7,7 @@
 use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 use super::contact;
-use super::coupling::{fast_slerp, neighbour_targets, swing_a, ElasticStop};
+use super::coupling::{fast_slerp, neighbour_targets, swing_a, swing_matrix, swing_to, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -136,14 +136,17 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let targets = &state.targets[..n];
     let grounded_out = &mut state.grounded[..n];
 
-    let mut frame = anchor.rotation; // current world frame of the link's parent
+    // World frame of the link's parent, as a matrix: `F_{i+1} = F_i S_i N_i`
+    // with `S_i` the swing's matrix and `N_i` the neutral's, which keeps the
+    // square root and division of the swing quaternion off the chain from
+    // one link to the next (the quaternion is only output).
+    let mut f = Mat3A::from_quat(anchor.rotation);
     let mut head = root;
     for i in 0..n {
         let link = &links[i];
         let length = link.length * sigma;
         // Bends live in the body frame: conjugating a swing is the swing
         // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        let f = Mat3A::from_quat(frame);
         let a = &link.a;
         let rest_dir = f * link.r;
         let target = head + rest_dir * length;
@@ -155,12 +158,15 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         let predicted = p + v * dt;
         let offset = predicted - head;
         let dist = offset.length();
-        let candidate = if dist > 1e-6 * length { offset * dist.recip() } else { rest_dir };
 
-        // Bend relative to the rest direction in the body frame; coupling,
-        // then the elastic stop. (Rotations keep unit vectors unit: no
-        // renormalising in between.)
-        let bend = swing_a(link.u, *a * inverse_times(&f, candidate));
+        // Bend relative to the rest direction in the body frame (towards
+        // the offset's direction); coupling, then the elastic stop.
+        // (Rotations keep unit vectors unit: no renormalising in between.)
+        let bend = if dist > 1e-6 * length {
+            swing_to(link.u, *a * inverse_times(&f, offset), dist)
+        } else {
+            swing_a(link.u, *a * inverse_times(&f, rest_dir))
+        };
         let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
         let limited_local = inverse_times(a, limited * link.u);
@@ -221,7 +227,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        frame *= local;
+        f = f * (swing_matrix(link.r_bind, dir_local) * link.neutral_m);
         head = tip;
     }
 }
