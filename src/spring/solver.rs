@@ -148,6 +148,9 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Bends live in the body frame: conjugating a swing is the swing
         // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
         let a = &link.a;
+        // World from body, `W = F Aᵀ`; body from world is `Wᵀ`. Built while
+        // the spring step below runs, it saves one product on the path.
+        let w = f * link.a_t;
         let rest_dir = f * link.r;
         let target = head + rest_dir * length;
 
@@ -163,14 +166,15 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // the offset's direction); coupling, then the elastic stop.
         // (Rotations keep unit vectors unit: no renormalising in between.)
         let bend = if dist > 1e-6 * length {
-            swing_to(link.u, *a * inverse_times(&f, offset), dist)
+            swing_to(link.u, inverse_times(&w, offset), dist)
         } else {
             swing_a(link.u, *a * inverse_times(&f, rest_dir))
         };
         let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
         let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_local = inverse_times(a, limited * link.u);
-        let mut dir = f * limited_local;
+        let limited_body = limited * link.u;
+        let limited_local = inverse_times(a, limited_body);
+        let mut dir = w * limited_body;
         let stop_dir = dir;
 
         let mut at_plane = false;
@@ -192,7 +196,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if stopped {
-            let coupled_dir = f * inverse_times(a, coupled * link.u);
+            let coupled_dir = w * (coupled * link.u);
             let push = coupled_dir - stop_dir;
             let push = push - push.dot(stop_dir) * stop_dir;
             let l = push.length();
