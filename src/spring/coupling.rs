@@ -58,6 +58,13 @@ pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
 /// at 180°; no transcendental functions. Used per link per substep.
 #[inline]
 pub fn fast_slerp(a: Quat, b: Quat, t: f32) -> Quat {
+    fast_slerp_raw(a, b, t).normalize()
+}
+
+/// [`fast_slerp`] before its final normalisation (the solver normalises
+/// off its critical path).
+#[inline]
+pub(crate) fn fast_slerp_raw(a: Quat, b: Quat, t: f32) -> Quat {
     let mut ca = a.dot(b);
     let b = if ca < 0.0 {
         ca = -ca;
@@ -70,7 +77,7 @@ pub fn fast_slerp(a: Quat, b: Quat, t: f32) -> Quat {
     let kb = 0.848013 + d * (-1.06021 + d * 0.215638);
     let k = ka * (t - 0.5) * (t - 0.5) + kb;
     let ot = t + t * (t - 0.5) * (t - 1.0) * k;
-    (a + (b - a) * ot).normalize()
+    a + (b - a) * ot
 }
 
 /// Coupling blend for a time step: `α = 1 - exp(-k Δt)`.
@@ -91,6 +98,13 @@ impl ElasticStop {
     pub fn new(max_angle: f32) -> Self {
         let h = 0.5 * max_angle;
         ElasticStop { cos_half: h.cos(), sin_half: h.sin() }
+    }
+
+    /// Whether the bend `p / |p|` (any non-zero `p`) is within the stop,
+    /// without normalising `p`: `|w| / |p| >= cos(θmax/2)`.
+    #[inline]
+    pub(crate) fn admits_unnormalised(&self, p: Quat) -> bool {
+        p.w * p.w >= self.cos_half * self.cos_half * p.length_squared()
     }
 
     /// Returns the limited bend and whether the stop was reached.

@@ -7,7 +7,7 @@
 use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 use super::contact;
-use super::coupling::{fast_slerp, neighbour_targets, swing_a, swing_matrix, swing_to, ElasticStop};
+use super::coupling::{fast_slerp_raw, neighbour_targets, swing_a, swing_matrix, swing_to, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -170,9 +170,25 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         } else {
             swing_a(link.u, *a * inverse_times(&f, rest_dir))
         };
-        let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
-        let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_body = limited * link.u;
+        // The coupled bend's normalisation (a square root and a division)
+        // stays off the path when the stop does not act: a quaternion `p`
+        // rotates by `p v p* / |p|²`, so the direction needs one division,
+        // which runs beside the rotation.
+        let (coupled, limited, limited_body, stopped) = if couple {
+            let raw = fast_slerp_raw(bend, targets[i], link.coupling_alpha);
+            let s = raw.length_squared();
+            if rules.stop.admits_unnormalised(raw) {
+                let q = raw * s.sqrt().recip();
+                (q, q, (raw * link.u) * s.recip(), false)
+            } else {
+                let q = raw.normalize();
+                let (l, st) = rules.stop.apply(q);
+                (q, l, l * link.u, st)
+            }
+        } else {
+            let (l, st) = rules.stop.apply(bend);
+            (bend, l, l * link.u, st)
+        };
         let limited_local = inverse_times(a, limited_body);
         let mut dir = w * limited_body;
         let stop_dir = dir;
