@@ -181,7 +181,9 @@ impl TailSpring {
     }
 
     fn one_substep(&mut self, a: &AnchorPose) {
-        self.previous_locals.copy_from_slice(&self.state.locals);
+        // The substep overwrites every local, so the buffers can trade
+        // places instead of copying.
+        std::mem::swap(&mut self.previous_locals, &mut self.state.locals);
         substep(&self.rest, &self.rules, a, &mut self.state);
     }
 
