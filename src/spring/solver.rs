@@ -293,7 +293,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        f = f * (swing_matrix(link.r_bind, dir_local) * link.neutral_m);
+        f *= swing_matrix(link.r_bind, dir_local) * link.neutral_m;
         head = tip;
     }
 }
