@@ -190,6 +190,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let mut head = root;
     for i in 0..n {
         let link = &links[i];
+        let last = i + 1 == n;
         let length = link.length * sigma;
         // Bends live in the body frame: conjugating a swing is the swing
         // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
@@ -203,8 +204,12 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Damped spring, semi-implicit Euler (velocity first).
         let mut v = Vec3A::from(velocities[i]);
         let p = Vec3A::from(particles[i]);
-        v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
-        let predicted = p + v * dt;
+        // Written so the target (which waits on the previous link) enters
+        // last: `v' = v + (ω²(T - p) - 2ζω v + g) dt`, `p' = p + v' dt`.
+        let free = v + (gravity - link.damping * v) * dt;
+        let pull = (target - p) * (link.omega2 * dt);
+        v = free + pull;
+        let predicted = (p + free * dt) + pull * dt;
         let offset = predicted - head;
         let dist = offset.length();
 
@@ -293,7 +298,9 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        f *= swing_matrix(link.r_bind, dir_local) * link.neutral_m;
+        if !last {
+            f *= swing_matrix(link.r_bind, dir_local) * link.neutral_m;
+        }
         head = tip;
     }
 }
