@@ -1,13 +1,14 @@
 //! The two contact projections (SPEC S3 forward plane, S8 ground). Both move
 //! a link's tip on its length sphere round the head: length stays exact, the
-//! head (and so the body) never moves.
+//! head (and so the body) never moves. The solver uses the SIMD (`Vec3A`)
+//! forms; the public `Vec3` ones wrap them.
 
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 /// A unit vector perpendicular to `n` closest to `v` (fallback if `v` is
 /// parallel to `n`, then any perpendicular).
 #[inline]
-fn tangent(v: Vec3, n: Vec3, fallback: Vec3) -> Vec3 {
+fn tangent(v: Vec3A, n: Vec3A, fallback: Vec3A) -> Vec3A {
     let t = v - v.dot(n) * n;
     let l = t.length();
     if l > 1e-6 {
@@ -26,7 +27,7 @@ fn tangent(v: Vec3, n: Vec3, fallback: Vec3) -> Vec3 {
 /// (the body's forward axis). Returns the new direction when it had to move:
 /// the closest direction on the sphere whose tip lies on the plane.
 #[inline]
-pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, fallback: Vec3) -> Option<Vec3> {
+pub(crate) fn forward_plane_a(head: Vec3A, dir: Vec3A, length: f32, root: Vec3A, normal: Vec3A, fallback: Vec3A) -> Option<Vec3A> {
     let depth = (head - root).dot(normal);
     if depth + length * dir.dot(normal) <= 0.0 {
         return None;
@@ -46,13 +47,13 @@ pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec
 /// to the part behind the forward plane where that is possible; the floor wins
 /// where it is not.
 #[inline]
-pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
+pub(crate) fn ground_a(head: Vec3A, dir: Vec3A, length: f32, floor: f32, fallback: Vec3A, back: Vec3A, plane: Option<(Vec3A, Vec3A)>) -> Option<Vec3A> {
     if head.y + length * dir.y >= floor {
         return None;
     }
     let u = ((floor - head.y) / length).clamp(-1.0, 1.0);
     let s = (1.0 - u * u).max(0.0).sqrt();
-    let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
+    let horizontal = |v: Vec3A| Vec3A::new(v.x, 0.0, v.z);
     let mut t = {
         let h = horizontal(dir);
         if h.length() > 1e-6 {
@@ -62,7 +63,7 @@ pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, ba
         } else if horizontal(back).length() > 1e-6 {
             horizontal(back).normalize()
         } else {
-            Vec3::X
+            Vec3A::X
         }
     };
     if let Some((root, normal)) = plane {
@@ -75,11 +76,24 @@ pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, ba
             let m = rhs / (length * s * a);
             if t.dot(nh) > m && m >= -1.0 {
                 // t and n̂h are horizontal, so this perpendicular is too.
-                let perp = tangent(t, nh, Vec3::Y.cross(nh));
+                let perp = tangent(t, nh, Vec3A::Y.cross(nh));
                 let m = m.min(1.0);
                 t = m * nh + (1.0 - m * m).max(0.0).sqrt() * perp;
             }
         }
     }
-    Some(s * t + u * Vec3::Y)
+    Some(s * t + u * Vec3A::Y)
+}
+
+/// Keeps the tip behind the plane through `root` with unit normal `normal`
+/// (the body's forward axis). Returns the new direction when it had to move:
+/// the closest direction on the sphere whose tip lies on the plane.
+pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, fallback: Vec3) -> Option<Vec3> {
+    forward_plane_a(head.into(), dir.into(), length, root.into(), normal.into(), fallback.into()).map(Vec3::from)
+}
+
+/// Ground contact on the circle where the bone's sphere meets the floor; see
+/// the solver's SIMD form [`ground_a`] for the maths.
+pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
+    ground_a(head.into(), dir.into(), length, floor, fallback.into(), back.into(), plane.map(|(r, n)| (r.into(), n.into()))).map(Vec3::from)
 }

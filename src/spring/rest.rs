@@ -3,7 +3,7 @@
 //! segment when there is no Tail_End (S6), and the centred rest arc with the
 //! distributed carry (S3, S7).
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
 
 use super::chain::TailChain;
 use super::coupling::{coupling_alpha, swing};
@@ -15,17 +15,24 @@ use crate::rig::Rig;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LinkRest {
     /// Corrected rest direction `r_i` in the parent bone's frame.
-    pub r: Vec3,
+    pub r: Vec3A,
     /// The same in the body (hips) frame: `u_i = A_i r_i`.
-    pub u: Vec3,
+    pub u: Vec3A,
     /// Authored (bind) direction in the parent bone's frame: what the
     /// bone's neutral local rotation points along.
-    pub r_bind: Vec3,
-    /// Inverse of `A_i`, the parent's corrected rest frame into the body
-    /// (hips) frame.
-    pub a_inv: Quat,
+    pub r_bind: Vec3A,
+    /// `A_i`, the parent's corrected rest frame into the body (hips)
+    /// frame, as a matrix: the solver turns vectors between the parent's
+    /// frame and the body frame several times per link and substep, and a
+    /// matrix product is shorter (and has a shorter dependency chain) than
+    /// rotating by a quaternion.
+    pub a: Mat3A,
+    /// `A_iᵀ` (body frame into the parent's rest frame).
+    pub a_t: Mat3A,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
+    /// The same as a matrix (the solver carries the parent frame as one).
+    pub neutral_m: Mat3A,
     /// Corrected rest local rotation: the output when the tail is at rest.
     pub rest_local: Quat,
     /// Length in the anchor's local units (world = this × anchor scale).
@@ -47,13 +54,12 @@ pub(crate) struct ChainRest {
     pub links: Vec<LinkRest>,
     /// Head of the root bone in the anchor's local space.
     pub root_offset: Vec3,
-    /// The anchor's bind world rotation; `R_anchor(t) · inverse(this)` turns
-    /// the body's bind axes into its current axes.
-    pub anchor_bind_rot_inv: Quat,
     /// Uniform scale of the anchor's bind world matrix.
     pub anchor_bind_scale: f32,
-    /// Body axes in bind space.
-    pub forward: Vec3,
+    /// The body's forward axis in the anchor's local frame (bind forward
+    /// under the inverse bind rotation): the forward-plane normal is the
+    /// anchor's rotation applied to this.
+    pub forward_in_anchor: Vec3A,
     /// Units per metre in bind space, and whether it follows the scene scale.
     pub units_per_metre: f32,
     pub units_follow_scale: bool,
@@ -152,11 +158,13 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         let f = profile * stiffening;
         let omega = std::f32::consts::TAU * f;
         links.push(LinkRest {
-            r,
-            u,
-            r_bind: r_bind[i],
-            a_inv: a.inverse(),
+            r: r.into(),
+            u: u.into(),
+            r_bind: r_bind[i].into(),
+            a: Mat3A::from_quat(a),
+            a_t: Mat3A::from_quat(a).transpose(),
             neutral: nrot,
+            neutral_m: Mat3A::from_quat(nrot),
             rest_local,
             length: lengths[i],
             frequency: f,
@@ -180,9 +188,8 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     Ok(ChainRest {
         links,
         root_offset: neutral[chain.bones[0]].translation,
-        anchor_bind_rot_inv: anchor_rot.inverse(),
+        forward_in_anchor: (anchor_rot.inverse() * forward).into(),
         anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
-        forward,
         units_per_metre,
         units_follow_scale,
     })

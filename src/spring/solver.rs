@@ -4,10 +4,10 @@
 //! from the body is the anchor (pelvis) pose, and the only output is tail
 //! rotations, so the body can never be moved by its tail.
 
-use glam::{Quat, Vec3};
+use glam::{Mat3A, Quat, Vec3, Vec3A};
 
 use super::contact;
-use super::coupling::{fast_slerp, neighbour_targets, swing, ElasticStop};
+use super::coupling::{fast_slerp_raw, neighbour_targets, swing_a, swing_matrix, swing_to, ElasticStop};
 use super::rest::{uniform_scale, ChainRest};
 
 /// The anchor's world pose, decomposed.
@@ -24,6 +24,52 @@ impl AnchorPose {
             translation: self.translation.lerp(other.translation, t),
             rotation: self.rotation.slerp(other.rotation, t),
             scale: self.scale.lerp(other.scale, t),
+        }
+    }
+}
+
+/// The anchor's motion over one call, set up once so that each substep's
+/// pose costs one `sin_cos` instead of a full slerp (glam's takes an acos
+/// and three sines): the rotation is `q₀ (q₀⁻¹ q₁)^t` on the short arc, the
+/// same curve as `slerp(q₀, q₁, t)`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct AnchorPath {
+    from: AnchorPose,
+    to: AnchorPose,
+    /// Unit axis of `q₀⁻¹ q₁` and half its angle; `None` for no turn.
+    turn: Option<(Vec3, f32)>,
+}
+
+impl AnchorPath {
+    pub fn new(from: &AnchorPose, to: &AnchorPose) -> Self {
+        let mut r = from.rotation.conjugate() * to.rotation;
+        if r.w < 0.0 {
+            r = -r;
+        }
+        let v = Vec3::new(r.x, r.y, r.z);
+        let s = v.length();
+        let turn = if s < 1e-12 { None } else { Some((v / s, s.atan2(r.w))) };
+        AnchorPath { from: *from, to: *to, turn }
+    }
+
+    /// The pose a fraction `t` of the way (exactly the end pose at 1).
+    #[inline]
+    pub fn at(&self, t: f32) -> AnchorPose {
+        if t >= 1.0 {
+            return self.to;
+        }
+        let rotation = match self.turn {
+            Some((axis, half)) => {
+                let (sin, cos) = (half * t).sin_cos();
+                let v = axis * sin;
+                (self.from.rotation * Quat::from_xyzw(v.x, v.y, v.z, cos)).normalize()
+            }
+            None => self.from.rotation,
+        };
+        AnchorPose {
+            translation: self.from.translation.lerp(self.to.translation, t),
+            rotation,
+            scale: self.from.scale.lerp(self.to.scale, t),
         }
     }
 }
@@ -85,7 +131,7 @@ pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut Chai
     let mut frame = anchor.rotation;
     let mut head = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
     for (i, link) in rest.links.iter().enumerate() {
-        let tip = head + frame * link.r * (link.length * sigma);
+        let tip = head + Vec3::from(frame * link.r) * (link.length * sigma);
         state.particles[i] = tip;
         state.velocities[i] = Vec3::ZERO;
         state.bends[i] = Quat::IDENTITY;
@@ -96,17 +142,30 @@ pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut Chai
     }
 }
 
+/// `mᵀ v`: a rotation matrix's inverse applied without transposing it.
+#[inline(always)]
+fn inverse_times(m: &Mat3A, v: Vec3A) -> Vec3A {
+    Vec3A::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
+}
+
 /// Advances the chain by one substep under the anchor pose at its end.
+///
+/// Per link the parent's world frame `F` is turned into a matrix once and
+/// the constant `A_i` (parent rest frame into body frame) is a stored
+/// matrix, so the several frame changes a link needs are short matrix
+/// products: body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ`
+/// world. (Same maths as rotating by `F A⁻¹` and its conjugate.) The loop
+/// works on SIMD vectors (`Vec3A`): with plain `Vec3` most of its
+/// instructions were register shuffles between scalar and vector halves.
 pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, state: &mut ChainState) {
     let n = rest.links.len();
     let dt = rules.dt;
     let sigma = uniform_scale(anchor.scale);
     let units = units_now(rest, anchor);
-    let gravity = Vec3::new(0.0, -rules.gravity * units, 0.0);
+    let gravity = Vec3A::new(0.0, -rules.gravity * units, 0.0);
     let floor = rules.floor * units;
-    let body = anchor.rotation * rest.anchor_bind_rot_inv;
-    let normal = (body * rest.forward).normalize();
-    let root = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
+    let normal = (anchor.rotation * rest.forward_in_anchor).normalize();
+    let root = Vec3A::from(anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset));
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
     let ground_keep = rules.ground_keep;
@@ -123,48 +182,78 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let targets = &state.targets[..n];
     let grounded_out = &mut state.grounded[..n];
 
-    let mut frame = anchor.rotation; // current world frame of the link's parent
+    // World frame of the link's parent, as a matrix: `F_{i+1} = F_i S_i N_i`
+    // with `S_i` the swing's matrix and `N_i` the neutral's, which keeps the
+    // square root and division of the swing quaternion off the chain from
+    // one link to the next (the quaternion is only output).
+    let mut f = Mat3A::from_quat(anchor.rotation);
     let mut head = root;
     for i in 0..n {
         let link = &links[i];
+        let last = i + 1 == n;
         let length = link.length * sigma;
-        // World from this link's body-frame coordinates: conjugating a
-        // swing is the swing between the rotated vectors, so bends live in
-        // the body frame directly (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        let to_world = frame * link.a_inv;
-        let from_world = to_world.conjugate();
-        let rest_dir = to_world * link.u;
+        // Bends live in the body frame: conjugating a swing is the swing
+        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let a = &link.a;
+        // World from body, `W = F Aᵀ`; body from world is `Wᵀ`. Built while
+        // the spring step below runs, it saves one product on the path.
+        let w = f * link.a_t;
+        let rest_dir = f * link.r;
         let target = head + rest_dir * length;
 
         // Damped spring, semi-implicit Euler (velocity first).
-        let mut v = velocities[i];
-        let p = particles[i];
-        v += (link.omega2 * (target - p) - link.damping * v + gravity) * dt;
-        let predicted = p + v * dt;
+        let mut v = Vec3A::from(velocities[i]);
+        let p = Vec3A::from(particles[i]);
+        // Written so the target (which waits on the previous link) enters
+        // last: `v' = v + (ω²(T - p) - 2ζω v + g) dt`, `p' = p + v' dt`.
+        let free = v + (gravity - link.damping * v) * dt;
+        let pull = (target - p) * (link.omega2 * dt);
+        v = free + pull;
+        let predicted = (p + free * dt) + pull * dt;
         let offset = predicted - head;
         let dist = offset.length();
-        let candidate = if dist > 1e-6 * length { offset / dist } else { rest_dir };
 
-        // Bend relative to the rest direction in the body frame; coupling,
-        // then the elastic stop. (Rotations keep unit vectors unit: no
-        // renormalising in between.)
-        let bend = swing(link.u, from_world * candidate);
-        let coupled = if couple { fast_slerp(bend, targets[i], link.coupling_alpha) } else { bend };
-        let (limited, stopped) = rules.stop.apply(coupled);
-        let limited_body = limited * link.u;
-        let mut dir = to_world * limited_body;
+        // Bend relative to the rest direction in the body frame (towards
+        // the offset's direction); coupling, then the elastic stop.
+        // (Rotations keep unit vectors unit: no renormalising in between.)
+        let bend = if dist > 1e-6 * length {
+            swing_to(link.u, inverse_times(&w, offset), dist)
+        } else {
+            swing_a(link.u, *a * inverse_times(&f, rest_dir))
+        };
+        // The coupled bend's normalisation (a square root and a division)
+        // stays off the path when the stop does not act: a quaternion `p`
+        // rotates by `p v p* / |p|²`, so the direction needs one division,
+        // which runs beside the rotation.
+        let (coupled, limited, limited_body, stopped) = if couple {
+            let raw = fast_slerp_raw(bend, targets[i], link.coupling_alpha);
+            let s = raw.length_squared();
+            if rules.stop.admits_unnormalised(raw) {
+                let q = raw * s.sqrt().recip();
+                (q, q, (raw * link.u) * s.recip(), false)
+            } else {
+                let q = raw.normalize();
+                let (l, st) = rules.stop.apply(q);
+                (q, l, l * link.u, st)
+            }
+        } else {
+            let (l, st) = rules.stop.apply(bend);
+            (bend, l, l * link.u, st)
+        };
+        let limited_local = inverse_times(a, limited_body);
+        let mut dir = w * limited_body;
         let stop_dir = dir;
 
         let mut at_plane = false;
         if let Some((root, normal)) = plane {
-            if let Some(d) = contact::forward_plane(head, dir, length, root, normal, rest_dir) {
+            if let Some(d) = contact::forward_plane_a(head, dir, length, root, normal, rest_dir) {
                 dir = d;
                 at_plane = true;
             }
         }
         let mut grounded = false;
         if rules.ground {
-            if let Some(d) = contact::ground(head, dir, length, floor, rest_dir, -normal, plane) {
+            if let Some(d) = contact::ground_a(head, dir, length, floor, rest_dir, -normal, plane) {
                 dir = d;
                 grounded = true;
             }
@@ -174,7 +263,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if stopped {
-            let coupled_dir = to_world * (coupled * link.u);
+            let coupled_dir = w * (coupled * link.u);
             let push = coupled_dir - stop_dir;
             let push = push - push.dot(stop_dir) * stop_dir;
             let l = push.length();
@@ -200,16 +289,18 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
         }
 
         let contact = at_plane || grounded;
-        let dir_body = if contact { from_world * dir } else { limited_body };
-        let local = swing(link.r_bind, link.a_inv * dir_body) * link.neutral;
-        bends[i] = if contact { swing(link.u, dir_body) } else { limited };
-        particles[i] = tip;
-        velocities[i] = v;
+        let dir_local = if contact { inverse_times(&f, dir) } else { limited_local };
+        let local = swing_a(link.r_bind, dir_local) * link.neutral;
+        bends[i] = if contact { swing_a(link.u, *a * dir_local) } else { limited };
+        particles[i] = tip.into();
+        velocities[i] = v.into();
         locals[i] = local;
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        frame *= local;
+        if !last {
+            f *= swing_matrix(link.r_bind, dir_local) * link.neutral_m;
+        }
         head = tip;
     }
 }

@@ -11,7 +11,7 @@ use super::chain::TailChain;
 use super::coupling::{fast_slerp, ElasticStop};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
-use super::solver::{rest_state, substep, units_now, AnchorPose, ChainState, StepRules};
+use super::solver::{rest_state, substep, units_now, AnchorPath, AnchorPose, ChainState, StepRules};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
 
@@ -157,18 +157,19 @@ impl TailSpring {
         let total = before + dt as f64;
         let count = (total / h).floor() as u64;
         let max = self.params.max_substeps as u64;
+        let path = AnchorPath::new(&prev, &a);
         if count <= max {
             for k in 1..=count {
                 // The last substep ran `before` seconds behind the previous
                 // call; substep k ends k·h after it, a fraction λ of the way
                 // from the previous call's anchor to this one.
                 let lambda = if dt > 0.0 { ((k as f64 * h - before) / dt as f64).clamp(0.0, 1.0) } else { 1.0 };
-                self.one_substep(&prev.lerp(&a, lambda as f32));
+                self.one_substep(&path.at(lambda as f32));
             }
             self.accumulator = total - count as f64 * h;
         } else {
             for k in 1..=max {
-                self.one_substep(&prev.lerp(&a, k as f32 / max as f32));
+                self.one_substep(&path.at(k as f32 / max as f32));
             }
             self.accumulator = 0.0;
         }
@@ -180,7 +181,9 @@ impl TailSpring {
     }
 
     fn one_substep(&mut self, a: &AnchorPose) {
-        self.previous_locals.copy_from_slice(&self.state.locals);
+        // The substep overwrites every local, so the buffers can trade
+        // places instead of copying.
+        std::mem::swap(&mut self.previous_locals, &mut self.state.locals);
         substep(&self.rest, &self.rules, a, &mut self.state);
     }
 
