@@ -724,11 +724,19 @@ fn released_swing(zeta: f32) -> (f32, f32, f32) {
         xs.push(local.x);
     }
     // Extrema after the release (skip the first, set by the snap itself).
+    // A turning point where two samples are exactly equal is still one
+    // extremum: compare each step with the last step that moved.
     let mut ext = Vec::new();
-    for i in 1..xs.len() - 1 {
-        if (xs[i] - xs[i - 1]) * (xs[i + 1] - xs[i]) < 0.0 {
-            ext.push((i, xs[i]));
+    let mut last_step = 0.0f32;
+    for i in 1..xs.len() {
+        let step = xs[i] - xs[i - 1];
+        if step == 0.0 {
+            continue;
         }
+        if last_step * step < 0.0 {
+            ext.push((i - 1, xs[i - 1]));
+        }
+        last_step = step;
     }
     let rest_x = *xs.last().unwrap();
     assert!(ext.len() >= 3, "no oscillation found: {ext:?}");
