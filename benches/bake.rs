@@ -2,26 +2,12 @@
 //! (degraded fixture, chain grown by caudal) baked on one thread, with
 //! warm-up; target < 50 ms for all 12 clips. Prints a markdown table.
 
-use std::path::PathBuf;
-use std::time::Instant;
+mod common;
+use common::{asset, best_of};
 
 use caudal::bake::{bake_clip, bake_model, extend_clip, find_chains, BakeParams};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::gltf_io;
-
-fn asset(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
-}
-
-fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
-    (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 fn main() {
     let model = gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).expect("Wolf_notail");

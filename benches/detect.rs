@@ -4,19 +4,15 @@
 //! dense tube tail), on one thread and on all threads. Target: at least 2
 //! million vertices per second on one core for detection plus growth.
 
+mod common;
+use common::{asset, best_of};
+
 #[path = "../rust_tests/appendage/synth.rs"]
 mod synth;
-
-use std::path::PathBuf;
-use std::time::Instant;
 
 use caudal::appendage::{find_appendages, DetectParams};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::{gltf_io, Rig};
-
-fn asset(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
-}
 
 /// On-CPU time of the calling thread in seconds (Linux schedstat). The
 /// machine this runs on is shared, so wall time on one thread is reported
@@ -37,16 +33,6 @@ fn mean_cpu_of<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
         std::hint::black_box(f());
     }
     (thread_cpu() - t) / reps as f64
-}
-
-fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
-    (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
 }
 
 /// The synthetic humanoid made dense: every box `n` cells a side, a tube

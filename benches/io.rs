@@ -2,26 +2,12 @@
 //! Prints a markdown table (figures copied into README). One thread and all
 //! threads are measured side by side in the same run.
 
-use std::path::PathBuf;
-use std::time::Instant;
+mod common;
+use common::{asset, best_of};
 
 use caudal::gltf_io;
 use caudal::rig::{skin_matrices, skin_vertices_into, world_matrices, Influences, Rig, RigParts};
 use glam::{Mat4, Quat, Vec3};
-
-fn asset(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
-}
-
-fn best_of<T>(reps: usize, mut f: impl FnMut() -> T) -> f64 {
-    (0..reps)
-        .map(|_| {
-            let t = Instant::now();
-            std::hint::black_box(f());
-            t.elapsed().as_secs_f64()
-        })
-        .fold(f64::INFINITY, f64::min)
-}
 
 /// Skins every frame; returns vertex-frames.
 fn skin_all(rig: &Rig, poses: &[Vec<Mat4>], out: &mut [Vec3]) -> usize {
