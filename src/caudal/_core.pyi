@@ -363,6 +363,8 @@ def grow_chains(
     min_bones: int | None = None,
     max_bones: int | None = None,
     smoothing_passes: int | None = None,
+    joint_blend: float | None = None,
+    segment_thickness: float | None = None,
 ) -> tuple[Rig, dict[str, Any]]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
 # --- surface solve (SPEC X): src/python/solve.rs ---

@@ -9,9 +9,9 @@ mod params;
 mod weights;
 
 pub use apply::chain_bind;
-pub use grow::{bone_count, chain_joints, EMPTY_BAND_FALLBACK};
+pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK};
 pub use naming::chain_prefix;
-pub use params::{ChainParams, TailFix, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SMOOTHING_PASSES};
+pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};
 pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
@@ -51,7 +51,15 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             continue;
         }
         let k = bone_count(part.length, height, params.segment_ratio, params.min_bones, params.max_bones);
-        let heads = chain_joints(part, &det.weld.positions, k, params.smoothing_passes);
+        let mut heads = chain_joints(part, &det.weld.positions, k, params.smoothing_passes);
+        let thickness = tail_thickness(part, &det.weld.positions, &heads);
+        let capped = thickness_cap(k, part.length, thickness, params.segment_thickness, params.min_bones);
+        let k = if capped < k {
+            heads = chain_joints(part, &det.weld.positions, capped, params.smoothing_passes);
+            capped
+        } else {
+            k
+        };
         let taken = |name: &str| rig.joint_index(name).is_some() || joints.iter().any(|j| j.name == name);
         let prefix = chain_prefix(&taken);
         let pelvis_bind = rig.bind_world()[pelvis];
@@ -68,7 +76,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             }
         }
         for (&w, &g) in part.welded.iter().zip(&part.geodesic) {
-            let row = chain_weights(g, part.length, &bones);
+            let row = chain_weights(g, part.length, &bones, params.joint_blend);
             for &v in det.weld.members_of(w as usize) {
                 rows[v as usize] = Some(row.clone());
             }

@@ -8,13 +8,13 @@
 /// into the body instead of creasing at the collar); `bones[1..=K]` are
 /// `Tail_1..Tail_K`. At the tip there is no next bone: its share stays on
 /// the last bone. Returns up to three `(joint, weight)` pairs, merged.
-pub fn chain_weights(g: f32, length: f32, bones: &[u32]) -> Vec<(u32, f32)> {
+pub fn chain_weights(g: f32, length: f32, bones: &[u32], blend: f32) -> Vec<(u32, f32)> {
     let k_count = bones.len() - 1;
     let s = if length > 0.0 { k_count as f32 * g.max(0.0) / length } else { 0.0 };
     let k = (s.floor() as usize).min(k_count - 1);
     let f = s - k as f32;
-    let w_prev = (0.5 - 2.0 * f).clamp(0.0, 0.5);
-    let w_next = if k + 1 < k_count { (2.0 * f - 1.5).clamp(0.0, 0.5) } else { 0.0 };
+    let w_prev = 0.5 * (1.0 - f / blend).clamp(0.0, 1.0);
+    let w_next = if k + 1 < k_count { 0.5 * (1.0 - (1.0 - f) / blend).clamp(0.0, 1.0) } else { 0.0 };
     let w_self = 1.0 - w_prev - w_next;
     let mut out = vec![(bones[k + 1], w_self)];
     if w_prev > 0.0 {

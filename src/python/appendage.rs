@@ -94,7 +94,7 @@ fn find_appendages<'py>(
 /// carried parts rigid on their bone, broad parts untouched unless
 /// `broad="rigid"`. Returns `(new_rig, report)`; `rig` is not changed.
 #[pyfunction]
-#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None))]
+#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None, joint_blend=None, segment_thickness=None))]
 #[allow(clippy::too_many_arguments)]
 fn grow_chains<'py>(
     py: Python<'py>,
@@ -116,6 +116,8 @@ fn grow_chains<'py>(
     min_bones: Option<usize>,
     max_bones: Option<usize>,
     smoothing_passes: Option<usize>,
+    joint_blend: Option<f32>,
+    segment_thickness: Option<f32>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
     let detect = detect_params(
         far_ratio, min_centroid_ratio, min_elongation, min_tube_ratio, min_slenderness, attachment_bias, merge_overlap,
@@ -129,6 +131,8 @@ fn grow_chains<'py>(
         min_bones: min_bones.unwrap_or(d.min_bones),
         max_bones: max_bones.unwrap_or(d.max_bones),
         smoothing_passes: smoothing_passes.unwrap_or(d.smoothing_passes),
+        joint_blend: joint_blend.unwrap_or(d.joint_blend),
+        segment_thickness: segment_thickness.unwrap_or(d.segment_thickness),
     };
     let r = rig.inner.clone();
     let (out, report) = py.detach(move || core_grow(&r, &params)).py_err()?;

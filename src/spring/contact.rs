@@ -24,18 +24,41 @@ fn tangent(v: Vec3A, n: Vec3A, fallback: Vec3A) -> Vec3A {
 }
 
 /// Keeps the tip behind the plane through `root` with unit normal `normal`
-/// (the body's forward axis). Returns the new direction when it had to move:
-/// the closest direction on the sphere whose tip lies on the plane.
+/// (the body's forward axis) wherever it is below the root (`up`: the
+/// body's up axis). Returns the new direction when it had to move: the
+/// closer of the directions whose tip lies on the plane or at the root's
+/// level.
+///
+/// The plane is there so the tail never swings between the legs (SPEC
+/// S3), which are below the root. Above it, in front of the root, lies the
+/// back: a tail curled over it (Shiba) rests there, and a plane through the
+/// whole height pulled that curl backwards every step, squashing its skin.
 #[inline]
-pub(crate) fn forward_plane_a(head: Vec3A, dir: Vec3A, length: f32, root: Vec3A, normal: Vec3A, fallback: Vec3A) -> Option<Vec3A> {
+pub(crate) fn forward_plane_a(head: Vec3A, dir: Vec3A, length: f32, root: Vec3A, normal: Vec3A, up: Vec3A, fallback: Vec3A) -> Option<Vec3A> {
     let depth = (head - root).dot(normal);
     if depth + length * dir.dot(normal) <= 0.0 {
         return None;
     }
-    // Required dir·normal for the tip to sit on the plane.
-    let m = (-depth / length).clamp(-1.0, 1.0);
-    let t = tangent(dir, normal, fallback);
-    Some(m * normal + (1.0 - m * m).max(0.0).sqrt() * t)
+    let height = (head - root).dot(up);
+    if height + length * dir.dot(up) >= 0.0 {
+        return None;
+    }
+    // Two ways out of the guarded corner: back onto the plane, or up to the
+    // root's level. The nearer one wins, so a tip that dips just below the
+    // root in front (a curl on a pitching back) is lifted, not snapped
+    // behind the root.
+    let onto = |n: Vec3A, offset: f32| {
+        let m = (-offset / length).clamp(-1.0, 1.0);
+        m * n + (1.0 - m * m).max(0.0).sqrt() * tangent(dir, n, fallback)
+    };
+    let back = onto(normal, depth);
+    if height > -length {
+        let level = onto(up, height);
+        if level.dot(dir) > back.dot(dir) {
+            return Some(level);
+        }
+    }
+    Some(back)
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor
@@ -85,11 +108,10 @@ pub(crate) fn ground_a(head: Vec3A, dir: Vec3A, length: f32, floor: f32, fallbac
     Some(s * t + u * Vec3A::Y)
 }
 
-/// Keeps the tip behind the plane through `root` with unit normal `normal`
-/// (the body's forward axis). Returns the new direction when it had to move:
-/// the closest direction on the sphere whose tip lies on the plane.
-pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, fallback: Vec3) -> Option<Vec3> {
-    forward_plane_a(head.into(), dir.into(), length, root.into(), normal.into(), fallback.into()).map(Vec3::from)
+/// Keeps the tip behind the forward plane below the root; see the solver's
+/// SIMD form [`forward_plane_a`].
+pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, up: Vec3, fallback: Vec3) -> Option<Vec3> {
+    forward_plane_a(head.into(), dir.into(), length, root.into(), normal.into(), up.into(), fallback.into()).map(Vec3::from)
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor; see

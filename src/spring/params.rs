@@ -27,6 +27,9 @@ pub const CLEARANCE_M: f32 = 0.025;
 /// Contact damping `γ` of a grounded particle, 1/s.
 pub const CONTACT_DAMPING: f32 = 8.0;
 /// restCurve β: 0 = centred arc, 1 = keep the modelled side curvature (SPEC S7).
+/// Departure: β acts on the side (lateral) curvature only, as S7's text says;
+/// the curl in the body's mid plane (up/back) is always kept, where S7's
+/// formula `slerp(I, swing(c, a_i), β)` would straighten it too.
 pub const REST_CURVE: f32 = 0.0;
 /// Link length, as a fraction of the model height `H`, at which a link
 /// swings at exactly its given frequency: the segment length caudal grows
@@ -86,7 +89,9 @@ pub struct SpringParams {
     /// Total lift of the tail about the hips' lateral axis, degrees; link `i`
     /// of `N` gets `carry (i+1)/N` of it, so the arc does not depend on `N`.
     pub carry_deg: f32,
-    /// Keep every particle behind the forward-facing plane through the tail root.
+    /// Keep every particle below the root behind the forward-facing plane
+    /// through the tail root (so the tail never swings between the legs;
+    /// above the root lies the back, where a curled tail may rest).
     pub forward_plane: bool,
     /// Bend coupling rate `k`, 1/s; 0 disables coupling.
     pub coupling_rate: f32,

@@ -60,6 +60,9 @@ pub(crate) struct ChainRest {
     /// under the inverse bind rotation): the forward-plane normal is the
     /// anchor's rotation applied to this.
     pub forward_in_anchor: Vec3A,
+    /// The body's up axis in the anchor's local frame: the forward plane
+    /// only guards the space below the root (between the legs).
+    pub up_in_anchor: Vec3A,
     /// Units per metre in bind space, and whether it follows the scene scale.
     pub units_per_metre: f32,
     pub units_follow_scale: bool,
@@ -143,7 +146,14 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     let mut links = Vec::with_capacity(n);
     let mut corrected = anchor_rot; // A_i: corrected parent rest frame in the body frame
     for i in 0..n {
-        let keep_side = Quat::IDENTITY.slerp(swing(c, authored[i]), beta);
+        // S7's text: β = 0 removes the modelled *side* curvature. Its
+        // formula slerps every segment onto `c`, which also straightens the
+        // curl in the body's mid plane: a tail curled over the back (Shiba)
+        // was unrolled at rest and its low-poly skin squashed to a quarter
+        // of its length without any motion. Only the lateral part goes.
+        let plane_part = authored[i] - authored[i].dot(lateral) * lateral;
+        let centred = if plane_part.length() > 1e-4 { plane_part.normalize() } else { c };
+        let keep_side = swing(c, centred).slerp(swing(c, authored[i]), beta);
         let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);
         let u = (lift * (keep_side * c)).normalize();
         let a = corrected;
@@ -189,6 +199,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         links,
         root_offset: neutral[chain.bones[0]].translation,
         forward_in_anchor: (anchor_rot.inverse() * forward).into(),
+        up_in_anchor: (anchor_rot.inverse() * up).into(),
         anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
         units_per_metre,
         units_follow_scale,

@@ -166,6 +166,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let floor = rules.floor * units;
     let normal = (anchor.rotation * rest.forward_in_anchor).normalize();
     let root = Vec3A::from(anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset));
+    let body_up = (anchor.rotation * rest.up_in_anchor).normalize();
     let plane = if rules.forward_plane { Some((root, normal)) } else { None };
     let couple = n > 1 && rules.coupling_rate > 0.0;
     let ground_keep = rules.ground_keep;
@@ -246,7 +247,7 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
 
         let mut at_plane = false;
         if let Some((root, normal)) = plane {
-            if let Some(d) = contact::forward_plane_a(head, dir, length, root, normal, rest_dir) {
+            if let Some(d) = contact::forward_plane_a(head, dir, length, root, normal, body_up, rest_dir) {
                 dir = d;
                 at_plane = true;
             }
