@@ -16,7 +16,7 @@ use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use super::decide::is_long;
 use crate::error::{CaudalError, Result};
 use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
-use crate::measure::weighted_bone_distance;
+use crate::measure::BoneDistance;
 use crate::rig::{JointRoles, Rig};
 
 /// A part without a single non-far neighbour (a detached shell floating
@@ -279,6 +279,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     }
 
     let names = rig.joint_names();
+    let bone_distance = BoneDistance::new(rig);
     // Skin another part owns; body skin left over by peeling may be claimed
     // by a tail's root.
     let mut taken = vec![false; weld.count()];
@@ -411,7 +412,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
         let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
         vertices.sort_unstable();
-        let before = weighted_bone_distance(rig, &vertices)?;
+        let before = bone_distance.mean(&vertices)?;
         reports.push(PartReport {
             index,
             kind: verdict.kind,
