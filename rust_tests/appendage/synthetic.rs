@@ -349,3 +349,42 @@ fn root_collar_drops_the_ring_where_the_far_end_rests() {
     collar2.sort_unstable();
     assert_eq!(root_collar(&graph2, &positions2, &part2, &collar2), (collar2.clone(), Vec::new()));
 }
+
+/// The tube tail's rings (12 vertices each, ring 0 at the body) that the
+/// detected tail holds, with the rigger's weights set by `weigh`.
+fn tail_rings(weigh: impl Fn(&mut Builder, Range<usize>)) -> (Vec<usize>, Range<usize>, usize) {
+    let mut b = Builder::humanoid();
+    let tail = b.add_tube(&tail_path(1.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    weigh(&mut b, tail.clone());
+    let rig = b.build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    let part = report.parts.iter().find(|p| p.kind == Kind::Tail).expect("a tail");
+    assert!(part.vertices.iter().all(|&v| tail.contains(&(v as usize))), "only tube skin");
+    let mut found: Vec<usize> = part.vertices.iter().map(|&v| v as usize - tail.start).filter(|&i| i < 40 * 12).collect();
+    found.sort_unstable();
+    (found, tail, part.root_vertices)
+}
+
+#[test]
+fn tail_root_follows_the_riggers_weights() {
+    let ring_complete = |found: &[usize], r: usize| (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_ok());
+    let ring_empty = |found: &[usize], r: usize| (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_err());
+    // The whole tube on the legs: every ring is tail, down to the ring
+    // that enters the body box.
+    let (all_legs, _, _) = tail_rings(|b, t| b.weight_like_template_rigger(t));
+    assert!((1..40).all(|r| ring_complete(&all_legs, r)), "missing {:?}", (0..480).filter(|i| all_legs.binary_search(i).is_err()).collect::<Vec<_>>());
+    // The rigger kept the tube's first six rings on the pelvis: the close
+    // (not far) ones stay body; the far ones are tail by geometry.
+    let (kept, _, _) = tail_rings(|b, t| {
+        b.weight_like_template_rigger(t.clone());
+        b.weight_to(t.start..t.start + 6 * 12, "Hips");
+    });
+    assert!((0..3).all(|r| ring_empty(&kept, r)), "{:?}", &kept[..12]);
+    assert!((6..40).all(|r| ring_complete(&kept, r)));
+    // No pattern in the weights (all on the pelvis): the geometric root
+    // extension alone, which follows the tube into the close rings.
+    let (no_pattern, _, root_vertices) = tail_rings(|b, t| b.weight_to(t, "Hips"));
+    assert!(root_vertices > 0);
+    assert!(!ring_empty(&no_pattern, 1) && !ring_complete(&no_pattern, 1));
+    assert!(all_legs.len() > no_pattern.len() && no_pattern.len() > kept.len());
+}

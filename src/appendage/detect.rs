@@ -9,13 +9,14 @@ use super::decide::decide;
 use super::params::DetectParams;
 use super::peel::{split, trim_at_neck};
 use super::report::{Decision, Kind};
+use super::rigger_root::{grow_root, TailWeights};
 use super::root::extend_root;
 use super::report::{PartReport, PartTests, Report};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use super::decide::is_long;
 use crate::error::{CaudalError, Result};
 use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
-use crate::measure::weighted_bone_distance;
+use crate::measure::BoneDistance;
 use crate::rig::{JointRoles, Rig};
 
 /// A part without a single non-far neighbour (a detached shell floating
@@ -35,13 +36,16 @@ pub struct PartGeometry {
     pub welded: Vec<u32>,
     /// Welded collar vertices, sorted.
     pub collar: Vec<u32>,
-    /// Geodesic distance from the collar of each `welded` vertex.
+    /// Geodesic distance from where the tube leaves the body, per `welded`
+    /// vertex (0 on skin round the root that the rigger weighted as tail,
+    /// see [`super::rigger_root`]).
     pub geodesic: Vec<f32>,
     pub length: f32,
     pub attachment: Option<usize>,
     /// Where the part leaves the body: the mean of the midpoints of the
     /// edges between part and collar (the collar centroid moved half an edge
-    /// towards the part, so an uneven collar ring does not pull it aside).
+    /// towards the part, so an uneven collar ring does not pull it aside),
+    /// taken before the rigger's root skin joins the part.
     pub root: Vec3,
 }
 
@@ -275,6 +279,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     }
 
     let names = rig.joint_names();
+    let bone_distance = BoneDistance::new(rig);
     // Skin another part owns; body skin left over by peeling may be claimed
     // by a tail's root.
     let mut taken = vec![false; weld.count()];
@@ -353,8 +358,12 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 (geodesic, length) = geodesic_of(&welded, &collar);
             }
         }
+        // The rigger's own tail weights, where they show a pattern, say
+        // which skin round the root it treated as tail.
+        let tail_weights = if verdict.kind == Kind::Tail { TailWeights::find(rig, &weld, &welded, attachment) } else { None };
+        let reads_as_tail = |v: u32| tail_weights.as_ref().is_none_or(|t| t.reads_as_tail(rig, &weld, v));
         if verdict.kind == Kind::Tail && cut_by_level {
-            let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken);
+            let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken, &reads_as_tail);
             if !extra.is_empty() {
                 root_vertices = extra.len();
                 for &v in &extra {
@@ -364,6 +373,30 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 welded.sort_unstable();
                 collar = root_collar(&graph, &weld.positions, &welded, &collar_of(&welded, &dist, &graph)).0;
                 (geodesic, length) = geodesic_of(&welded, &collar);
+            }
+        }
+        // Where the tail leaves the body, before the rigger's skin round the
+        // root joins: that skin belongs to the tail, but the tube (and the
+        // chain's root joint) starts here; the grown ring lies to one side
+        // of it (on the Shiba Inu, the underside ring towards the legs).
+        let mut tube_root = None;
+        if let Some(tw) = &tail_weights {
+            let root = cut_centre(&graph, &weld.positions, &welded, &collar);
+            let extra = grow_root(rig, &weld, &graph, &dist, &welded, root, tw, &taken);
+            if !extra.is_empty() {
+                tube_root = Some(root);
+                root_vertices += extra.len();
+                for &v in &extra {
+                    taken[v as usize] = true;
+                }
+                // The grown skin sits at the root (geodesic 0: shared with
+                // the pelvis); the tube's coordinate, length and joints stay
+                // measured from where it leaves the body.
+                let mut merged: Vec<(u32, f32)> =
+                    welded.iter().copied().zip(geodesic.iter().copied()).chain(extra.into_iter().map(|v| (v, 0.0))).collect();
+                merged.sort_unstable_by_key(|&(v, _)| v);
+                (welded, geodesic) = merged.into_iter().unzip();
+                collar = root_collar(&graph, &weld.positions, &welded, &collar_of(&welded, &dist, &graph)).0;
             }
         }
         if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
@@ -379,7 +412,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
         let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
         vertices.sort_unstable();
-        let before = weighted_bone_distance(rig, &vertices)?;
+        let before = bone_distance.mean(&vertices)?;
         reports.push(PartReport {
             index,
             kind: verdict.kind,
@@ -423,7 +456,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             contact_vertices,
             vertices,
         });
-        let root = cut_centre(&graph, &weld.positions, &welded, &collar);
+        let root = tube_root.unwrap_or_else(|| cut_centre(&graph, &weld.positions, &welded, &collar));
         parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
     }
 

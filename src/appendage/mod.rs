@@ -10,6 +10,7 @@ mod detect;
 mod params;
 mod peel;
 mod report;
+mod rigger_root;
 mod root;
 mod shape;
 
@@ -22,4 +23,5 @@ pub use params::{
 };
 pub use report::{Decision, Kind, PartReport, PartTests, Report};
 pub use shape::{box_overlap, elongation};
+pub use rigger_root::{grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE};
 pub use root::{ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};

@@ -35,7 +35,16 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 
 /// The lowest significant merge level in `region` (sorted vertex ids).
 pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usize, min_protrusion: f32) -> Option<f32> {
-    let local = |v: u32| region.binary_search(&v).ok();
+    // Local index of every graph vertex in the region (dense: a binary
+    // search per edge dominated detection on small meshes).
+    let mut local_of = vec![u32::MAX; graph.vertex_count()];
+    for (i, &v) in region.iter().enumerate() {
+        local_of[v as usize] = i as u32;
+    }
+    let local = |v: u32| match local_of[v as usize] {
+        u32::MAX => None,
+        k => Some(k as usize),
+    };
     let mut order: Vec<u32> = (0..region.len() as u32).collect();
     order.sort_by(|&a, &b| dist[region[b as usize] as usize].total_cmp(&dist[region[a as usize] as usize]).then(a.cmp(&b)));
     let mut root: Vec<u32> = (0..region.len() as u32).collect();
@@ -140,25 +149,38 @@ pub fn trim_at_neck(graph: &MeshGraph, positions: &[glam::Vec3], dist: &[f32], p
     let step = ((n - first) / 256).max(1);
     let mut narrowest = f32::INFINITY;
     let mut best: Option<Vec<u32>> = None;
+    // Dense marks instead of hashing: `stamp[v] == level_no` marks the
+    // tip's region at the current level (one sweep per level).
+    let mut in_piece = vec![false; graph.vertex_count()];
+    for &v in piece {
+        in_piece[v as usize] = true;
+    }
+    let mut stamp = vec![0u32; graph.vertex_count()];
+    let mut level_no = 0u32;
+    let mut comp = Vec::with_capacity(n);
     let mut k = first;
     while k < n {
         let level = dist[order[k] as usize];
-        let keep = |w: u32| dist[w as usize] >= level && piece.binary_search(&w).is_ok();
-        let mut comp = vec![tip];
-        let mut seen = std::collections::HashSet::from([tip]);
+        level_no += 1;
+        let keep = |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+        comp.clear();
+        comp.push(tip);
+        stamp[tip as usize] = level_no;
         let mut i = 0;
         while i < comp.len() {
             let v = comp[i];
             i += 1;
             for &w in graph.neighbors_of(v as usize) {
-                if keep(w) && seen.insert(w) {
+                if stamp[w as usize] != level_no && keep(w) {
+                    stamp[w as usize] = level_no;
                     comp.push(w);
                 }
             }
         }
         if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
+            let seen = |w: u32| stamp[w as usize] == level_no;
             let mut ring: Vec<u32> =
-                comp.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|w| !seen.contains(w)).collect();
+                comp.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|&w| !seen(w)).collect();
             ring.sort_unstable();
             ring.dedup();
             if !ring.is_empty() {
@@ -169,8 +191,9 @@ pub fn trim_at_neck(graph: &MeshGraph, positions: &[glam::Vec3], dist: &[f32], p
                     break;
                 }
                 narrowest = narrowest.min(r);
-                comp.sort_unstable();
-                best = Some(comp);
+                let mut b = comp.clone();
+                b.sort_unstable();
+                best = Some(b);
             }
         }
         k += step;

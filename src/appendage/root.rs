@@ -16,15 +16,19 @@ pub const ROOT_BAND: f32 = 0.3;
 /// factor of the collar's (the cross-section where the threshold cut).
 pub const ROOT_RADIUS_SLACK: f32 = 1.0;
 /// How far behind the collar, in root radii, the tube is followed. One full
-/// radius: on the Alpaca's short thick tail it also takes three welded
-/// vertices of rump skin (precision 0.91 against 1.00 at 0.75 radius), but
-/// at 0.75 the tail's underside ring stays on the legs and the grown chain
-/// tears 23% of the tail's edges on Walk (0% at 1.0); at 0.5 recall falls
-/// to 0.86. A vertex too many moves with the tail root; one too few tears.
+/// radius: at 0.75 the Alpaca's underside ring stays on the legs and the
+/// grown chain tears 23% of the tail's edges on Walk (0% at 1.0); at 0.5
+/// recall falls to 0.86. A full radius also reaches three welded vertices
+/// of rump skin (precision 0.91); where the rigger's weights show a tail
+/// pattern they keep those on the body ([`super::rigger_root`]: the three
+/// are mostly on the pelvis, the underside ring mostly on the legs).
 pub const ROOT_DEPTH: f32 = 1.0;
 
 /// Extra welded vertices that continue the tube of a part towards the body.
-/// `taken[v]` marks vertices that may not be claimed (other parts).
+/// `taken[v]` marks vertices that may not be claimed (other parts); only
+/// vertices passing `keep` are followed (the rigger's weights, see
+/// [`super::rigger_root`]).
+#[allow(clippy::too_many_arguments)]
 pub fn extend_root(
     graph: &MeshGraph,
     positions: &[Vec3],
@@ -33,6 +37,7 @@ pub fn extend_root(
     geodesic: &[f32],
     length: f32,
     taken: &[bool],
+    keep: &dyn Fn(u32) -> bool,
 ) -> Vec<u32> {
     if collar.is_empty() || welded.is_empty() || length.is_nan() || length <= 0.0 {
         return Vec::new();
@@ -67,7 +72,7 @@ pub fn extend_root(
     let in_part = |v: u32| welded.binary_search(&v).is_ok();
     let accept = |v: u32| {
         let p = positions[v as usize];
-        !taken[v as usize] && !in_part(v) && perp(p) <= limit && (p - j0).dot(axis) <= depth
+        !taken[v as usize] && !in_part(v) && perp(p) <= limit && (p - j0).dot(axis) <= depth && keep(v)
     };
     let mut out: Vec<u32> = Vec::new();
     let mut seen = std::collections::HashSet::new();

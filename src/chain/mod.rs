@@ -16,7 +16,7 @@ pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
 use crate::error::Result;
-use crate::measure::weighted_bone_distance;
+use crate::measure::BoneDistance;
 use crate::rig::Rig;
 use apply::{apply, NewJoint};
 
@@ -101,8 +101,9 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     }
 
     let out = apply(rig, &joints, &rows)?;
+    let bone_distance = BoneDistance::new(&out);
     for r in report.parts.iter_mut() {
-        r.bone_distance_after = Some(weighted_bone_distance(&out, &r.vertices)?);
+        r.bone_distance_after = Some(bone_distance.mean(&r.vertices)?);
     }
     Ok((out, report))
 }

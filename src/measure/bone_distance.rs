@@ -11,48 +11,76 @@ use crate::error::{CaudalError, Result};
 use crate::geometry::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
 use crate::rig::Rig;
 
-/// Per-vertex weighted bone distance `sum_j w_j d(p, bone_j)` of the given
-/// vertices (all vertices when `vertices` is `None`).
-pub fn weighted_bone_distances(rig: &Rig, vertices: Option<&[u32]>) -> Result<Vec<f32>> {
-    let n = rig.vertex_count();
-    if let Some(vs) = vertices {
-        if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-            return Err(CaudalError::IndexOutOfRange { field: "vertices".into(), index: i, value: v as i64, bound: n });
+/// The bones of one rig, ready to score many vertex sets: the skeleton
+/// field and each joint's segments are built once (detection scores every
+/// part before and after, a dozen sets on one rig).
+pub struct BoneDistance<'a> {
+    rig: &'a Rig,
+    field: SkeletonField,
+    by_joint: Vec<Vec<usize>>,
+}
+
+impl<'a> BoneDistance<'a> {
+    pub fn new(rig: &'a Rig) -> Self {
+        let field = SkeletonField::new(rig, LEAF_STUB_RATIO);
+        let mut by_joint: Vec<Vec<usize>> = vec![Vec::new(); rig.joint_count()];
+        for (i, s) in field.segments.iter().enumerate() {
+            by_joint[s.joint].push(i);
         }
+        BoneDistance { rig, field, by_joint }
     }
-    let field = SkeletonField::new(rig, LEAF_STUB_RATIO);
-    let mut by_joint: Vec<Vec<usize>> = vec![Vec::new(); rig.joint_count()];
-    for (i, s) in field.segments.iter().enumerate() {
-        by_joint[s.joint].push(i);
-    }
-    let one = |v: usize| -> f32 {
-        let p = rig.vertices()[v];
-        let (js, ws) = rig.influences().of(v);
+
+    /// Weighted bone distance of vertex `v` (in range).
+    pub fn of(&self, v: usize) -> f32 {
+        let p = self.rig.vertices()[v];
+        let (js, ws) = self.rig.influences().of(v);
         let mut acc = 0.0f32;
         for (&j, &w) in js.iter().zip(ws) {
             if w <= 0.0 {
                 continue;
             }
-            let d = by_joint[j as usize]
+            let d = self.by_joint[j as usize]
                 .iter()
-                .map(|&s| point_segment_distance(p, field.segments[s].a, field.segments[s].b))
+                .map(|&s| point_segment_distance(p, self.field.segments[s].a, self.field.segments[s].b))
                 .fold(f32::INFINITY, f32::min);
             acc += w * d;
         }
         acc
-    };
+    }
+
+    /// Mean over `vertices` (zero for none); see [`weighted_bone_distance`].
+    pub fn mean(&self, vertices: &[u32]) -> Result<f32> {
+        check_vertices(self.rig, vertices)?;
+        if vertices.is_empty() {
+            return Ok(0.0);
+        }
+        Ok((vertices.iter().map(|&v| self.of(v as usize) as f64).sum::<f64>() / vertices.len() as f64) as f32)
+    }
+}
+
+fn check_vertices(rig: &Rig, vs: &[u32]) -> Result<()> {
+    let n = rig.vertex_count();
+    if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+        return Err(CaudalError::IndexOutOfRange { field: "vertices".into(), index: i, value: v as i64, bound: n });
+    }
+    Ok(())
+}
+
+/// Per-vertex weighted bone distance `sum_j w_j d(p, bone_j)` of the given
+/// vertices (all vertices when `vertices` is `None`).
+pub fn weighted_bone_distances(rig: &Rig, vertices: Option<&[u32]>) -> Result<Vec<f32>> {
+    if let Some(vs) = vertices {
+        check_vertices(rig, vs)?;
+    }
+    let bd = BoneDistance::new(rig);
     Ok(match vertices {
-        Some(vs) => vs.iter().map(|&v| one(v as usize)).collect(),
-        None => (0..n).map(one).collect(),
+        Some(vs) => vs.iter().map(|&v| bd.of(v as usize)).collect(),
+        None => (0..rig.vertex_count()).map(|v| bd.of(v)).collect(),
     })
 }
 
 /// Mean weighted bone distance over `vertices` (SPEC T10: the fox's tail
 /// went from 47 cm to 17 cm). Zero for an empty list.
 pub fn weighted_bone_distance(rig: &Rig, vertices: &[u32]) -> Result<f32> {
-    let d = weighted_bone_distances(rig, Some(vertices))?;
-    if d.is_empty() {
-        return Ok(0.0);
-    }
-    Ok((d.iter().map(|&x| x as f64).sum::<f64>() / d.len() as f64) as f32)
+    BoneDistance::new(rig).mean(vertices)
 }

@@ -1,0 +1,131 @@
+//! Where the rigger's tail ends at the root. Geometry alone cannot say how
+//! far a tail reaches into the rump: the Wolf's artist weights carry it one
+//! to two rings past the neck where its tube flares into the body, the
+//! Fox's stop at that neck, and no shape cue tried tells the two apart
+//! (level sets, ring flare, skeleton distance above the saddle, the tube
+//! wall). The rig being repaired does: a template rigger weights the tail
+//! to the bones it thinks nearest (the legs), and the skin it moved along
+//! with the tail carries the same weights, while the rump round the root
+//! stays on the pelvis. Skin next to the tail that the rigger weighted like
+//! the tail, and that lies nearer the tail's root than any bone (so a rigger
+//! that had the tail's bones would give it to them), is tail: left on the
+//! legs it would be torn between them and the chain. Skin that the
+//! geometric root extension took but that the rigger kept on the body is
+//! not (the Alpaca's three welded rump vertices below its thick tail).
+//!
+//! This reads the rigger's weights only to place the root boundary; the
+//! attachment joint never comes from them (SPEC T3: a tail modelled as its
+//! own shell carries the same wrong weights on its collar). It is used only
+//! when the part's own skin carries such a signature: a rigger that left
+//! the tail on the pelvis, or spread it without a pattern, leaves the
+//! geometric root as it is.
+
+use glam::Vec3;
+
+use crate::geometry::{MeshGraph, Weld};
+use crate::rig::Rig;
+
+/// A joint holding at least this share of the part's total skin weight is
+/// one of the bones the rigger gave the tail (the degraded Wolf: shin 49%,
+/// thighs 24% and 26%; everything else under 1%).
+pub const TAIL_BONE_SHARE: f32 = 0.05;
+
+/// A vertex reads as tail when more than this share of its weight lies on
+/// the tail's bones (the attachment joint excluded) and its largest weight
+/// is on one of them.
+pub const TAIL_WEIGHT_SHARE: f32 = 0.5;
+
+/// The rigger's weights are used only when at least this share of the
+/// part's welded vertices read as tail.
+pub const SIGNATURE_SHARE: f32 = 0.8;
+
+/// The rigger's tail weights, found on the part's own skin.
+#[derive(Clone, Debug)]
+pub struct TailWeights {
+    /// Per joint: one of the bones the rigger gave the tail.
+    pub bones: Vec<bool>,
+}
+
+impl TailWeights {
+    /// The bones holding the part's weight (`attachment` excluded), or
+    /// `None` when too little of the part reads as tail on them.
+    pub fn find(rig: &Rig, weld: &Weld, welded: &[u32], attachment: Option<usize>) -> Option<TailWeights> {
+        let mut total = vec![0f64; rig.joint_count()];
+        for &w in welded {
+            for &v in weld.members_of(w as usize) {
+                let (js, ws) = rig.influences().of(v as usize);
+                for (&j, &x) in js.iter().zip(ws) {
+                    total[j as usize] += x as f64;
+                }
+            }
+        }
+        let sum: f64 = total.iter().sum();
+        if sum.is_nan() || sum <= 0.0 {
+            return None;
+        }
+        let bones: Vec<bool> =
+            total.iter().enumerate().map(|(j, &t)| Some(j) != attachment && t >= TAIL_BONE_SHARE as f64 * sum).collect();
+        let tw = TailWeights { bones };
+        let reading = welded.iter().filter(|&&w| tw.reads_as_tail(rig, weld, w)).count();
+        (reading as f32 >= SIGNATURE_SHARE * welded.len() as f32 && reading > 0).then_some(tw)
+    }
+
+    /// Whether the rigger weighted welded vertex `w` like the tail: every
+    /// member (seam copies carry their own weights) puts more than
+    /// [`TAIL_WEIGHT_SHARE`] on the tail's bones, its largest weight among
+    /// them.
+    pub fn reads_as_tail(&self, rig: &Rig, weld: &Weld, w: u32) -> bool {
+        weld.members_of(w as usize).iter().all(|&v| {
+            let (js, ws) = rig.influences().of(v as usize);
+            let on_tail: f32 = js.iter().zip(ws).filter(|(&j, _)| self.bones[j as usize]).map(|(_, &x)| x).sum();
+            let largest = (0..js.len()).max_by(|&a, &b| ws[a].total_cmp(&ws[b]).then(b.cmp(&a)));
+            on_tail > TAIL_WEIGHT_SHARE && largest.is_some_and(|k| self.bones[js[k] as usize])
+        })
+    }
+}
+
+/// Welded vertices beyond the part (sorted `welded`) that continue the
+/// rigger's tail: reached from the part through vertices that read as
+/// tail and lie nearer `root` (where the tail leaves the body) than their
+/// skeleton distance `dist`. `taken[v]` marks skin another part owns.
+#[allow(clippy::too_many_arguments)]
+pub fn grow_root(
+    rig: &Rig,
+    weld: &Weld,
+    graph: &MeshGraph,
+    dist: &[f32],
+    welded: &[u32],
+    root: Vec3,
+    tail: &TailWeights,
+    taken: &[bool],
+) -> Vec<u32> {
+    let positions = &weld.positions;
+    let accept = |v: u32| {
+        !taken[v as usize]
+            && welded.binary_search(&v).is_err()
+            && positions[v as usize].distance(root) < dist[v as usize]
+            && tail.reads_as_tail(rig, weld, v)
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<u32> = Vec::new();
+    for &v in welded {
+        for &w in graph.neighbors_of(v as usize) {
+            if !seen.contains(&w) && accept(w) {
+                seen.insert(w);
+                stack.push(w);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    while let Some(v) = stack.pop() {
+        out.push(v);
+        for &w in graph.neighbors_of(v as usize) {
+            if !seen.contains(&w) && accept(w) {
+                seen.insert(w);
+                stack.push(w);
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
