@@ -59,13 +59,16 @@ def fox_walk():
 
 def test_fox_walk_table(fox_walk):
     rows = {r["rig"]: r for r in fox_walk["rows"]}
-    assert list(rows) == ["original", "rigid", "chain", "body"]
+    assert list(rows) == ["original", "rigid", "chain", "body", "collar"]
     assert rows["rigid"]["min"] == pytest.approx(1.0, abs=1e-4) and rows["rigid"]["max"] == pytest.approx(1.0, abs=1e-4)
     assert rows["rigid"]["amplitude_deg"] < 0.01
     assert rows["original"]["torn_share"] > 0.1  # the shin-driven tail tears
     assert rows["chain"]["p99"] < rows["body"]["p99"] < rows["original"]["p99"]
     assert rows["chain"]["amplitude_deg"] > 2.0 and rows["chain"]["swing_deg"] > 2.0
     assert rows["body"]["amplitude_deg"] is None
+    # The seam between tail and body is measured apart from both.
+    assert fox_walk["collar_edges"] > 0 and rows["collar"]["samples"] == 24 * fox_walk["collar_edges"]
+    assert rows["collar"]["amplitude_deg"] is None
     r = rows["chain"]["ratios"]
     assert r.shape == (rows["chain"]["samples"],) and np.all(np.diff(r) >= 0)
     assert fox_walk["samples"] == 24 and fox_walk["rows"][0]["samples"] == 24 * fox_walk["tail_edges"]

@@ -77,6 +77,20 @@ fn a_known_stretch_and_a_known_swing() {
     // The tip (column 10) moved along the tail's own direction: no swing.
     assert!(r.motion.amplitude_deg < 1e-3, "{:?}", r.motion);
 
+    // The collar: with the tail starting at column 6 every tail edge rides
+    // joint 1 and stays 1; the seam (two horizontal edges and one diagonal
+    // between columns 5 and 6) is counted apart: 1.8 and
+    // sqrt(1.8² + 1) / sqrt(2) = 1.456 on the 12 odd of 24 frames, so the
+    // two horizontal edges tear in 24 of 72 samples.
+    let tail6: Vec<u32> = (12..22).collect();
+    let r = stretch_report(&rig, &clip, &tail6, 0, None, 24).unwrap();
+    assert_eq!(r.collar_edges, 3);
+    assert!((r.tail.max - 1.0).abs() < 1e-6 && (r.body.max - 1.0).abs() < 1e-6, "{:?} {:?}", r.tail, r.body);
+    assert!((r.collar.max - 1.8).abs() < 1e-5, "{:?}", r.collar);
+    assert!((r.collar.torn_share - 1.0 / 3.0).abs() < 1e-6, "{:?}", r.collar);
+    let diagonal = (1.8f32 * 1.8 + 1.0).sqrt() / 2f32.sqrt();
+    assert!(r.collar_ratios.iter().any(|&x| (x - diagonal).abs() < 1e-5));
+
     // Swing: joint 1 rotated 30° about Z on every frame.
     let q = glam::Quat::from_rotation_z(30f32.to_radians());
     let mut locals = Vec::new();

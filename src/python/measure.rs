@@ -76,16 +76,19 @@ fn edge_stretch<'py>(
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
     d.set_item("body", stats(py, &rep.body)?)?;
+    d.set_item("collar", stats(py, &rep.collar)?)?;
     d.set_item("motion", motion(py, &rep.motion)?)?;
     d.set_item("tail_edges", rep.tail_edges)?;
     d.set_item("body_edges", rep.body_edges)?;
+    d.set_item("collar_edges", rep.collar_edges)?;
     d.set_item("frames", rep.frames)?;
     Ok(d)
 }
 
 /// The SPEC M1 table for the clips `clips` (all when None) of `model` (a rig
 /// as a template rigger delivered it): the tail is detected and grown, the
-/// chain baked, and original weights, rigid, chain and body compared. One
+/// chain baked, and original weights, rigid, chain and body compared, plus
+/// the chain rig's collar (edges across the tail-body seam). One
 /// dict per clip: rows [{rig, p95, p99, max, min, torn_share, samples,
 /// amplitude_deg}], edge counts, and the bake summary.
 #[pyfunction]
@@ -117,6 +120,7 @@ fn stretch_table<'py>(
         d.set_item("tail_vertices", c.tail_vertices)?;
         d.set_item("tail_edges", c.tail_edges)?;
         d.set_item("body_edges", c.body_edges)?;
+        d.set_item("collar_edges", c.collar_edges)?;
         d.set_item("samples", c.samples)?;
         let rows = PyList::empty(py);
         for r in &c.rows {

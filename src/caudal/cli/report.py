@@ -21,6 +21,7 @@ LABELS = {
     "rigid": "rigid to pelvis",
     "chain": "tail chain",
     "body": "body, for comparison",
+    "collar": "collar (tail-body seam), chain",
 }
 
 
@@ -43,7 +44,8 @@ def clip_names(values: list[str] | None) -> list[str] | None:
 def format_table(entry: dict[str, Any]) -> str:
     lines = [
         f"{entry['clip']}: {entry['tail_edges']:,} tail edges x {entry['samples']} times "
-        f"({entry['rows'][0]['samples']:,} samples), {entry['body_edges']:,} body edges",
+        f"({entry['rows'][0]['samples']:,} samples), {entry['body_edges']:,} body edges, "
+        f"{entry['collar_edges']:,} collar edges",
         "| rig | p95 | p99 | max | torn | tail amplitude | tail swing |",
         "|---|---|---|---|---|---|---|",
     ]

@@ -34,8 +34,9 @@ pub struct StretchComparison {
     pub tail_vertices: usize,
     pub tail_edges: usize,
     pub body_edges: usize,
+    pub collar_edges: usize,
     pub samples: usize,
-    /// original, rigid, chain, body.
+    /// original, rigid, chain, body, collar (the chain rig's tail-body seam).
     pub rows: Vec<StretchRow>,
     /// The chain's bake of this clip (first chain).
     pub baked: BakedClip,
@@ -157,12 +158,19 @@ impl<'a> StretchHarness<'a> {
                 motion: None,
                 ratios: reports[2].body_ratios.clone(),
             },
+            StretchRow {
+                rig: "collar".into(),
+                stats: reports[2].collar.clone(),
+                motion: None,
+                ratios: reports[2].collar_ratios.clone(),
+            },
         ];
         Ok(StretchComparison {
             clip: clip.to_string(),
             tail_vertices: self.tail.len(),
             tail_edges: reports[2].tail_edges,
             body_edges: reports[2].body_edges,
+            collar_edges: reports[2].collar_edges,
             samples,
             rows,
             baked: baked.into_iter().next().expect("at least one chain"),

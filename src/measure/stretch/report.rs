@@ -26,17 +26,23 @@ pub struct StretchReport {
     pub tail: StretchStats,
     pub body: StretchStats,
     pub motion: TailMotion,
+    /// Edges with one end on the tail and one off it: the seam where the
+    /// tail joins the body (T9 blends the root segment with the pelvis so
+    /// this does not crease); neither tail nor body, so reported apart.
+    pub collar: StretchStats,
     pub tail_edges: usize,
     pub body_edges: usize,
+    pub collar_edges: usize,
     pub frames: Vec<usize>,
     /// Every tail and body ratio, sorted (for plots of the distributions).
     pub tail_ratios: Vec<f32>,
     pub body_ratios: Vec<f32>,
+    pub collar_ratios: Vec<f32>,
 }
 
 /// Edge stretch of `rig` played by `clip` at `samples` times. `tail` lists
 /// the tail's vertices; edges with both ends on it are tail edges, edges
-/// with neither end on it body edges (the collar between is in neither).
+/// with neither end on it body edges, edges with one end on it the collar.
 /// The motion is measured about `anchor` (the pelvis) against `reference`
 /// locals (the rigid carry pose; `None`: the bind pose).
 pub fn stretch_report(
@@ -80,6 +86,11 @@ pub fn stretch_report(
         .into_iter()
         .filter(long_enough)
         .collect();
+    let collar_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |_| true)
+        .into_iter()
+        .filter(|&(a, b)| on_tail[a as usize] != on_tail[b as usize])
+        .filter(long_enough)
+        .collect();
 
     let order = rig.topological_order();
     let reference_tip = {
@@ -97,6 +108,7 @@ pub fn stretch_report(
     };
     let mut tail_r = Vec::with_capacity(tail_edges.len() * frames.len());
     let mut body_r = Vec::with_capacity(body_edges.len() * frames.len());
+    let mut collar_r = Vec::with_capacity(collar_edges.len() * frames.len());
     let mut dirs = Vec::with_capacity(frames.len());
     for &f in &frames {
         let worlds = world_matrices(rig.parents(), order, clip.frame(f));
@@ -104,14 +116,19 @@ pub fn stretch_report(
         let posed = skin_vertices(rig, &skins);
         tail_r.extend(tail_edges.iter().map(|e| ratio(&posed, e)));
         body_r.extend(body_edges.iter().map(|e| ratio(&posed, e)));
+        collar_r.extend(collar_edges.iter().map(|e| ratio(&posed, e)));
         let tip = carried_tip(&posed, &ends.tip, &skins[anchor]);
         dirs.push(tip - ends.root);
     }
     tail_r.sort_by(f32::total_cmp);
     body_r.sort_by(f32::total_cmp);
+    collar_r.sort_by(f32::total_cmp);
     Ok(StretchReport {
         tail: StretchStats::from_ratios(tail_r.clone()),
         body: StretchStats::from_ratios(body_r.clone()),
+        collar: StretchStats::from_ratios(collar_r.clone()),
+        collar_ratios: collar_r,
+        collar_edges: collar_edges.len(),
         tail_ratios: tail_r,
         body_ratios: body_r,
         motion: TailMotion::from_directions(&dirs, ref_dir),
