@@ -106,26 +106,6 @@ pub fn grow_root(
             && positions[v as usize].distance(root) < dist[v as usize]
             && tail.reads_as_tail(rig, weld, v)
     };
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<u32> = Vec::new();
-    for &v in welded {
-        for &w in graph.neighbors_of(v as usize) {
-            if !seen.contains(&w) && accept(w) {
-                seen.insert(w);
-                stack.push(w);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    while let Some(v) = stack.pop() {
-        out.push(v);
-        for &w in graph.neighbors_of(v as usize) {
-            if !seen.contains(&w) && accept(w) {
-                seen.insert(w);
-                stack.push(w);
-            }
-        }
-    }
-    out.sort_unstable();
-    out
+    let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
+    graph.flood(seeds, accept)
 }

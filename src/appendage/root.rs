@@ -74,21 +74,5 @@ pub fn extend_root(
         let p = positions[v as usize];
         !taken[v as usize] && !in_part(v) && perp(p) <= limit && (p - j0).dot(axis) <= depth && keep(v)
     };
-    let mut out: Vec<u32> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut stack: Vec<u32> = collar.iter().rev().copied().filter(|&v| accept(v)).collect();
-    for &v in &stack {
-        seen.insert(v);
-    }
-    while let Some(v) = stack.pop() {
-        out.push(v);
-        for &w in graph.neighbors_of(v as usize) {
-            if !seen.contains(&w) && accept(w) {
-                seen.insert(w);
-                stack.push(w);
-            }
-        }
-    }
-    out.sort_unstable();
-    out
+    graph.flood(collar.iter().copied(), accept)
 }

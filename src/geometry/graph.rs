@@ -66,6 +66,25 @@ impl MeshGraph {
         &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize]
     }
 
+    /// Every vertex reachable from `seeds` through vertices `accept` admits
+    /// (seeds included when admitted), sorted.
+    pub fn flood(&self, seeds: impl IntoIterator<Item = u32>, accept: impl Fn(u32) -> bool) -> Vec<u32> {
+        let mut seen = std::collections::HashSet::new();
+        let mut stack: Vec<u32> = seeds.into_iter().filter(|&v| accept(v) && seen.insert(v)).collect();
+        let mut out = Vec::new();
+        while let Some(v) = stack.pop() {
+            out.push(v);
+            for &w in self.neighbors_of(v as usize) {
+                if !seen.contains(&w) && accept(w) {
+                    seen.insert(w);
+                    stack.push(w);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
     /// Connected components of the vertices where `keep` is true. Returns a
     /// component id per vertex (`u32::MAX` where not kept); components are
     /// numbered by their lowest vertex index.
