@@ -77,6 +77,9 @@ pub struct GltfModel {
 }
 
 /// Loads a .glb or .gltf (embedded or external buffers).
+/// One JOINTS_n/WEIGHTS_n pair as read.
+type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+
 pub fn load(path: &Path) -> Result<GltfModel> {
     let bytes = std::fs::read(path).map_err(|e| CaudalError::io(path, e))?;
     load_bytes(&bytes, path.parent(), &path.display().to_string())
@@ -125,7 +128,7 @@ fn similarity_of(m: &Mat4) -> Mat4 {
     }
     let m3 = Mat3::from_mat4(*m);
     let det = m3.determinant();
-    if !(det > 1e-12) {
+    if det.is_nan() || det <= 1e-12 {
         return Mat4::IDENTITY; // a mirror or degenerate frame: leave the file's space alone
     }
     let s = det.cbrt();
@@ -184,8 +187,8 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
             return Err(CaudalError::gltf(label, format!("skin {}: inverse bind matrix {i} is not finite", skin.index())));
         }
         for j in skin.joints() {
-            if !joint_of_node.contains_key(&j.index()) {
-                joint_of_node.insert(j.index(), joint_nodes.len());
+            if let std::collections::hash_map::Entry::Vacant(e) = joint_of_node.entry(j.index()) {
+                e.insert(joint_nodes.len());
                 joint_nodes.push(j.index());
             }
         }
@@ -332,7 +335,7 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
                     let to_bind = skins[s].bind_from_file;
                     vertices.extend(positions.iter().map(|p| to_bind.transform_point3(*p)));
                     let skin_joints = &skins[s].joints;
-                    let mut sets: Vec<(Vec<[u16; 4]>, Vec<[f32; 4]>)> = Vec::new();
+                    let mut sets: Vec<InfluenceSet> = Vec::new();
                     let mut set = 0;
                     while let (Some(js), Some(ws)) = (reader.read_joints(set), reader.read_weights(set)) {
                         let js: Vec<[u16; 4]> = js.into_u16().collect();

@@ -45,7 +45,7 @@ pub struct Influences {
 impl Influences {
     /// From padded per-vertex rows (`k` slots a vertex, weight 0 = unused).
     pub fn from_padded(joints: &[u32], weights: &[f32], k: usize) -> Self {
-        let n = if k == 0 { 0 } else { joints.len() / k };
+        let n = joints.len().checked_div(k).unwrap_or(0);
         let mut out = Influences { offsets: Vec::with_capacity(n + 1), ..Default::default() };
         out.offsets.push(0);
         for v in 0..n {
