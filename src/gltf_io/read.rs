@@ -76,10 +76,10 @@ pub struct GltfModel {
     pub(super) folded: Vec<Vec<usize>>,
 }
 
-/// Loads a .glb or .gltf (embedded or external buffers).
 /// One JOINTS_n/WEIGHTS_n pair as read.
 type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
 
+/// Loads a .glb or .gltf (embedded or external buffers).
 pub fn load(path: &Path) -> Result<GltfModel> {
     let bytes = std::fs::read(path).map_err(|e| CaudalError::io(path, e))?;
     load_bytes(&bytes, path.parent(), &path.display().to_string())
