@@ -1,13 +1,20 @@
-//! Many chains or characters stepped together on the rayon pool. Each chain
-//! is independent and writes only its own slice, so the result is the same
-//! bit for bit as stepping them one by one, on any number of threads.
+//! Many chains or characters stepped together. Chains that agree on link
+//! count, substeps this call and optional parts are grouped, four to a SIMD
+//! register (one chain per lane), in the order they come: the grouping
+//! depends on the input only, never on the thread count. Groups run in
+//! parallel on the rayon pool. A chain in a lane runs the same operations
+//! as alone (see `lane`), so the result is the same bit for bit as stepping
+//! the chains one by one, on any number of threads.
 
 use std::borrow::BorrowMut;
 
 use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
-use super::tail_spring::{anchor_pose, check_dt, TailSpring};
+use super::group::Group;
+use super::lane::{F32x4, Lane};
+use super::solver::Switches;
+use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
 use crate::error::{CaudalError, Result};
 
 /// Offsets of each chain's rotations in the flat output of [`step_many`].
@@ -46,6 +53,48 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
             other => other,
         })?);
     }
+
+    // Plan every chain (restarts happen here), then group the ones with
+    // substeps to run.
+    let mut plans: Vec<Option<Substeps>> =
+        springs.par_iter_mut().zip(anchors.par_iter()).map(|(s, a)| s.borrow_mut().plan(*a, dt)).collect();
+    let mut slots: Vec<Option<&mut TailSpring>> = springs.iter_mut().map(|s| Some(s.borrow_mut())).collect();
+    let mut open: Vec<((usize, u64, Switches), usize)> = Vec::new();
+    let mut groups: Vec<(Vec<&mut TailSpring>, Vec<Substeps>)> = Vec::new();
+    for (i, plan) in plans.iter_mut().enumerate() {
+        let Some(plan) = plan.take() else { continue };
+        let spring = slots[i].take().expect("each spring once");
+        let key = spring.group_key(&plan);
+        let g = match open.iter().position(|(k, _)| *k == key) {
+            Some(at) => open[at].1,
+            None => {
+                groups.push((Vec::with_capacity(F32x4::WIDTH), Vec::with_capacity(F32x4::WIDTH)));
+                open.push((key, groups.len() - 1));
+                groups.len() - 1
+            }
+        };
+        groups[g].0.push(spring);
+        groups[g].1.push(plan);
+        if groups[g].0.len() == F32x4::WIDTH {
+            open.retain(|(k, _)| *k != key);
+        }
+    }
+    drop(slots);
+    groups.into_par_iter().for_each_init(Group::<F32x4>::new, |lanes, (mut springs, plans)| {
+        if plans[0].count > 0 {
+            if springs.len() == 1 {
+                // One chain left over: its own one-lane group, the same
+                // numbers either way, fewer operations.
+                springs[0].advance_planned(&plans[0]);
+            } else {
+                lanes.step(&mut springs, &plans, true);
+            }
+        }
+        for (s, p) in springs.iter_mut().zip(&plans) {
+            s.finish(p);
+        }
+    });
+
     let mut slices: Vec<&mut [Quat]> = Vec::with_capacity(springs.len());
     let mut rest = out;
     for s in springs.iter() {
@@ -53,10 +102,6 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
         slices.push(head);
         rest = tail;
     }
-    springs.par_iter_mut().zip(anchors.par_iter()).zip(slices.into_par_iter()).for_each(|((s, a), o)| {
-        let s = s.borrow_mut();
-        s.advance(*a, dt);
-        o.copy_from_slice(s.output());
-    });
+    springs.par_iter_mut().zip(slices.into_par_iter()).for_each(|(s, o)| o.copy_from_slice(s.borrow().output()));
     Ok(())
 }
