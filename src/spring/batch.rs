@@ -1,18 +1,18 @@
 //! Many chains or characters stepped together. Chains that agree on link
-//! count, substeps this call and optional parts are grouped, four to a SIMD
-//! register (one chain per lane), in the order they come: the grouping
-//! depends on the input only, never on the thread count. Groups run in
-//! parallel on the rayon pool. A chain in a lane runs the same operations
-//! as alone (see `lane`), so the result is the same bit for bit as stepping
-//! the chains one by one, on any number of threads.
+//! count, substeps this call and optional parts are grouped, up to eight
+//! to a group (two SIMD registers of four lanes, one chain per lane), in
+//! the order they come: the grouping depends on the input only, never on
+//! the thread count. Groups run in parallel on the rayon pool. A chain in a
+//! lane runs the same operations as alone (see `lane`), so the result is
+//! the same bit for bit as stepping the chains one by one, on any number of
+//! threads.
 
 use std::borrow::BorrowMut;
 
 use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
-use super::group::Group;
-use super::lane::{F32x4, Lane};
+use super::group::{step_in_lanes, MOST_LANES};
 use super::solver::Switches;
 use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
 use crate::error::{CaudalError, Result};
@@ -68,26 +68,26 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
         let g = match open.iter().position(|(k, _)| *k == key) {
             Some(at) => open[at].1,
             None => {
-                groups.push((Vec::with_capacity(F32x4::WIDTH), Vec::with_capacity(F32x4::WIDTH)));
+                groups.push((Vec::with_capacity(MOST_LANES), Vec::with_capacity(MOST_LANES)));
                 open.push((key, groups.len() - 1));
                 groups.len() - 1
             }
         };
         groups[g].0.push(spring);
         groups[g].1.push(plan);
-        if groups[g].0.len() == F32x4::WIDTH {
+        if groups[g].0.len() == MOST_LANES {
             open.retain(|(k, _)| *k != key);
         }
     }
     drop(slots);
-    groups.into_par_iter().for_each_init(Group::<F32x4>::new, |lanes, (mut springs, plans)| {
+    groups.into_par_iter().for_each(|(mut springs, plans)| {
         if plans[0].count > 0 {
             if springs.len() == 1 {
                 // One chain left over: its own one-lane group, the same
                 // numbers either way, fewer operations.
                 springs[0].advance_planned(&plans[0]);
             } else {
-                lanes.step(&mut springs, &plans, true);
+                step_in_lanes(&mut springs, &plans);
             }
         }
         for (s, p) in springs.iter_mut().zip(&plans) {

@@ -1,12 +1,14 @@
 //! A group of chains stepped together by the lane solver: their constants
 //! and state gathered into lanes (struct of arrays, one lane per chain),
 //! the call's substeps run, the state scattered back. One chain alone is a
-//! group of one on `f32`; `step_many` fills four `F32x4` lanes.
+//! group of one on `f32`; `step_many` fills up to eight lanes (two SSE
+//! registers).
 
-use super::lane::Lane;
+use super::lane::{F32x4, F32x8, Lane};
 use super::lane_geometry::{Q, V3};
 use super::rest::ChainRest;
-use super::solver::{substep, FrameLanes, LinkLanes, RuleLanes, StateLanes, StepRules, Switches};
+use super::anchor::PathLanes;
+use super::solver::{substep, LinkLanes, RuleLanes, StateLanes, StepRules, Switches};
 use super::tail_spring::{Substeps, TailSpring};
 
 #[derive(Clone, Debug)]
@@ -33,16 +35,19 @@ impl<L: Lane> Group<L> {
         self.rules = Some(RuleLanes::gather(k, |i| chain(i).1));
     }
 
+    /// A group for these springs with their constants loaded.
+    pub fn of(springs: &[&mut TailSpring]) -> Self {
+        let mut g = Group::new();
+        g.load_rest(springs.len(), |i| (&springs[i].rest, &springs[i].rules));
+        g
+    }
+
     /// Runs one call's substeps for `springs` (at most `L::WIDTH`, all with
-    /// the same [`TailSpring::group_key`]); `plans[i]` is spring `i`'s.
-    /// `load_rest`: gather the springs' constants first (the one-chain
-    /// group keeps them from call to call).
-    pub fn step(&mut self, springs: &mut [&mut TailSpring], plans: &[Substeps], load_rest: bool) {
+    /// the same [`TailSpring::group_key`], constants loaded in this order);
+    /// `plans[i]` is spring `i`'s.
+    pub fn step(&mut self, springs: &mut [&mut TailSpring], plans: &[Substeps]) {
         let k = springs.len();
         debug_assert!(k >= 1 && k <= L::WIDTH && plans.len() == k);
-        if load_rest {
-            self.load_rest(k, |i| (&springs[i].rest, &springs[i].rules));
-        }
         let n = springs[0].len();
         let on = Switches::of(&springs[0].rest, &springs[0].rules);
         let rules = self.rules.expect("constants loaded");
@@ -60,8 +65,17 @@ impl<L: Lane> Group<L> {
         s.grounded.resize(n, L::no_lanes());
         self.previous.resize(n, Q::identity());
 
+        let path = PathLanes::gather(k, |i| (&springs[i].rest, &springs[i].rules, &plans[i].path));
         for step in 1..=plans[0].count {
-            let frame = FrameLanes::gather(k, |i| (&springs[i].rest, &springs[i].rules, plans[i].pose(step)));
+            let mut along = [0.0; MOST_LANES];
+            let mut sin = [0.0; MOST_LANES];
+            let mut cos = [1.0; MOST_LANES];
+            for i in 0..k {
+                along[i] = plans[i].fraction(step);
+                (sin[i], cos[i]) = plans[i].path.half_turn(along[i]);
+            }
+            let lane = |a: &[f32; MOST_LANES]| L::from_fn(|i| a[i.min(k - 1)]);
+            let frame = path.frame(lane(&along), lane(&sin), lane(&cos));
             // The substep overwrites every local, so the buffers can trade
             // places instead of copying.
             std::mem::swap(&mut self.previous, &mut s.locals);
@@ -80,4 +94,44 @@ impl<L: Lane> Group<L> {
             }
         }
     }
+}
+
+/// Most chains in one group.
+pub(crate) const MOST_LANES: usize = F32x8::WIDTH;
+
+/// A group's constants in lanes kept by its first spring from call to call:
+/// gathering them costs about as much as a substep. Valid while the group
+/// has the same members in the same lanes (a spring's constants never
+/// change, and a clone gets a new id).
+#[derive(Clone, Debug)]
+pub(crate) struct LaneCache {
+    members: [u64; MOST_LANES],
+    group: Lanes,
+}
+
+/// Up to four chains in one register, up to eight in two.
+#[derive(Clone, Debug)]
+enum Lanes {
+    Four(Group<F32x4>),
+    Eight(Group<F32x8>),
+}
+
+/// Steps a group of two to eight springs in SIMD lanes.
+pub(crate) fn step_in_lanes(springs: &mut [&mut TailSpring], plans: &[Substeps]) {
+    let mut members = [0; MOST_LANES];
+    for (m, s) in members.iter_mut().zip(springs.iter()) {
+        *m = s.id();
+    }
+    let mut cache = match springs[0].lanes.take() {
+        Some(c) if c.members == members => c,
+        _ => {
+            let group = if springs.len() <= F32x4::WIDTH { Lanes::Four(Group::of(springs)) } else { Lanes::Eight(Group::of(springs)) };
+            Box::new(LaneCache { members, group })
+        }
+    };
+    match &mut cache.group {
+        Lanes::Four(g) => g.step(springs, plans),
+        Lanes::Eight(g) => g.step(springs, plans),
+    }
+    springs[0].lanes = Some(cache);
 }

@@ -334,3 +334,132 @@ mod simd {
         }
     }
 }
+
+/// Eight chains as two four-lane registers. One chain's substep is a long
+/// dependency chain (each link waits for its parent's frame), so a single
+/// register of four chains still leaves the CPU waiting; two independent
+/// registers fill those waits. Each lane follows the same rules as above.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Pair<L>(L, L);
+
+macro_rules! pair_op {
+    ($tr:ident, $f:ident) => {
+        impl<L: Lane> std::ops::$tr for Pair<L> {
+            type Output = Self;
+            #[inline(always)]
+            fn $f(self, o: Self) -> Self {
+                Pair(self.0.$f(o.0), self.1.$f(o.1))
+            }
+        }
+    };
+}
+pair_op!(Add, add);
+pair_op!(Sub, sub);
+pair_op!(Mul, mul);
+pair_op!(Div, div);
+
+impl<L: Lane> Neg for Pair<L> {
+    type Output = Self;
+    #[inline(always)]
+    fn neg(self) -> Self {
+        Pair(-self.0, -self.1)
+    }
+}
+
+/// The masks of a [`Pair`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairMask<M>(M, M);
+
+impl<M: BitAnd<Output = M>> BitAnd for PairMask<M> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitand(self, o: Self) -> Self {
+        PairMask(self.0 & o.0, self.1 & o.1)
+    }
+}
+impl<M: BitOr<Output = M>> BitOr for PairMask<M> {
+    type Output = Self;
+    #[inline(always)]
+    fn bitor(self, o: Self) -> Self {
+        PairMask(self.0 | o.0, self.1 | o.1)
+    }
+}
+impl<M: Not<Output = M>> Not for PairMask<M> {
+    type Output = Self;
+    #[inline(always)]
+    fn not(self) -> Self {
+        PairMask(!self.0, !self.1)
+    }
+}
+
+impl<L: Lane> Lane for Pair<L> {
+    type Mask = PairMask<L::Mask>;
+    const WIDTH: usize = 2 * L::WIDTH;
+    #[inline(always)]
+    fn splat(x: f32) -> Self {
+        Pair(L::splat(x), L::splat(x))
+    }
+    #[inline(always)]
+    fn from_fn(f: impl Fn(usize) -> f32) -> Self {
+        Pair(L::from_fn(&f), L::from_fn(|i| f(i + L::WIDTH)))
+    }
+    #[inline(always)]
+    fn lane(self, i: usize) -> f32 {
+        if i < L::WIDTH {
+            self.0.lane(i)
+        } else {
+            self.1.lane(i - L::WIDTH)
+        }
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        Pair(self.0.sqrt(), self.1.sqrt())
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        Pair(self.0.abs(), self.1.abs())
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        Pair(self.0.min(o.0), self.1.min(o.1))
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        Pair(self.0.max(o.0), self.1.max(o.1))
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> Self::Mask {
+        PairMask(self.0.lt(o.0), self.1.lt(o.1))
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> Self::Mask {
+        PairMask(self.0.gt(o.0), self.1.gt(o.1))
+    }
+    #[inline(always)]
+    fn ge(self, o: Self) -> Self::Mask {
+        PairMask(self.0.ge(o.0), self.1.ge(o.1))
+    }
+    #[inline(always)]
+    fn select(m: Self::Mask, a: Self, b: Self) -> Self {
+        Pair(L::select(m.0, a.0, b.0), L::select(m.1, a.1, b.1))
+    }
+    #[inline(always)]
+    fn any(m: Self::Mask) -> bool {
+        L::any(m.0) || L::any(m.1)
+    }
+    #[inline(always)]
+    fn mask_lane(m: Self::Mask, i: usize) -> bool {
+        if i < L::WIDTH {
+            L::mask_lane(m.0, i)
+        } else {
+            L::mask_lane(m.1, i - L::WIDTH)
+        }
+    }
+    #[inline(always)]
+    fn no_lanes() -> Self::Mask {
+        PairMask(L::no_lanes(), L::no_lanes())
+    }
+}
+
+/// Eight chains at once.
+pub(crate) type F32x8 = Pair<F32x4>;

@@ -14,13 +14,11 @@
 
 use glam::{Mat3A, Vec3A};
 
-use super::anchor::AnchorPose;
 use super::contact::{forward_plane_lanes, ground_lanes};
 use super::coupling::ElasticStop;
 use super::lane::Lane;
 use super::lane_geometry::{fast_slerp_raw, half_slerp, swing_to, Blend, ShortArc, M3, Q, V3};
-use super::rest::{uniform_scale, ChainRest, LinkRest};
-use super::state::units_now;
+use super::rest::{ChainRest, LinkRest};
 
 /// Settings of one substep, derived from the parameters.
 #[derive(Clone, Copy, Debug)]
@@ -124,60 +122,20 @@ impl<L: Lane> LinkLanes<L> {
     }
 }
 
-/// What a substep takes from the anchor pose, per chain.
-#[derive(Clone, Copy, Debug)]
-struct AnchorFrame {
-    rotation: Mat3A,
-    root: Vec3A,
-    normal: Vec3A,
-    gravity_y: f32,
-    floor: f32,
-    sigma: f32,
-}
-
-impl AnchorFrame {
-    fn new(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose) -> Self {
-        let units = units_now(rest, anchor);
-        AnchorFrame {
-            rotation: Mat3A::from_quat(anchor.rotation),
-            root: (anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset)).into(),
-            normal: (anchor.rotation * rest.forward_in_anchor).normalize(),
-            gravity_y: -rules.gravity * units,
-            floor: rules.floor * units,
-            sigma: uniform_scale(anchor.scale),
-        }
-    }
-}
-
-/// [`AnchorFrame`] in lanes.
+/// What a substep takes from the anchor pose, one lane per chain (built by
+/// `PathLanes::frame`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FrameLanes<L: Lane> {
-    rotation: M3<L>,
-    root: V3<L>,
-    normal: V3<L>,
-    gravity_y: L,
-    floor: L,
-    sigma: L,
-}
-
-impl<L: Lane> FrameLanes<L> {
-    /// Chain `i` is `chain(i)`: its rest, rules and anchor pose, `i < k <= 4`.
-    pub fn gather<'a>(k: usize, chain: impl Fn(usize) -> (&'a ChainRest, &'a StepRules, AnchorPose)) -> Self {
-        let mut frames = [None; 4];
-        for (i, f) in frames.iter_mut().enumerate().take(k) {
-            let (rest, rules, pose) = chain(i);
-            *f = Some(AnchorFrame::new(rest, rules, &pose));
-        }
-        let f = |i: usize| frames[pick(k, i)].unwrap();
-        FrameLanes {
-            rotation: M3::from_fn(|i| f(i).rotation),
-            root: V3::from_fn(|i| f(i).root),
-            normal: V3::from_fn(|i| f(i).normal),
-            gravity_y: L::from_fn(|i| f(i).gravity_y),
-            floor: L::from_fn(|i| f(i).floor),
-            sigma: L::from_fn(|i| f(i).sigma),
-        }
-    }
+    /// The anchor's rotation.
+    pub rotation: M3<L>,
+    /// World head of the root bone.
+    pub root: V3<L>,
+    /// Forward-plane normal (the body's forward axis in world).
+    pub normal: V3<L>,
+    pub gravity_y: L,
+    pub floor: L,
+    /// Uniform scale of the anchor.
+    pub sigma: L,
 }
 
 /// A group's state during one call, one lane per chain.

@@ -10,7 +10,7 @@ use glam::{Mat4, Quat, Vec3};
 use super::chain::TailChain;
 use super::anchor::{AnchorPath, AnchorPose};
 use super::coupling::{fast_slerp, ElasticStop};
-use super::group::Group;
+use super::group::{Group, LaneCache};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
 use super::solver::{StepRules, Switches};
@@ -29,6 +29,9 @@ pub struct TailSpring {
     pub(super) previous_locals: Vec<Quat>,
     /// This chain alone in the solver's one-lane form, constants loaded.
     solo: Group<f32>,
+    /// Set while this spring leads a lane group of `step_many`.
+    pub(super) lanes: Option<Box<LaneCache>>,
+    id: SpringId,
     output: Vec<Quat>,
     anchor: Option<AnchorPose>,
     /// Simulated time not yet covered by a substep, seconds (f64: long
@@ -86,6 +89,8 @@ impl TailSpring {
         solo.load_rest(1, |_| (&rest, &rules));
         Ok(TailSpring {
             solo,
+            lanes: None,
+            id: SpringId::fresh(),
             previous_locals: state.locals.clone(),
             output: state.locals.clone(),
             chain,
@@ -160,7 +165,7 @@ impl TailSpring {
     pub(crate) fn advance_planned(&mut self, plan: &Substeps) {
         if plan.count > 0 {
             let mut solo = std::mem::replace(&mut self.solo, Group::new());
-            solo.step(&mut [self], std::slice::from_ref(plan), false);
+            solo.step(&mut [self], std::slice::from_ref(plan));
             self.solo = solo;
         }
     }
@@ -206,6 +211,11 @@ impl TailSpring {
     /// substeps this call and optional parts.
     pub(crate) fn group_key(&self, plan: &Substeps) -> (usize, u64, Switches) {
         (self.len(), plan.count, Switches::of(&self.rest, &self.rules))
+    }
+
+    /// Unique per spring instance (clones included).
+    pub(super) fn id(&self) -> u64 {
+        self.id.0
     }
 
     /// Number of simulated bones.
@@ -276,7 +286,7 @@ impl TailSpring {
 /// The substeps of one call and where the anchor is at the end of each.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Substeps {
-    path: AnchorPath,
+    pub path: AnchorPath,
     pub count: u64,
     /// A hitch longer than `max_substeps`: the substeps are spread evenly.
     capped: bool,
@@ -290,15 +300,33 @@ pub(crate) struct Substeps {
 }
 
 impl Substeps {
-    /// The anchor pose at the end of substep `k` (1-based).
-    pub fn pose(&self, k: u64) -> AnchorPose {
+    /// How far along the call substep `k` (1-based) ends: the fraction of
+    /// the way from the previous call's anchor to this one.
+    pub fn fraction(&self, k: u64) -> f32 {
         if self.capped {
-            return self.path.at(k as f32 / self.count as f32);
+            return k as f32 / self.count as f32;
         }
         // The last substep ran `before` seconds behind the previous call;
-        // substep k ends k·h after it, a fraction λ of the way from the
-        // previous call's anchor to this one.
+        // substep k ends k·h after it.
         let lambda = if self.dt > 0.0 { ((k as f64 * self.h - self.before) / self.dt as f64).clamp(0.0, 1.0) } else { 1.0 };
-        self.path.at(lambda as f32)
+        lambda as f32
+    }
+}
+
+/// Identity of one spring instance, for [`LaneCache`]: a clone is a new
+/// instance and gets a new id.
+#[derive(Debug)]
+struct SpringId(u64);
+
+impl SpringId {
+    fn fresh() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        SpringId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for SpringId {
+    fn clone(&self) -> Self {
+        SpringId::fresh()
     }
 }
