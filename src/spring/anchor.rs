@@ -152,7 +152,7 @@ impl<L: Lane> PathLanes<L> {
         let offset = V3::new(scale.x * self.root_offset.x, scale.y * self.root_offset.y, scale.z * self.root_offset.z);
         let forward = r.apply(self.forward);
         FrameLanes {
-            rotation: r,
+            rotation,
             root: translation + r.apply(offset),
             normal: forward.div(forward.length()),
             gravity_y: -(self.gravity * units),

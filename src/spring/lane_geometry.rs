@@ -181,10 +181,6 @@ impl<L: Lane> M3<L> {
     pub fn apply_inverse(&self, v: V3<L>) -> V3<L> {
         V3::new(self.x.dot(v), self.y.dot(v), self.z.dot(v))
     }
-    #[inline(always)]
-    pub fn then(&self, o: &Self) -> Self {
-        M3 { x: self.apply(o.x), y: self.apply(o.y), z: self.apply(o.z) }
-    }
     /// The rotation matrix of a unit quaternion.
     #[inline(always)]
     pub fn from_quat(q: Q<L>) -> Self {
@@ -202,8 +198,7 @@ impl<L: Lane> M3<L> {
 }
 
 /// The shortest arc from unit `a` to unit `b`, from `c = a·b` and
-/// `v = a × b` (shared with [`ShortArc::matrix`]); `flip` is the half turn
-/// used when `b` is opposite `a`. Unlike `Quat::from_rotation_arc` tiny
+/// `v = a × b`; `flip` is the half turn used when `b` is opposite `a`. Unlike `Quat::from_rotation_arc` tiny
 /// angles are not snapped to identity: they are the tail of every decaying
 /// oscillation.
 #[derive(Clone, Copy)]
@@ -229,26 +224,6 @@ impl<L: Lane> ShortArc<L> {
             Q::select(self.opposite, flip, q)
         } else {
             q
-        }
-    }
-    /// The same rotation as a matrix without the square root:
-    /// `c I + [v]ₓ + v vᵀ / (1 + c)` (Rodrigues for the shortest arc). The
-    /// solver carries the parent frame as a matrix, so nothing on the path
-    /// from one link to the next waits for a square root here.
-    #[inline(always)]
-    pub fn matrix(&self, flip: Q<L>) -> M3<L> {
-        let (c, v) = (self.c, self.v);
-        let kv = v.scale((L::splat(1.0) + c).recip());
-        let m = M3 {
-            x: V3::new(c, v.z, -v.y) + kv.scale(v.x),
-            y: V3::new(-v.z, c, v.x) + kv.scale(v.y),
-            z: V3::new(v.y, -v.x, c) + kv.scale(v.z),
-        };
-        if L::any(self.opposite) {
-            let f = M3::from_quat(flip);
-            M3 { x: V3::select(self.opposite, f.x, m.x), y: V3::select(self.opposite, f.y, m.y), z: V3::select(self.opposite, f.z, m.z) }
-        } else {
-            m
         }
     }
 }

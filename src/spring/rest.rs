@@ -28,12 +28,8 @@ pub(crate) struct LinkRest {
     /// matrix product is shorter (and has a shorter dependency chain) than
     /// rotating by a quaternion.
     pub a: Mat3A,
-    /// `A_iᵀ` (body frame into the parent's rest frame).
-    pub a_t: Mat3A,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
-    /// The same as a matrix (the solver carries the parent frame as one).
-    pub neutral_m: Mat3A,
     /// Corrected rest local rotation: the output when the tail is at rest.
     pub rest_local: Quat,
     /// Length in the anchor's local units (world = this × anchor scale).
@@ -172,9 +168,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
             u: u.into(),
             r_bind: r_bind[i].into(),
             a: Mat3A::from_quat(a),
-            a_t: Mat3A::from_quat(a).transpose(),
             neutral: nrot,
-            neutral_m: Mat3A::from_quat(nrot),
             rest_local,
             length: lengths[i],
             frequency: f,

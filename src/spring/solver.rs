@@ -86,9 +86,7 @@ pub(crate) struct LinkLanes<L: Lane> {
     u: V3<L>,
     r_bind: V3<L>,
     a: M3<L>,
-    a_t: M3<L>,
     neutral: Q<L>,
-    neutral_m: M3<L>,
     u_flip: Q<L>,
     r_bind_flip: Q<L>,
     length: L,
@@ -109,9 +107,7 @@ impl<L: Lane> LinkLanes<L> {
             u: v(|l| l.u),
             r_bind: v(|l| l.r_bind),
             a: m(|l| l.a),
-            a_t: m(|l| l.a_t),
             neutral: Q::from_fn(|i| l(i).neutral),
-            neutral_m: m(|l| l.neutral_m),
             u_flip: Q::from_fn(|i| l(i).u_flip),
             r_bind_flip: Q::from_fn(|i| l(i).r_bind_flip),
             length: s(|l| l.length),
@@ -127,7 +123,7 @@ impl<L: Lane> LinkLanes<L> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FrameLanes<L: Lane> {
     /// The anchor's rotation.
-    pub rotation: M3<L>,
+    pub rotation: Q<L>,
     /// World head of the root bone.
     pub root: V3<L>,
     /// Forward-plane normal (the body's forward axis in world).
@@ -188,10 +184,14 @@ fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> (Q<L>, L::Mask) {
 
 /// Advances a group of chains by one substep under their anchor poses.
 ///
-/// Per link the parent's world frame `F` is a matrix and the constant `A_i`
-/// (parent rest frame into body frame) a stored matrix, so the several
-/// frame changes a link needs are short matrix products: body = `A Fᵀ`
-/// world, world = `F Aᵀ` body, parent-local = `Fᵀ` world.
+/// Per link the parent's world frame `F` is turned into a matrix once and
+/// the constant `A_i` (parent rest frame into body frame) is a stored
+/// matrix, so the frame changes a link needs are matrix-vector products:
+/// body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ` world.
+/// The frame itself goes down the chain as a quaternion (`F_{i+1} = F_i
+/// L_i` with `L_i` the local rotation the link outputs anyway): with four
+/// or eight chains in the lanes the CPU is busy, and the quaternion product
+/// and one matrix from it are half the work of two matrix products.
 pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on: Switches, frame: &FrameLanes<L>, state: &mut StateLanes<L>) {
     let n = links.len();
     let dt = rules.dt;
@@ -211,19 +211,13 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
     let targets = &state.targets[..n];
     let grounded_out = &mut state.grounded[..n];
 
-    // World frame of the link's parent: `F_{i+1} = F_i S_i N_i` with `S_i`
-    // the swing's matrix and `N_i` the neutral's, which keeps the square
-    // root of the swing quaternion off the path from one link to the next
-    // (the quaternion is only output).
-    let mut f = frame.rotation;
+    // World rotation of the link's parent.
+    let mut parent = frame.rotation;
     let mut head = frame.root;
     for i in 0..n {
         let link = &links[i];
         let length = link.length * frame.sigma;
-        // Bends live in the body frame: conjugating a swing is the swing
-        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        // World from body, `W = F Aᵀ`; body from world is `Wᵀ`.
-        let w = f.then(&link.a_t);
+        let f = M3::from_quat(parent);
         let rest_dir = f.apply(link.r);
         let target = head + rest_dir.scale(length);
 
@@ -241,7 +235,9 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
 
         // Bend relative to the rest direction in the body frame (towards
         // the offset's direction); a tip on its head keeps the rest bend.
-        let mut bend = swing_to(link.u, w.apply_inverse(offset), dist, link.u_flip);
+        // Bends live in the body frame: conjugating a swing is the swing
+        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let mut bend = swing_to(link.u, link.a.apply(f.apply_inverse(offset)), dist, link.u_flip);
         let on_head = !dist.gt(L::splat(1e-6) * length);
         if L::any(on_head) {
             let still = ShortArc::new(link.u, link.a.apply(f.apply_inverse(rest_dir))).quat(link.u_flip);
@@ -270,7 +266,7 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
             (bend, l, l.rotate_scaled(link.u), cut)
         };
         let limited_local = link.a.apply_inverse(limited_body);
-        let stop_dir = w.apply(limited_body);
+        let stop_dir = f.apply(limited_local);
 
         let (at_plane, dir) = match plane {
             Some((root, normal)) => forward_plane_lanes(head, stop_dir, length, root, normal, rest_dir),
@@ -286,7 +282,7 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
         if L::any(stopped) {
-            let coupled_dir = w.apply(coupled.rotate_scaled(link.u));
+            let coupled_dir = f.apply(link.a.apply_inverse(coupled.rotate_scaled(link.u)));
             let push = coupled_dir - stop_dir;
             let push = push - stop_dir.scale(push.dot(stop_dir));
             let l = push.length();
@@ -314,17 +310,15 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         } else {
             (limited_local, limited)
         };
-        let swing = ShortArc::new(link.r_bind, dir_local);
-        locals[i] = swing.quat(link.r_bind_flip).mul(link.neutral);
+        let local = ShortArc::new(link.r_bind, dir_local).quat(link.r_bind_flip).mul(link.neutral);
+        locals[i] = local;
         bends[i] = bend;
         particles[i] = tip;
         velocities[i] = v;
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        if i + 1 < n {
-            f = f.then(&swing.matrix(link.r_bind_flip).then(&link.neutral_m));
-        }
+        parent = parent.mul(local);
         head = tip;
     }
 }
