@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use super::group::{step_in_lanes, MOST_LANES};
 use super::solver::Switches;
+use super::anchor::AnchorPose;
 use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
 use crate::error::{CaudalError, Result};
 
@@ -54,54 +55,62 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
         })?);
     }
 
-    // Plan every chain (restarts happen here), then group the ones with
-    // substeps to run.
-    let mut plans: Vec<Option<Substeps>> =
-        springs.par_iter_mut().zip(anchors.par_iter()).map(|(s, a)| s.borrow_mut().plan(*a, dt)).collect();
-    let mut slots: Vec<Option<&mut TailSpring>> = springs.iter_mut().map(|s| Some(s.borrow_mut())).collect();
-    let mut open: Vec<((usize, u64, Switches), usize)> = Vec::new();
-    let mut groups: Vec<(Vec<&mut TailSpring>, Vec<Substeps>)> = Vec::new();
-    for (i, plan) in plans.iter_mut().enumerate() {
-        let Some(plan) = plan.take() else { continue };
-        let spring = slots[i].take().expect("each spring once");
-        let key = spring.group_key(&plan);
+    // Group in input order by what each chain will do this call (cheap to
+    // decide, nothing moves yet); then one parallel pass in which each
+    // group plans, steps, finishes and writes its chains' output.
+    let mut open: Vec<(GroupKey, usize)> = Vec::new();
+    let mut groups: Vec<Members> = Vec::new();
+    let mut rest = out;
+    for (s, a) in springs.iter_mut().zip(anchors) {
+        let spring = s.borrow_mut();
+        let (o, tail) = rest.split_at_mut(spring.len());
+        rest = tail;
+        let key = spring.group_key(spring.substeps_for(&a, dt));
         let g = match open.iter().position(|(k, _)| *k == key) {
             Some(at) => open[at].1,
             None => {
-                groups.push((Vec::with_capacity(MOST_LANES), Vec::with_capacity(MOST_LANES)));
+                groups.push(Members::default());
                 open.push((key, groups.len() - 1));
                 groups.len() - 1
             }
         };
-        groups[g].0.push(spring);
-        groups[g].1.push(plan);
-        if groups[g].0.len() == MOST_LANES {
+        groups[g].springs.push(spring);
+        groups[g].outs.push(o);
+        groups[g].anchors.push(a);
+        if groups[g].springs.len() == MOST_LANES {
             open.retain(|(k, _)| *k != key);
         }
     }
-    drop(slots);
-    groups.into_par_iter().for_each(|(mut springs, plans)| {
-        if plans[0].count > 0 {
-            if springs.len() == 1 {
+    groups.into_par_iter().for_each(|mut g| {
+        let plans: Vec<Substeps> = g.springs.iter_mut().zip(&g.anchors).filter_map(|(s, a)| s.plan(*a, dt)).collect();
+        // A group's members agree on restarting (no plans) or not.
+        if plans.len() == g.springs.len() && plans[0].count > 0 {
+            if plans.len() == 1 {
                 // One chain left over: its own one-lane group, the same
                 // numbers either way, fewer operations.
-                springs[0].advance_planned(&plans[0]);
+                g.springs[0].advance_planned(&plans[0]);
             } else {
-                step_in_lanes(&mut springs, &plans);
+                step_in_lanes(&mut g.springs, &plans);
             }
         }
-        for (s, p) in springs.iter_mut().zip(&plans) {
+        for (s, p) in g.springs.iter_mut().zip(&plans) {
             s.finish(p);
         }
+        for (s, o) in g.springs.iter().zip(g.outs.iter_mut()) {
+            o.copy_from_slice(s.output());
+        }
     });
-
-    let mut slices: Vec<&mut [Quat]> = Vec::with_capacity(springs.len());
-    let mut rest = out;
-    for s in springs.iter() {
-        let (head, tail) = rest.split_at_mut(s.borrow().len());
-        slices.push(head);
-        rest = tail;
-    }
-    springs.par_iter_mut().zip(slices.into_par_iter()).for_each(|(s, o)| o.copy_from_slice(s.borrow().output()));
     Ok(())
+}
+
+/// Link count, substeps this call (`None`: restarts at rest) and optional
+/// parts: chains that agree share a group.
+type GroupKey = (usize, Option<u64>, Switches);
+
+/// One group's chains, their output slices and anchor poses.
+#[derive(Default)]
+struct Members<'a> {
+    springs: Vec<&'a mut TailSpring>,
+    outs: Vec<&'a mut [Quat]>,
+    anchors: Vec<AnchorPose>,
 }

@@ -170,8 +170,23 @@ impl TailSpring {
         }
     }
 
+    /// How many substeps a call to `a` after `dt` seconds runs, or `None`
+    /// when it restarts the chain at rest (first call, teleport). Moves
+    /// nothing.
+    pub(crate) fn substeps_for(&self, a: &AnchorPose, dt: f32) -> Option<u64> {
+        let prev = self.anchor?;
+        let jump = (a.translation - prev.translation).length();
+        let limit = self.params.teleport_distance * units_now(&self.rest, a);
+        if jump > limit {
+            return None;
+        }
+        let count = ((self.accumulator + dt as f64) / self.rules.dt as f64).floor() as u64;
+        Some(count.min(self.params.max_substeps as u64))
+    }
+
     /// What this call does: `None` when the chain restarted at rest (first
-    /// call, teleport), which finishes the call; else the substeps to run.
+    /// call, teleport), which finishes the call; else the substeps to run
+    /// (as many as [`Self::substeps_for`] says).
     pub(crate) fn plan(&mut self, a: AnchorPose, dt: f32) -> Option<Substeps> {
         let Some(prev) = self.anchor else {
             self.restart(a);
@@ -208,9 +223,9 @@ impl TailSpring {
     }
 
     /// Which chains can share the lanes of one group: the same link count,
-    /// substeps this call and optional parts.
-    pub(crate) fn group_key(&self, plan: &Substeps) -> (usize, u64, Switches) {
-        (self.len(), plan.count, Switches::of(&self.rest, &self.rules))
+    /// substeps this call (see [`Self::substeps_for`]) and optional parts.
+    pub(crate) fn group_key(&self, substeps: Option<u64>) -> (usize, Option<u64>, Switches) {
+        (self.len(), substeps, Switches::of(&self.rest, &self.rules))
     }
 
     /// Unique per spring instance (clones included).
