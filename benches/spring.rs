@@ -2,9 +2,9 @@
 //! internal substep), one character at a time and batched over many
 //! characters (`step_many`: chains side by side in SIMD lanes, on one
 //! thread and on the rayon pool), side by side in one run, with each
-//! row's per-core rate as a multiple of stepping one by one. Target:
-//! >= 10 million bone steps per second per core. Run:
-//! `cargo bench --bench spring`.
+//! row's per-core rate as a multiple of stepping one by one. Target: at
+//! least 10 million bone steps per second per core. Run: `cargo bench
+//! --bench spring`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
