@@ -60,27 +60,6 @@ impl AnchorPath {
             None => (0.0, 1.0),
         }
     }
-
-    /// The pose a fraction `t` of the way (exactly the end pose at 1).
-    #[allow(dead_code)] // the lane form below is what runs; this is its reference
-    pub fn at(&self, t: f32) -> AnchorPose {
-        if t >= 1.0 {
-            return self.to;
-        }
-        let rotation = match self.turn {
-            Some((axis, half)) => {
-                let (sin, cos) = (half * t).sin_cos();
-                let v = axis * sin;
-                (self.from.rotation * Quat::from_xyzw(v.x, v.y, v.z, cos)).normalize()
-            }
-            None => self.from.rotation,
-        };
-        AnchorPose {
-            translation: self.from.translation.lerp(self.to.translation, t),
-            rotation,
-            scale: self.from.scale.lerp(self.to.scale, t),
-        }
-    }
 }
 
 /// The anchor paths of a group (one lane per chain) with what each chain
@@ -132,8 +111,9 @@ impl<L: Lane> PathLanes<L> {
     }
 
     /// The frame at the end of a substep, lane `i` a fraction `t[i]` of the
-    /// way with `(sin, cos)` of its half turn there ([`AnchorPath::half_turn`]):
-    /// [`AnchorPath::at`] followed by what the solver needs of the pose.
+    /// way with `(sin, cos)` of its half turn there ([`AnchorPath::half_turn`]).
+    /// The pose is exactly the end pose at `t >= 1`; before, translation
+    /// and scale are lerped and the rotation is `q₀ (q₀⁻¹ q₁)^t`.
     #[inline(always)]
     pub fn frame(&self, t: L, sin: L, cos: L) -> FrameLanes<L> {
         let one = L::splat(1.0);

@@ -7,8 +7,8 @@
 //! The substep is written over lanes (`L: Lane`): one chain alone (`f32`)
 //! or a group of chains side by side, one per SIMD lane. Along a chain each
 //! link waits for its parent's new frame, a dependency chain of products
-//! and square roots that leaves most of the CPU idle; four chains in the
-//! lanes of one register fill it. Rare corrections (contact, the stop's
+//! and square roots that leaves most of the CPU idle; up to eight chains in
+//! the lanes of two registers fill it. Rare corrections (contact, the stop's
 //! cut, degenerate arcs) run only when some lane needs them and are merged
 //! per lane, so each chain's numbers are the same as when it runs alone.
 

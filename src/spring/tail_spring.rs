@@ -29,7 +29,7 @@ pub struct TailSpring {
     pub(super) previous_locals: Vec<Quat>,
     /// This chain alone in the solver's one-lane form, constants loaded.
     solo: Group<f32>,
-    /// Set while this spring leads a lane group of `step_many`.
+    /// Lane constants of the last group this spring led in `step_many`.
     pub(super) lanes: Option<Box<LaneCache>>,
     id: SpringId,
     output: Vec<Quat>,
