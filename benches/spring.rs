@@ -1,7 +1,10 @@
 //! Tail spring throughput: bone steps per second (one bone advanced by one
-//! internal substep), on one thread and batched over many characters with
-//! rayon, side by side in one run. Target: >= 10 million bone steps per
-//! second per core. Run: `cargo bench --bench spring`.
+//! internal substep), one character at a time and batched over many
+//! characters (`step_many`: chains side by side in SIMD lanes, on one
+//! thread and on the rayon pool), side by side in one run, with each
+//! row's per-core rate as a multiple of stepping one by one. Target: at
+//! least 10 million bone steps per second per core. Run: `cargo bench
+//! --bench spring`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -47,6 +50,7 @@ fn gait(t: f32, phase: f32) -> Mat4 {
 
 struct Row {
     case: String,
+    bones: usize,
     threads: usize,
     wall: f64,
     cpu: f64,
@@ -114,11 +118,13 @@ fn main() {
     let threads = rayon::current_num_threads();
     let budget = Duration::from_millis(std::env::var("CAUDAL_BENCH_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500));
     let mut rows = Vec::new();
+    let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     for bones in [4usize, 8] {
         for (case, count, batched, t) in [
             (format!("1 character, {bones} bones, step()"), 1, false, 1),
             (format!("1000 characters, {bones} bones, step() one by one"), 1000, false, 1),
-            (format!("1000 characters, {bones} bones, step_many (rayon)"), 1000, true, threads),
+            (format!("1000 characters, {bones} bones, step_many (lanes)"), 1000, true, 1),
+            (format!("1000 characters, {bones} bones, step_many (lanes, rayon)"), 1000, true, threads),
         ] {
             // CAUDAL_BENCH_ONLY=<substring> runs matching cases only (for
             // perf stat on one case).
@@ -127,17 +133,19 @@ fn main() {
                     continue;
                 }
             }
-            let (wall, cpu) = run(count, bones, batched, budget);
-            rows.push(Row { case, threads: t, wall, cpu });
+            let (wall, cpu) = if t == 1 { one_thread.install(|| run(count, bones, batched, budget)) } else { run(count, bones, batched, budget) };
+            rows.push(Row { case, bones, threads: t, wall, cpu });
         }
     }
     println!();
     println!("Tail spring: bone steps per second (a bone step = one bone, one 1/120 s substep; 60 fps caller)");
     println!();
-    println!("| case | threads | bone steps/s (wall) | per core (per CPU second) | ns per bone step (CPU) |");
-    println!("|---|---|---|---|---|");
+    println!("| case | threads | bone steps/s (wall) | per core (per CPU second) | ns per bone step (CPU) | per core vs one by one |");
+    println!("|---|---|---|---|---|---|");
     for r in &rows {
-        println!("| {} | {} | {:.1} M | {:.1} M | {:.0} |", r.case, r.threads, r.wall / 1e6, r.cpu / 1e6, 1e9 / r.cpu);
+        let base = rows.iter().find(|b| b.bones == r.bones && b.case.contains("one by one")).map(|b| b.cpu);
+        let ratio = base.map_or("".to_string(), |b| format!("{:.2}x", r.cpu / b));
+        println!("| {} | {} | {:.1} M | {:.1} M | {:.0} | {} |", r.case, r.threads, r.wall / 1e6, r.cpu / 1e6, 1e9 / r.cpu, ratio);
     }
     println!();
     println!("load average while running: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());

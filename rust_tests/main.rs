@@ -4,6 +4,7 @@ mod gltf_io;
 mod rig_table;
 mod roles;
 mod spring;
+mod spring_lanes;
 mod appendage;
 mod bake;
 mod measure;

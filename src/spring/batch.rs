@@ -1,13 +1,21 @@
-//! Many chains or characters stepped together on the rayon pool. Each chain
-//! is independent and writes only its own slice, so the result is the same
-//! bit for bit as stepping them one by one, on any number of threads.
+//! Many chains or characters stepped together. Chains that agree on link
+//! count, substeps this call and optional parts are grouped, up to eight
+//! to a group (two SIMD registers of four lanes, one chain per lane), in
+//! the order they come: the grouping depends on the input only, never on
+//! the thread count. Groups run in parallel on the rayon pool. A chain in a
+//! lane runs the same operations as alone (see `lane`), so the result is
+//! the same bit for bit as stepping the chains one by one, on any number of
+//! threads.
 
 use std::borrow::BorrowMut;
 
 use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
-use super::tail_spring::{anchor_pose, check_dt, TailSpring};
+use super::group::{step_in_lanes, MOST_LANES};
+use super::solver::Switches;
+use super::anchor::AnchorPose;
+use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
 use crate::error::{CaudalError, Result};
 
 /// Offsets of each chain's rotations in the flat output of [`step_many`].
@@ -46,17 +54,63 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
             other => other,
         })?);
     }
-    let mut slices: Vec<&mut [Quat]> = Vec::with_capacity(springs.len());
+
+    // Group in input order by what each chain will do this call (cheap to
+    // decide, nothing moves yet); then one parallel pass in which each
+    // group plans, steps, finishes and writes its chains' output.
+    let mut open: Vec<(GroupKey, usize)> = Vec::new();
+    let mut groups: Vec<Members> = Vec::new();
     let mut rest = out;
-    for s in springs.iter() {
-        let (head, tail) = rest.split_at_mut(s.borrow().len());
-        slices.push(head);
+    for (s, a) in springs.iter_mut().zip(anchors) {
+        let spring = s.borrow_mut();
+        let (o, tail) = rest.split_at_mut(spring.len());
         rest = tail;
+        let key = spring.group_key(spring.substeps_for(&a, dt));
+        let g = match open.iter().position(|(k, _)| *k == key) {
+            Some(at) => open[at].1,
+            None => {
+                groups.push(Members::default());
+                open.push((key, groups.len() - 1));
+                groups.len() - 1
+            }
+        };
+        groups[g].springs.push(spring);
+        groups[g].outs.push(o);
+        groups[g].anchors.push(a);
+        if groups[g].springs.len() == MOST_LANES {
+            open.retain(|(k, _)| *k != key);
+        }
     }
-    springs.par_iter_mut().zip(anchors.par_iter()).zip(slices.into_par_iter()).for_each(|((s, a), o)| {
-        let s = s.borrow_mut();
-        s.advance(*a, dt);
-        o.copy_from_slice(s.output());
+    groups.into_par_iter().for_each(|mut g| {
+        let plans: Vec<Substeps> = g.springs.iter_mut().zip(&g.anchors).filter_map(|(s, a)| s.plan(*a, dt)).collect();
+        // A group's members agree on restarting (no plans) or not.
+        if plans.len() == g.springs.len() && plans[0].count > 0 {
+            if plans.len() == 1 {
+                // One chain left over: its own one-lane group, the same
+                // numbers either way, fewer operations.
+                g.springs[0].advance_planned(&plans[0]);
+            } else {
+                step_in_lanes(&mut g.springs, &plans);
+            }
+        }
+        for (s, p) in g.springs.iter_mut().zip(&plans) {
+            s.finish(p);
+        }
+        for (s, o) in g.springs.iter().zip(g.outs.iter_mut()) {
+            o.copy_from_slice(s.output());
+        }
     });
     Ok(())
+}
+
+/// Link count, substeps this call (`None`: restarts at rest) and optional
+/// parts: chains that agree share a group.
+type GroupKey = (usize, Option<u64>, Switches);
+
+/// One group's chains, their output slices and anchor poses.
+#[derive(Default)]
+struct Members<'a> {
+    springs: Vec<&'a mut TailSpring>,
+    outs: Vec<&'a mut [Quat]>,
+    anchors: Vec<AnchorPose>,
 }

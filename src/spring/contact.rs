@@ -1,64 +1,46 @@
 //! The two contact projections (SPEC S3 forward plane, S8 ground). Both move
 //! a link's tip on its length sphere round the head: length stays exact, the
-//! head (and so the body) never moves. The solver uses the SIMD (`Vec3A`)
-//! forms; the public `Vec3` ones wrap them.
+//! head (and so the body) never moves. The solver uses the lane forms (one
+//! chain per lane, see `lane`); the public `Vec3` ones run them on one lane.
 
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
-/// A unit vector perpendicular to `n` closest to `v` (fallback if `v` is
-/// parallel to `n`, then any perpendicular).
-#[inline]
-fn tangent(v: Vec3A, n: Vec3A, fallback: Vec3A) -> Vec3A {
-    let t = v - v.dot(n) * n;
-    let l = t.length();
-    if l > 1e-6 {
-        return t / l;
-    }
-    let t = fallback - fallback.dot(n) * n;
-    let l = t.length();
-    if l > 1e-6 {
-        t / l
-    } else {
-        n.any_orthonormal_vector()
-    }
-}
+use super::lane::Lane;
+use super::lane_geometry::{tangent, V3};
 
 /// Keeps the tip behind the plane through `root` with unit normal `normal`
 /// (the body's forward axis) wherever it is below the root (`up`: the
-/// body's up axis). Returns the new direction when it had to move: the
-/// closer of the directions whose tip lies on the plane or at the root's
-/// level.
+/// body's up axis). Returns which lanes had to move and the directions:
+/// there, the closer of the directions on the sphere whose tip lies on the
+/// plane or at the root's level; elsewhere `dir` unchanged.
 ///
 /// The plane is there so the tail never swings between the legs (SPEC
 /// S3), which are below the root. Above it, in front of the root, lies the
 /// back: a tail curled over it (Shiba) rests there, and a plane through the
 /// whole height pulled that curl backwards every step, squashing its skin.
-#[inline]
-pub(crate) fn forward_plane_a(head: Vec3A, dir: Vec3A, length: f32, root: Vec3A, normal: Vec3A, up: Vec3A, fallback: Vec3A) -> Option<Vec3A> {
+/// Of the two ways out of the guarded corner the nearer wins, so a tip that
+/// dips just below the root in front (a curl on a pitching back) is lifted,
+/// not snapped behind the root.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn forward_plane_lanes<L: Lane>(head: V3<L>, dir: V3<L>, length: L, root: V3<L>, normal: V3<L>, up: V3<L>, fallback: V3<L>) -> (L::Mask, V3<L>) {
     let depth = (head - root).dot(normal);
-    if depth + length * dir.dot(normal) <= 0.0 {
-        return None;
-    }
     let height = (head - root).dot(up);
-    if height + length * dir.dot(up) >= 0.0 {
-        return None;
+    let zero = L::splat(0.0);
+    let hit = (depth + length * dir.dot(normal)).gt(zero) & (height + length * dir.dot(up)).lt(zero);
+    if !L::any(hit) {
+        return (hit, dir);
     }
-    // Two ways out of the guarded corner: back onto the plane, or up to the
-    // root's level. The nearer one wins, so a tip that dips just below the
-    // root in front (a curl on a pitching back) is lifted, not snapped
-    // behind the root.
-    let onto = |n: Vec3A, offset: f32| {
+    let one = L::splat(1.0);
+    let onto = |n: V3<L>, offset: L| {
+        // Required dir·n for the tip to sit at `offset + ℓ dir·n = 0`.
         let m = (-offset / length).clamp(-1.0, 1.0);
-        m * n + (1.0 - m * m).max(0.0).sqrt() * tangent(dir, n, fallback)
+        n.scale(m) + tangent(dir, n, fallback).scale((one - m * m).max(zero).sqrt())
     };
     let back = onto(normal, depth);
-    if height > -length {
-        let level = onto(up, height);
-        if level.dot(dir) > back.dot(dir) {
-            return Some(level);
-        }
-    }
-    Some(back)
+    let level = onto(up, height);
+    let lift = (height + length).gt(zero) & level.dot(dir).gt(back.dot(dir));
+    (hit, V3::select(hit, V3::select(lift, level, back), dir))
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor
@@ -68,54 +50,66 @@ pub(crate) fn forward_plane_a(head: Vec3A, dir: Vec3A, length: f32, root: Vec3A,
 /// horizontal part of the candidate direction (fallback: the rest direction,
 /// then straight back). `plane` = (root, forward normal) restricts the circle
 /// to the part behind the forward plane where that is possible; the floor wins
-/// where it is not.
-#[inline]
-pub(crate) fn ground_a(head: Vec3A, dir: Vec3A, length: f32, floor: f32, fallback: Vec3A, back: Vec3A, plane: Option<(Vec3A, Vec3A)>) -> Option<Vec3A> {
-    if head.y + length * dir.y >= floor {
-        return None;
+/// where it is not. Returns the lanes in contact and the directions.
+#[inline(always)]
+pub(crate) fn ground_lanes<L: Lane>(
+    head: V3<L>,
+    dir: V3<L>,
+    length: L,
+    floor: L,
+    fallback: V3<L>,
+    back: V3<L>,
+    plane: Option<(V3<L>, V3<L>)>,
+) -> (L::Mask, V3<L>) {
+    let hit = (head.y + length * dir.y).lt(floor);
+    if !L::any(hit) {
+        return (hit, dir);
     }
+    let (zero, one, eps) = (L::splat(0.0), L::splat(1.0), L::splat(1e-6));
     let u = ((floor - head.y) / length).clamp(-1.0, 1.0);
-    let s = (1.0 - u * u).max(0.0).sqrt();
-    let horizontal = |v: Vec3A| Vec3A::new(v.x, 0.0, v.z);
-    let mut t = {
-        let h = horizontal(dir);
-        if h.length() > 1e-6 {
-            h.normalize()
-        } else if horizontal(fallback).length() > 1e-6 {
-            horizontal(fallback).normalize()
-        } else if horizontal(back).length() > 1e-6 {
-            horizontal(back).normalize()
-        } else {
-            Vec3A::X
-        }
+    let s = (one - u * u).max(zero).sqrt();
+    let horizontal = |v: V3<L>| V3::new(v.x, zero, v.z);
+    let unit_or = |v: V3<L>, otherwise: V3<L>| {
+        let h = horizontal(v);
+        let l = h.length();
+        V3::select(l.gt(eps), h.div(l), otherwise)
     };
+    let mut t = unit_or(dir, unit_or(fallback, unit_or(back, V3::new(one, zero, zero))));
     if let Some((root, normal)) = plane {
         let nh = horizontal(normal);
         let a = nh.length();
-        if a > 1e-6 && s > 1e-6 {
-            let nh = nh / a;
-            // (head + ℓ(s t + u e_y) - root)·n <= 0, solved for t·n̂h.
-            let rhs = -(head - root).dot(normal) - length * u * normal.y;
-            let m = rhs / (length * s * a);
-            if t.dot(nh) > m && m >= -1.0 {
-                // t and n̂h are horizontal, so this perpendicular is too.
-                let perp = tangent(t, nh, Vec3A::Y.cross(nh));
-                let m = m.min(1.0);
-                t = m * nh + (1.0 - m * m).max(0.0).sqrt() * perp;
-            }
+        let nh = nh.div(a);
+        // (head + ℓ(s t + u e_y) - root)·n <= 0, solved for t·n̂h.
+        let rhs = -(head - root).dot(normal) - length * u * normal.y;
+        let m = rhs / (length * s * a);
+        let turn = a.gt(eps) & s.gt(eps) & t.dot(nh).gt(m) & m.ge(L::splat(-1.0));
+        if L::any(turn) {
+            // t and n̂h are horizontal, so this perpendicular is too.
+            let perp = tangent(t, nh, V3::new(zero, one, zero).cross(nh));
+            let m = m.min(one);
+            let turned = nh.scale(m) + perp.scale((one - m * m).max(zero).sqrt());
+            t = V3::select(turn, turned, t);
         }
     }
-    Some(s * t + u * Vec3A::Y)
+    let on_circle = V3::new(s * t.x, s * t.y + u, s * t.z);
+    (hit, V3::select(hit, on_circle, dir))
+}
+
+fn lane(v: Vec3) -> V3<f32> {
+    V3::new(v.x, v.y, v.z)
 }
 
 /// Keeps the tip behind the forward plane below the root; see the solver's
-/// SIMD form [`forward_plane_a`].
+/// lane form [`forward_plane_lanes`].
 pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, up: Vec3, fallback: Vec3) -> Option<Vec3> {
-    forward_plane_a(head.into(), dir.into(), length, root.into(), normal.into(), up.into(), fallback.into()).map(Vec3::from)
+    let (hit, d) = forward_plane_lanes(lane(head), lane(dir), length, lane(root), lane(normal), lane(up), lane(fallback));
+    hit.then(|| d.lane(0))
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor; see
-/// the solver's SIMD form [`ground_a`] for the maths.
+/// the solver's lane form [`ground_lanes`] for the maths.
 pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
-    ground_a(head.into(), dir.into(), length, floor, fallback.into(), back.into(), plane.map(|(r, n)| (r.into(), n.into()))).map(Vec3::from)
+    let (hit, d) = ground_lanes(lane(head), lane(dir), length, floor, lane(fallback), lane(back), plane.map(|(r, n)| (lane(r), lane(n))));
+    hit.then(|| d.lane(0))
 }
+

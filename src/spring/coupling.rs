@@ -58,13 +58,6 @@ pub fn slerp(a: Quat, b: Quat, t: f32) -> Quat {
 /// at 180°; no transcendental functions. Used per link per substep.
 #[inline]
 pub fn fast_slerp(a: Quat, b: Quat, t: f32) -> Quat {
-    fast_slerp_raw(a, b, t).normalize()
-}
-
-/// [`fast_slerp`] before its final normalisation (the solver normalises
-/// off its critical path).
-#[inline]
-pub(crate) fn fast_slerp_raw(a: Quat, b: Quat, t: f32) -> Quat {
     let mut ca = a.dot(b);
     let b = if ca < 0.0 {
         ca = -ca;
@@ -77,7 +70,7 @@ pub(crate) fn fast_slerp_raw(a: Quat, b: Quat, t: f32) -> Quat {
     let kb = 0.848013 + d * (-1.06021 + d * 0.215638);
     let k = ka * (t - 0.5) * (t - 0.5) + kb;
     let ot = t + t * (t - 0.5) * (t - 1.0) * k;
-    a + (b - a) * ot
+    (a + (b - a) * ot).normalize()
 }
 
 /// Coupling blend for a time step: `α = 1 - exp(-k Δt)`.
@@ -100,11 +93,12 @@ impl ElasticStop {
         ElasticStop { cos_half: h.cos(), sin_half: h.sin() }
     }
 
-    /// Whether the bend `p / |p|` (any non-zero `p`) is within the stop,
-    /// without normalising `p`: `|w| / |p| >= cos(θmax/2)`.
-    #[inline]
-    pub(crate) fn admits_unnormalised(&self, p: Quat) -> bool {
-        p.w * p.w >= self.cos_half * self.cos_half * p.length_squared()
+    /// `cos(θmax/2)` and `sin(θmax/2)` (the solver's lane form reads them).
+    pub(crate) fn cos_half(&self) -> f32 {
+        self.cos_half
+    }
+    pub(crate) fn sin_half(&self) -> f32 {
+        self.sin_half
     }
 
     /// Returns the limited bend and whether the stop was reached.
@@ -130,56 +124,14 @@ impl ElasticStop {
 /// identity: those tiny swings are the tail of every decaying oscillation.
 #[inline]
 pub fn swing(a: glam::Vec3, b: glam::Vec3) -> Quat {
-    swing_a(a.into(), b.into())
-}
-
-/// [`swing`] on SIMD vectors (the solver's form).
-#[inline]
-pub(crate) fn swing_a(a: glam::Vec3A, b: glam::Vec3A) -> Quat {
     let d = a.dot(b);
     if d < -1.0 + 1e-6 {
-        return Quat::from_axis_angle(glam::Vec3::from(a).any_orthonormal_vector(), std::f32::consts::PI);
+        return Quat::from_axis_angle(a.any_orthonormal_vector(), std::f32::consts::PI);
     }
     // |(a × b, 1 + a·b)|² = 2 (1 + a·b) for unit a, b.
     let c = a.cross(b);
     let inv = (2.0 * (1.0 + d)).sqrt().recip();
     Quat::from_xyzw(c.x * inv, c.y * inv, c.z * inv, (1.0 + d) * inv)
-}
-
-/// [`swing_a`] onto the direction of `w`, given `len = |w| > 0`, without
-/// normalising `w` first: `(a × ŵ, 1 + a·ŵ)` is `(a × w, len + a·w) / len`,
-/// so one normalisation of the quaternion serves both (one division less on
-/// the solver's critical path).
-#[inline]
-pub(crate) fn swing_to(a: glam::Vec3A, w: glam::Vec3A, len: f32) -> Quat {
-    let d = a.dot(w);
-    if d < (-1.0 + 1e-6) * len {
-        return Quat::from_axis_angle(glam::Vec3::from(a).any_orthonormal_vector(), std::f32::consts::PI);
-    }
-    let c = a.cross(w);
-    let e = len + d;
-    // |(a × w, len + a·w)|² = 2 len (len + a·w) for unit a.
-    let inv = (2.0 * len * e).sqrt().recip();
-    Quat::from_xyzw(c.x * inv, c.y * inv, c.z * inv, e * inv)
-}
-
-/// The rotation matrix of [`swing_a`]`(a, b)` without its square root:
-/// `c I + [a × b]ₓ + (a × b)(a × b)ᵀ / (1 + c)`, `c = a·b` (Rodrigues for
-/// the shortest arc). The solver carries the parent frame as a matrix.
-#[inline]
-pub(crate) fn swing_matrix(a: glam::Vec3A, b: glam::Vec3A) -> glam::Mat3A {
-    use glam::{Mat3A, Vec3A};
-    let c = a.dot(b);
-    if c < -1.0 + 1e-6 {
-        return Mat3A::from_quat(swing_a(a, b));
-    }
-    let v = a.cross(b);
-    let kv = v * (1.0 + c).recip();
-    Mat3A::from_cols(
-        Vec3A::new(c, v.z, -v.y) + kv * v.x,
-        Vec3A::new(-v.z, c, v.x) + kv * v.y,
-        Vec3A::new(v.y, -v.x, c) + kv * v.z,
-    )
 }
 
 /// Shortest rotation angle of a unit quaternion, radians: `2 acos(|w|)`,

@@ -17,19 +17,28 @@
 //! | `rest` | neutral pose from the binds, rest arc, carry |
 //! | `coupling` | bend coupling and elastic stop |
 //! | `contact` | forward plane and ground circle |
-//! | `solver` | one fixed substep |
+//! | `anchor` | the pelvis pose and its path over a call |
+//! | `state` | a chain's state between calls, and at rest |
+//! | `lane`, `lane_geometry` | arithmetic over one chain or four in SIMD lanes |
+//! | `solver` | one fixed substep, over lanes |
+//! | `group` | chains gathered into lanes and back |
 //! | `tail_spring` | clock: accumulator, interpolation, teleport |
-//! | `batch` | many chains in parallel |
+//! | `batch` | many chains: grouped four to a register, groups in parallel |
 //! | `simulate` | a clip through the spring |
 
+mod anchor;
 mod batch;
 mod chain;
 mod contact;
 mod coupling;
+mod group;
+mod lane;
+mod lane_geometry;
 mod params;
 mod rest;
 mod simulate;
 mod solver;
+mod state;
 mod tail_spring;
 
 pub use batch::{output_offsets, step_many};
@@ -38,5 +47,5 @@ pub use contact::{forward_plane, ground};
 pub use coupling::{bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing, ElasticStop};
 pub use params::*;
 pub use simulate::{simulate, TailTrack};
-pub use solver::AnchorPose;
+pub use anchor::AnchorPose;
 pub use tail_spring::TailSpring;

@@ -7,6 +7,7 @@ use glam::{Mat3A, Mat4, Quat, Vec3, Vec3A};
 
 use super::chain::TailChain;
 use super::coupling::{coupling_alpha, swing};
+use super::lane_geometry::Blend;
 use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
@@ -27,12 +28,8 @@ pub(crate) struct LinkRest {
     /// matrix product is shorter (and has a shorter dependency chain) than
     /// rotating by a quaternion.
     pub a: Mat3A,
-    /// `A_iᵀ` (body frame into the parent's rest frame).
-    pub a_t: Mat3A,
     /// Neutral local rotation `L_i⁰` (from the bind matrices).
     pub neutral: Quat,
-    /// The same as a matrix (the solver carries the parent frame as one).
-    pub neutral_m: Mat3A,
     /// Corrected rest local rotation: the output when the tail is at rest.
     pub rest_local: Quat,
     /// Length in the anchor's local units (world = this × anchor scale).
@@ -43,10 +40,17 @@ pub(crate) struct LinkRest {
     /// coupling rate times the link's stiffening squared: neighbouring bends
     /// of a smooth curve differ in proportion to ℓ², so this keeps coupling
     /// the same weight against the link's spring for any bone count.
-    pub coupling_alpha: f32,
+    /// (Kept with the parts of the corrected lerp that depend on it only,
+    /// computed once.)
+    pub blend: Blend<f32>,
     /// `ω²` and `2ζω`.
     pub omega2: f32,
     pub damping: f32,
+    /// The half turns used when a swing from `u` or from `r_bind` meets
+    /// the opposite direction (no shortest arc): fixed per link, so the
+    /// solver never computes them.
+    pub u_flip: Quat,
+    pub r_bind_flip: Quat,
 }
 
 #[derive(Clone, Debug)]
@@ -167,20 +171,22 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         let stiffening = if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
         let f = profile * stiffening;
         let omega = std::f32::consts::TAU * f;
+        let alpha = coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate);
+        let half_turn = |v: Vec3| Quat::from_axis_angle(v.any_orthonormal_vector(), std::f32::consts::PI);
         links.push(LinkRest {
             r: r.into(),
             u: u.into(),
             r_bind: r_bind[i].into(),
             a: Mat3A::from_quat(a),
-            a_t: Mat3A::from_quat(a).transpose(),
             neutral: nrot,
-            neutral_m: Mat3A::from_quat(nrot),
             rest_local,
             length: lengths[i],
             frequency: f,
-            coupling_alpha: coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate),
+            blend: Blend::new(alpha),
             omega2: omega * omega,
             damping: two_zeta * omega,
+            u_flip: half_turn(u),
+            r_bind_flip: half_turn(r_bind[i]),
         });
     }
 

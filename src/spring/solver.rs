@@ -1,78 +1,24 @@
-//! One fixed substep of one chain (SPEC S1-S5, S8, S9): spring, semi-implicit
-//! Euler, rope, bend coupling, elastic stop, forward plane, ground, and the
-//! bone rotations that follow. Everything is world space; the only input
-//! from the body is the anchor (pelvis) pose, and the only output is tail
+//! One fixed substep (SPEC S1-S5, S8, S9): spring, semi-implicit Euler,
+//! rope, bend coupling, elastic stop, forward plane, ground, and the bone
+//! rotations that follow. Everything is world space; the only input from
+//! the body is the anchor (pelvis) pose, and the only output is tail
 //! rotations, so the body can never be moved by its tail.
+//!
+//! The substep is written over lanes (`L: Lane`): one chain alone (`f32`)
+//! or a group of chains side by side, one per SIMD lane. Along a chain each
+//! link waits for its parent's new frame, a dependency chain of products
+//! and square roots that leaves most of the CPU idle; up to eight chains in
+//! the lanes of two registers fill it. Rare corrections (contact, the stop's
+//! cut, degenerate arcs) run only when some lane needs them and are merged
+//! per lane, so each chain's numbers are the same as when it runs alone.
 
-use glam::{Mat3A, Quat, Vec3, Vec3A};
+use glam::{Mat3A, Vec3A};
 
-use super::contact;
-use super::coupling::{fast_slerp_raw, neighbour_targets, swing_a, swing_matrix, swing_to, ElasticStop};
-use super::rest::{uniform_scale, ChainRest};
-
-/// The anchor's world pose, decomposed.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AnchorPose {
-    pub translation: Vec3,
-    pub rotation: Quat,
-    pub scale: Vec3,
-}
-
-impl AnchorPose {
-    pub fn lerp(&self, other: &AnchorPose, t: f32) -> AnchorPose {
-        AnchorPose {
-            translation: self.translation.lerp(other.translation, t),
-            rotation: self.rotation.slerp(other.rotation, t),
-            scale: self.scale.lerp(other.scale, t),
-        }
-    }
-}
-
-/// The anchor's motion over one call, set up once so that each substep's
-/// pose costs one `sin_cos` instead of a full slerp (glam's takes an acos
-/// and three sines): the rotation is `q₀ (q₀⁻¹ q₁)^t` on the short arc, the
-/// same curve as `slerp(q₀, q₁, t)`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AnchorPath {
-    from: AnchorPose,
-    to: AnchorPose,
-    /// Unit axis of `q₀⁻¹ q₁` and half its angle; `None` for no turn.
-    turn: Option<(Vec3, f32)>,
-}
-
-impl AnchorPath {
-    pub fn new(from: &AnchorPose, to: &AnchorPose) -> Self {
-        let mut r = from.rotation.conjugate() * to.rotation;
-        if r.w < 0.0 {
-            r = -r;
-        }
-        let v = Vec3::new(r.x, r.y, r.z);
-        let s = v.length();
-        let turn = if s < 1e-12 { None } else { Some((v / s, s.atan2(r.w))) };
-        AnchorPath { from: *from, to: *to, turn }
-    }
-
-    /// The pose a fraction `t` of the way (exactly the end pose at 1).
-    #[inline]
-    pub fn at(&self, t: f32) -> AnchorPose {
-        if t >= 1.0 {
-            return self.to;
-        }
-        let rotation = match self.turn {
-            Some((axis, half)) => {
-                let (sin, cos) = (half * t).sin_cos();
-                let v = axis * sin;
-                (self.from.rotation * Quat::from_xyzw(v.x, v.y, v.z, cos)).normalize()
-            }
-            None => self.from.rotation,
-        };
-        AnchorPose {
-            translation: self.from.translation.lerp(self.to.translation, t),
-            rotation,
-            scale: self.from.scale.lerp(self.to.scale, t),
-        }
-    }
-}
+use super::contact::{forward_plane_lanes, ground_lanes};
+use super::coupling::ElasticStop;
+use super::lane::Lane;
+use super::lane_geometry::{fast_slerp_raw, half_slerp, swing_to, Blend, ShortArc, M3, Q, V3};
+use super::rest::{ChainRest, LinkRest};
 
 /// Settings of one substep, derived from the parameters.
 #[derive(Clone, Copy, Debug)]
@@ -89,93 +35,177 @@ pub(crate) struct StepRules {
     pub ground_keep: f32,
 }
 
-/// Per-chain simulation state. Bends are the coupling snapshots.
-#[derive(Clone, Debug)]
-pub(crate) struct ChainState {
-    pub particles: Vec<Vec3>,
-    pub velocities: Vec<Vec3>,
-    pub bends: Vec<Quat>,
-    pub locals: Vec<Quat>,
-    /// Scratch: neighbour targets of this step.
-    pub targets: Vec<Quat>,
-    /// Which links touched the floor in the last substep.
-    pub grounded: Vec<bool>,
+/// Which optional parts of the substep run. Chains are grouped by these
+/// (and their link count), so within a group they are plain branches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Switches {
+    pub couple: bool,
+    pub forward_plane: bool,
+    pub ground: bool,
 }
 
-impl ChainState {
-    pub fn new(n: usize) -> Self {
-        ChainState {
-            particles: vec![Vec3::ZERO; n],
-            velocities: vec![Vec3::ZERO; n],
-            bends: vec![Quat::IDENTITY; n],
-            locals: vec![Quat::IDENTITY; n],
-            targets: vec![Quat::IDENTITY; n],
-            grounded: vec![false; n],
+impl Switches {
+    pub fn of(rest: &ChainRest, rules: &StepRules) -> Self {
+        Switches { couple: rest.links.len() > 1 && rules.coupling_rate > 0.0, forward_plane: rules.forward_plane, ground: rules.ground }
+    }
+}
+
+/// The chain in lane `i` of a group of `k`; lanes past the last chain
+/// repeat it (their results are never read).
+#[inline(always)]
+fn pick(k: usize, i: usize) -> usize {
+    i.min(k - 1)
+}
+
+/// The per-chain numbers of [`StepRules`] a substep reads.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RuleLanes<L> {
+    dt: L,
+    stop_cos: L,
+    stop_sin: L,
+    ground_keep: L,
+}
+
+impl<L: Lane> RuleLanes<L> {
+    /// Chain `i`'s rules are `rules(i)`, `i < k`.
+    pub fn gather<'a>(k: usize, rules: impl Fn(usize) -> &'a StepRules) -> Self {
+        let r = |i| rules(pick(k, i));
+        RuleLanes {
+            dt: L::from_fn(|i| r(i).dt),
+            stop_cos: L::from_fn(|i| r(i).stop.cos_half()),
+            stop_sin: L::from_fn(|i| r(i).stop.sin_half()),
+            ground_keep: L::from_fn(|i| r(i).ground_keep),
         }
     }
 }
 
-/// World units per metre for this anchor pose.
-#[inline]
-pub(crate) fn units_now(rest: &ChainRest, anchor: &AnchorPose) -> f32 {
-    if rest.units_follow_scale {
-        rest.units_per_metre * uniform_scale(anchor.scale) / rest.anchor_bind_scale
-    } else {
-        rest.units_per_metre
+/// A link's constants (see `LinkRest`), one lane per chain.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LinkLanes<L: Lane> {
+    r: V3<L>,
+    u: V3<L>,
+    r_bind: V3<L>,
+    a: M3<L>,
+    neutral: Q<L>,
+    u_flip: Q<L>,
+    r_bind_flip: Q<L>,
+    length: L,
+    omega2: L,
+    damping: L,
+    blend: Blend<L>,
+}
+
+impl<L: Lane> LinkLanes<L> {
+    /// Chain `i`'s link is `links(i)`, `i < k`.
+    pub fn gather<'a>(k: usize, links: impl Fn(usize) -> &'a LinkRest) -> Self {
+        let l = |i| links(pick(k, i));
+        let v = |f: fn(&LinkRest) -> Vec3A| V3::from_fn(|i| f(l(i)));
+        let m = |f: fn(&LinkRest) -> Mat3A| M3::from_fn(|i| f(l(i)));
+        let s = |f: fn(&LinkRest) -> f32| L::from_fn(|i| f(l(i)));
+        LinkLanes {
+            r: v(|l| l.r),
+            u: v(|l| l.u),
+            r_bind: v(|l| l.r_bind),
+            a: m(|l| l.a),
+            neutral: Q::from_fn(|i| l(i).neutral),
+            u_flip: Q::from_fn(|i| l(i).u_flip),
+            r_bind_flip: Q::from_fn(|i| l(i).r_bind_flip),
+            length: s(|l| l.length),
+            omega2: s(|l| l.omega2),
+            damping: s(|l| l.damping),
+            blend: Blend { t: s(|l| l.blend.t), quad: s(|l| l.blend.quad), cubic: s(|l| l.blend.cubic) },
+        }
     }
 }
 
-/// Puts the chain at its (corrected) rest pose under `anchor`, at rest.
-pub(crate) fn rest_state(rest: &ChainRest, anchor: &AnchorPose, state: &mut ChainState) {
-    let sigma = uniform_scale(anchor.scale);
-    let mut frame = anchor.rotation;
-    let mut head = anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset);
-    for (i, link) in rest.links.iter().enumerate() {
-        let tip = head + Vec3::from(frame * link.r) * (link.length * sigma);
-        state.particles[i] = tip;
-        state.velocities[i] = Vec3::ZERO;
-        state.bends[i] = Quat::IDENTITY;
-        state.locals[i] = link.rest_local;
-        state.grounded[i] = false;
-        frame = (frame * link.rest_local).normalize();
-        head = tip;
+/// What a substep takes from the anchor pose, one lane per chain (built by
+/// `PathLanes::frame`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FrameLanes<L: Lane> {
+    /// The anchor's rotation.
+    pub rotation: Q<L>,
+    /// World head of the root bone.
+    pub root: V3<L>,
+    /// Forward-plane normal (the body's forward axis in world).
+    pub normal: V3<L>,
+    /// The body's up axis in world (the plane guards below the root).
+    pub up: V3<L>,
+    pub gravity_y: L,
+    pub floor: L,
+    /// Uniform scale of the anchor.
+    pub sigma: L,
+}
+
+/// A group's state during one call, one lane per chain.
+#[derive(Clone, Debug)]
+pub(crate) struct StateLanes<L: Lane> {
+    pub particles: Vec<V3<L>>,
+    pub velocities: Vec<V3<L>>,
+    pub bends: Vec<Q<L>>,
+    pub locals: Vec<Q<L>>,
+    /// Scratch: neighbour targets of this step.
+    pub targets: Vec<Q<L>>,
+    pub grounded: Vec<L::Mask>,
+}
+
+impl<L: Lane> StateLanes<L> {
+    pub fn new() -> Self {
+        StateLanes { particles: Vec::new(), velocities: Vec::new(), bends: Vec::new(), locals: Vec::new(), targets: Vec::new(), grounded: Vec::new() }
     }
 }
 
-/// `mᵀ v`: a rotation matrix's inverse applied without transposing it.
+/// Neighbour targets `q̄_i` from the previous step's bends (a snapshot,
+/// never partially updated values): the base's other neighbour is the hips
+/// (identity), the free tip has one neighbour. Needs two or more links.
+fn neighbour_targets<L: Lane>(old: &[Q<L>], out: &mut [Q<L>]) {
+    let n = old.len();
+    out[0] = half_slerp(Q::identity(), old[1]);
+    for i in 1..n - 1 {
+        out[i] = half_slerp(old[i - 1], old[i + 1]);
+    }
+    out[n - 1] = old[n - 2];
+}
+
+/// The elastic stop (see [`ElasticStop`]) in lanes: bends beyond `θmax`
+/// scaled back to `θmax` about their own axis. Returns the limited bend and
+/// where the stop acted.
 #[inline(always)]
-fn inverse_times(m: &Mat3A, v: Vec3A) -> Vec3A {
-    Vec3A::new(m.x_axis.dot(v), m.y_axis.dot(v), m.z_axis.dot(v))
+fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> (Q<L>, L::Mask) {
+    // θ = 2 acos(|w|) > θmax  <=>  |w| < cos(θmax/2); no acos needed.
+    let cut = q.w.abs().lt(rules.stop_cos);
+    if !L::any(cut) {
+        return (q, cut);
+    }
+    let sign = L::select(q.w.lt(L::splat(0.0)), L::splat(-1.0), L::splat(1.0));
+    let axis = V3::new(q.x * sign, q.y * sign, q.z * sign);
+    let len = axis.length();
+    let a = axis.div(len).scale(rules.stop_sin);
+    let limited = Q::select(len.lt(L::splat(1e-12)), Q::identity(), Q { x: a.x, y: a.y, z: a.z, w: rules.stop_cos });
+    (Q::select(cut, limited, q), cut)
 }
 
-/// Advances the chain by one substep under the anchor pose at its end.
+/// Advances a group of chains by one substep under their anchor poses.
 ///
 /// Per link the parent's world frame `F` is turned into a matrix once and
 /// the constant `A_i` (parent rest frame into body frame) is a stored
-/// matrix, so the several frame changes a link needs are short matrix
-/// products: body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ`
-/// world. (Same maths as rotating by `F A⁻¹` and its conjugate.) The loop
-/// works on SIMD vectors (`Vec3A`): with plain `Vec3` most of its
-/// instructions were register shuffles between scalar and vector halves.
-pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, state: &mut ChainState) {
-    let n = rest.links.len();
+/// matrix, so the frame changes a link needs are matrix-vector products:
+/// body = `A Fᵀ` world, world = `F Aᵀ` body, parent-local = `Fᵀ` world.
+/// The frame itself goes down the chain as a quaternion (`F_{i+1} = F_i
+/// L_i` with `L_i` the local rotation the link outputs anyway): with four
+/// or eight chains in the lanes the CPU is busy, and the quaternion product
+/// and one matrix from it are half the work of two matrix products.
+pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on: Switches, frame: &FrameLanes<L>, state: &mut StateLanes<L>) {
+    let n = links.len();
     let dt = rules.dt;
-    let sigma = uniform_scale(anchor.scale);
-    let units = units_now(rest, anchor);
-    let gravity = Vec3A::new(0.0, -rules.gravity * units, 0.0);
-    let floor = rules.floor * units;
-    let normal = (anchor.rotation * rest.forward_in_anchor).normalize();
-    let root = Vec3A::from(anchor.translation + anchor.rotation * (anchor.scale * rest.root_offset));
-    let body_up = (anchor.rotation * rest.up_in_anchor).normalize();
-    let plane = if rules.forward_plane { Some((root, normal)) } else { None };
-    let couple = n > 1 && rules.coupling_rate > 0.0;
-    let ground_keep = rules.ground_keep;
-    if couple {
-        neighbour_targets(&state.bends, &mut state.targets);
+    let zero = L::splat(0.0);
+    let gravity = V3::new(zero, frame.gravity_y, zero);
+    let normal = frame.normal;
+    let plane = on.forward_plane.then_some((frame.root, normal));
+    if on.couple {
+        neighbour_targets(&state.bends[..n], &mut state.targets[..n]);
     }
 
     // Re-slice to the chain length so the loop's indexing needs no checks.
-    let links = &rest.links[..n];
     let particles = &mut state.particles[..n];
     let velocities = &mut state.velocities[..n];
     let bends = &mut state.bends[..n];
@@ -183,125 +213,114 @@ pub(crate) fn substep(rest: &ChainRest, rules: &StepRules, anchor: &AnchorPose, 
     let targets = &state.targets[..n];
     let grounded_out = &mut state.grounded[..n];
 
-    // World frame of the link's parent, as a matrix: `F_{i+1} = F_i S_i N_i`
-    // with `S_i` the swing's matrix and `N_i` the neutral's, which keeps the
-    // square root and division of the swing quaternion off the chain from
-    // one link to the next (the quaternion is only output).
-    let mut f = Mat3A::from_quat(anchor.rotation);
-    let mut head = root;
+    // World rotation of the link's parent.
+    let mut parent = frame.rotation;
+    let mut head = frame.root;
     for i in 0..n {
         let link = &links[i];
-        let last = i + 1 == n;
-        let length = link.length * sigma;
-        // Bends live in the body frame: conjugating a swing is the swing
-        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
-        let a = &link.a;
-        // World from body, `W = F Aᵀ`; body from world is `Wᵀ`. Built while
-        // the spring step below runs, it saves one product on the path.
-        let w = f * link.a_t;
-        let rest_dir = f * link.r;
-        let target = head + rest_dir * length;
+        let length = link.length * frame.sigma;
+        let f = M3::from_quat(parent);
+        let rest_dir = f.apply(link.r);
+        let target = head + rest_dir.scale(length);
 
-        // Damped spring, semi-implicit Euler (velocity first).
-        let mut v = Vec3A::from(velocities[i]);
-        let p = Vec3A::from(particles[i]);
-        // Written so the target (which waits on the previous link) enters
-        // last: `v' = v + (ω²(T - p) - 2ζω v + g) dt`, `p' = p + v' dt`.
-        let free = v + (gravity - link.damping * v) * dt;
-        let pull = (target - p) * (link.omega2 * dt);
-        v = free + pull;
-        let predicted = (p + free * dt) + pull * dt;
+        // Damped spring, semi-implicit Euler (velocity first), written so
+        // the target (which waits on the previous link) enters last:
+        // `v' = v + (ω²(T - p) - 2ζω v + g) dt`, `p' = p + v' dt`.
+        let v0 = velocities[i];
+        let p = particles[i];
+        let free = v0 + (gravity - v0.scale(link.damping)).scale(dt);
+        let pull = (target - p).scale(link.omega2 * dt);
+        let mut v = free + pull;
+        let predicted = (p + free.scale(dt)) + pull.scale(dt);
         let offset = predicted - head;
         let dist = offset.length();
 
         // Bend relative to the rest direction in the body frame (towards
-        // the offset's direction); coupling, then the elastic stop.
-        // (Rotations keep unit vectors unit: no renormalising in between.)
-        let bend = if dist > 1e-6 * length {
-            swing_to(link.u, inverse_times(&w, offset), dist)
-        } else {
-            swing_a(link.u, *a * inverse_times(&f, rest_dir))
-        };
-        // The coupled bend's normalisation (a square root and a division)
+        // the offset's direction); a tip on its head keeps the rest bend.
+        // Bends live in the body frame: conjugating a swing is the swing
+        // between the rotated vectors (S4: `A swing(r, d̃) A⁻¹ = swing(A r, A d̃)`).
+        let mut bend = swing_to(link.u, link.a.apply(f.apply_inverse(offset)), dist, link.u_flip);
+        let on_head = !dist.gt(L::splat(1e-6) * length);
+        if L::any(on_head) {
+            let still = ShortArc::new(link.u, link.a.apply(f.apply_inverse(rest_dir))).quat(link.u_flip);
+            bend = Q::select(on_head, still, bend);
+        }
+
+        // Coupling, then the elastic stop. The coupled bend's normalisation
         // stays off the path when the stop does not act: a quaternion `p`
         // rotates by `p v p* / |p|²`, so the direction needs one division,
         // which runs beside the rotation.
-        let (coupled, limited, limited_body, stopped) = if couple {
-            let raw = fast_slerp_raw(bend, targets[i], link.coupling_alpha);
-            let s = raw.length_squared();
-            if rules.stop.admits_unnormalised(raw) {
-                let q = raw * s.sqrt().recip();
-                (q, q, (raw * link.u) * s.recip(), false)
+        let (coupled, limited, limited_body, stopped) = if on.couple {
+            let raw = fast_slerp_raw(bend, targets[i], &link.blend);
+            let s = raw.dot(raw);
+            let q = raw.scale(s.sqrt().recip());
+            let body = raw.rotate_scaled(link.u).scale(s.recip());
+            let over = (raw.w * raw.w).lt(rules.stop_cos * rules.stop_cos * s);
+            if L::any(over) {
+                let (l, cut) = stop(q, rules);
+                let l_body = l.rotate_scaled(link.u);
+                (q, Q::select(over, l, q), V3::select(over, l_body, body), over & cut)
             } else {
-                let q = raw.normalize();
-                let (l, st) = rules.stop.apply(q);
-                (q, l, l * link.u, st)
+                (q, q, body, L::no_lanes())
             }
         } else {
-            let (l, st) = rules.stop.apply(bend);
-            (bend, l, l * link.u, st)
+            let (l, cut) = stop(bend, rules);
+            (bend, l, l.rotate_scaled(link.u), cut)
         };
-        let limited_local = inverse_times(a, limited_body);
-        let mut dir = w * limited_body;
-        let stop_dir = dir;
+        let limited_local = link.a.apply_inverse(limited_body);
+        let stop_dir = f.apply(limited_local);
 
-        let mut at_plane = false;
-        if let Some((root, normal)) = plane {
-            if let Some(d) = contact::forward_plane_a(head, dir, length, root, normal, body_up, rest_dir) {
-                dir = d;
-                at_plane = true;
-            }
-        }
-        let mut grounded = false;
-        if rules.ground {
-            if let Some(d) = contact::ground_a(head, dir, length, floor, rest_dir, -normal, plane) {
-                dir = d;
-                grounded = true;
-            }
-        }
-        let tip = head + dir * length;
+        let (at_plane, dir) = match plane {
+            Some((root, normal)) => forward_plane_lanes(head, stop_dir, length, root, normal, frame.up, rest_dir),
+            None => (L::no_lanes(), stop_dir),
+        };
+        let (grounded, dir) = if on.ground {
+            ground_lanes(head, dir, length, frame.floor, rest_dir, -normal, plane)
+        } else {
+            (L::no_lanes(), dir)
+        };
+        let tip = head + dir.scale(length);
 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
-        if stopped {
-            let coupled_dir = w * (coupled * link.u);
+        if L::any(stopped) {
+            let coupled_dir = f.apply(link.a.apply_inverse(coupled.rotate_scaled(link.u)));
             let push = coupled_dir - stop_dir;
-            let push = push - push.dot(stop_dir) * stop_dir;
+            let push = push - stop_dir.scale(push.dot(stop_dir));
             let l = push.length();
-            if l > 1e-9 {
-                let w = push / l;
-                let vw = v.dot(w);
-                if vw > 0.0 {
-                    v -= vw * w;
-                }
-            }
+            let unit = push.div(l);
+            let vw = v.dot(unit);
+            let into = stopped & l.gt(L::splat(1e-9)) & vw.gt(zero);
+            v = V3::select(into, v - unit.scale(vw), v);
         }
-        if at_plane {
+        if L::any(at_plane) {
             let vn = v.dot(normal);
-            if vn > 0.0 {
-                v -= vn * normal;
-            }
+            v = V3::select(at_plane & vn.gt(zero), v - normal.scale(vn), v);
         }
         // Rope: no velocity along the bone.
-        v -= v.dot(dir) * dir;
-        if grounded {
-            v.y = v.y.max(0.0);
-            v *= ground_keep;
+        v = v - dir.scale(v.dot(dir));
+        if L::any(grounded) {
+            let kept = V3::new(v.x, v.y.max(zero), v.z).scale(rules.ground_keep);
+            v = V3::select(grounded, kept, v);
         }
 
-        let contact = at_plane || grounded;
-        let dir_local = if contact { inverse_times(&f, dir) } else { limited_local };
-        let local = swing_a(link.r_bind, dir_local) * link.neutral;
-        bends[i] = if contact { swing_a(link.u, *a * dir_local) } else { limited };
-        particles[i] = tip.into();
-        velocities[i] = v.into();
+        let contact = at_plane | grounded;
+        let (dir_local, bend) = if L::any(contact) {
+            let d = V3::select(contact, f.apply_inverse(dir), limited_local);
+            let touched = ShortArc::new(link.u, link.a.apply(d)).quat(link.u_flip);
+            (d, Q::select(contact, touched, limited))
+        } else {
+            (limited_local, limited)
+        };
+        let local = ShortArc::new(link.r_bind, dir_local).quat(link.r_bind_flip).mul(link.neutral);
         locals[i] = local;
+        bends[i] = bend;
+        particles[i] = tip;
+        velocities[i] = v;
         grounded_out[i] = grounded;
         // Each substep starts again from the anchor's rotation, so the
         // product over at most a few links cannot drift off unit length.
-        if !last {
-            f *= swing_matrix(link.r_bind, dir_local) * link.neutral_m;
-        }
+        parent = parent.mul(local);
         head = tip;
     }
 }

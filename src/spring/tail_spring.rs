@@ -8,10 +8,13 @@
 use glam::{Mat4, Quat, Vec3};
 
 use super::chain::TailChain;
+use super::anchor::{AnchorPath, AnchorPose};
 use super::coupling::{fast_slerp, ElasticStop};
+use super::group::{Group, LaneCache};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
-use super::solver::{rest_state, substep, units_now, AnchorPath, AnchorPose, ChainState, StepRules};
+use super::solver::{StepRules, Switches};
+use super::state::{rest_state, units_now, ChainState};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
 
@@ -19,10 +22,16 @@ use crate::rig::Rig;
 pub struct TailSpring {
     chain: TailChain,
     params: SpringParams,
-    rest: ChainRest,
-    rules: StepRules,
-    state: ChainState,
-    previous_locals: Vec<Quat>,
+    pub(super) rest: ChainRest,
+    pub(super) rules: StepRules,
+    pub(super) state: ChainState,
+    /// Locals after the substep before the last (the output blends them).
+    pub(super) previous_locals: Vec<Quat>,
+    /// This chain alone in the solver's one-lane form, constants loaded.
+    solo: Group<f32>,
+    /// Lane constants of the last group this spring led in `step_many`.
+    pub(super) lanes: Option<Box<LaneCache>>,
+    id: SpringId,
     output: Vec<Quat>,
     anchor: Option<AnchorPose>,
     /// Simulated time not yet covered by a substep, seconds (f64: long
@@ -76,7 +85,12 @@ impl TailSpring {
         for (l, link) in state.locals.iter_mut().zip(&rest.links) {
             *l = link.rest_local;
         }
+        let mut solo = Group::new();
+        solo.load_rest(1, |_| (&rest, &rules));
         Ok(TailSpring {
+            solo,
+            lanes: None,
+            id: SpringId::fresh(),
             previous_locals: state.locals.clone(),
             output: state.locals.clone(),
             chain,
@@ -141,16 +155,49 @@ impl TailSpring {
 
     /// Validated input; cannot fail.
     pub(crate) fn advance(&mut self, a: AnchorPose, dt: f32) {
+        if let Some(plan) = self.plan(a, dt) {
+            self.advance_planned(&plan);
+            self.finish(&plan);
+        }
+    }
+
+    /// Runs the planned substeps of this chain alone.
+    pub(crate) fn advance_planned(&mut self, plan: &Substeps) {
+        if plan.count > 0 {
+            let mut solo = std::mem::replace(&mut self.solo, Group::new());
+            solo.step(&mut [self], std::slice::from_ref(plan));
+            self.solo = solo;
+        }
+    }
+
+    /// How many substeps a call to `a` after `dt` seconds runs, or `None`
+    /// when it restarts the chain at rest (first call, teleport). Moves
+    /// nothing.
+    pub(crate) fn substeps_for(&self, a: &AnchorPose, dt: f32) -> Option<u64> {
+        let prev = self.anchor?;
+        let jump = (a.translation - prev.translation).length();
+        let limit = self.params.teleport_distance * units_now(&self.rest, a);
+        if jump > limit {
+            return None;
+        }
+        let count = ((self.accumulator + dt as f64) / self.rules.dt as f64).floor() as u64;
+        Some(count.min(self.params.max_substeps as u64))
+    }
+
+    /// What this call does: `None` when the chain restarted at rest (first
+    /// call, teleport), which finishes the call; else the substeps to run
+    /// (as many as [`Self::substeps_for`] says).
+    pub(crate) fn plan(&mut self, a: AnchorPose, dt: f32) -> Option<Substeps> {
         let Some(prev) = self.anchor else {
             self.restart(a);
-            return;
+            return None;
         };
         let jump = (a.translation - prev.translation).length();
         let limit = self.params.teleport_distance * units_now(&self.rest, &a);
         if jump > limit {
             self.teleports += 1;
             self.restart(a);
-            return;
+            return None;
         }
         let h = self.rules.dt as f64;
         let before = self.accumulator;
@@ -158,33 +205,32 @@ impl TailSpring {
         let count = (total / h).floor() as u64;
         let max = self.params.max_substeps as u64;
         let path = AnchorPath::new(&prev, &a);
-        if count <= max {
-            for k in 1..=count {
-                // The last substep ran `before` seconds behind the previous
-                // call; substep k ends k·h after it, a fraction λ of the way
-                // from the previous call's anchor to this one.
-                let lambda = if dt > 0.0 { ((k as f64 * h - before) / dt as f64).clamp(0.0, 1.0) } else { 1.0 };
-                self.one_substep(&path.at(lambda as f32));
-            }
-            self.accumulator = total - count as f64 * h;
+        Some(if count <= max {
+            Substeps { path, count, capped: false, h, before, dt, accumulator: total - count as f64 * h, anchor: a }
         } else {
-            for k in 1..=max {
-                self.one_substep(&path.at(k as f32 / max as f32));
-            }
-            self.accumulator = 0.0;
-        }
-        self.anchor = Some(a);
-        let alpha = (self.accumulator / h).clamp(0.0, 1.0) as f32;
+            Substeps { path, count: max, capped: true, h, before, dt, accumulator: 0.0, anchor: a }
+        })
+    }
+
+    /// Ends a call after its substeps ran: the clock and the output.
+    pub(crate) fn finish(&mut self, plan: &Substeps) {
+        self.accumulator = plan.accumulator;
+        self.anchor = Some(plan.anchor);
+        let alpha = (self.accumulator / plan.h).clamp(0.0, 1.0) as f32;
         for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals) {
             *o = fast_slerp(*p, *c, alpha);
         }
     }
 
-    fn one_substep(&mut self, a: &AnchorPose) {
-        // The substep overwrites every local, so the buffers can trade
-        // places instead of copying.
-        std::mem::swap(&mut self.previous_locals, &mut self.state.locals);
-        substep(&self.rest, &self.rules, a, &mut self.state);
+    /// Which chains can share the lanes of one group: the same link count,
+    /// substeps this call (see [`Self::substeps_for`]) and optional parts.
+    pub(crate) fn group_key(&self, substeps: Option<u64>) -> (usize, Option<u64>, Switches) {
+        (self.len(), substeps, Switches::of(&self.rest, &self.rules))
+    }
+
+    /// Unique per spring instance (clones included).
+    pub(super) fn id(&self) -> u64 {
+        self.id.0
     }
 
     /// Number of simulated bones.
@@ -249,5 +295,53 @@ impl TailSpring {
     /// How many times a jump of the parent restarted the chain.
     pub fn teleports(&self) -> u64 {
         self.teleports
+    }
+}
+
+/// The substeps of one call and where the anchor is at the end of each.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Substeps {
+    pub path: AnchorPath,
+    pub count: u64,
+    /// A hitch longer than `max_substeps`: the substeps are spread evenly.
+    capped: bool,
+    /// Substep length, seconds.
+    h: f64,
+    /// Accumulated time before the call.
+    before: f64,
+    dt: f32,
+    accumulator: f64,
+    anchor: AnchorPose,
+}
+
+impl Substeps {
+    /// How far along the call substep `k` (1-based) ends: the fraction of
+    /// the way from the previous call's anchor to this one.
+    pub fn fraction(&self, k: u64) -> f32 {
+        if self.capped {
+            return k as f32 / self.count as f32;
+        }
+        // The last substep ran `before` seconds behind the previous call;
+        // substep k ends k·h after it.
+        let lambda = if self.dt > 0.0 { ((k as f64 * self.h - self.before) / self.dt as f64).clamp(0.0, 1.0) } else { 1.0 };
+        lambda as f32
+    }
+}
+
+/// Identity of one spring instance, for [`LaneCache`]: a clone is a new
+/// instance and gets a new id.
+#[derive(Debug)]
+struct SpringId(u64);
+
+impl SpringId {
+    fn fresh() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        SpringId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for SpringId {
+    fn clone(&self) -> Self {
+        SpringId::fresh()
     }
 }
