@@ -107,12 +107,39 @@ def test_bad_parameters_name_the_field():
         caudal.weighted_bone_distance(rig, [rig.vertex_count])
     with pytest.raises(caudal.UnknownJointError, match="pelvis"):
         caudal.grow_chains(rig, pelvis="NoSuchBone")
+    with pytest.raises(caudal.ParameterError, match="joint_blend"):
+        caudal.grow_chains(rig, joint_blend=0.75)
+    with pytest.raises(caudal.ParameterError, match="segment_thickness"):
+        caudal.grow_chains(rig, segment_thickness=-1.0)
+
+
+def test_chain_shape_follows_the_tail_thickness():
+    """The Khronos fox's bushy tail (0.75 H over its surface, 0.28 H thick)
+    gets 3 bones, none shorter than 1.25x its thickness; without that rule
+    SPEC T8 alone gives round(L / 0.1 H) = 8. The weights blend linearly
+    along a segment by default (SPEC T9's quarter-segment band with 0.25)."""
+    rig = caudal.load(asset(FOX)).rig
+    (thick,) = chains(caudal.grow_chains(rig)[1])
+    (spec,) = chains(caudal.grow_chains(rig, segment_thickness=0.0)[1])
+    assert thick["bone_count"] == 3 and spec["bone_count"] == 8
+    band = {}
+    for blend in (0.25, 0.5):
+        new, rep = caudal.grow_chains(rig, joint_blend=blend)
+        (tail,) = chains(rep)
+        t1 = new.joint_names.index("Tail_1")
+        verts = np.asarray(tail["vertices"])
+        w = np.where(new.skin_joints[verts] == t1, new.skin_weights[verts], 0.0).sum(axis=1)
+        band[blend] = int(np.count_nonzero((w > 0.01) & (w < 0.99)))
+    # Skin Tail_1 shares (1% to 99% on it): on this low-poly tail no ring
+    # falls inside SPEC T9's quarter-segment band, so every ring rides one
+    # bone (the folding the linear blend removes).
+    assert band[0.25] == 0 and band[0.5] > 0
 
 
 def test_cli_tail_writes_a_valid_file_and_report(tmp_path):
     out, rep = tmp_path / "fox_tail.glb", tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "tail", str(asset(FOX)), "-o", str(out), "--report", str(rep)],
+        [sys.executable, "-m", "caudal.cli", "tail", str(asset(FOX)), "-o", str(out), "--report", str(rep), "--max-bones", "4", "--segment-thickness", "0"],
         capture_output=True,
         text=True,
         check=True,
@@ -123,6 +150,7 @@ def test_cli_tail_writes_a_valid_file_and_report(tmp_path):
     for key in ("kind", "decision", "attachment", "vertex_count", "length", "bone_count", "tests", "bone_distance_before", "bone_distance_after"):
         assert key in tail
     assert "vertices" not in tail
+    assert tail["bone_count"] == 4 and tail["bones"] == ["Tail_1", "Tail_2", "Tail_3", "Tail_4"]
     again = caudal.load(out)
     names = again.rig.joint_names
     assert "Tail_End" in names and names[again.rig.parents[names.index("Tail_1")]] == "b_Hip_01"

@@ -24,6 +24,18 @@ def add_parser(sub: Any) -> None:
         default="untouched",
         help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
     )
+    p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3, SPEC T8)")
+    p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8, SPEC T8)")
+    p.add_argument(
+        "--segment-thickness",
+        type=float,
+        help="no bone shorter than this many times the tail's thickness (default 1.25; 0 = SPEC T8's count alone)",
+    )
+    p.add_argument(
+        "--joint-blend",
+        type=float,
+        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; SPEC T9: 0.25)",
+    )
     p.add_argument("--bake", action="store_true", help="simulate the clips and write the tail rotations into each as loop-closed keys")
     p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
     p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
@@ -54,7 +66,13 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     model = caudal.load(args.input)
-    rig, report = caudal.grow_chains(model.rig, rigid=args.rigid, broad=args.broad)
+    shape = {
+        "min_bones": args.min_bones,
+        "max_bones": args.max_bones,
+        "segment_thickness": args.segment_thickness,
+        "joint_blend": args.joint_blend,
+    }
+    rig, report = caudal.grow_chains(model.rig, rigid=args.rigid, broad=args.broad, **shape)
     baked: list[dict[str, Any]] = []
     if args.bake and any(p["decision"] == "chain" for p in report["parts"]):
         clips = [c.strip() for c in args.clips.split(",") if c.strip()] if args.clips else None
