@@ -50,6 +50,9 @@ def format_table(entry: dict[str, Any]) -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for r in entry["rows"]:
+        if r["rig"] == "collar" and r["samples"] == 0:
+            lines.append(f"| {LABELS['collar']} | no edges: the tail is a separate shell | | | | | |")
+            continue
         torn = "-" if r["rig"] == "body" else f"{100 * r['torn_share']:.1f}%"
         amp = "-" if r["amplitude_deg"] is None else f"{r['amplitude_deg']:.1f} deg"
         swing = "-" if r["swing_deg"] is None else f"{r['swing_deg']:.1f} deg"
@@ -75,7 +78,7 @@ def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
         raise caudal.ParameterError(f"plot: matplotlib is not installed (pip install 'caudal[plot]'): {e}") from e
     fig, axes = plt.subplots(1, len(entries), figsize=(4.2 * len(entries), 4.0), squeeze=False)
     for ax, entry in zip(axes[0], entries):
-        rows = entry["rows"]
+        rows = [r for r in entry["rows"] if len(r["ratios"])]  # a separate-shell tail has no collar
         ax.boxplot([r["ratios"] for r in rows], whis=(1, 99), showfliers=False)
         ax.set_xticks(range(1, len(rows) + 1), [LABELS[r["rig"]].split(",")[0] for r in rows], rotation=20)
         ax.axhline(1.5, color="red", lw=0.8, ls="--", label="torn beyond 1.5 / below 0.67")
