@@ -35,9 +35,11 @@ class CAUDAL_OT_bake_tail(bpy.types.Operator):
         p99 = max(r.stretch["tail"]["p99"] for r in results)
         body = max(r.stretch["body"]["p99"] for r in results)
         swing = min(r.stretch["motion"]["amplitude_deg"] for r in results)
+        seams = [r.stretch["collar"] for r in results if r.stretch["collar"]["samples"] > 0]
+        collar = f", collar p99 {max(c['p99'] for c in seams):.2f}" if seams else ""
         s.bake_report = (
             f"Baked {len(results)} action(s), {len(results[0].bones)} tail bones; loop closure within {worst:.2f}°; "
-            f"tail stretch p99 {p99:.2f} (body {body:.2f}), swing {swing:.1f}°"
+            f"tail stretch p99 {p99:.2f} (body {body:.2f}{collar}), swing {swing:.1f}°"
         )
         for r in results:
             if r.looping and not r.converged:
