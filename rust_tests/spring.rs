@@ -1022,6 +1022,54 @@ fn coupling_smooths_neighbouring_bends() {
     }
 }
 
+/// Holds the hips still with the given tail and reports, over the last
+/// half second of `seconds`, the largest change of each link's bend and
+/// of its velocity (degrees, velocity as `|Δv| / (ℓ ω)` like the bake's
+/// warm-up check), and each link's final bend.
+fn held_against_gravity(bones: usize, params: SpringParams, seconds: f32) -> (f32, f32, Vec<f32>) {
+    let mut c = Creature::new(bones);
+    c.direction = Vec3::new(0.0, 0.0, -1.0);
+    let (rig, chain) = c.build();
+    let mut spring = TailSpring::new(&rig, chain, params).unwrap();
+    let dt = 1.0 / 30.0;
+    let frames = (seconds / dt).round() as usize;
+    let (l, w): (Vec<f32>, Vec<f32>) = (spring.lengths(), spring.frequencies().iter().map(|f| std::f32::consts::TAU * f).collect());
+    spring.step(rest_hips(), 0.0).unwrap();
+    let (mut bend_change, mut vel_change) = (0.0f32, 0.0f32);
+    let mut last: Option<(Vec<Quat>, Vec<Vec3>)> = None;
+    for f in 0..frames {
+        spring.step(rest_hips(), dt).unwrap();
+        if f + 15 >= frames {
+            if let Some((b, v)) = &last {
+                for i in 0..bones {
+                    bend_change = bend_change.max(bend_angle(b[i].inverse() * spring.bends()[i]).to_degrees());
+                    vel_change = vel_change.max(((spring.velocities()[i] - v[i]).length() / (l[i] * w[i])).to_degrees());
+                }
+            }
+            last = Some((spring.bends().to_vec(), spring.velocities().to_vec()));
+        }
+    }
+    (bend_change, vel_change, spring.bends().iter().map(|b| bend_angle(*b).to_degrees()).collect())
+}
+
+#[test]
+fn a_tail_held_on_the_elastic_stop_settles() {
+    // A level tail under more gravity than the default sags onto the stop
+    // while the coupling pulls its bends back inside. Held still it must
+    // come to rest: the stop removes only the velocity that carried a bend
+    // beyond it. Cutting all outward velocity made such links cycle (these
+    // cases: up to 5 degrees of bend and 35 degrees of velocity change over
+    // the last half second of 30 s).
+    for (gravity, carry_deg, bones) in [(4.0, 0.0, 3), (4.0, 0.0, 4), (4.0, 50.0, 4), (9.8, 0.0, 3)] {
+        let params = SpringParams { gravity, carry_deg, ground: false, ..metres() };
+        let (bend_change, vel_change, bends) = held_against_gravity(bones, params, 30.0);
+        println!("g {gravity}, carry {carry_deg}, K={bones}: bends {bends:.2?} deg, last 0.5 s change {bend_change:.4} deg, velocity {vel_change:.4} deg");
+        let on_stop = bends.iter().filter(|b| **b > 29.99).count();
+        assert!(on_stop >= 1 && bends.iter().all(|b| *b < 30.01), "the case must rest on the stop: {bends:?}");
+        assert!(bend_change < 0.01 && vel_change < 0.05, "K={bones}, g {gravity}: still moving ({bend_change}, {vel_change})");
+    }
+}
+
 #[test]
 fn a_chain_from_another_rig_is_rejected_not_a_panic() {
     let (small, _) = Creature::new(3).build();

@@ -283,6 +283,14 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
 
         // Velocity: no correction is fed back (the PBD update that exploded
         // with fast hips); only components that push into a constraint go.
+        // At the stop that is the part of the outward velocity that carried
+        // the coupled bend beyond it this step (its share of the bend is
+        // `1 - α` of its displacement), never more than the outward
+        // component: the velocity stays consistent with the stopped
+        // position. Cutting the whole outward component instead left a link
+        // that rests on the stop, with the coupling pulling its bend back
+        // inside, cycling: the velocity built up again while the bend sat
+        // just inside, crossed, and was cut to zero (Wolf Death ~0.3° at ~4 Hz).
         if L::any(stopped) {
             let coupled_dir = f.apply(link.a.apply_inverse(coupled.rotate_scaled(link.u)));
             let push = coupled_dir - stop_dir;
@@ -291,7 +299,10 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
             let unit = push.div(l);
             let vw = v.dot(unit);
             let into = stopped & l.gt(L::splat(1e-9)) & vw.gt(zero);
-            v = V3::select(into, v - unit.scale(vw), v);
+            let keep = if on.couple { L::splat(1.0) - link.blend.t } else { L::splat(1.0) };
+            let beyond = (l * length) / (keep * dt);
+            let cut = vw.min(beyond);
+            v = V3::select(into, v - unit.scale(cut), v);
         }
         if L::any(at_plane) {
             let vn = v.dot(normal);
