@@ -5,6 +5,7 @@ mod rig_table;
 mod roles;
 mod spring;
 mod spring_lanes;
+mod tail_creature;
 mod appendage;
 mod bake;
 mod measure;

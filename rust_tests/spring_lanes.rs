@@ -3,36 +3,10 @@
 //! (floor contact, the elastic stop, the forward plane, teleports, other
 //! link counts, substep rates and optional parts) and on any thread count.
 
-use caudal::rig::{Influences, RigParts};
-use caudal::spring::{bend_angle, output_offsets, step_many, SpringParams, TailChain, TailSpring, Units};
-use caudal::Rig;
+use caudal::spring::{bend_angle, output_offsets, step_many, SpringParams, TailSpring, Units};
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
-/// A box body with a pelvis at 1 m and a `bones`-bone tail (with Tail_End)
-/// reaching back and down 0.8 m.
-fn creature(bones: usize) -> (Rig, TailChain) {
-    let mut names = vec!["Hips".to_string()];
-    let mut parents = vec![None];
-    let mut heads = vec![Vec3::new(0.0, 1.0, 0.0)];
-    let dir = Vec3::new(0.0, -0.6, -0.8);
-    for i in 0..=bones {
-        names.push(if i < bones { format!("Tail_{}", i + 1) } else { "Tail_End".into() });
-        parents.push(Some(i));
-        heads.push(Vec3::new(0.0, 0.95, -0.12) + dir * (0.8 * i as f32 / bones as f32));
-    }
-    let rig = Rig::new(RigParts {
-        vertices: vec![Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 0.0, -0.1), Vec3::new(0.0, 1.4, 0.1)],
-        triangles: vec![[0, 1, 2]],
-        influences: Influences::rigid(&[0, 0, 0]),
-        joint_names: names,
-        parents,
-        bind_world: Some(heads.iter().map(|h| Mat4::from_translation(*h)).collect()),
-        ..Default::default()
-    })
-    .unwrap();
-    let chain = TailChain::find(&rig).unwrap();
-    (rig, chain)
-}
+use crate::tail_creature::creature;
 
 /// Character `i`: 2-8 bones, and parameters that put neighbouring lanes
 /// on different paths (stiff stop, no ground, no coupling, no forward

@@ -57,7 +57,7 @@ pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: u
 /// from the chain's centre line `joints` (a radius the bushy side of a tail
 /// reaches, not its thinnest ring).
 pub fn tail_thickness(part: &PartGeometry, positions: &[Vec3], joints: &[Vec3]) -> f32 {
-    let mut d: Vec<f32> = part
+    let d: Vec<f32> = part
         .welded
         .iter()
         .map(|&v| {
@@ -67,14 +67,8 @@ pub fn tail_thickness(part: &PartGeometry, positions: &[Vec3], joints: &[Vec3]) 
                 .map(|s| crate::geometry::point_segment_distance(p, s[0], s[1]))
                 .fold(f32::INFINITY, f32::min)
         })
-        .filter(|d| d.is_finite())
         .collect();
-    if d.is_empty() {
-        return 0.0;
-    }
-    d.sort_by(f32::total_cmp);
-    let i = ((d.len() - 1) as f32 * 0.9).round() as usize;
-    2.0 * d[i]
+    2.0 * crate::appendage::percentile(&d, 0.9)
 }
 
 /// `K` lowered so no bone is shorter than `ratio` times the tail's

@@ -136,10 +136,17 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         frame = (frame * rot).normalize();
     }
 
+    // A direction without its lateral part (`fallback` if nothing is left).
+    let side_free = |a: Vec3, fallback: Vec3| {
+        let f = a - a.dot(lateral) * lateral;
+        if f.length() > 1e-4 {
+            f.normalize()
+        } else {
+            fallback
+        }
+    };
     // Centred arc (S7): the root direction without its lateral part.
-    let a0 = authored[0];
-    let side_free = a0 - a0.dot(lateral) * lateral;
-    let c = if side_free.length() > 1e-4 { side_free.normalize() } else { -up };
+    let c = side_free(authored[0], -up);
     let beta = params.rest_curve;
     let carry = params.carry_deg.to_radians();
 
@@ -155,9 +162,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
         // curl in the body's mid plane: a tail curled over the back (Shiba)
         // was unrolled at rest and its low-poly skin squashed to a quarter
         // of its length without any motion. Only the lateral part goes.
-        let plane_part = authored[i] - authored[i].dot(lateral) * lateral;
-        let centred = if plane_part.length() > 1e-4 { plane_part.normalize() } else { c };
-        let keep_side = swing(c, centred).slerp(swing(c, authored[i]), beta);
+        let keep_side = swing(c, side_free(authored[i], c)).slerp(swing(c, authored[i]), beta);
         let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);
         let u = (lift * (keep_side * c)).normalize();
         let a = corrected;

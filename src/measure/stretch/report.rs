@@ -78,19 +78,16 @@ pub fn stretch_report(
     let min_len = 1e-6 * rig.diagonal();
     let bind = rig.vertices();
     let long_enough = |&(a, b): &(u32, u32)| (bind[a as usize] - bind[b as usize]).length() > min_len;
-    let tail_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| on_tail[v as usize])
-        .into_iter()
-        .filter(long_enough)
-        .collect();
-    let body_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |v| !on_tail[v as usize])
-        .into_iter()
-        .filter(long_enough)
-        .collect();
-    let collar_edges: Vec<(u32, u32)> = mesh_edges(rig.triangles(), |_| true)
-        .into_iter()
-        .filter(|&(a, b)| on_tail[a as usize] != on_tail[b as usize])
-        .filter(long_enough)
-        .collect();
+    // One pass over the mesh's edges: both ends on the tail, neither, or one
+    // (the collar).
+    let (mut tail_edges, mut body_edges, mut collar_edges) = (Vec::new(), Vec::new(), Vec::new());
+    for e in mesh_edges(rig.triangles(), |_| true).into_iter().filter(long_enough) {
+        match (on_tail[e.0 as usize], on_tail[e.1 as usize]) {
+            (true, true) => tail_edges.push(e),
+            (false, false) => body_edges.push(e),
+            _ => collar_edges.push(e),
+        }
+    }
 
     let order = rig.topological_order();
     let reference_tip = {
