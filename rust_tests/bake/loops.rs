@@ -2,7 +2,7 @@
 
 use caudal::bake::{bake_clip, bake_model, extend_clip, BakeParams, LoopMode, MAX_WARMUP_PASSES};
 
-use super::fixtures::{animals, demo};
+use super::fixtures::{animals, demo, fox, wolf};
 
 /// SPEC C / issue: first and last keys within 0.5°, and the step across the
 /// loop point at most 1.5x the clip's median step.
@@ -52,6 +52,31 @@ fn every_looping_clip_closes_after_warm_up() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The Fox's and the Quaternius cycles: the check must have run on real loops.
     assert!(looping >= 8, "only {looping} looping clips found");
+}
+
+#[test]
+fn loops_close_at_any_stop_angle() {
+    // The stop limits positions only. Removing the velocity that pushed
+    // against it made the stop an inelastic impact: the tail answered a
+    // walk every other cycle and these loops never closed (Fox Walk at 24-26
+    // and 32-37 degrees, Wolf Walk/Gallop at 33-36, Wolf Idle_HitReact at 24).
+    let mut failures = Vec::new();
+    for stop_deg in [15.0, 20.0, 24.0, 25.0, 26.0, 30.0, 32.0, 33.0, 35.0, 36.0, 37.0, 45.0, 60.0] {
+        let mut params = BakeParams::default();
+        params.spring.stop_deg = stop_deg;
+        for g in [fox(), wolf()] {
+            let bake = bake_model(&g.model, &g.rig, &g.chains, None, &params).unwrap();
+            for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
+                for b in per_chain.iter().filter(|b| b.looping) {
+                    let s = b.seam.as_ref().unwrap();
+                    if !(b.warmup.converged && s.closure_deg <= CLOSURE_DEG) {
+                        failures.push(format!("stop {stop_deg}: {} {name}: residual {:.3} closure {:.3}", g.model.label, b.warmup.residual_deg, s.closure_deg));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

@@ -8,8 +8,8 @@
 //! or a group of chains side by side, one per SIMD lane. Along a chain each
 //! link waits for its parent's new frame, a dependency chain of products
 //! and square roots that leaves most of the CPU idle; up to eight chains in
-//! the lanes of two registers fill it. Rare corrections (contact, the stop's
-//! cut, degenerate arcs) run only when some lane needs them and are merged
+//! the lanes of two registers fill it. Rare corrections (contact, the stop,
+//! degenerate arcs) run only when some lane needs them and are merged
 //! per lane, so each chain's numbers are the same as when it runs alone.
 
 use glam::{Mat3A, Vec3A};
@@ -167,21 +167,20 @@ fn neighbour_targets<L: Lane>(old: &[Q<L>], out: &mut [Q<L>]) {
 }
 
 /// The elastic stop (see [`ElasticStop`]) in lanes: bends beyond `θmax`
-/// scaled back to `θmax` about their own axis. Returns the limited bend and
-/// where the stop acted.
+/// scaled back to `θmax` about their own axis.
 #[inline(always)]
-fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> (Q<L>, L::Mask) {
+fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> Q<L> {
     // θ = 2 acos(|w|) > θmax  <=>  |w| < cos(θmax/2); no acos needed.
     let cut = q.w.abs().lt(rules.stop_cos);
     if !L::any(cut) {
-        return (q, cut);
+        return q;
     }
     let sign = L::select(q.w.lt(L::splat(0.0)), L::splat(-1.0), L::splat(1.0));
     let axis = V3::new(q.x * sign, q.y * sign, q.z * sign);
     let len = axis.length();
     let a = axis.div(len).scale(rules.stop_sin);
     let limited = Q::select(len.lt(L::splat(1e-12)), Q::identity(), Q { x: a.x, y: a.y, z: a.z, w: rules.stop_cos });
-    (Q::select(cut, limited, q), cut)
+    Q::select(cut, limited, q)
 }
 
 /// Advances a group of chains by one substep under their anchor poses.
@@ -250,22 +249,21 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         // stays off the path when the stop does not act: a quaternion `p`
         // rotates by `p v p* / |p|²`, so the direction needs one division,
         // which runs beside the rotation.
-        let (coupled, limited, limited_body, stopped) = if on.couple {
+        let (limited, limited_body) = if on.couple {
             let raw = fast_slerp_raw(bend, targets[i], &link.blend);
             let s = raw.dot(raw);
             let q = raw.scale(s.sqrt().recip());
             let body = raw.rotate_scaled(link.u).scale(s.recip());
             let over = (raw.w * raw.w).lt(rules.stop_cos * rules.stop_cos * s);
             if L::any(over) {
-                let (l, cut) = stop(q, rules);
-                let l_body = l.rotate_scaled(link.u);
-                (q, Q::select(over, l, q), V3::select(over, l_body, body), over & cut)
+                let l = stop(q, rules);
+                (Q::select(over, l, q), V3::select(over, l.rotate_scaled(link.u), body))
             } else {
-                (q, q, body, L::no_lanes())
+                (q, body)
             }
         } else {
-            let (l, cut) = stop(bend, rules);
-            (bend, l, l.rotate_scaled(link.u), cut)
+            let l = stop(bend, rules);
+            (l, l.rotate_scaled(link.u))
         };
         let limited_local = link.a.apply_inverse(limited_body);
         let stop_dir = f.apply(limited_local);
@@ -282,28 +280,16 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         let tip = head + dir.scale(length);
 
         // Velocity: no correction is fed back (the PBD update that exploded
-        // with fast hips); only components that push into a constraint go.
-        // At the stop that is the part of the outward velocity that carried
-        // the coupled bend beyond it this step (its share of the bend is
-        // `1 - α` of its displacement), never more than the outward
-        // component: the velocity stays consistent with the stopped
-        // position. Cutting the whole outward component instead left a link
-        // that rests on the stop, with the coupling pulling its bend back
-        // inside, cycling: the velocity built up again while the bend sat
-        // just inside, crossed, and was cut to zero (Wolf Death ~0.3° at ~4 Hz).
-        if L::any(stopped) {
-            let coupled_dir = f.apply(link.a.apply_inverse(coupled.rotate_scaled(link.u)));
-            let push = coupled_dir - stop_dir;
-            let push = push - stop_dir.scale(push.dot(stop_dir));
-            let l = push.length();
-            let unit = push.div(l);
-            let vw = v.dot(unit);
-            let into = stopped & l.gt(L::splat(1e-9)) & vw.gt(zero);
-            let keep = if on.couple { L::splat(1.0) - link.blend.t } else { L::splat(1.0) };
-            let beyond = (l * length) / (keep * dt);
-            let cut = vw.min(beyond);
-            v = V3::select(into, v - unit.scale(cut), v);
-        }
+        // with fast hips); only components that push into the forward plane
+        // or the floor go. The stop limits the position only: a velocity
+        // still pointing past it is not stored up, the spring and its
+        // damping bound it (`|v| <= a / (2ζω)` for a push `a`) and turn it
+        // within a few substeps once the push ends. Removing it instead (all
+        // of it, the share that carried the bend past the stop, or a
+        // decaying share) made the stop an inelastic impact: the tail
+        // answered a walk cycle every other cycle, so some loops never
+        // closed (Fox Walk at stops of 24-26°, 32-37°; Wolf Gallop, Walk,
+        // Idle_HitReact), and a link held on the stop cycled.
         if L::any(at_plane) {
             let vn = v.dot(normal);
             v = V3::select(at_plane & vn.gt(zero), v - normal.scale(vn), v);
