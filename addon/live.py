@@ -27,6 +27,7 @@ def spring_kwargs(s) -> dict:
         "rest_curve": float(s.rest_curve),
         "coupling_rate": float(s.coupling),
         "stop_deg": float(np.degrees(s.bend_limit)),
+        "bend_capacity": float(s.bend_capacity),
         "ground": bool(s.use_floor),
         "floor_height": float(s.floor_height),
     }

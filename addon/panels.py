@@ -49,7 +49,7 @@ def draw_spring(layout, arm) -> None:
     box = layout.box()
     box.label(text="Tail Spring", icon="FORCE_HARMONIC")
     col = box.column(align=True)
-    for name in ("frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit"):
+    for name in ("frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit", "bend_capacity"):
         col.prop(s, name)
     row = box.row(align=True)
     row.prop(s, "use_floor")

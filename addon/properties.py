@@ -3,7 +3,8 @@
 Spring defaults are the article's (SPEC S1-S8, the constants in
 ``src/spring/params.rs``): root 0.9 Hz, tip at half of it, damping ratio
 0.65, gravity 1 m/s², carry 50°, coupling 12 /s, elastic stop 30°, floor at
-0 with contact on, restCurve 0 (centred arc).
+0 with contact on, restCurve 0 (centred arc); bend capacity 0.5 (caudal's, not
+the article's: a stub's carry and stop shrink with its bones' length).
 """
 
 from __future__ import annotations
@@ -72,6 +73,7 @@ class CaudalSettings(PropertyGroup):
     rest_curve: FloatProperty(name="Rest Curve", description="0 = centred rest arc, 1 = keep the modelled side curvature", default=0.0, min=0.0, max=1.0, subtype="FACTOR", update=_live_changed)
     coupling: FloatProperty(name="Coupling", description="Bend coupling rate between neighbouring links, 1/s (0 = off)", default=12.0, min=0.0, soft_max=60.0, update=_live_changed)
     bend_limit: FloatProperty(name="Bend Limit", description="Elastic stop: largest bend beyond the rest direction", default=0.5235988, min=0.01, max=3.14159265, subtype="ANGLE", update=_live_changed)
+    bend_capacity: FloatProperty(name="Bend Capacity", description="A tail whose bones are shorter than this many times its skin's thickness gets its carry and bend limit scaled down in proportion, so a stub does not tear (0 = off)", default=0.5, min=0.0, soft_max=2.0, update=_live_changed)
     use_floor: BoolProperty(name="Floor", description="Ground contact: the tail slides on a horizontal floor", default=True, update=_live_changed)
     floor_height: FloatProperty(name="Floor Height", description="Floor height in metres for a character of 1.91 m, scaled with the model's height", default=0.0, update=_live_changed)
 

@@ -32,7 +32,7 @@ def test_unregister_removes_everything_and_register_restores_it():
     s = bpy.data.objects.new("a", bpy.data.armatures.new("a")).caudal
     # SPEC defaults on a fresh armature.
     assert (s.frequency, s.damping, s.gravity, s.coupling) == pytest.approx((0.9, 0.65, 1.0, 12.0))
-    assert (s.carry, s.bend_limit) == pytest.approx((0.8726646, 0.5235988))
+    assert (s.carry, s.bend_limit, s.bend_capacity) == pytest.approx((0.8726646, 0.5235988, 0.5))
     assert s.rest_curve == 0.0 and s.use_floor and s.floor_height == 0.0
 
 
@@ -91,4 +91,4 @@ def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     assert "250 vertices, length 0, 4 bones" in labels
     assert "A broad part keeps the rigger's weights." in labels
     props = {n for _, k, n in log if k == "prop"}
-    assert {"frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit", "use_floor", "floor_height", "live_preview"} <= props
+    assert {"frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit", "bend_capacity", "use_floor", "floor_height", "live_preview"} <= props

@@ -236,3 +236,34 @@ def test_bad_input_names_the_field():
     )
     with pytest.raises(caudal.NotFoundError, match="chain"):
         caudal.TailSpring(no_tail)
+
+
+def test_bend_capacity_scales_a_stubs_carry():
+    # Five bones on a 0.25 m tail are 0.05 m long, the skin 0.06 m thick:
+    # capacity 0.05 / (2.0 x 0.06) at ratio 2; the default ratio (0.5)
+    # leaves this tail alone.
+    rig = creature(bones=5, tail_length=0.25)
+    slender = caudal.TailSpring(rig, **METRES)
+    assert slender.bend_capacity == pytest.approx(1.0)
+    assert slender.params()["bend_capacity"] == pytest.approx(0.5)
+    stub = caudal.TailSpring(rig, bend_capacity=2.0, gravity=0.0, **METRES)
+    assert stub.bend_capacity == pytest.approx(0.05 / 0.12, rel=1e-4)
+    free = caudal.TailSpring(rig, bend_capacity=0.0, gravity=0.0, **METRES)
+    assert free.bend_capacity == 1.0
+
+    def lift(spring):
+        # The settled carry: the tip link's turn from its bind direction.
+        spring.reset_to(hips([0, 1, 0]))
+        for _ in range(600):
+            spring.step(hips([0, 1, 0]), 1 / 60)
+        bind = caudal.TailSpring(rig, carry_deg=0.0, gravity=0.0, **METRES)
+        bind.reset_to(hips([0, 1, 0]))
+        a = spring.particles[-1] - spring.particles[-2]
+        b = bind.particles[-1] - bind.particles[-2]
+        c = np.dot(a, b) / np.linalg.norm(a) / np.linalg.norm(b)
+        return np.degrees(np.arccos(np.clip(c, -1, 1)))
+
+    assert lift(free) == pytest.approx(50.0, abs=0.1)
+    assert lift(stub) == pytest.approx(50.0 * 0.05 / 0.12, abs=0.1)
+    with pytest.raises(ValueError, match="bend_capacity"):
+        caudal.TailSpring(rig, bend_capacity=-1.0)

@@ -3,7 +3,7 @@
 //! (`Units::PerMetre(1.0)`) unless a test is about scaling.
 
 use caudal::rig::{Influences, RigParts};
-use caudal::spring::{bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units};
+use caudal::spring::{bend_angle, bend_capacity, chain_thickness, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units};
 use caudal::{CaudalError, Clip, Rig, Trs};
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
@@ -494,6 +494,49 @@ fn carry_is_the_lift_of_the_whole_tail_for_4_and_8_bones() {
         }
         assert!(max_kink(s.bends()).to_degrees() < 5.0);
     }
+}
+
+#[test]
+fn a_stub_bends_less_by_its_bend_capacity() {
+    // The creature's tail skin lies 0.03 m round its centre line (thickness
+    // 0.06 m); four bones on 0.2 m are 0.05 m long: κ = 0.05 / (r 0.06).
+    let mut c = Creature::new(4);
+    c.direction = -Vec3::Y;
+    c.tail_length = 0.2;
+    let (rig, chain) = c.build();
+    let (thickness, bone) = chain_thickness(&rig, &chain).unwrap();
+    assert!((thickness - 0.06).abs() < 1e-5 && (bone - 0.05).abs() < 1e-5, "thickness {thickness}, bone {bone}");
+    assert!((bend_capacity(&rig, &chain, 0.5) - 1.0).abs() < 1e-6, "slender enough at the default ratio");
+    let kappa = bend_capacity(&rig, &chain, 2.0);
+    assert!((kappa - 0.05 / 0.12).abs() < 1e-5, "κ {kappa}");
+    assert_eq!(bend_capacity(&rig, &chain, 0.0), 1.0, "0 turns it off");
+
+    // The carry and the stop shrink by κ: the settled rest arc lifts κ x 50°,
+    // and a tail pressed by a strong gravity rests on a stop of κ x 30°.
+    let mut level = c.clone();
+    level.direction = Vec3::new(0.0, 0.0, -1.0);
+    let level = level.build();
+    let run = |(rig, chain): &(Rig, TailChain), params: SpringParams| {
+        let mut spring = TailSpring::new(rig, chain.clone(), params).unwrap();
+        spring.step(rest_hips(), 0.0).unwrap();
+        for _ in 0..600 {
+            spring.step(rest_hips(), 1.0 / 60.0).unwrap();
+        }
+        let mut head = spring.root_head().unwrap();
+        let mut lift = 0.0;
+        for p in spring.particles() {
+            lift = lift_deg((*p - head).normalize());
+            head = *p;
+        }
+        (spring.bend_capacity(), lift, spring.bends().iter().map(|b| bend_angle(*b).to_degrees()).fold(0.0, f32::max))
+    };
+    let hanging = (rig.clone(), chain.clone());
+    let (k, lift, _) = run(&hanging, SpringParams { gravity: 0.0, bend_capacity: 2.0, ..metres() });
+    assert!((k - kappa).abs() < 1e-6 && (lift - 50.0 * kappa).abs() < 0.05, "κ {k}: lift {lift}, want {}", 50.0 * kappa);
+    let (_, full, _) = run(&hanging, SpringParams { gravity: 0.0, bend_capacity: 0.0, ..metres() });
+    assert!((full - 50.0).abs() < 0.05, "no capacity: lift {full}");
+    let (_, _, most) = run(&level, SpringParams { gravity: 40.0, carry_deg: 0.0, ground: false, bend_capacity: 2.0, ..metres() });
+    assert!((most - 30.0 * kappa).abs() < 0.01, "pressed bend {most}, stop {}", 30.0 * kappa);
 }
 
 #[test]

@@ -81,26 +81,17 @@ fn quaternius_walk_gallop() {
     }
 }
 
-/// SPEC M1's full bar: the chain tears nothing (0%) and its p99 stays at or
-/// under the body's, while it moves (`MIN_SWING_DEG`). Met on 7 of the 9
-/// tables with the defaults (linear blend over the segment, bones no
-/// shorter than 1.25x the tail's thickness, the curl over the back kept,
-/// the forward plane guarding below the root). The two exceptions, pinned
-/// here so they cannot grow: the Gallops of the Shiba (2 of 393 tail edges,
-/// at the joint before its fluffy tip ball, reach 1.57 in 4 of 24 samples)
-/// and of the Alpaca (2 of 154 edges reach 1.51 in 2 samples): 0.1% each.
+/// SPEC M1's full bar on all nine tables: the chain tears nothing (0%) and
+/// its p99 stays at or under the body's, while it moves (`MIN_SWING_DEG`).
+/// With the defaults: linear blend over the segment, bones no shorter than
+/// 1.25x the tail's thickness, the curl over the back kept, the forward
+/// plane guarding below the root, and the bend capacity scaling carry and
+/// stop of the Shiba Inu (κ 0.53) and the Alpaca (0.68). Without the last,
+/// the Gallops of both tore 2 edges each (1.57 and 1.51, 0.1%).
 #[test]
 fn spec_bar_chain_tears_nothing() {
     check(fox(), &["Walk", "Run", "Survey"], true);
-    check(wolf(), &["Walk", "Gallop"], true);
-    for g in [shiba(), alpaca()] {
-        check(g, &["Walk"], true);
-        let h = StretchHarness::new(&g.model, &ChainParams::default(), &BakeParams::default()).unwrap();
-        let c = h.compare("Gallop", STRETCH_SAMPLES).unwrap();
-        let (chain, body) = (&c.rows[2], &c.rows[3]);
-        let label = &g.model.label;
-        assert!(chain.stats.torn_share <= 0.002, "{label} Gallop chain tears {}", chain.stats.torn_share);
-        assert!(chain.stats.max < 1.6 && chain.stats.min > 0.67, "{label} Gallop chain {:?}", chain.stats);
-        assert!(chain.stats.p99 <= body.stats.p99, "{label} Gallop p99 {} > body {}", chain.stats.p99, body.stats.p99);
+    for g in [wolf(), shiba(), alpaca()] {
+        check(g, &["Walk", "Gallop"], true);
     }
 }

@@ -154,6 +154,7 @@ class TailSpring:
         forward_plane: bool = ...,
         coupling_rate: float = ...,
         stop_deg: float = ...,
+        bend_capacity: float = ...,
         ground: bool = ...,
         floor_height: float = ...,
         clearance: float = ...,
@@ -196,6 +197,8 @@ class TailSpring:
     def units_per_metre(self) -> float: ...
     @property
     def teleports(self) -> int: ...
+    @property
+    def bend_capacity(self) -> float: ...
     def params(self) -> dict[str, Any]: ...
     def __len__(self) -> int: ...
 
@@ -213,6 +216,7 @@ def simulate(
     forward_plane: bool = ...,
     coupling_rate: float = ...,
     stop_deg: float = ...,
+    bend_capacity: float = ...,
     ground: bool = ...,
     floor_height: float = ...,
     clearance: float = ...,

@@ -47,6 +47,7 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
             "forward_plane" => p.forward_plane = b(&v)?,
             "coupling_rate" => p.coupling_rate = f(&v)?,
             "stop_deg" => p.stop_deg = f(&v)?,
+            "bend_capacity" => p.bend_capacity = f(&v)?,
             "ground" => p.ground = b(&v)?,
             "floor_height" => p.floor_height = f(&v)?,
             "clearance" => p.clearance = f(&v)?,
@@ -69,7 +70,7 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
                 return Err(CaudalError::param(
                     key,
                     "unknown spring parameter (root_frequency, tip_frequency_ratio, damping_ratio, gravity, carry_deg, \
-                     forward_plane, coupling_rate, stop_deg, ground, floor_height, clearance, contact_damping, rest_curve, \
+                     forward_plane, coupling_rate, stop_deg, bend_capacity, ground, floor_height, clearance, contact_damping, rest_curve, \
                      segment_reference, substep_rate, max_substeps, teleport_distance, units_per_metre, forward, up)",
                 ))
                 .py_err()
@@ -226,6 +227,12 @@ impl PyTailSpring {
     fn teleports(&self) -> u64 {
         self.inner.teleports()
     }
+    /// This chain's bend capacity κ: carry and stop in force are the
+    /// parameters' times this (1 for a slender tail).
+    #[getter]
+    fn bend_capacity(&self) -> f32 {
+        self.inner.bend_capacity()
+    }
     /// The parameters in force, as a dict of the keyword names.
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let p = self.inner.params();
@@ -238,6 +245,7 @@ impl PyTailSpring {
         d.set_item("forward_plane", p.forward_plane)?;
         d.set_item("coupling_rate", p.coupling_rate)?;
         d.set_item("stop_deg", p.stop_deg)?;
+        d.set_item("bend_capacity", p.bend_capacity)?;
         d.set_item("ground", p.ground)?;
         d.set_item("floor_height", p.floor_height)?;
         d.set_item("clearance", p.clearance)?;

@@ -15,6 +15,7 @@
 //! | `params` | parameters, defaults, units |
 //! | `chain` | which joints, validated |
 //! | `rest` | neutral pose from the binds, rest arc, carry |
+//! | `capacity` | how far a chain may bend for its skin's thickness |
 //! | `coupling` | bend coupling and elastic stop |
 //! | `contact` | forward plane and ground circle |
 //! | `anchor` | the pelvis pose and its path over a call |
@@ -28,6 +29,7 @@
 
 mod anchor;
 mod batch;
+mod capacity;
 mod chain;
 mod contact;
 mod coupling;
@@ -42,6 +44,7 @@ mod state;
 mod tail_spring;
 
 pub use batch::{output_offsets, step_many};
+pub use capacity::{bend_capacity, chain_thickness};
 pub use chain::TailChain;
 pub use contact::{forward_plane, ground};
 pub use coupling::{bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing, ElasticStop};

@@ -20,6 +20,14 @@ pub const CARRY_DEG: f32 = 50.0;
 pub const COUPLING_RATE: f32 = 12.0;
 /// Elastic stop: largest extra bend beyond the rest direction, degrees (SPEC S5).
 pub const STOP_DEG: f32 = 30.0;
+/// Bend capacity ratio: a chain whose bones are shorter than this many
+/// times its skin's thickness has its carry and stop scaled by
+/// `κ = min(1, bone length / (ratio · thickness))` (see
+/// `spring::bend_capacity`). Not in the SPEC: its fox tail is slender and
+/// unaffected, as are the Khronos Fox (κ 1, bones 0.83 of its thickness)
+/// and the Wolf (1.0); the Shiba Inu's curl (0.26) and the Alpaca's stub
+/// (0.34) tore at the article's 50° carry and 30° stop. 0 turns it off.
+pub const BEND_CAPACITY: f32 = 0.5;
 /// Floor height `g0`, metres (SPEC S8: world up = 0).
 pub const FLOOR_HEIGHT_M: f32 = 0.0;
 /// Centre-line clearance `ρ` above the floor for the tail's thickness, metres.
@@ -97,6 +105,9 @@ pub struct SpringParams {
     pub coupling_rate: f32,
     /// Elastic stop angle beyond the rest direction, degrees (0 < stop ≤ 180).
     pub stop_deg: f32,
+    /// [`BEND_CAPACITY`]: scales `carry_deg` and `stop_deg` down for a
+    /// chain too short for its skin's thickness; 0 = off.
+    pub bend_capacity: f32,
     /// Ground contact on or off.
     pub ground: bool,
     /// Floor height `g0`, metres (see [`Units`]); world Y.
@@ -135,6 +146,7 @@ impl Default for SpringParams {
             forward_plane: true,
             coupling_rate: COUPLING_RATE,
             stop_deg: STOP_DEG,
+            bend_capacity: BEND_CAPACITY,
             ground: true,
             floor_height: FLOOR_HEIGHT_M,
             clearance: CLEARANCE_M,
@@ -188,6 +200,7 @@ impl SpringParams {
         if !(self.stop_deg.is_finite() && self.stop_deg > 0.0 && self.stop_deg <= 180.0) {
             return Err(CaudalError::param("stop_deg", format!("must be in (0, 180], got {}", self.stop_deg)));
         }
+        non_negative("bend_capacity", self.bend_capacity)?;
         finite("floor_height", self.floor_height)?;
         non_negative("clearance", self.clearance)?;
         non_negative("contact_damping", self.contact_damping)?;

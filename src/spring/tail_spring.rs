@@ -38,6 +38,8 @@ pub struct TailSpring {
     /// sessions must not drift).
     accumulator: f64,
     teleports: u64,
+    /// This chain's bend capacity (see `spring::bend_capacity`).
+    capacity: f32,
 }
 
 /// Checks and decomposes a parent world matrix.
@@ -78,9 +80,12 @@ impl TailSpring {
     pub fn new(rig: &Rig, chain: TailChain, params: SpringParams) -> Result<TailSpring> {
         // The chain's fields are public: check them against *this* rig.
         let chain = TailChain::new(rig, chain.bones, chain.end)?;
-        let rest = rest::build(rig, &chain, &params)?;
+        params.validate()?;
+        let capacity = super::capacity::bend_capacity(rig, &chain, params.bend_capacity);
+        let bent = SpringParams { carry_deg: params.carry_deg * capacity, stop_deg: params.stop_deg * capacity, ..params.clone() };
+        let rest = rest::build(rig, &chain, &bent)?;
         let n = chain.bones.len();
-        let rules = rules_of(&params);
+        let rules = rules_of(&bent);
         let mut state = ChainState::new(n);
         for (l, link) in state.locals.iter_mut().zip(&rest.links) {
             *l = link.rest_local;
@@ -101,6 +106,7 @@ impl TailSpring {
             anchor: None,
             accumulator: 0.0,
             teleports: 0,
+            capacity,
         })
     }
 
@@ -295,6 +301,11 @@ impl TailSpring {
     /// How many times a jump of the parent restarted the chain.
     pub fn teleports(&self) -> u64 {
         self.teleports
+    }
+    /// This chain's bend capacity κ: its carry and stop are the parameters'
+    /// times this (1 for a tail slender enough for the article's angles).
+    pub fn bend_capacity(&self) -> f32 {
+        self.capacity
     }
 }
 
