@@ -5,7 +5,7 @@ use glam::Quat;
 use super::drive::anchor_worlds;
 use super::looping::{check_loop, LoopCheck};
 use super::params::{BakeParams, LoopMode};
-use super::seam::{measure, Seam};
+use super::seam::{close_loop, measure, Seam};
 use super::warmup::{cycle_anchor, settle, warm_loop, Warmup};
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Rig};
@@ -26,6 +26,11 @@ pub struct BakedClip {
     pub warmup: Warmup,
     /// Loop closure of the keys (loops only).
     pub seam: Option<Seam>,
+    /// A loop whose warm-up did not converge is closed by spreading the
+    /// difference between its last and first keys over the cycle (see
+    /// [`close_loop`]): the closure removed, degrees; 0 when the warm-up
+    /// converged (the keys are the simulation's, untouched).
+    pub seam_blend_deg: f32,
 }
 
 /// Bakes `clip` (sampled for all joints of `rig`, see
@@ -68,6 +73,7 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
         }
         w
     };
+    let seam_blend_deg = if looping && !warmup.converged { close_loop(&mut rotations, k, frames) } else { 0.0 };
     hemisphere_continuity(&mut rotations, k);
     let seam = looping.then(|| measure(&rotations, k, frames));
     Ok(BakedClip {
@@ -82,6 +88,7 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
         loop_check,
         warmup,
         seam,
+        seam_blend_deg,
     })
 }
 

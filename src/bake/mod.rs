@@ -7,7 +7,10 @@
 //! silently, pass after pass, until the tail state at the loop start repeats
 //! ([`LOOP_STATE_TOLERANCE_DEG`], at most [`MAX_WARMUP_PASSES`]); only then is
 //! a cycle recorded, so the keys close and the tail does not jump at the
-//! loop point. A one-shot clip settles from its first frame's pose. Every
+//! loop point. A loop whose tail never repeats within the bound (a motion
+//! that repeats every second or third cycle) is recorded once and closed by
+//! spreading its last-to-first difference over the cycle, reported as
+//! `seam_blend_deg`. A one-shot clip settles from its first frame's pose. Every
 //! computation runs on private copies (SPEC R): rigs, clips and models are
 //! only read, and baking one clip never depends on another.
 //!
@@ -40,5 +43,5 @@ pub use drive::{anchor_worlds, state_distance_deg, TailState};
 pub use looping::{check_loop, LoopCheck};
 pub use model::{bake_model, select_clips, tracks, ModelBake};
 pub use params::*;
-pub use seam::{angle_between, Seam, STILL_STEP_DEG};
+pub use seam::{angle_between, close_loop, Seam, STILL_STEP_DEG};
 pub use warmup::Warmup;

@@ -78,3 +78,37 @@ pub fn measure(rotations: &[Quat], bones: usize, frames: usize) -> Seam {
         neighbour_step_deg: neighbour,
     }
 }
+
+/// Closes a recorded cycle whose warm-up did not converge: some tails answer
+/// a clip with a motion that repeats only every second or third cycle (a
+/// spring pressed onto the floor by a low carry, for one), so no pass ends
+/// where it began. The difference `d_b = last_b⁻¹ first_b` of every bone is
+/// spread over the cycle, key `f` of `F` turned by `slerp(I, d_b, f/(F-1))`
+/// in the bone's own frame: the last key becomes the first, and the extra
+/// turn per frame is the closure over the cycle's length (constant, so no
+/// key jumps). Returns the closure removed, degrees.
+pub fn close_loop(rotations: &mut [Quat], bones: usize, frames: usize) -> f32 {
+    if frames < 2 {
+        return 0.0;
+    }
+    let last = (frames - 1) * bones;
+    let deltas: Vec<Quat> = (0..bones)
+        .map(|b| {
+            let d = rotations[last + b].conjugate() * rotations[b];
+            if d.w < 0.0 {
+                -d
+            } else {
+                d
+            }
+        })
+        .collect();
+    let removed = step(&rotations[last..last + bones], &rotations[..bones]);
+    for f in 1..frames {
+        let w = f as f32 / (frames - 1) as f32;
+        for (b, d) in deltas.iter().enumerate() {
+            let i = f * bones + b;
+            rotations[i] = (rotations[i] * crate::spring::slerp(Quat::IDENTITY, *d, w)).normalize();
+        }
+    }
+    removed
+}
