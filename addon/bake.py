@@ -14,11 +14,7 @@ from dataclasses import dataclass
 import bpy
 import numpy as np
 
-from . import anim, axes, bake_loop, bpy_arrays, live
-
-# SPEC B / src/bake/params.rs LOOP_POSE_ANGLE_DEG: a clip whose first and
-# last poses agree this well is a loop and gets warm-up passes.
-LOOP_POSE_ANGLE_DEG = 0.5
+from . import anim, axes, bpy_arrays, live
 
 
 @dataclass
@@ -30,13 +26,8 @@ class BakeResult:
     passes: int
     converged: bool
     closure_deg: float
+    seam_blend_deg: float  # a loop that never repeated, blended shut (0 when it converged)
     stretch: dict  # caudal.edge_stretch of the baked clip: tail, body, motion (SPEC M1)
-
-
-def clip_loops(clip) -> bool:
-    """First and last frame carry the same pose (root travel aside)."""
-    q = np.asarray(clip.rotations, dtype=np.float64)
-    return bake_loop._angle_deg(q[0], q[-1]) <= LOOP_POSE_ANGLE_DEG
 
 
 # Skin counts as tail when tail bones hold more than half of its weight.
@@ -80,26 +71,39 @@ def bake_actions(arm, actions, settings, progress=None) -> list[BakeResult]:
     names = rig.joint_names
     planned = []
     for n, action in enumerate(actions):
-        spring = caudal.TailSpring(rig, None, **kwargs)
         frames = bpy_arrays.action_frames(action, fps)
         clip = bpy_arrays.sample_action(arm, action, table, rig, frames, fps)
-        anchors = caudal.world_matrices_of(rig, clip)[:, names.index(spring.parent)]
-        looping = clip_loops(clip)
-        tb = bake_loop.bake_tail(spring, anchors, fps, looping)
-        idx = [names.index(b) for b in tb.bones]
-        basis = axes.basis_from_local(np.asarray(rig.rest_rotations)[idx], tb.rotations)
-        stretch = measure(rig, table, clip, idx, tb.rotations, spring.parent)
-        planned.append((action, frames, tb, basis, looping, stretch))
+        # caudal's bake: loop detection (first and last pose), warm-up passes
+        # or settling, one recorded cycle (SPEC B); nothing computed here.
+        baked = caudal.bake_clip(rig, clip, spring=kwargs)
+        s = baked.summary()
+        rotations = np.asarray(baked.rotations, dtype=np.float64)
+        idx = [names.index(b) for b in baked.bones]
+        basis = axes.basis_from_local(np.asarray(rig.rest_rotations)[idx], rotations)
+        anchor = names[int(np.asarray(rig.parents)[idx[0]])]
+        stretch = measure(rig, table, clip, idx, rotations, anchor)
+        result = BakeResult(
+            action.name,
+            baked.bones,
+            len(frames),
+            s["looping"],
+            s["warmup_passes"],
+            s["converged"],
+            s["closure_deg"] or 0.0,
+            s["seam_blend_deg"],
+            stretch,
+        )
+        planned.append((action, frames, result, basis))
         if progress:
             progress(n + 1)
     out = []
-    for action, frames, tb, basis, looping, stretch in planned:
+    for action, frames, result, basis in planned:
         curves = anim.fcurves(action, anim.slot_for(arm, action), create=True)
-        for k, bone in enumerate(tb.bones):
+        for k, bone in enumerate(result.bones):
             path = f'pose.bones["{bpy.utils.escape_identifier(bone)}"].rotation_quaternion'
             for i in range(4):
                 anim.write_curve(curves, path, i, frames, basis[:, k, i], group=bone)
-        out.append(BakeResult(action.name, tb.bones, len(frames), looping, tb.passes, tb.converged, tb.closure_deg, stretch))
+        out.append(result)
     for bone in out[0].bones if out else []:
         arm.pose.bones[bone].rotation_mode = "QUATERNION"
     return out

@@ -43,6 +43,10 @@ class CAUDAL_OT_bake_tail(bpy.types.Operator):
         )
         for r in results:
             if r.looping and not r.converged:
-                self.report({"WARNING"}, f"{r.action}: the tail had not settled after {r.passes} passes")
+                self.report(
+                    {"WARNING"},
+                    f"{r.action}: the tail's motion never repeated in {r.passes} passes; "
+                    f"its cycle was blended shut ({r.seam_blend_deg:.2f}° spread over the clip)",
+                )
         self.report({"INFO"}, s.bake_report)
         return {"FINISHED"}

@@ -272,6 +272,17 @@ def bake(
     max_settle: float | None = None,
     spring: dict[str, Any] | None = None,
 ) -> Bake: ...
+def bake_clip(
+    rig: Rig,
+    clip: Clip,
+    chain: list[str] | list[int] | None = None,
+    *,
+    loop: str | bool | None = None,
+    state_tolerance_deg: float | None = None,
+    max_warmup_passes: int | None = None,
+    max_settle: float | None = None,
+    spring: dict[str, Any] | None = None,
+) -> BakedClip: ...
 def tail_chains(rig: Rig) -> list[dict[str, Any]]: ...
 
 # --- measure (SPEC M1, G) ---

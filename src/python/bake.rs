@@ -10,8 +10,8 @@ use pyo3::types::{PyDict, PyList};
 use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::PyModel;
-use super::rig::PyRig;
-use crate::bake::{bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use super::rig::{PyClip, PyRig};
+use crate::bake::{bake_clip as core_bake_clip, bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
 use crate::gltf_io::{self, GltfModel, WriteOptions};
@@ -120,6 +120,13 @@ impl PyBakedClip {
     fn __repr__(&self) -> String {
         let b = &self.inner;
         match &b.seam {
+            Some(s) if b.seam_blend_deg > 0.0 => format!(
+                "BakedClip({:?}, loop, no repeat in {} passes: {:.3}° blended shut, seam ratio {:.2})",
+                b.name,
+                b.warmup.passes,
+                b.seam_blend_deg,
+                s.ratio()
+            ),
             Some(s) => format!(
                 "BakedClip({:?}, loop, {} passes, closure {:.3}°, seam ratio {:.2})",
                 b.name,
@@ -152,6 +159,7 @@ pub fn summary<'py>(py: Python<'py>, b: &BakedClip) -> PyResult<Bound<'py, PyDic
         },
     )?;
     d.set_item("converged", b.warmup.converged)?;
+    d.set_item("seam_blend_deg", b.seam_blend_deg)?;
     if let Some(s) = &b.seam {
         d.set_item("closure_deg", s.closure_deg)?;
         d.set_item("seam_step_deg", s.seam_step_deg)?;
@@ -312,6 +320,38 @@ fn bake(
     })
 }
 
+/// Bakes one clip (sampled for every joint of `rig`, as `caudal.Clip`)
+/// through one chain (joint names or indices, root first; None: the rig's
+/// `Tail*` chain): warm-up passes for a loop, settling for a one-shot, then a
+/// key per clip frame. `loop` is 'auto' (first and last pose equal), 'loop',
+/// 'once' or a bool. What the Blender add-on bakes actions with.
+#[pyfunction]
+#[pyo3(signature = (rig, clip, chain=None, *, r#loop=None, state_tolerance_deg=None, max_warmup_passes=None, max_settle=None, spring=None))]
+#[allow(clippy::too_many_arguments)]
+fn bake_clip(
+    py: Python<'_>,
+    rig: &PyRig,
+    clip: &PyClip,
+    chain: Option<&Bound<'_, PyAny>>,
+    r#loop: Option<&Bound<'_, PyAny>>,
+    state_tolerance_deg: Option<f32>,
+    max_warmup_passes: Option<u32>,
+    max_settle: Option<f32>,
+    spring: Option<&Bound<'_, PyDict>>,
+) -> PyResult<PyBakedClip> {
+    let params = bake_params(None, None, None, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
+    let mode = match r#loop {
+        Some(v) if !v.is_none() => loop_mode("loop", v)?,
+        _ => LoopMode::Auto,
+    };
+    let chain = super::spring::chain_from(&rig.inner, chain)?;
+    let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let inner = py.detach(move || core_bake_clip(&r, &c, &chain, mode, &params)).py_err()?;
+    let names = rig.inner.joint_names();
+    let bones = inner.track.joints.iter().map(|&j| names[j].clone()).collect();
+    Ok(PyBakedClip { inner, bones })
+}
+
 /// The rig's grown chains: dicts {bones, end, anchor} of joint names.
 #[pyfunction]
 fn tail_chains<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyList>> {
@@ -331,6 +371,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyBake>()?;
     m.add_class::<PyBakedClip>()?;
     m.add_function(wrap_pyfunction!(bake, m)?)?;
+    m.add_function(wrap_pyfunction!(bake_clip, m)?)?;
     m.add_function(wrap_pyfunction!(tail_chains, m)?)?;
     Ok(())
 }

@@ -84,7 +84,7 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
 /// The chain from None (find Tail_1..Tail_K and Tail_End by name) or a list
 /// of joint names or indices, root first (a trailing weightless joint is the
 /// end helper).
-fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResult<TailChain> {
+pub(super) fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResult<TailChain> {
     let Some(c) = chain.filter(|c| !c.is_none()) else {
         return TailChain::find(rig).py_err();
     };
