@@ -27,6 +27,7 @@ class BakeResult:
     converged: bool
     closure_deg: float
     seam_blend_deg: float  # a loop that never repeated, blended shut (0 when it converged)
+    bend_capacity: float  # the chain's carry and stop were scaled by this (1: a slender tail)
     stretch: dict  # caudal.edge_stretch of the baked clip: tail, body, motion (SPEC M1)
 
 
@@ -91,6 +92,7 @@ def bake_actions(arm, actions, settings, progress=None) -> list[BakeResult]:
             s["converged"],
             s["closure_deg"] or 0.0,
             s["seam_blend_deg"],
+            s["bend_capacity"],
             stretch,
         )
         planned.append((action, frames, result, basis))

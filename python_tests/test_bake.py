@@ -69,6 +69,7 @@ def test_bake_clip_equals_the_model_bake(demo):
     np.testing.assert_array_equal(one.rotations, walk.rotations)
     s = one.summary()
     assert s["converged"] and s["seam_blend_deg"] == 0.0 and s["closure_deg"] <= CLOSURE_DEG
+    assert s["bend_capacity"] == 1.0  # the demo's tail is slender
     once = caudal.bake_clip(bake.rig, padded(model, bake.rig, "Walk"), loop="once").summary()
     assert not once["looping"] and once["closure_deg"] is None
     with pytest.raises(ValueError, match="clip"):

@@ -41,6 +41,9 @@ class CAUDAL_OT_bake_tail(bpy.types.Operator):
             f"Baked {len(results)} action(s), {len(results[0].bones)} tail bones; loop closure within {worst:.2f}°; "
             f"tail stretch p99 {p99:.2f} (body {body:.2f}{collar}), swing {swing:.1f}°"
         )
+        capacity = results[0].bend_capacity
+        if capacity < 1.0:
+            s.bake_report += f"; bend capacity {capacity:.2f} (short bones for the tail's thickness: carry and limit scaled)"
         for r in results:
             if r.looping and not r.converged:
                 self.report(

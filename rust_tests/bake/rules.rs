@@ -5,7 +5,7 @@ use caudal::rig::RigParts;
 use caudal::{CaudalError, Rig};
 use glam::{Quat, Vec3};
 
-use super::fixtures::{demo, wolf};
+use super::fixtures::{alpaca, demo, fox, shiba, wolf};
 
 #[test]
 fn one_shots_settle_from_the_first_pose() {
@@ -213,4 +213,15 @@ fn root_motion_is_carried_across_the_seam() {
         s0.closure_deg,
         s.local_ratio()
     );
+}
+
+#[test]
+fn bend_capacity_is_reported_per_chain() {
+    // Bones of 0.26x (the Shiba's curl) and 0.34x (the Alpaca's stub) their
+    // skin's thickness bend less; the others are slender enough.
+    for (g, want) in [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.526), (alpaca(), 0.684)] {
+        let clip = extend_clip(&g.model.sample_clip(&g.model.animations[0].name, 30.0).unwrap(), &g.rig).unwrap();
+        let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
+        assert!((b.bend_capacity - want).abs() < 0.005, "{}: capacity {}, want {want}", g.model.label, b.bend_capacity);
+    }
 }

@@ -31,6 +31,9 @@ pub struct BakedClip {
     /// [`close_loop`]): the closure removed, degrees; 0 when the warm-up
     /// converged (the keys are the simulation's, untouched).
     pub seam_blend_deg: f32,
+    /// The chain's bend capacity: its carry and stop were the parameters'
+    /// times this (see `spring::bend_capacity`).
+    pub bend_capacity: f32,
 }
 
 /// Bakes `clip` (sampled for all joints of `rig`, see
@@ -89,6 +92,7 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
         warmup,
         seam,
         seam_blend_deg,
+        bend_capacity: spring.bend_capacity(),
     })
 }
 

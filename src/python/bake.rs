@@ -160,6 +160,7 @@ pub fn summary<'py>(py: Python<'py>, b: &BakedClip) -> PyResult<Bound<'py, PyDic
     )?;
     d.set_item("converged", b.warmup.converged)?;
     d.set_item("seam_blend_deg", b.seam_blend_deg)?;
+    d.set_item("bend_capacity", b.bend_capacity)?;
     if let Some(s) = &b.seam {
         d.set_item("closure_deg", s.closure_deg)?;
         d.set_item("seam_step_deg", s.seam_step_deg)?;

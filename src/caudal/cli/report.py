@@ -65,6 +65,13 @@ def format_table(entry: dict[str, Any]) -> str:
         )
     else:
         lines.append(f"chain baked as a one-shot, settled {b['warmup_seconds']:.1f} s at the first pose")
+    if b["seam_blend_deg"] > 0.0:
+        lines.append(f"the tail's motion never repeated: the cycle was blended shut ({b['seam_blend_deg']:.2f} deg)")
+    if b["bend_capacity"] < 1.0:
+        lines.append(
+            f"bend capacity {b['bend_capacity']:.2f}: the tail's bones are short for its thickness, "
+            "so its carry and stop were scaled by that"
+        )
     return "\n".join(lines)
 
 
