@@ -238,3 +238,27 @@ def test_tail_command_bakes_selected_clips(tmp_path):
     tail_nodes = {i for i, n in enumerate(g.doc["nodes"]) if n.get("name", "").startswith("Tail_")}
     keyed = {a["name"]: {c["target"]["node"] for c in a["channels"]} & tail_nodes for a in g.doc["animations"]}
     assert keyed["Walk"] and keyed["Run"] and not keyed["Survey"]
+
+
+def test_tail_command_takes_spring_and_loop_settings(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    def tail(*extra):
+        out = tmp_path / "wolf_tail.glb"
+        cmd = [sys.executable, "-m", "caudal.cli", "tail", str(asset("quaternius_wolf/Wolf_notail.glb")), "-o", str(out)]
+        return subprocess.run(cmd + ["--bake", "--clips", "Walk,Death", "--json", *extra], capture_output=True, text=True)
+
+    plain = tail()
+    assert plain.returncode == 0, plain.stderr
+    walk0, death0 = json.loads(plain.stdout)["bake"]
+    r = tail("--spring", "carry_deg=20", "--spring", "ground=off", "--loop", "Walk=once", "--loop", "Death=loop")
+    assert r.returncode == 0, r.stderr
+    walk, death = json.loads(r.stdout)["bake"]
+    assert walk0["looping"] and not death0["looping"]
+    assert not walk["looping"] and death["looping"]  # the modes were applied
+    bad = tail("--spring", "stop_deg=400")
+    assert bad.returncode == 2 and "stop_deg" in bad.stderr
+    bad = tail("--spring", "carry_deg")
+    assert bad.returncode == 2 and "NAME=VALUE" in bad.stderr

@@ -38,6 +38,20 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--bake", action="store_true", help="simulate the clips and write the tail rotations into each as loop-closed keys")
     p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
+    p.add_argument(
+        "--spring",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="with --bake: a spring parameter, repeatable (e.g. carry_deg=40, stop_deg=25, bend_capacity=0, ground=off)",
+    )
+    p.add_argument(
+        "--loop",
+        action="append",
+        default=[],
+        metavar="CLIP=MODE",
+        help="with --bake: auto, loop or once for one clip, repeatable (default auto: first and last pose equal)",
+    )
     p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run)
@@ -64,6 +78,27 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def pairs(field: str, items: list[str]) -> dict[str, str]:
+    out = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise caudal.CaudalError(f"{field}: expected NAME=VALUE, got {item!r}")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def spring_value(text: str) -> float | bool:
+    """A number, or on/off for the switches (ground, forward_plane)."""
+    switch = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+    if text.lower() in switch:
+        return switch[text.lower()]
+    try:
+        return float(text)
+    except ValueError:
+        raise caudal.CaudalError(f"--spring: {text!r} is not a number or on/off") from None
+
+
 def run(args: argparse.Namespace) -> int:
     model = caudal.load(args.input)
     shape = {
@@ -76,7 +111,9 @@ def run(args: argparse.Namespace) -> int:
     baked: list[dict[str, Any]] = []
     if args.bake and any(p["decision"] == "chain" for p in report["parts"]):
         clips = [c.strip() for c in args.clips.split(",") if c.strip()] if args.clips else None
-        bake = caudal.bake(model, rig, clips)
+        spring = {k: spring_value(v) for k, v in pairs("--spring", args.spring).items()}
+        loops: dict[str, str | bool] = dict(pairs("--loop", args.loop))
+        bake = caudal.bake(model, rig, clips, loops=loops or None, spring=spring or None)
         bake.write(args.out)
         baked = [c.summary() for c in bake.clips]
     else:
@@ -96,10 +133,14 @@ def run(args: argparse.Namespace) -> int:
         for p in chains:
             print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
         for b in baked:
-            if b["looping"]:
+            if b["seam_blend_deg"] > 0.0:
+                print(f"  baked {b['name']}: loop, motion never repeated in {b['warmup_passes']} passes, blended shut ({b['seam_blend_deg']:.2f} deg)")
+            elif b["looping"]:
                 print(f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg")
             else:
                 print(f"  baked {b['name']}: one-shot, settled {b['warmup_seconds']:.1f} s")
+        if baked and baked[0]["bend_capacity"] < 1.0:
+            print(f"  bend capacity {baked[0]['bend_capacity']:.2f}: carry and stop scaled for a tail this thick")
         if args.bake and not baked:
             print("  --bake: no chain grown, nothing to bake")
         print(f"  wrote {args.out}")
