@@ -71,3 +71,40 @@ def test_two_native_calls_overlap():
         t.join()
     (s1, e1), (s2, e2) = spans
     assert max(s1, s2) < min(e1, e2), spans
+
+
+def test_bake_clip_releases_the_gil():
+    # The demo's walk played 1,000 times as one long clip through its tail.
+    model = caudal.demo_creature()
+    rig = caudal.bake(model).rig
+    walk = model.clip("Walk", 30.0)
+    j = len(model.rig.joint_names)
+    f = walk.rotations.shape[0]
+
+    def long(a, rest):
+        a = np.concatenate([np.asarray(a), np.broadcast_to(np.asarray(rest)[j:], (f, len(rig.joint_names) - j) + np.asarray(rest).shape[1:])], axis=1)
+        return np.tile(a[:-1], (1000, 1, 1)).astype(np.float32)
+
+    clip = caudal.Clip("long", walk.rate, long(walk.translations, rig.rest_translations), long(walk.rotations, rig.rest_rotations), long(walk.scales, rig.rest_scales))
+    count = [0]
+    stop = threading.Event()
+    barrier = threading.Barrier(2)
+
+    def spin():
+        barrier.wait()
+        while not stop.is_set():
+            count[0] += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    barrier.wait()
+    before = count[0]
+    start = time.perf_counter()
+    caudal.bake_clip(rig, clip, loop="once")
+    elapsed = time.perf_counter() - start
+    during = count[0] - before
+    stop.set()
+    t.join()
+    assert elapsed > 0.02
+    assert during > 10_000, (during, elapsed)
+    print(f"bake_clip {elapsed:.3f} s, spinner {during}")
