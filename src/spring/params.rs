@@ -19,6 +19,9 @@ pub const CARRY_DEG: f32 = 50.0;
 /// Bend coupling rate `k`, 1/s (SPEC S4: α = 1 - exp(-k Δt)).
 pub const COUPLING_RATE: f32 = 12.0;
 /// Elastic stop: largest extra bend beyond the rest direction, degrees (SPEC S5).
+/// Departure: the stop limits positions only; S5's removal of the velocity
+/// pushing against it made some loops answer every other cycle (see the
+/// velocity note in `solver::substep`).
 pub const STOP_DEG: f32 = 30.0;
 /// Bend capacity ratio: a chain whose bones are shorter than this many
 /// times its skin's thickness has its carry and stop scaled by
