@@ -10,3 +10,5 @@ mod loops;
 mod roundtrip;
 #[path = "bake/rules.rs"]
 mod rules;
+#[path = "bake/shapes.rs"]
+mod shapes;

@@ -4,6 +4,7 @@ use glam::{Mat4, Vec3};
 use serde_json::json;
 
 use super::mesh::{tube, Tube};
+use super::TailShape;
 use super::skeleton::*;
 use super::walk::walk;
 
@@ -53,11 +54,24 @@ fn limb(chain: &[usize], end: [f32; 3], r0: f32, r1: f32) -> Part {
     Part { tube, weights }
 }
 
+/// Rings per segment of the tail's centre line.
+const TAIL_RINGS_PER_SEGMENT: usize = 5;
+
+fn tail_tube(shape: &TailShape) -> Tube {
+    let line: Vec<Vec3> = shape.line.iter().map(|p| Vec3::from(*p)).collect();
+    let (r0, r1) = (shape.root_radius, shape.tip_radius);
+    tube(&line, |u| r0 + (r1 - r0) * u, TAIL_RINGS_PER_SEGMENT)
+}
+
+/// How many vertices the tail adds (it is written last).
+pub fn tail_vertex_count(shape: &TailShape) -> usize {
+    tail_tube(shape).positions.len()
+}
+
 /// The tail, weighted as a template rigger does it: distal part mostly to
 /// the left shin, proximal part to the thigh on the vertex's side.
-fn tail() -> Part {
-    let line: Vec<Vec3> = TAIL_LINE.iter().map(|p| Vec3::from(*p)).collect();
-    let tube = tube(&line, |u| 0.07 - 0.045 * u, 5);
+fn tail(shape: &TailShape) -> Part {
+    let tube = tail_tube(shape);
     let weights = tube
         .positions
         .iter()
@@ -80,7 +94,7 @@ fn idx(name: &str) -> usize {
     BONES.iter().position(|b| b.name == name).expect("demo bone exists")
 }
 
-fn parts() -> Vec<Part> {
+fn parts(shape: &TailShape) -> Vec<Part> {
     let i = idx;
     let mut out = vec![
         limb(&[i("mixamorig:Hips"), i("mixamorig:Spine"), i("mixamorig:Spine1"), i("mixamorig:Spine2")], [0.0, 1.5, 0.0], 0.15, 0.13),
@@ -93,7 +107,7 @@ fn parts() -> Vec<Part> {
         out.push(limb(&[n("UpLeg"), n("Leg")], BONES[n("Foot")].head, 0.08, 0.05));
         out.push(limb(&[n("Foot"), n("ToeBase")], [0.1 * x, 0.03, 0.2], 0.045, 0.03));
     }
-    out.push(tail());
+    out.push(tail(shape));
     out
 }
 
@@ -103,11 +117,16 @@ fn f32_bytes(v: impl IntoIterator<Item = f32>) -> Vec<u8> {
 
 /// The creature with its walk clip as GLB bytes.
 pub fn creature_glb() -> Vec<u8> {
+    creature_glb_with(&TailShape::default())
+}
+
+/// The creature with another tail (same skeleton, body, rigger and walk).
+pub fn creature_glb_with(shape: &TailShape) -> Vec<u8> {
     let mut positions: Vec<Vec3> = Vec::new();
     let mut indices: Vec<u32> = Vec::new();
     let mut joints: Vec<u8> = Vec::new();
     let mut weights: Vec<f32> = Vec::new();
-    for part in parts() {
+    for part in parts(shape) {
         let base = positions.len() as u32;
         positions.extend(&part.tube.positions);
         indices.extend(part.tube.triangles.iter().flat_map(|t| t.map(|i| i + base)));
