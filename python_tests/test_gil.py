@@ -9,6 +9,7 @@ import time
 import numpy as np
 
 import caudal
+from conftest import padded_clip
 
 
 def big_rig_and_clip(n=200_000, frames=40):
@@ -26,8 +27,9 @@ def big_rig_and_clip(n=200_000, frames=40):
     return rig, clip
 
 
-def test_python_threads_run_during_native_work():
-    rig, clip = big_rig_and_clip()
+def spinner_count_during(call) -> tuple[int, float]:
+    """How often a Python thread, released behind a barrier, counts while
+    `call()` runs, and how long the call took."""
     count = [0]
     stop = threading.Event()
     barrier = threading.Barrier(2)
@@ -42,11 +44,17 @@ def test_python_threads_run_during_native_work():
     barrier.wait()
     before = count[0]
     start = time.perf_counter()
-    caudal.skin(rig, clip)
+    call()
     elapsed = time.perf_counter() - start
     during = count[0] - before
     stop.set()
     t.join()
+    return during, elapsed
+
+
+def test_python_threads_run_during_native_work():
+    rig, clip = big_rig_and_clip()
+    during, elapsed = spinner_count_during(lambda: caudal.skin(rig, clip))
     # Holding the GIL for the whole call would let the spinner run only at
     # the call's edges; released, it counts freely for the whole call.
     assert elapsed > 0.02
@@ -77,34 +85,13 @@ def test_bake_clip_releases_the_gil():
     # The demo's walk played 1,000 times as one long clip through its tail.
     model = caudal.demo_creature()
     rig = caudal.bake(model).rig
-    walk = model.clip("Walk", 30.0)
-    j = len(model.rig.joint_names)
-    f = walk.rotations.shape[0]
+    walk = padded_clip(model, rig, "Walk")
 
-    def long(a, rest):
-        a = np.concatenate([np.asarray(a), np.broadcast_to(np.asarray(rest)[j:], (f, len(rig.joint_names) - j) + np.asarray(rest).shape[1:])], axis=1)
-        return np.tile(a[:-1], (1000, 1, 1)).astype(np.float32)
+    def long(a):
+        return np.tile(np.asarray(a)[:-1], (1000, 1, 1))
 
-    clip = caudal.Clip("long", walk.rate, long(walk.translations, rig.rest_translations), long(walk.rotations, rig.rest_rotations), long(walk.scales, rig.rest_scales))
-    count = [0]
-    stop = threading.Event()
-    barrier = threading.Barrier(2)
-
-    def spin():
-        barrier.wait()
-        while not stop.is_set():
-            count[0] += 1
-
-    t = threading.Thread(target=spin)
-    t.start()
-    barrier.wait()
-    before = count[0]
-    start = time.perf_counter()
-    caudal.bake_clip(rig, clip, loop="once")
-    elapsed = time.perf_counter() - start
-    during = count[0] - before
-    stop.set()
-    t.join()
+    clip = caudal.Clip("long", walk.rate, long(walk.translations), long(walk.rotations), long(walk.scales))
+    during, elapsed = spinner_count_during(lambda: caudal.bake_clip(rig, clip, loop="once"))
     assert elapsed > 0.02
     assert during > 10_000, (during, elapsed)
     print(f"bake_clip {elapsed:.3f} s, spinner {during}")

@@ -3,19 +3,14 @@ from __future__ import annotations
 import bpy
 
 from .. import bake
-from .common import armature_of, message
+from .common import ArmatureOperator, armature_of, message
 
 
-class CAUDAL_OT_bake_tail(bpy.types.Operator):
+class CAUDAL_OT_bake_tail(ArmatureOperator, bpy.types.Operator):
     """Simulate the tail spring over the chosen actions and write loop-closed keys into them"""
 
     bl_idname = "caudal.bake_tail"
     bl_label = "Bake Tail"
-    bl_options = {"REGISTER", "UNDO"}
-
-    @classmethod
-    def poll(cls, context):
-        return armature_of(context) is not None
 
     def execute(self, context):
         arm = armature_of(context)

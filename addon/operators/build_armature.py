@@ -3,19 +3,14 @@ from __future__ import annotations
 import bpy
 
 from .. import build
-from .common import armature_of, message
+from .common import ArmatureOperator, armature_of, message
 
 
-class CAUDAL_OT_build_armature(bpy.types.Operator):
+class CAUDAL_OT_build_armature(ArmatureOperator, bpy.types.Operator):
     """Grow tail bones (and merge fingers if asked) on the selected rigged character"""
 
     bl_idname = "caudal.build_armature"
     bl_label = "Build Armature"
-    bl_options = {"REGISTER", "UNDO"}
-
-    @classmethod
-    def poll(cls, context):
-        return armature_of(context) is not None
 
     def execute(self, context):
         arm = armature_of(context)

@@ -16,6 +16,17 @@ def armature_of(context):
     return None
 
 
+class ArmatureOperator:
+    """Mixin for operators that act on the selected character's armature:
+    one undo step, available only when there is one."""
+
+    bl_options = {"REGISTER", "UNDO"}
+
+    @classmethod
+    def poll(cls, context):
+        return armature_of(context) is not None
+
+
 def message(e: BaseException) -> str:
     """One line for the status bar: caudal's messages already name the field."""
     text = str(e).strip() or type(e).__name__

@@ -3,19 +3,14 @@ from __future__ import annotations
 import bpy
 
 from .. import transfer
-from .common import armature_of, message
+from .common import ArmatureOperator, armature_of, message
 
 
-class CAUDAL_OT_transfer_animation(bpy.types.Operator):
+class CAUDAL_OT_transfer_animation(ArmatureOperator, bpy.types.Operator):
     """Solve the artist's action onto this armature so its own skinning reproduces the artist's surface"""
 
     bl_idname = "caudal.transfer_animation"
     bl_label = "Transfer Animation"
-    bl_options = {"REGISTER", "UNDO"}
-
-    @classmethod
-    def poll(cls, context):
-        return armature_of(context) is not None
 
     def execute(self, context):
         arm = armature_of(context)

@@ -40,6 +40,16 @@ pub struct BakedClip {
 /// [`super::extend_clip`]) through a spring on `chain`.
 pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
     params.validate()?;
+    // The spring checks the chain against this rig before anything reads it.
+    let spring = TailSpring::new(rig, chain.clone(), params.spring.clone())?;
+    bake_with(rig, clip, spring, mode, params)
+}
+
+/// [`bake_clip`] with the chain's spring already built (at rest, never
+/// stepped): a model's clips share one per chain, its rest geometry and
+/// bend capacity computed once. `params` are validated by the caller.
+pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
+    let chain = spring.chain().clone();
     if clip.joint_count() != rig.joint_count() {
         return Err(CaudalError::shape(
             "clip",
@@ -58,7 +68,6 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
             LoopMode::Once => false,
         };
     let dt = 1.0 / clip.rate;
-    let mut spring = TailSpring::new(rig, chain.clone(), params.spring.clone())?;
     let k = chain.bones.len();
     let mut rotations: Vec<Quat> = Vec::with_capacity(frames * k);
     let warmup = if looping {

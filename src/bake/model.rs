@@ -4,13 +4,13 @@
 use glam::Vec4;
 use rayon::prelude::*;
 
-use super::bake_clip::{bake_clip, BakedClip};
+use super::bake_clip::{bake_with, BakedClip};
 use super::clip::extend_clip;
 use super::params::BakeParams;
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
 use crate::rig::Rig;
-use crate::spring::TailChain;
+use crate::spring::{TailChain, TailSpring};
 
 /// All baked clips, clip-major: `clips[c][k]` is clip `c` through chain `k`.
 #[derive(Clone, Debug)]
@@ -55,13 +55,14 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
         ));
     }
     let clip_names = select_clips(model, names)?;
+    let springs: Vec<TailSpring> = chains.iter().map(|c| TailSpring::new(rig, c.clone(), params.spring.clone())).collect::<Result<_>>()?;
     let clips: Vec<Vec<BakedClip>> = clip_names
         .par_iter()
         .map(|name| -> Result<Vec<BakedClip>> {
             let sampled = model.sample_clip(name, params.rate)?;
             let clip = extend_clip(&sampled, rig)?;
             let mode = params.loop_mode(name);
-            chains.iter().map(|c| bake_clip(rig, &clip, c, mode, params)).collect()
+            springs.iter().map(|s| bake_with(rig, &clip, s.clone(), mode, params)).collect()
         })
         .collect::<Result<_>>()?;
     Ok(ModelBake {
