@@ -27,7 +27,7 @@ struct Case {
 }
 
 fn wolf() -> Case {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets/quaternius_wolf/Wolf.gltf");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/quaternius_wolf/Wolf.gltf");
     let model = load(&root).expect("Wolf.gltf");
     let clips = ["Walk", "Gallop", "Idle", "Attack", "Eating", "Death", "Jump_ToIdle", "Gallop_Jump"]
         .iter()

@@ -4,7 +4,7 @@ use caudal::gltf_io::load;
 use caudal::solve::quality::skin_clip;
 use caudal::solve::{solve_surface, SolveMode, SolveParams};
 fn main() {
-    let root = std::path::Path::new("../shared/assets");
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
     let cases = [("fox/Fox.glb", &["Walk", "Run", "Survey"][..]), ("quaternius_wolf/Wolf.gltf", &["Walk", "Gallop"]), ("quaternius_shiba_inu/ShibaInu.gltf", &["Walk", "Gallop"]), ("quaternius_alpaca/Alpaca.gltf", &["Walk", "Gallop"])];
     for (file, clips) in cases {
         let model = load(&root.join(file)).unwrap();

@@ -3,7 +3,7 @@
 use caudal::gltf_io::load;
 use caudal::solve::{quality_over, skin_clip, transfer_clip, SolveMode, SolveParams};
 fn main() {
-    let root = std::path::Path::new("../shared/assets");
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
     for (file, notail, truth) in [("fox/Fox.glb", "fox/Fox_notail.glb", "fox/Fox_notail.truth.json"), ("quaternius_wolf/Wolf.gltf", "quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json")] {
         let src = load(&root.join(file)).unwrap();
         let dst = load(&root.join(notail)).unwrap();

@@ -1,4 +1,4 @@
-"""Shared fixtures: the ../shared assets, the glTF validator, Blender's bpy."""
+"""Shared fixtures: the repository's assets (assets/, see MANIFEST.json), the glTF validator, Blender's bpy."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ASSETS = ROOT.parent / "shared" / "assets"
+ASSETS = ROOT / "assets"
 VALIDATOR_JS = Path(__file__).resolve().parent / "validate_gltf.js"
 
 
 def asset(rel: str) -> Path:
     p = ASSETS / rel
     if not p.exists():
-        pytest.fail(f"shared asset missing: {p}")
+        pytest.fail(f"asset missing: {p}")
     return p
 
 

@@ -14,7 +14,7 @@ import caudal
 from conftest import asset, validate_gltf
 from gltf_numpy import NumpyGltf, skinned_positions
 
-# (file, joints, vertices, clips) as listed in ../shared/assets/README.md
+# (file, joints, vertices, clips) as listed in assets/README.md
 MODELS = [
     ("fox/Fox.glb", 24, 1728, 3),
     ("fox/Fox_notail.glb", 21, 1728, 3),

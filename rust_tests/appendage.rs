@@ -1,5 +1,5 @@
 //! Appendage detection and chain growth (SPEC T1-T10): synthetic creatures
-//! with known answers, and the degraded fixtures in ../shared/assets.
+//! with known answers, and the degraded fixtures in assets/.
 
 #[path = "appendage/synth.rs"]
 pub mod synth;

@@ -1,4 +1,4 @@
-//! Shared helpers: paths to ../shared assets and small synthetic rigs.
+//! Shared helpers: paths to the repository's assets (assets/) and small synthetic rigs.
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use caudal::gltf_io::{self, GltfModel};
 
 pub fn asset(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets").join(rel)
 }
 
 pub fn load(rel: &str) -> GltfModel {
     gltf_io::load(&asset(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
 
-/// Every model in ../shared/assets with (path, joints, vertices, clips).
+/// Every model in assets/ with (path, joints, vertices, clips).
 pub const MODELS: &[(&str, usize, usize, usize)] = &[
     ("fox/Fox.glb", 24, 1728, 3),
     ("fox/Fox_notail.glb", 21, 1728, 3),

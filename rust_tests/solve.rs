@@ -176,7 +176,7 @@ fn bad_input_names_the_field() {
 }
 
 // ---------------------------------------------------------------------------
-// Real data: the shared animals (../shared/assets).
+// Real data: the shared animals (assets/).
 
 use crate::common::load;
 use caudal::solve::{quality_over, transfer_clip};

@@ -1170,7 +1170,7 @@ fn a_chain_from_another_rig_is_rejected_not_a_panic() {
 }
 
 // ------------------------------------------------------------------------
-// Real models (../shared/assets): the Khronos Fox (3 tail bones under the
+// Real models (assets/): the Khronos Fox (3 tail bones under the
 // hips, no end helper, 79 units tall) and the Quaternius Wolf (8 tail bones
 // hanging off `Back`, not the pelvis).
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 pub fn asset(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/assets").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets").join(rel)
 }
 
 /// The fastest of `reps` runs, in seconds (the least disturbed by other load).
