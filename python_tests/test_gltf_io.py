@@ -58,7 +58,11 @@ def test_roles_are_the_expected_joints():
     # The README's leg choice: BackShoulder.* is a sideways connector, skipped.
     assert (wolf["pelvis"], wolf["thighs"], wolf["shins"]) == ("Back", ["BackLeg.L", "BackLeg.R"], ["BackUpperLeg.L", "BackUpperLeg.R"])
     monk = caudal.load(asset("quaternius_monkroose/Monkroose.glb")).rig.roles()
-    assert monk["pelvis"] == "Hips" and monk["thighs"] == ["UpperLeg.L", "UpperLeg.R"]
+    # The legs hang from `Body`; `Hips` only carries the torso: structure wins
+    # and the report says what it overruled.
+    assert monk["pelvis"] == "Body" and monk["thighs"] == ["UpperLeg.L", "UpperLeg.R"]
+    pelvis = next(s for s in monk["sources"] if s["role"] == "pelvis")
+    assert pelvis["rule"] == "topology" and "Hips" in pelvis["overruled"]
     # CesiumMan's joints are unnamed: roles come from the skeleton's shape.
     cesium = caudal.load(asset("cesium_man/CesiumMan.glb")).rig.roles()
     rules = {s["role"]: s["rule"] for s in cesium["sources"]}
@@ -71,7 +75,9 @@ def test_role_overrides_by_name():
     rig = caudal.load(asset("fox/Fox.glb")).rig
     roles = rig.roles({"pelvis": "b_Spine01_02"})
     assert roles["pelvis"] == "b_Spine01_02"
-    assert {"role": "pelvis", "joint": "b_Spine01_02", "rule": "override", "detail": ""} in roles["sources"]
+    src = next(s for s in roles["sources"] if s["role"] == "pelvis")
+    assert (src["joint"], src["rule"]) == ("b_Spine01_02", "override")
+    assert "b_Hip_01" in src["overruled"]
     with pytest.raises(caudal.UnknownJointError, match="b_Nope"):
         rig.roles({"pelvis": "b_Nope"})
 

@@ -2,78 +2,19 @@
 //! with the trunk/thigh bias, and which body region that joint belongs to.
 
 use glam::Vec3;
-use serde::Serialize;
 
 use crate::geometry::{point_segment_distance, SkeletonField};
 use crate::rig::{JointRoles, Rig};
 
-/// The body region of an attachment joint; it drives the decision (T5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Region {
-    /// Pelvis, thighs and the short connectors between them: a part here
-    /// hangs from the hips.
-    Pelvis,
-    /// Spine joints between pelvis and neck.
-    Spine,
-    /// Neck, head and everything below them (ears, jaw, hair).
-    Head,
-    /// Arms, shins, feet, or anything the roles do not cover.
-    Limb,
-}
+pub use crate::rig::roles::Region;
 
-/// Body regions of every joint from the roles.
+/// Body regions of every joint from the roles (see [`crate::rig::roles::Region`]).
 pub fn joint_regions(rig: &Rig, roles: &JointRoles) -> Vec<Region> {
-    let n = rig.joint_count();
-    let mut region = vec![Region::Limb; n];
-    let parents = rig.parents();
-    let is_below = |j: usize, a: usize| {
-        let mut k = Some(j);
-        while let Some(p) = k {
-            if p == a {
-                return true;
-            }
-            k = parents[p];
-        }
-        false
-    };
-    for (j, r) in region.iter_mut().enumerate() {
-        let under_head = [roles.neck, roles.head].iter().flatten().any(|&h| is_below(j, h));
-        *r = if under_head {
-            Region::Head
-        } else if Some(j) == roles.pelvis {
-            Region::Pelvis
-        } else if roles.spine.contains(&j) {
-            Region::Spine
-        } else {
-            Region::Limb
-        };
+    if roles.regions.len() == rig.joint_count() {
+        roles.regions.clone()
+    } else {
+        vec![Region::Limb; rig.joint_count()]
     }
-    // Thighs and the connectors between pelvis and thigh (Quaternius'
-    // sideways `BackShoulder`): their heads ring the tail root. Where the
-    // legs are siblings of the pelvis (Quaternius humanoids: both under
-    // `Body`), the walk stops below the pelvis' parent.
-    if let Some(pelvis) = roles.pelvis {
-        let stop = parents[pelvis];
-        for t in roles.thighs.iter().flatten() {
-            let mut path = Vec::new();
-            let mut k = Some(*t);
-            while let Some(j) = k {
-                if j == pelvis || Some(j) == stop {
-                    break;
-                }
-                path.push(j);
-                k = parents[j];
-            }
-            if k.is_none() {
-                path.truncate(1); // not below the pelvis at all: the thigh only
-            }
-            for j in path {
-                region[j] = Region::Pelvis;
-            }
-        }
-    }
-    region
 }
 
 /// The attachment joint for a collar centroid: the joint whose bone (its
@@ -92,6 +33,11 @@ pub fn attachment_joint(centroid: Vec3, field: &SkeletonField, regions: &[Region
     }
     let by_distance = |a: &usize, b: &usize| dist[*a].total_cmp(&dist[*b]).then(a.cmp(b));
     let nearest = (0..regions.len()).filter(|&j| dist[j].is_finite()).min_by(by_distance)?;
+    // The bias settles pelvis against legs; a part nearest the head is the
+    // head's, however near the top of the spine it joins.
+    if regions[nearest] == Region::Head {
+        return Some(nearest);
+    }
     let limit = bias * dist[nearest];
     let body = (0..regions.len())
         .filter(|&j| matches!(regions[j], Region::Pelvis | Region::Spine) && dist[j] <= limit)

@@ -189,6 +189,26 @@ fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
     collar
 }
 
+/// A part whose every vertex puts at least this share of its weight on one
+/// joint is already bound rigidly to it.
+pub const RIGID_HOLD_SHARE: f32 = 0.95;
+
+/// The joint carrying all of a part rigidly, if one does.
+fn rigid_holder(rig: &Rig, weld: &Weld, welded: &[u32]) -> Option<usize> {
+    let mut holder = None;
+    for &w in welded {
+        for &v in weld.members_of(w as usize) {
+            let (js, ws) = rig.influences().of(v as usize);
+            let (j, x) = js.iter().zip(ws).fold((u32::MAX, 0f32), |b, (&j, &x)| if x > b.1 { (j, x) } else { b });
+            if x < RIGID_HOLD_SHARE || holder.is_some_and(|h| h != j) {
+                return None;
+            }
+            holder = Some(j);
+        }
+    }
+    holder.map(|h| h as usize)
+}
+
 /// Finds the appendages of `rig` and decides what each needs (SPEC T1-T6).
 /// Nothing is changed; see [`crate::chain::grow_chains`] for the fixes.
 pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
@@ -235,8 +255,10 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         .into_iter()
         .map(|(welded, origin)| {
             let collar = collar_of(&welded, &dist, &graph);
-            let c = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
-            let attachment = attachment_joint(c, &field, &regions, params.attachment_bias);
+            // Where the part joins the body decides where it hangs, not
+            // what it passes near (a rat's tail lies along its feet).
+            let join = cut_centre(&graph, &weld.positions, &welded, &collar);
+            let attachment = attachment_joint(join, &field, &regions, params.attachment_bias);
             let box_ = bounds(welded.iter().map(|&v| weld.positions[v as usize]));
             Component { welded, collar, box_, attachment, origin }
         })
@@ -334,6 +356,17 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             }
             _ => {}
         }
+        // Carried parts are fixed only when the rigger spread them: a
+        // piece its file already binds to one trunk or head bone (a
+        // robot's bolted-on plates) is carried already.
+        if verdict.decision == Decision::Rigid {
+            if let Some(j) = rigid_holder(rig, &weld, &welded) {
+                if matches!(regions[j], Region::Pelvis | Region::Spine | Region::Head) {
+                    verdict.decision = Decision::Untouched;
+                    verdict.reason.push_str(&format!("; already carried rigidly by {}", names[j]));
+                }
+            }
+        }
         // The tail continues below the far threshold as a tube: follow it
         // back to where it flares into the body.
         let mut root_vertices = 0;
@@ -408,6 +441,17 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 params.min_tail_length_ratio
             );
         }
+        // A tail hangs from the pelvis (where the hind legs meet the trunk)
+        // whichever pelvis-region bone is nearest where it joins the body.
+        let hangs_from = match (verdict.kind, roles.pelvis) {
+            (Kind::Tail, Some(p)) => {
+                if attachment != Some(p) {
+                    verdict.reason.push_str(&format!("; the chain hangs from the pelvis {}", names[p]));
+                }
+                Some(p)
+            }
+            _ => attachment,
+        };
         let collar_centre = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
         let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
         let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
@@ -418,8 +462,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             kind: verdict.kind,
             decision: verdict.decision,
             reason: verdict.reason,
-            attachment: attach_name,
-            attachment_joint: attachment,
+            attachment: hangs_from.map(|j| names[j].clone()),
+            attachment_joint: hangs_from,
             region,
             vertex_count: vertices.len(),
             welded_vertex_count: welded.len(),

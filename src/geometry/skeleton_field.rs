@@ -77,31 +77,31 @@ impl SkeletonField {
 }
 
 impl SkeletonField {
-    /// Segments between every weighted joint and its nearest weighted
-    /// ancestor (unweighted joints in between are skipped), plus a stub of
-    /// `stub_ratio` times the incoming bone past every weighted joint
-    /// without a weighted descendant.
+    /// Segments along the structural skeleton (every joint that carries
+    /// weight or connects joints that do, see
+    /// [`crate::rig::roles::structural_joints`]: a Maya rig's unweighted
+    /// spine is a bone, an effect helper parked at the origin is not), each
+    /// from a joint to its structural child, plus a stub of `stub_ratio`
+    /// times the incoming bone past every weighted joint with no structural
+    /// child.
     pub fn new(rig: &Rig, stub_ratio: f32) -> SkeletonField {
         let weighted = weighted_joints(rig);
+        let structural = crate::rig::roles::structural_joints(rig);
         let heads = rig.bind_heads();
         let parents = rig.parents();
-        let nearest_weighted_ancestor = |j: usize| {
-            let mut k = parents[j];
-            while let Some(p) = k {
-                if weighted[p] {
-                    return Some(p);
-                }
-                k = parents[p];
+        let mut children = vec![Vec::new(); rig.joint_count()];
+        for (j, p) in parents.iter().enumerate() {
+            if let Some(p) = *p {
+                children[p].push(j);
             }
-            None
-        };
+        }
         let mut segments = Vec::new();
         let mut has_child = vec![false; rig.joint_count()];
         for &j in rig.topological_order() {
-            if !weighted[j] {
+            if !structural[j] {
                 continue;
             }
-            if let Some(a) = nearest_weighted_ancestor(j) {
+            if let Some(a) = parents[j].filter(|&p| structural[p]) {
                 segments.push(BoneSegment { joint: a, a: heads[a], b: heads[j] });
                 has_child[a] = true;
             }
@@ -113,9 +113,10 @@ impl SkeletonField {
             // An unweighted leaf child near the joint is an end helper
             // (`Tail_End`, Blender's `*_end`): the bone runs to it.
             let incoming = parents[j].map(|p| heads[j].distance(heads[p])).unwrap_or(0.0);
-            let end = rig
-                .children(j)
-                .filter(|&c| !weighted[c] && rig.children(c).next().is_none())
+            let end = children[j]
+                .iter()
+                .copied()
+                .filter(|&c| !weighted[c] && children[c].is_empty())
                 .filter(|&c| {
                     let d = heads[c].distance(heads[j]);
                     d > 0.0 && (incoming == 0.0 || d <= END_HELPER_MAX_RATIO * incoming)

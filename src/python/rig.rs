@@ -242,9 +242,21 @@ pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyRes
         };
         e.set_item("rule", rule)?;
         e.set_item("detail", detail)?;
+        e.set_item("overruled", &s.overruled)?;
         sources.append(e)?;
     }
     d.set_item("sources", sources)?;
+    let limbs = PyList::empty(py);
+    for p in &roles.limbs {
+        let e = PyDict::new(py);
+        e.set_item("kind", if p.legs { "legs" } else { "pair" })?;
+        e.set_item("junction", &names[p.junction])?;
+        e.set_item("chains", p.limbs.iter().map(|l| l.chain.iter().map(|&j| names[j].clone()).collect::<Vec<_>>()).collect::<Vec<_>>())?;
+        e.set_item("mirror_error", p.score)?;
+        limbs.append(e)?;
+    }
+    d.set_item("limbs", limbs)?;
+    d.set_item("trunk", roles.trunk.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
     Ok(d)
 }
 

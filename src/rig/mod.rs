@@ -4,7 +4,7 @@
 
 mod clip;
 mod pose;
-mod roles;
+pub mod roles;
 mod skinning;
 mod table;
 mod trs;

@@ -30,6 +30,11 @@ def run(args: argparse.Namespace) -> int:
     print("joints:")
     for line in joint_tree_lines(summary):
         print(f"  {line}")
+    print("roles:")
+    for r in summary["roles"]["sources"]:
+        how = r["detail"] or r["rule"]
+        over = f"; overruled {r['overruled']}" if r.get("overruled") else ""
+        print(f"  {r['role']}: {r['joint']} ({how}{over})")
     print("meshes:")
     for m in summary["meshes"]:
         bound = f"skin {m['skin']}" if m["skin"] is not None else f"rigid to {m['rigid_joint']}"

@@ -1,0 +1,251 @@
+//! The skeleton as the skin sees it: which joints deform or connect
+//! deforming joints (the structural skeleton), how they hang together, and
+//! how low and how heavy each joint's skin is.
+//!
+//! A file's joint list holds more than bones: scene roots, IK and pole
+//! targets, Rigify's `ORG-`/`MCH-` controls, effect helpers parked at the
+//! origin. None of them carries skin, so none can be a limb. A joint is
+//! structural when it carries weight, or lies on the path between two joints
+//! that do (an unweighted `Body` between the spine and the legs, a Maya
+//! rig's unweighted spine between its weighted hips and shoulders). A
+//! weighted chain outside the main tree (Quaternius' IK feet, separate roots
+//! carrying the hoof weights) hangs, for these purposes, from the main-tree
+//! joint nearest its top.
+
+use glam::Vec3;
+
+use crate::rig::Rig;
+
+/// Separate weighted trees (IK feet, loose helper chains) hung from their
+/// nearest main-tree joint; past this many (heaviest first) they hang from
+/// the main tree's top, which bounds the work on hostile files.
+pub const MAX_NEAREST_TOPS: usize = 64;
+
+/// The structural skeleton with per-joint skin aggregates. Every `Vec` is
+/// indexed by joint; entries of non-structural joints are unused.
+#[derive(Clone, Debug)]
+pub struct Structure {
+    pub heads: Vec<Vec3>,
+    pub structural: Vec<bool>,
+    /// Structural parent: the real parent, except at the top of a separate
+    /// weighted tree (the nearest main-tree joint) and at the top of the main
+    /// tree (`None`).
+    pub up: Vec<Option<usize>>,
+    /// Structural children (the inverse of `up`), sorted.
+    pub down: Vec<Vec<usize>>,
+    /// Structural joints, every joint after its `up`.
+    pub order: Vec<usize>,
+    /// Vertices whose largest weight is on the joint.
+    pub mass: Vec<f32>,
+    /// `mass` summed over the structural subtree.
+    pub sub_mass: Vec<f32>,
+    /// Lowest point of the joint's own skin (its head without skin).
+    pub low: Vec<Vec3>,
+    /// Centre of the joint's own skin (its head without skin).
+    pub skin_centre: Vec<Vec3>,
+    /// Lowest point of the structural subtree's skin.
+    pub sub_low: Vec<Vec3>,
+    /// Lowest height of the mesh (and of the joints).
+    pub floor: f32,
+    /// Model height `H`.
+    pub height: f32,
+}
+
+/// Per joint: carries weight, or lies on the path between two joints that
+/// do (within one tree of the joint forest). Where fewer than two joints
+/// carry weight nothing tells bones from helpers, and every joint counts.
+pub fn structural_joints(rig: &Rig) -> Vec<bool> {
+    let n = rig.joint_count();
+    let parents = rig.parents();
+    let order = rig.topological_order();
+    let mut weighted = vec![false; n];
+    let inf = rig.influences();
+    for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+        if w > 0.0 {
+            weighted[j as usize] = true;
+        }
+    }
+    if weighted.iter().filter(|&&w| w).count() < 2 {
+        return vec![true; n];
+    }
+    // Steiner tree of the weighted joints: a joint is structural when
+    // weighted joints lie in two of its directions (two child subtrees, or
+    // a child subtree and outside its subtree).
+    let mut sub_weighted = vec![0usize; n];
+    for &j in order.iter().rev() {
+        sub_weighted[j] += weighted[j] as usize;
+        if let Some(p) = parents[j] {
+            sub_weighted[p] += sub_weighted[j];
+        }
+    }
+    let mut root_of = vec![0usize; n];
+    for &j in order {
+        root_of[j] = parents[j].map_or(j, |p| root_of[p]);
+    }
+    let mut branches = vec![0usize; n];
+    for (j, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            branches[p] += (sub_weighted[j] > 0) as usize;
+        }
+    }
+    (0..n).map(|j| weighted[j] || branches[j] + (sub_weighted[root_of[j]] > sub_weighted[j]) as usize >= 2).collect()
+}
+
+impl Structure {
+    pub fn new(rig: &Rig) -> Structure {
+        let n = rig.joint_count();
+        let heads = rig.bind_heads();
+        let parents = rig.parents();
+        let order = rig.topological_order();
+        let mut children = vec![Vec::new(); n];
+        for (j, p) in parents.iter().enumerate() {
+            if let Some(p) = *p {
+                children[p].push(j);
+            }
+        }
+
+        let mut mass = vec![0f32; n];
+        let mut low: Vec<Vec3> = heads.clone();
+        let mut has_skin = vec![false; n];
+        let inf = rig.influences();
+        let mut centre_sum = vec![glam::DVec3::ZERO; n];
+        for (v, p) in rig.vertices().iter().enumerate() {
+            let d = inf.dominant_joint(v) as usize;
+            mass[d] += 1.0;
+            centre_sum[d] += p.as_dvec3();
+            if !has_skin[d] || p.y < low[d].y {
+                low[d] = *p;
+                has_skin[d] = true;
+            }
+        }
+        let skin_centre: Vec<Vec3> = (0..n).map(|j| if mass[j] > 0.0 { (centre_sum[j] / mass[j] as f64).as_vec3() } else { heads[j] }).collect();
+        let structural = structural_joints(rig);
+        let mut has_weight = vec![false; n];
+        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+            if w > 0.0 {
+                has_weight[j as usize] = true;
+            }
+        }
+
+        // Structural parent within each real tree; the top of each tree.
+        let mut up: Vec<Option<usize>> = vec![None; n];
+        let mut tops = Vec::new();
+        for &j in order {
+            if !structural[j] {
+                continue;
+            }
+            match parents[j] {
+                Some(p) if structural[p] => up[j] = Some(p),
+                _ => tops.push(j),
+            }
+        }
+        // Tops of trees whose skeleton skips a non-structural joint (an
+        // unweighted joint with a single weighted branch below a weighted
+        // parent cannot occur: such a joint is on a path) are tree tops.
+        let tree_mass = |t: usize| -> f32 {
+            let mut s = 0.0;
+            let mut stack = vec![t];
+            while let Some(j) = stack.pop() {
+                s += mass[j];
+                stack.extend(children[j].iter().copied().filter(|&c| structural[c]));
+            }
+            s
+        };
+        let mut main = tops.iter().map(|&t| (t, tree_mass(t))).fold(None::<(usize, f32)>, |best, (t, m)| match best {
+            Some((_, bm)) if bm >= m => best,
+            _ => Some((t, m)),
+        });
+        // An unweighted top that only joins branches (a scene or control
+        // root holding the body and, beside it, IK feet) deforms nothing:
+        // its heaviest branch is the body, the others separate trees.
+        while let Some((t, m)) = main {
+            let kids: Vec<usize> = children[t].iter().copied().filter(|&c| structural[c]).collect();
+            if has_weight[t] || kids.len() < 2 {
+                break;
+            }
+            let heaviest = kids.iter().map(|&c| (c, tree_mass(c))).fold((kids[0], f32::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+            tops.retain(|&x| x != t);
+            for &c in &kids {
+                up[c] = None;
+                tops.push(c);
+            }
+            main = Some((heaviest.0, m.min(heaviest.1)));
+        }
+        if let Some((main, _)) = main {
+            let mut in_main = vec![false; n];
+            let mut stack = vec![main];
+            while let Some(j) = stack.pop() {
+                in_main[j] = true;
+                stack.extend(children[j].iter().copied().filter(|&c| structural[c]));
+            }
+            let main_joints: Vec<usize> = (0..n).filter(|&k| in_main[k]).collect();
+            let mut others: Vec<(usize, f32)> = tops.iter().copied().filter(|&t| t != main).map(|t| (t, tree_mass(t))).collect();
+            others.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            for (rank, &(t, _)) in others.iter().enumerate() {
+                // Nearest main-tree joint to this tree's top; past the
+                // heaviest few (a file of thousands of loose roots), the
+                // main top, so the work stays linear.
+                up[t] = if rank < MAX_NEAREST_TOPS {
+                    main_joints.iter().copied().min_by(|&a, &b| {
+                        heads[a].distance_squared(heads[t]).total_cmp(&heads[b].distance_squared(heads[t])).then(a.cmp(&b))
+                    })
+                } else {
+                    Some(main)
+                };
+            }
+        }
+        let mut down = vec![Vec::new(); n];
+        for j in 0..n {
+            if let Some(p) = up[j] {
+                down[p].push(j);
+            }
+        }
+        let mut sorder = Vec::with_capacity(n);
+        if let Some((main, _)) = main {
+            let mut stack = vec![main];
+            while let Some(j) = stack.pop() {
+                sorder.push(j);
+                stack.extend(down[j].iter().rev().copied());
+            }
+        }
+
+        let mut sub_mass = mass.clone();
+        let mut sub_low = low.clone();
+        for &j in sorder.iter().rev() {
+            if let Some(p) = up[j] {
+                sub_mass[p] += sub_mass[j];
+                if sub_low[j].y < sub_low[p].y {
+                    sub_low[p] = sub_low[j];
+                }
+            }
+        }
+        let (lo, hi) = rig.bounds();
+        let floor = heads.iter().map(|h| h.y).fold(lo.y, f32::min);
+        let height = (hi.y - lo.y).max(f32::MIN_POSITIVE);
+        Structure { heads, structural, up, down, order: sorder, mass, sub_mass, low, skin_centre, sub_low, floor, height }
+    }
+
+    /// Whether `j` lies in the structural subtree of `a` (or is `a`).
+    pub fn is_below(&self, mut j: usize, a: usize) -> bool {
+        loop {
+            if j == a {
+                return true;
+            }
+            match self.up[j] {
+                Some(p) => j = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// Every structural joint of the subtree at `a`, `a` first.
+    pub fn subtree(&self, a: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![a];
+        while let Some(j) = stack.pop() {
+            out.push(j);
+            stack.extend(self.down[j].iter().rev().copied());
+        }
+        out
+    }
+}
