@@ -92,8 +92,9 @@ pub fn percentile(values: &[f32], p: f32) -> f32 {
 /// Where a candidate part came from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Origin {
-    /// A connected component of far skin.
-    Far,
+    /// A connected component of far skin (`necked`: trimmed where its
+    /// tube flares into the body).
+    Far { necked: bool },
     /// Split off far body skin at a saddle of the distance field.
     Peeled { cut_level: f32, necked: bool },
     /// Body skin left over after peeling.
@@ -247,7 +248,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let min_protrusion = params.min_protrusion_ratio * height;
     let mut candidates = Vec::new();
     for welded in members {
-        peel_region(welded, Origin::Far, 0, &graph, &weld.positions, &dist, &field, params, min_protrusion, &mut candidates);
+        peel_region(welded, Origin::Far { necked: false }, 0, &graph, &weld.positions, &dist, &field, params, min_protrusion, &mut candidates);
     }
 
     // T3: collar and attachment of every component.
@@ -372,7 +373,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let mut root_vertices = 0;
         // A part cut at its neck already ends where it meets the body;
         // one cut by a threshold or a saddle does not.
-        let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. });
+        let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         // A tail lying on the body (curled over the back) also touches it
         // with its far end: measure from the root ring only, and take the
         // resting tip skin into the part.
@@ -415,7 +416,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
             let root = cut_centre(&graph, &weld.positions, &welded, &collar);
-            let extra = grow_root(rig, &weld, &graph, &dist, &welded, root, tw, &taken);
+            let extra = grow_root(rig, &weld, &graph, &field, &dist, &welded, root, tw, &taken);
             if !extra.is_empty() {
                 tube_root = Some(root);
                 root_vertices += extra.len();
@@ -488,7 +489,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             bone_distance_before: before,
             bone_distance_after: None,
             origin: match origin {
-                Origin::Far => "far".into(),
+                Origin::Far { .. } => "far".into(),
                 Origin::Peeled { .. } => "peeled".into(),
                 Origin::Remainder { .. } => "remainder".into(),
             },
@@ -498,6 +499,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             },
             root_vertices,
             contact_vertices,
+            rigger_signature: tail_weights.is_some(),
             vertices,
         });
         let root = tube_root.unwrap_or_else(|| cut_centre(&graph, &weld.positions, &welded, &collar));

@@ -102,6 +102,9 @@ pub struct PartReport {
     /// Welded vertices where the tail's far end rests on the body (a tail
     /// curled over the back), taken into the part.
     pub contact_vertices: usize,
+    /// Whether the rigger's weights showed where it put the tail (the bones
+    /// most of the part is weighted to, apart from the attachment).
+    pub rigger_signature: bool,
     /// The part's original vertex indices.
     #[serde(skip)]
     pub vertices: Vec<u32>,

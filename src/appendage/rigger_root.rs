@@ -22,7 +22,7 @@
 
 use glam::Vec3;
 
-use crate::geometry::{MeshGraph, Weld};
+use crate::geometry::{MeshGraph, SkeletonField, Weld};
 use crate::rig::Rig;
 
 /// A joint holding at least this share of the part's total skin weight is
@@ -84,15 +84,36 @@ impl TailWeights {
     }
 }
 
+/// A vertex sits on its own bone when at least this share of its weight is
+/// on the joint at either end of the bone segment nearest it: body skin is
+/// weighted to the bone it wraps; a template rigger's tail skin is weighted
+/// to bones it does not sit on (the legs it was "nearest" to).
+pub const OWN_BONE_SHARE: f32 = 0.2;
+
+/// Whether welded vertex `w` is weighted to the bone it sits on (every
+/// member: seam copies carry their own weights).
+pub fn sits_on_own_bone(rig: &Rig, weld: &Weld, field: &SkeletonField, w: u32) -> bool {
+    let (_, s) = field.nearest(weld.positions[w as usize]);
+    let seg = &field.segments[s];
+    weld.members_of(w as usize).iter().all(|&v| {
+        let (js, ws) = rig.influences().of(v as usize);
+        js.iter().zip(ws).any(|(&j, &x)| (j as usize == seg.joint || j as usize == seg.child) && x >= OWN_BONE_SHARE)
+    })
+}
+
 /// Welded vertices beyond the part (sorted `welded`) that continue the
-/// rigger's tail: reached from the part through vertices that read as
-/// tail and lie nearer `root` (where the tail leaves the body) than their
-/// skeleton distance `dist`. `taken[v]` marks skin another part owns.
+/// rigger's tail: reached from the part through vertices that read as tail
+/// and that either lie nearer `root` (where the tail leaves the body) than
+/// their skeleton distance `dist` (a rigger that had the tail's bones would
+/// give them to those) or are not weighted to the bone they sit on (skin
+/// the rigger moved with the tail onto bones elsewhere). `taken[v]` marks
+/// skin another part owns.
 #[allow(clippy::too_many_arguments)]
 pub fn grow_root(
     rig: &Rig,
     weld: &Weld,
     graph: &MeshGraph,
+    field: &SkeletonField,
     dist: &[f32],
     welded: &[u32],
     root: Vec3,
@@ -103,8 +124,8 @@ pub fn grow_root(
     let accept = |v: u32| {
         !taken[v as usize]
             && welded.binary_search(&v).is_err()
-            && positions[v as usize].distance(root) < dist[v as usize]
             && tail.reads_as_tail(rig, weld, v)
+            && (positions[v as usize].distance(root) < dist[v as usize] || !sits_on_own_bone(rig, weld, field, v))
     };
     let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
     graph.flood(seeds, accept)

@@ -22,6 +22,8 @@ pub const END_HELPER_MAX_RATIO: f32 = 2.0;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneSegment {
     pub joint: usize,
+    /// The joint at `b` (the segment's own joint for a stub past a leaf).
+    pub child: usize,
     pub a: Vec3,
     pub b: Vec3,
 }
@@ -102,7 +104,7 @@ impl SkeletonField {
                 continue;
             }
             if let Some(a) = parents[j].filter(|&p| structural[p]) {
-                segments.push(BoneSegment { joint: a, a: heads[a], b: heads[j] });
+                segments.push(BoneSegment { joint: a, child: j, a: heads[a], b: heads[j] });
                 has_child[a] = true;
             }
         }
@@ -123,7 +125,7 @@ impl SkeletonField {
                 })
                 .min_by(|&a, &b| heads[a].distance(heads[j]).total_cmp(&heads[b].distance(heads[j])).then(a.cmp(&b)));
             if let Some(c) = end {
-                segments.push(BoneSegment { joint: j, a: heads[j], b: heads[c] });
+                segments.push(BoneSegment { joint: j, child: c, a: heads[j], b: heads[c] });
                 continue;
             }
             // Direction of the incoming bone: from the nearest ancestor
@@ -138,7 +140,7 @@ impl SkeletonField {
                 }
                 k = parents[p];
             }
-            segments.push(BoneSegment { joint: j, a: heads[j], b: heads[j] + stub_ratio * dir });
+            segments.push(BoneSegment { joint: j, child: j, a: heads[j], b: heads[j] + stub_ratio * dir });
         }
         SkeletonField::from_segments(segments)
     }

@@ -77,7 +77,8 @@ pub fn regions(s: &Structure, pairs: &[LimbPair], pelvis: Option<usize>, trunk: 
         };
     }
     // The pelvis' own legs down to the thigh.
-    for p in pairs.iter().filter(|p| p.legs && p.junction == pelvis) {
+    let hind = |p: &&LimbPair| p.legs && p.junction == pelvis && p.limbs.iter().any(|l| l.chain.iter().any(|j| thighs.contains(&Some(*j))));
+    for p in pairs.iter().filter(hind) {
         for l in &p.limbs {
             for &j in &l.chain {
                 region[j] = Region::Pelvis;
