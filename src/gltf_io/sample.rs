@@ -137,10 +137,11 @@ impl GltfModel {
         Ok((out, duration))
     }
 
-    /// Samples one animation by name at about `rate` frames per second.
-    pub fn sample_clip(&self, name: &str, rate: f32) -> Result<Clip> {
+    /// Samples one animation by name at about `rate` frames per second,
+    /// for character `character`'s joints.
+    pub fn sample_clip(&self, character: usize, name: &str, rate: f32) -> Result<Clip> {
         let i = self.animation_index(name)?;
-        self.sample_together(&[i], rate, name)
+        self.sample_together(character, &[i], rate, name)
     }
 
     /// Samples several animations played together (CesiumMan stores one
@@ -148,23 +149,24 @@ impl GltfModel {
     /// `[0, duration]`: the count is `round(duration * rate) + 1` and the
     /// clip's rate is adjusted so the last frame lands on the end, which
     /// keeps loop ends comparable.
-    pub fn sample_together(&self, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+    pub fn sample_together(&self, character: usize, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+        let ch = self.character(character)?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
         }
         let (tracks, duration) = self.tracks_of(animations)?;
         let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as usize + 1 } else { 1 };
         let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
-        let jn = self.rig.joint_count();
+        let jn = ch.rig.joint_count();
         let mut locals = Vec::with_capacity(frames * jn);
         for f in 0..frames {
             let t = if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 };
             for j in 0..jn {
-                let own = self.node_trs_at(&tracks, self.joint_nodes[j], t);
-                if self.folded[j].is_empty() {
+                let own = self.node_trs_at(&tracks, ch.joint_nodes[j], t);
+                if ch.folded[j].is_empty() {
                     locals.push(own);
                 } else {
-                    let m = self.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
+                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
                     locals.push(Trs::from_matrix(&m));
                 }
             }
