@@ -12,3 +12,4 @@ mod bake;
 mod measure;
 mod solve;
 mod characters;
+mod files;
