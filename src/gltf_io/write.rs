@@ -154,6 +154,7 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
 
     let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
     compact_buffers(&mut b, model)?;
+    drop_forbidden_strides(&mut b, &model.label)?;
 
     // New joint nodes under their parents, character by character.
     let mut joint_nodes: Vec<Vec<usize>> = model.characters.iter().map(|c| c.joint_nodes.clone()).collect();
@@ -372,6 +373,79 @@ fn compact_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
         o.remove("extensions");
     }
     b.json["buffers"] = json!([first]);
+    Ok(())
+}
+
+/// glTF allows `byteStride` only on views of vertex attributes; exporters
+/// (Sketchfab's among them) set it on animation and skin data too, which
+/// the validator rejects. A view no vertex attribute reads loses its
+/// stride: dropped when its accessors are tightly packed anyway, and an
+/// accessor whose elements really are spread out is copied into a packed
+/// view of its own. Runs after [`compact_buffers`] (every view in `b.bin`).
+fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
+    let mut attribute_views = std::collections::HashSet::new();
+    let accessor_view = |j: &Value, a: &Value| a.as_u64().and_then(|a| j["accessors"][a as usize]["bufferView"].as_u64());
+    for mesh in b.json.get("meshes").and_then(Value::as_array).into_iter().flatten() {
+        for p in mesh.get("primitives").and_then(Value::as_array).into_iter().flatten() {
+            let targets = p.get("targets").and_then(Value::as_array).into_iter().flatten();
+            for set in p.get("attributes").into_iter().chain(targets) {
+                for a in set.as_object().into_iter().flat_map(|o| o.values()) {
+                    attribute_views.extend(accessor_view(&b.json, a));
+                }
+            }
+        }
+    }
+    let n_acc = b.json.get("accessors").and_then(Value::as_array).map_or(0, Vec::len);
+    let mut loose: Vec<(usize, usize, usize, usize)> = Vec::new(); // accessor, view, element size, stride
+    let mut strided_views = std::collections::HashSet::new();
+    for i in 0..n_acc {
+        let a = &b.json["accessors"][i];
+        let Some(v) = a.get("bufferView").and_then(Value::as_u64).map(|v| v as usize) else { continue };
+        let Some(stride) = b.json["bufferViews"][v].get("byteStride").and_then(Value::as_u64).map(|s| s as usize) else { continue };
+        if attribute_views.contains(&(v as u64)) {
+            continue;
+        }
+        strided_views.insert(v);
+        let comp = match a["componentType"].as_u64() {
+            Some(5120 | 5121) => 1,
+            Some(5122 | 5123) => 2,
+            _ => 4,
+        };
+        let n = match a["type"].as_str() {
+            Some("VEC2") => 2,
+            Some("VEC3") => 3,
+            Some("VEC4" | "MAT2") => 4,
+            Some("MAT3") => 9,
+            Some("MAT4") => 16,
+            _ => 1,
+        };
+        if comp * n != stride {
+            loose.push((i, v, comp * n, stride));
+        }
+    }
+    for (i, v, size, stride) in loose {
+        let view = &b.json["bufferViews"][v];
+        let start = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize)
+            .saturating_add(b.json["accessors"][i].get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize);
+        let count = b.json["accessors"][i]["count"].as_u64().unwrap_or(0) as usize;
+        let view_end = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize).saturating_add(view.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize);
+        let fits = count == 0 || (count - 1).checked_mul(stride).and_then(|x| x.checked_add(start.saturating_add(size))).is_some_and(|end| end <= view_end.min(b.bin.len()));
+        if !fits {
+            return Err(CaudalError::gltf(label, format!("accessors[{i}]: {count} elements of stride {stride} run past bufferViews[{v}]")));
+        }
+        let packed: Vec<u8> = (0..count).flat_map(|k| b.bin[start + k * stride..start + k * stride + size].to_vec()).collect();
+        let nv = b.view(&packed, None);
+        let a = &mut b.json["accessors"][i];
+        a["bufferView"] = json!(nv);
+        if let Some(o) = a.as_object_mut() {
+            o.remove("byteOffset");
+        }
+    }
+    for v in strided_views {
+        if let Some(o) = b.json["bufferViews"][v].as_object_mut() {
+            o.remove("byteStride");
+        }
+    }
     Ok(())
 }
 
