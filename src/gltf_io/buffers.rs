@@ -13,7 +13,7 @@ use crate::error::{CaudalError, Result};
 pub fn resolve(json: &Value, blob: Option<Vec<u8>>, base_dir: Option<&Path>, label: &str) -> Result<Vec<Vec<u8>>> {
     let mut blob = blob;
     let mut out = Vec::new();
-    let list = json.get("buffers").and_then(Value::as_array).cloned().unwrap_or_default();
+    let list = json.get("buffers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     for (index, buffer) in list.iter().enumerate() {
         let declared = buffer.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize;
         let data = match buffer.get("uri").and_then(Value::as_str) {

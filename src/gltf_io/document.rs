@@ -49,8 +49,7 @@ pub fn parse(bytes: &[u8], base_dir: Option<&Path>, label: &str) -> Result<Parse
     let warnings = extensions::check_required(&json, label)?;
     let mut buffers = buffers::resolve(&json, blob, base_dir, label)?;
     meshopt::decompress(&mut json, &mut buffers, label)?;
-    let root: gltf::json::Root =
-        gltf::json::deserialize::from_value(json.clone()).map_err(|e| CaudalError::gltf(label, format!("bad JSON: {e}")))?;
+    let root = <gltf::json::Root as serde::Deserialize>::deserialize(&json).map_err(|e| CaudalError::gltf(label, format!("bad JSON: {e}")))?;
     let doc = gltf::Document::from_json_without_validation(root);
     validate(&doc, label)?;
     Ok(Parsed { doc, json, buffers, warnings })

@@ -190,7 +190,8 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str) -> Res
         CaudalError::Gltf { message, .. } => CaudalError::gltf(label, message),
         other => other,
     };
-    let views = json.get("bufferViews").and_then(Value::as_array).cloned().unwrap_or_default();
+    let empty = Vec::new();
+    let views = json.get("bufferViews").and_then(Value::as_array).unwrap_or(&empty);
     let mut jobs = Vec::new();
     for (i, v) in views.iter().enumerate() {
         for name in NAMES {
