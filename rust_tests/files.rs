@@ -512,3 +512,49 @@ fn required_extensions_warn_when_they_only_change_appearance_and_refuse_otherwis
     let m = fox_with(|j| j["extensionsUsed"] = json!(["VENDOR_whatever"])).unwrap();
     assert!(m.warnings.is_empty());
 }
+
+#[test]
+fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
+    let wolf = |edit: &dyn Fn(&mut Value)| {
+        let (mut j, bin) = split_glb(&std::fs::read(asset("quaternius_wolf/Wolf_notail.glb")).unwrap());
+        edit(&mut j);
+        gltf_io::load_bytes(&gltf_io::glb_container(&j, bin), None, "wolf")
+    };
+    let message = |r: Result<GltfModel, CaudalError>| match r {
+        Err(e) => e.to_string(),
+        Ok(_) => "loaded".into(),
+    };
+    // A node that is its own ancestor (the scene root under its child), a
+    // node under two parents.
+    let m = message(wolf(&|j| {
+        let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
+        let child = j["nodes"][root]["children"][0].as_u64().unwrap() as usize;
+        j["nodes"][child].as_object_mut().unwrap().entry("children").or_insert_with(|| json!([])).as_array_mut().unwrap().push(json!(root));
+    }));
+    assert!(m.contains("cycle"), "{m}");
+    let m = message(wolf(&|j| {
+        let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
+        let child = j["nodes"][root]["children"][0].clone();
+        j["nodes"][0].as_object_mut().unwrap().entry("children").or_insert_with(|| json!([])).as_array_mut().unwrap().push(child);
+    }));
+    assert!(m.contains("child of both"), "{m}");
+    // Indices pointing at a float accessor.
+    let m = message(wolf(&|j| {
+        let pos = j["meshes"][0]["primitives"][0]["attributes"]["POSITION"].clone();
+        j["meshes"][0]["primitives"][0]["indices"] = pos;
+    }));
+    assert!(m.contains("indices of meshes[0].primitives[0]"), "{m}");
+    // An accessor claiming more elements than its view holds.
+    let m = message(wolf(&|j| {
+        let pos = j["meshes"][0]["primitives"][0]["attributes"]["POSITION"].as_u64().unwrap() as usize;
+        j["accessors"][pos]["count"] = json!(10_000_000);
+    }));
+    assert!(m.contains("POSITION of meshes[0].primitives[0]"), "{m}");
+    // Animation output beyond its view: loads, and sampling is an error.
+    let (j, _) = split_glb(&std::fs::read(asset("quaternius_wolf/Wolf_notail.glb")).unwrap());
+    let out = j["animations"][0]["samplers"][0]["output"].as_u64().unwrap() as usize;
+    let m = wolf(&|j| j["accessors"][out]["count"] = json!(50_000_000)).unwrap();
+    let name = m.animations[0].name.clone();
+    let e = m.sample_clip(0, &name, 30.0).unwrap_err().to_string();
+    assert!(e.contains("animation 0 channel"), "{e}");
+}

@@ -790,7 +790,7 @@ impl GltfModel {
                 let names: Vec<&str> = many.iter().map(|c| c.name.as_str()).collect();
                 Err(CaudalError::param(
                     "character",
-                    format!("{} holds {} characters ({}): choose one by index", self.label, many.len(), names.join(", ")),
+                    format!("{} holds {} characters ({}): choose one of its characters by index", self.label, many.len(), names.join(", ")),
                 ))
             }
         }

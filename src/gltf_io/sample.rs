@@ -5,6 +5,9 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 
+use gltf::accessor::Dimensions;
+
+use super::accessor::{self, Source};
 use super::read::GltfModel;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Trs};
@@ -82,7 +85,7 @@ struct NodeTracks {
 
 impl GltfModel {
     fn tracks_of(&self, animations: &[usize]) -> Result<(HashMap<usize, NodeTracks>, f32)> {
-        let get = |b: gltf::Buffer| self.buffers.get(b.index()).map(|v| v.as_slice());
+        let src = Source { buffers: &self.buffers, label: &self.label };
         let mut out: HashMap<usize, NodeTracks> = HashMap::new();
         let mut duration = 0f32;
         for &ai in animations {
@@ -92,12 +95,17 @@ impl GltfModel {
                 .nth(ai)
                 .ok_or_else(|| CaudalError::not_found("clip", format!("no animation {ai}")))?;
             for ch in anim.channels() {
-                let reader = ch.reader(get);
+                use gltf::animation::Property;
                 let where_ = format!("animation {ai} channel {}", ch.index());
-                let times: Vec<f32> = reader
-                    .read_inputs()
-                    .ok_or_else(|| CaudalError::gltf(&self.label, format!("{where_}: unreadable input")))?
-                    .collect();
+                let property = ch.target().property();
+                if property == Property::MorphTargetWeights {
+                    continue;
+                }
+                // Through the checked reader: every offset and count is
+                // tested against the file before a byte is read.
+                let input = ch.sampler().input();
+                accessor::expect_dims(&input, &src, &[Dimensions::Scalar], &format!("{where_} input"))?;
+                let times = accessor::floats(&input, &src, &format!("{where_} input"))?;
                 if times.is_empty() || times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
                     return Err(CaudalError::gltf(&self.label, format!("{where_}: key times must be finite and increasing")));
                 }
@@ -106,12 +114,15 @@ impl GltfModel {
                     gltf::animation::Interpolation::Linear => Interp::Linear,
                     gltf::animation::Interpolation::CubicSpline => Interp::Cubic,
                 };
-                use gltf::animation::util::ReadOutputs;
-                let values: Vec<Vec4> = match reader.read_outputs() {
-                    Some(ReadOutputs::Translations(it)) | Some(ReadOutputs::Scales(it)) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
-                    Some(ReadOutputs::Rotations(it)) => it.into_f32().map(Vec4::from).collect(),
-                    Some(ReadOutputs::MorphTargetWeights(_)) => continue,
-                    None => return Err(CaudalError::gltf(&self.label, format!("{where_}: unreadable output"))),
+                let output = ch.sampler().output();
+                let what = format!("{where_} output");
+                // Rotations may be normalized integers (dequantized by the reader).
+                let values: Vec<Vec4> = if property == Property::Rotation {
+                    accessor::expect_dims(&output, &src, &[Dimensions::Vec4], &what)?;
+                    accessor::floats(&output, &src, &what)?.chunks_exact(4).map(Vec4::from_slice).collect()
+                } else {
+                    accessor::expect_dims(&output, &src, &[Dimensions::Vec3], &what)?;
+                    accessor::floats(&output, &src, &what)?.chunks_exact(3).map(|c| Vec3::from_slice(c).extend(0.0)).collect()
                 };
                 let per_key = if interp == Interp::Cubic { 3 } else { 1 };
                 if values.len() != times.len() * per_key {
@@ -126,11 +137,11 @@ impl GltfModel {
                 duration = duration.max(*times.last().unwrap());
                 let track = Track { times, values, interp };
                 let entry = out.entry(ch.target().node().index()).or_default();
-                match ch.target().property() {
-                    gltf::animation::Property::Translation => entry.translation = Some(track),
-                    gltf::animation::Property::Rotation => entry.rotation = Some(track),
-                    gltf::animation::Property::Scale => entry.scale = Some(track),
-                    gltf::animation::Property::MorphTargetWeights => {}
+                match property {
+                    Property::Translation => entry.translation = Some(track),
+                    Property::Rotation => entry.rotation = Some(track),
+                    Property::Scale => entry.scale = Some(track),
+                    Property::MorphTargetWeights => {}
                 }
             }
         }
