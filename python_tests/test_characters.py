@@ -125,3 +125,15 @@ def test_info_lists_the_characters(two_wolves):
     assert [c["index"] for c in info["characters"]] == [0, 1]
     assert all(c["height"] == pytest.approx(info["characters"][0]["height"]) for c in info["characters"])
     assert "height" not in info  # no single height for a file of two
+
+
+def test_report_measures_every_character(two_wolves):
+    out = run("report", str(two_wolves), "--clip", "Walk", "--samples", "4", "--json")
+    rep = json.loads(out.stdout)
+    assert [c["character"] for c in rep["characters"]] == [0, 1]
+    rows = [{r["rig"]: r for r in c["clips"][0]["rows"]} for c in rep["characters"]]
+    for r in rows:
+        assert r["rigid"]["max"] == pytest.approx(1.0, abs=1e-3)  # the harness's self-check, per character
+    assert rows[0]["chain"]["p95"] == pytest.approx(rows[1]["chain"]["p95"], rel=1e-3)  # two identical wolves
+    one = json.loads(run("report", str(two_wolves), "--clip", "Walk", "--samples", "4", "--character", "1", "--json").stdout)
+    assert [c["character"] for c in one["characters"]] == [1] and "clips" in one
