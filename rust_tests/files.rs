@@ -558,3 +558,71 @@ fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
     let e = m.sample_clip(0, &name, 30.0).unwrap_err().to_string();
     assert!(e.contains("animation 0 channel"), "{e}");
 }
+
+#[test]
+fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
+    // KHR_mesh_quantization for a mesh that is not skinned: the node
+    // carries the dequantization (glTF-Transform's layout). RobotExpressive's
+    // torso (node 7, mesh 1, two primitives) hangs from a joint.
+    let (mut j, mut bin) = split_glb(&std::fs::read(asset("robot_expressive/RobotExpressive.glb")).unwrap());
+    let plain = load("robot_expressive/RobotExpressive.glb");
+    let (node, mesh) = (7usize, 1usize);
+    assert_eq!(j["nodes"][node]["mesh"].as_u64(), Some(mesh as u64));
+    let read_vec3 = |acc: usize, j: &Value, bin: &[u8]| -> Vec<Vec3> {
+        let a = &j["accessors"][acc];
+        let v = &j["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+        let base = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize + a.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let stride = v.get("byteStride").and_then(Value::as_u64).unwrap_or(12) as usize;
+        (0..a["count"].as_u64().unwrap() as usize)
+            .map(|i| Vec3::from_array(std::array::from_fn(|c| f32::from_le_bytes(bin[base + i * stride + 4 * c..base + i * stride + 4 * c + 4].try_into().unwrap()))))
+            .collect()
+    };
+    let prims = j["meshes"][mesh]["primitives"].as_array().unwrap().len();
+    let positions: Vec<Vec<Vec3>> = (0..prims).map(|p| read_vec3(j["meshes"][mesh]["primitives"][p]["attributes"]["POSITION"].as_u64().unwrap() as usize, &j, &bin)).collect();
+    let (lo, hi) = positions.iter().flatten().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let (centre, half) = ((lo + hi) / 2.0, ((hi - lo) / 2.0).max_element());
+    for (p, pos) in positions.iter().enumerate() {
+        let q: Vec<u8> = pos
+            .iter()
+            .flat_map(|x| {
+                let n = (*x - centre) / half;
+                let mut row: Vec<u8> = n.to_array().iter().flat_map(|c| ((c * 32767.0).round() as i16).to_le_bytes()).collect();
+                row.extend([0, 0]);
+                row
+            })
+            .collect();
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+        let view = j["bufferViews"].as_array().unwrap().len();
+        j["bufferViews"].as_array_mut().unwrap().push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": q.len(), "byteStride": 8}));
+        bin.extend_from_slice(&q);
+        let acc = j["accessors"].as_array().unwrap().len();
+        j["accessors"].as_array_mut().unwrap().push(json!({"bufferView": view, "componentType": 5122, "normalized": true, "count": pos.len(), "type": "VEC3", "min": [-32767, -32767, -32767], "max": [32767, 32767, 32767]}));
+        j["meshes"][mesh]["primitives"][p]["attributes"]["POSITION"] = json!(acc);
+    }
+    // The node's TRS times the dequantization T(centre) S(half), still a TRS.
+    let n = &j["nodes"][node];
+    let (t, r, s) = (vec3(&n["translation"]), glam::Quat::from_slice(&n["rotation"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>()), vec3(&n["scale"]));
+    j["nodes"][node]["translation"] = json!((t + r * (s * centre)).to_array());
+    j["nodes"][node]["scale"] = json!((s * half).to_array());
+    j["extensionsUsed"] = json!(["KHR_mesh_quantization"]);
+    j["extensionsRequired"] = json!(["KHR_mesh_quantization"]);
+    j["buffers"][0]["byteLength"] = json!(bin.len());
+    let m = gltf_io::load_bytes(&gltf_io::glb_container(&j, bin), None, "robot").unwrap();
+    let (a, b) = (&plain.characters[0].rig, &m.characters[0].rig);
+    let torso = plain.characters[0].primitives.iter().filter(|p| p.mesh == mesh).map(|p| p.vertex_offset..p.vertex_offset + p.vertex_count).collect::<Vec<_>>();
+    assert_eq!(torso.len(), 2);
+    // One 16-bit step of the torso's half extent, carried to the rig's
+    // scale by the node chain (the ratio of the torso's size in the rig
+    // to its size in the file: the rig is 100x the file's units here).
+    let rig_torso: Vec<Vec3> = torso.iter().flat_map(|r| r.clone()).map(|v| a.vertices()[v]).collect();
+    let (rlo, rhi) = rig_torso.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(x, y), p| (x.min(*p), y.max(*p)));
+    let to_rig = (rhi - rlo).length() / (hi - lo).length();
+    let step = half / 32767.0 * to_rig;
+    let worst = torso.iter().flat_map(|r| r.clone()).map(|v| (a.vertices()[v] - b.vertices()[v]).length()).fold(0f32, f32::max);
+    eprintln!("quantized torso: worst {worst:.2e}, one step {step:.2e}");
+    assert!(worst <= step, "torso off by {worst} (one step {step})");
+    assert!(worst > 0.0, "the torso was quantized");
+    assert_eq!(a.vertices()[..torso[0].start], b.vertices()[..torso[0].start]);
+}
