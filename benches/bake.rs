@@ -11,7 +11,7 @@ use caudal::gltf_io;
 
 fn main() {
     let model = gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).expect("Wolf_notail");
-    let (rig, _) = grow_chains(&model.rig().unwrap(), &ChainParams::default()).expect("grow");
+    let (rig, _) = grow_chains(model.rig().unwrap(), &ChainParams::default()).expect("grow");
     let chains = find_chains(&rig).expect("chain");
     let params = BakeParams::default();
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();

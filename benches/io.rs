@@ -75,9 +75,9 @@ fn main() {
         }
     }
     let mut out = vec![Vec3::ZERO; fox.rig().unwrap().vertex_count()];
-    let vf = skin_all(&fox.rig().unwrap(), &poses, &mut out);
-    let t1 = one.install(|| best_of(20, || skin_all(&fox.rig().unwrap(), &poses, &mut out)));
-    let tn = best_of(20, || skin_all(&fox.rig().unwrap(), &poses, &mut out));
+    let vf = skin_all(fox.rig().unwrap(), &poses, &mut out);
+    let t1 = one.install(|| best_of(20, || skin_all(fox.rig().unwrap(), &poses, &mut out)));
+    let tn = best_of(20, || skin_all(fox.rig().unwrap(), &poses, &mut out));
     println!("| skinning, vertex x frames per second | Fox, all clips ({vf} vertex-frames) | {:.1} M/s | {:.1} M/s |", vf as f64 / t1 / 1e6, vf as f64 / tn / 1e6);
 
     let (big, poses) = generated(200_000, 60);

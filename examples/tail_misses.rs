@@ -15,7 +15,7 @@ use caudal::measure::weighted_bone_distances;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let m = caudal::gltf_io::load(std::path::Path::new(&args[1])).unwrap();
-    let rig = &m.rig().unwrap();
+    let rig = m.rig().unwrap();
     let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&args[2]).unwrap()).unwrap();
     let mut map = vec![u32::MAX; j["n_vertices"].as_u64().unwrap() as usize];
     for p in j["primitives"].as_array().unwrap() {

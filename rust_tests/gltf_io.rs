@@ -7,7 +7,7 @@ use crate::common::{load, MODELS};
 fn every_shared_model_loads_with_the_documented_counts() {
     for &(path, joints, verts, clips) in MODELS {
         let m = load(path);
-        let roles = JointRoles::find(&m.rig().unwrap(), &RoleOverrides::default()).unwrap();
+        let roles = JointRoles::find(m.rig().unwrap(), &RoleOverrides::default()).unwrap();
         println!(
             "{path}: joints {} verts {} tris {} clips {} H {:.3} pelvis {:?} thighs {:?} shins {:?} head {:?}",
             m.rig().unwrap().joint_count(),
@@ -30,8 +30,8 @@ fn every_shared_model_loads_with_the_documented_counts() {
 fn bind_pose_skinning_reproduces_bind_positions() {
     for &(path, ..) in MODELS {
         let m = load(path);
-        let skin = skin_matrices(&m.rig().unwrap(), m.rig().unwrap().bind_world());
-        let posed = skin_vertices(&m.rig().unwrap(), &skin);
+        let skin = skin_matrices(m.rig().unwrap(), m.rig().unwrap().bind_world());
+        let posed = skin_vertices(m.rig().unwrap(), &skin);
         let h = m.rig().unwrap().height();
         let worst = posed.iter().zip(m.rig().unwrap().vertices()).map(|(a, b)| (*a - *b).length()).fold(0f32, f32::max);
         assert!(worst <= 1e-5 * h, "{path}: bind pose moves a vertex by {worst} (H = {h})");
@@ -64,7 +64,7 @@ fn unchanged_write_reads_back_identical() {
         let out = dir.join("rt.glb");
         gltf_io::write(&m, &[m.rig().unwrap()], &[], &out, &Default::default()).unwrap();
         let back = gltf_io::load(&out).unwrap();
-        let (a, b) = (&back.rig().unwrap(), &m.rig().unwrap());
+        let (a, b) = (back.rig().unwrap(), m.rig().unwrap());
         assert_eq!(a.vertices(), b.vertices(), "{path}: vertices");
         assert_eq!(a.triangles(), b.triangles(), "{path}: triangles");
         assert_eq!(a.influences(), b.influences(), "{path}: influences");

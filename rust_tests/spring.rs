@@ -1247,7 +1247,7 @@ fn is_ancestor(rig: &Rig, a: usize, mut j: usize) -> bool {
 #[test]
 fn fox_tail_swings_without_stretching_or_moving_the_body() {
     let m = caudal::gltf_io::load(&crate::common::asset("fox/Fox.glb")).unwrap();
-    let rig = &m.rig().unwrap();
+    let rig = m.rig().unwrap();
     let joints: Vec<usize> = ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"].iter().map(|n| rig.joint_index(n).unwrap()).collect();
     let chain = TailChain::from_joints(rig, &joints).unwrap();
     assert_eq!(chain.end, None, "the fox's last tail bone carries weight: no end helper");
@@ -1275,7 +1275,7 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
 #[test]
 fn wolf_eight_bone_tail_hanging_off_the_back() {
     let m = caudal::gltf_io::load(&crate::common::asset("quaternius_wolf/Wolf.gltf")).unwrap();
-    let rig = &m.rig().unwrap();
+    let rig = m.rig().unwrap();
     let chain = TailChain::find(rig).unwrap();
     assert_eq!(chain.bones.len(), 8);
     assert_eq!(rig.joint_names()[chain.anchor], "Back");
@@ -1296,13 +1296,13 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(chain.bones, vec![7, 8, 9, 10, 11]);
     assert_eq!(chain.end, Some(12));
     let fox = crate::common::load("fox/Fox.glb");
-    let c = TailChain::find(&fox.rig().unwrap()).unwrap();
+    let c = TailChain::find(fox.rig().unwrap()).unwrap();
     let names: Vec<&str> = c.bones.iter().map(|&j| fox.rig().unwrap().joint_names()[j].as_str()).collect();
     assert_eq!(names, ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"]);
     assert_eq!(c.end, None);
     // No tail at all: a clear NotFound naming the field.
     let robot = crate::common::load("robot_expressive/RobotExpressive.glb");
-    assert_eq!(field_of(&TailChain::find(&robot.rig().unwrap()).unwrap_err()), "chain");
+    assert_eq!(field_of(&TailChain::find(robot.rig().unwrap()).unwrap_err()), "chain");
     drop(rig);
 }
 

@@ -112,7 +112,7 @@ fn degraded_fixtures_get_one_chain_on_the_pelvis() {
     let mut failures = Vec::new();
     for &(glb, json, min_precision, min_recall, max_offset) in DEGRADED {
         let model = load(glb);
-        let rig = &model.rig().unwrap();
+        let rig = model.rig().unwrap();
         let truth = truth(&model, json);
         let (out, report) = grow_chains(rig, &ChainParams::default()).unwrap();
         let found = chains(&report);
@@ -178,7 +178,7 @@ fn no_chain_where_none_is_needed() {
         "quaternius_monkroose/Monkroose.glb",
     ] {
         let model = load(glb);
-        let report = find_appendages(&model.rig().unwrap(), &DetectParams::default()).unwrap();
+        let report = find_appendages(model.rig().unwrap(), &DetectParams::default()).unwrap();
         eprintln!("{glb}: H {:.3}, pelvis {:?}", report.height, report.pelvis);
         for p in &report.parts {
             eprintln!(

@@ -173,7 +173,7 @@ fn bad_input_names_the_field() {
         bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()),
         Err(CaudalError::NotFound { .. })
     ));
-    assert!(matches!(caudal::bake::find_chains(&g.model.rig().unwrap()), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
+    assert!(matches!(caudal::bake::find_chains(g.model.rig().unwrap()), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
 }
 
 #[test]
