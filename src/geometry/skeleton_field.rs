@@ -89,7 +89,7 @@ impl SkeletonField {
     pub fn new(rig: &Rig, stub_ratio: f32) -> SkeletonField {
         let weighted = weighted_joints(rig);
         let structural = crate::rig::roles::structural_joints(rig);
-        let heads = rig.bind_heads();
+        let heads = crate::rig::roles::credible_heads(rig);
         let parents = rig.parents();
         let mut children = vec![Vec::new(); rig.joint_count()];
         for (j, p) in parents.iter().enumerate() {

@@ -30,7 +30,7 @@ use crate::error::Result;
 pub use limbs::{Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN_JOINTS, MIRROR_TOLERANCE};
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
-pub use structure::{structural_joints, Structure, MAX_NEAREST_TOPS};
+pub use structure::{credible_heads, structural_joints, Structure, MAX_NEAREST_TOPS};
 pub use trunk::{HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 use trunk::{Axial, Settled};
 

@@ -16,6 +16,56 @@ use glam::Vec3;
 
 use crate::rig::Rig;
 
+/// Joint heads as the skeleton stands at the bind pose. A joint that moves
+/// no skin may carry an inverse bind that agrees with nothing (Rigify's
+/// controls exported at the origin, an exporter's scene root): its head
+/// comes from the file's node pose instead, placed relative to the nearest
+/// joint that does move skin (an ancestor first, else a descendant), whose
+/// bind is exact.
+pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
+    let n = rig.joint_count();
+    let parents = rig.parents();
+    let mut weighted = vec![false; n];
+    let inf = rig.influences();
+    for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+        if w > 0.0 {
+            weighted[j as usize] = true;
+        }
+    }
+    let bind = rig.bind_world();
+    let mut heads: Vec<Vec3> = bind.iter().map(|m| m.w_axis.truncate()).collect();
+    if !weighted.iter().any(|&w| w) || weighted.iter().all(|&w| w) {
+        return heads;
+    }
+    let rest = crate::rig::world_matrices(parents, rig.topological_order(), rig.rest_local());
+    // Nearest weighted ancestor (top-down), else nearest weighted
+    // descendant (bottom-up).
+    let mut anchor: Vec<Option<usize>> = vec![None; n];
+    for &j in rig.topological_order() {
+        anchor[j] = if weighted[j] { Some(j) } else { parents[j].and_then(|p| anchor[p]) };
+    }
+    let mut below: Vec<Option<usize>> = (0..n).map(|j| weighted[j].then_some(j)).collect();
+    for &j in rig.topological_order().iter().rev() {
+        if let (Some(p), Some(b)) = (parents[j], below[j]) {
+            if below[p].is_none() {
+                below[p] = Some(b);
+            }
+        }
+    }
+    for j in 0..n {
+        if weighted[j] {
+            continue;
+        }
+        if let Some(a) = anchor[j].or(below[j]) {
+            let m = bind[a] * rest[a].inverse() * rest[j];
+            if m.is_finite() {
+                heads[j] = m.w_axis.truncate();
+            }
+        }
+    }
+    heads
+}
+
 /// Separate weighted trees (IK feet, loose helper chains) hung from their
 /// nearest main-tree joint; past this many (heaviest first) they hang from
 /// the main tree's top, which bounds the work on hostile files.
@@ -94,7 +144,7 @@ pub fn structural_joints(rig: &Rig) -> Vec<bool> {
 impl Structure {
     pub fn new(rig: &Rig) -> Structure {
         let n = rig.joint_count();
-        let heads = rig.bind_heads();
+        let heads = credible_heads(rig);
         let parents = rig.parents();
         let order = rig.topological_order();
         let mut children = vec![Vec::new(); n];

@@ -136,84 +136,32 @@ impl<'a> Axial<'a> {
         Some((first.n, Settled::Order))
     }
 
-    /// Of several leg junctions, the pelvis: the one farthest along the
-    /// trunk from the junction whose free side (the side leading to no
-    /// other leg junction) leads to the head.
+    /// The mid-line joint holding the most skin, leg junctions aside: on a
+    /// four-legged body the head (a skull carries more skin than any one
+    /// trunk joint, and limbs are not mid-line), the one thing the pelvis
+    /// is farthest from.
+    fn heaviest_end(&self, junctions: &[usize]) -> Option<usize> {
+        let s = self.s;
+        s.order
+            .iter()
+            .copied()
+            .filter(|&j| self.is_axial(j) && !junctions.contains(&j))
+            .max_by(|&a, &b| s.mass[a].total_cmp(&s.mass[b]).then(b.cmp(&a)))
+    }
+
+    /// Of several leg junctions, the pelvis: the one farthest from the
+    /// heaviest mid-line joint (the head). Distance is straight, not
+    /// along the hierarchy: a Rigify rig hangs both pairs of legs from
+    /// controls whose tree says nothing of the body's shape.
     pub fn pelvis_of(&self, junctions: &[usize]) -> (usize, Settled) {
         let s = self.s;
         if junctions.len() == 1 {
             return (junctions[0], Settled::Order);
         }
-        let leads_to = |o: usize, n: usize, t: usize| if s.up[o] == Some(n) { !s.is_below(t, o) } else { s.is_below(t, n) };
-        // Each junction's best free side; the front junction has the head's.
-        let mut best: Option<(usize, Side)> = None;
-        let mut settled = Settled::Mass;
-        for &j in junctions {
-            let free: Vec<usize> =
-                self.neighbours(j).into_iter().filter(|&n| !junctions.iter().any(|&t| t != j && leads_to(j, n, t))).collect();
-            let Some((n, _)) = self.head_side(j, &free) else { continue };
-            let side = self.side(j, n);
-            best = match best {
-                None => Some((j, side)),
-                Some((bj, bs)) => {
-                    let (heavier, lighter) = if side.mass > bs.mass { ((j, side), (bj, bs)) } else { ((bj, bs), (j, side)) };
-                    if lighter.1.mass < SAME_MASS * heavier.1.mass {
-                        settled = Settled::Mass;
-                        Some(heavier)
-                    } else if (side.top - bs.top).abs() > SAME_HEIGHT * s.height {
-                        settled = Settled::Height;
-                        Some(if side.top > bs.top { (j, side) } else { (bj, bs) })
-                    } else if side.named_head != bs.named_head {
-                        settled = Settled::Name;
-                        Some(if side.named_head { (j, side) } else { (bj, bs) })
-                    } else {
-                        settled = Settled::Order;
-                        Some((bj, bs))
-                    }
-                }
-            };
-        }
-        let front = best.map(|b| b.0).unwrap_or(junctions[0]);
-        // Farthest from the front junction along the structural tree.
-        let depth = |mut j: usize| {
-            let mut d = 0usize;
-            while let Some(p) = s.up[j] {
-                d += 1;
-                j = p;
-            }
-            d
-        };
-        let path_len = |a: usize, b: usize| {
-            let (mut x, mut y) = (a, b);
-            let (mut dx, mut dy) = (depth(x), depth(y));
-            let mut len = 0.0f32;
-            while dx > dy {
-                let p = s.up[x].unwrap();
-                len += s.heads[x].distance(s.heads[p]);
-                x = p;
-                dx -= 1;
-            }
-            while dy > dx {
-                let p = s.up[y].unwrap();
-                len += s.heads[y].distance(s.heads[p]);
-                y = p;
-                dy -= 1;
-            }
-            while x != y {
-                let (px, py) = (s.up[x].unwrap(), s.up[y].unwrap());
-                len += s.heads[x].distance(s.heads[px]) + s.heads[y].distance(s.heads[py]);
-                x = px;
-                y = py;
-            }
-            len
-        };
-        let pelvis = junctions
-            .iter()
-            .copied()
-            .filter(|&j| j != front)
-            .max_by(|&a, &b| path_len(front, a).total_cmp(&path_len(front, b)).then(b.cmp(&a)))
-            .unwrap_or(front);
-        (pelvis, settled)
+        let Some(head) = self.heaviest_end(junctions) else { return (junctions[0], Settled::Order) };
+        let far = |j: usize| s.heads[j].distance(s.heads[head]);
+        let pelvis = junctions.iter().copied().max_by(|&a, &b| far(a).total_cmp(&far(b)).then(b.cmp(&a))).unwrap_or(junctions[0]);
+        (pelvis, Settled::Mass)
     }
 
     /// The trunk from `pelvis` to its far end on the head's side: at every
