@@ -12,9 +12,15 @@ pub struct Verdict {
     pub reason: String,
 }
 
+/// The fewest welded vertices that can make a tube: two rings of three. A
+/// part with fewer is never a tail, however long.
+pub const MIN_TUBE_VERTICES: usize = 6;
+
+#[allow(clippy::too_many_arguments)]
 pub fn decide(
     params: &DetectParams,
     welded_count: usize,
+    length_ratio: f32,
     region: Region,
     attachment: &str,
     centroid_ratio: f32,
@@ -22,11 +28,18 @@ pub fn decide(
     tube_ratio: f32,
 ) -> Verdict {
     let v = |kind, decision, reason: String| Verdict { kind, decision, reason };
-    if welded_count < params.min_part_vertices {
+    // Few vertices make a claw tip or a stray spike, unless they reach far:
+    // a low-poly tail (a zebra's, seven welded vertices past the far
+    // threshold) is a few rings a long way apart.
+    let reaches = length_ratio >= params.min_protrusion_ratio && welded_count >= MIN_TUBE_VERTICES;
+    if welded_count < params.min_part_vertices && !reaches {
         return v(
             Kind::Small,
             Decision::Untouched,
-            format!("{welded_count} welded vertices (< min_part_vertices {})", params.min_part_vertices),
+            format!(
+                "{welded_count} welded vertices (< min_part_vertices {}) reaching {length_ratio:.3} H (< min_protrusion_ratio {})",
+                params.min_part_vertices, params.min_protrusion_ratio
+            ),
         );
     }
     if centroid_ratio < params.min_centroid_ratio {

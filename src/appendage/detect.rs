@@ -140,7 +140,11 @@ fn peel_region(
 ) {
     let fails = welded.len() >= params.min_part_vertices
         && centroid_ratio(&welded, positions, dist, field) < params.min_centroid_ratio;
-    if !fails || depth >= MAX_PEEL_DEPTH {
+    // A region of far skin that passes the centroid test may still hold a
+    // protrusion (a zebra's thin tail hanging off a far rump): the first
+    // level is always looked at for saddles.
+    let look = fails || (depth == 0 && welded.len() >= 2 * params.min_part_vertices);
+    if !look || depth >= MAX_PEEL_DEPTH {
         // A finished peeled piece ends at its neck; the skin below the
         // neck stays with the body.
         let (welded, origin) = match origin {
@@ -154,7 +158,7 @@ fn peel_region(
         return;
     }
     match split(graph, dist, &welded, params.min_part_vertices, min_protrusion) {
-        Some(pieces) if !pieces.is_empty() => {
+        Some(pieces) if !pieces.is_empty() && (fails || pieces.len() >= 1) => {
             let mut in_piece = std::collections::HashSet::new();
             let count = pieces.len();
             for p in pieces {
@@ -343,7 +347,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let (mut geodesic, mut length) = geodesic_of(&welded, &collar);
 
         let tube = tube_ratio(&points, &geodesic, length);
-        let mut verdict = decide(params, welded.len(), region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong, tube);
+        let mut verdict = decide(params, welded.len(), length / height, region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong, tube);
         let origin = comps[group[0]].origin;
         match origin {
             Origin::Remainder { pieces } => {
