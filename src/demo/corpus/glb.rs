@@ -88,6 +88,14 @@ fn bind_frame(ch: &Character, j: usize, file_from_model: &Mat4) -> Mat4 {
     Mat4::from_rotation_translation(rot, head)
 }
 
+/// Inverse of a rigid bind frame with its last row exactly (0, 0, 0, 1),
+/// as glTF requires of inverse bind matrices.
+fn inverse_bind(m: &Mat4) -> Mat4 {
+    let (t, rot) = trs(m);
+    let inv = rot.inverse();
+    Mat4::from_rotation_translation(inv, -(inv * t))
+}
+
 fn trs(m: &Mat4) -> (Vec3, Quat) {
     let (_, r, t) = m.to_scale_rotation_translation();
     (t, r.normalize())
@@ -136,7 +144,7 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
         }
         nodes[armature]["children"] = json!(roots);
         let ibm = bin.push(
-            f32_bytes(keep.iter().flat_map(|&j| bind[j].inverse().to_cols_array())),
+            f32_bytes(keep.iter().flat_map(|&j| inverse_bind(&bind[j]).to_cols_array())),
             None,
             json!({"componentType": 5126, "count": keep.len(), "type": "MAT4"}),
         );
