@@ -126,6 +126,14 @@ impl FailureClass {
         Self::ALL.iter().copied().find(|c| c.name() == name)
     }
 
+    /// [`parse`](Self::parse), or an error naming the field and every class.
+    pub fn named(field: &str, name: &str) -> crate::error::Result<FailureClass> {
+        Self::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
+            crate::error::CaudalError::param(field, format!("unknown corpus class {name:?} (known: {})", names.join(", ")))
+        })
+    }
+
     /// The class forced on seed `seed` (round robin), so any run of
     /// `33 * n` consecutive seeds holds every class at least `n` times on
     /// top of the random draws.
