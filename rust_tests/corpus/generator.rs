@@ -229,7 +229,7 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
 fn every_class_can_be_imposed_and_seeds_cycle_through_them() {
     for class in FailureClass::ALL {
         assert_eq!(FailureClass::parse(class.name()), Some(class));
-        for seed in [0, 1, 57] {
+        for seed in 0..60 {
             let spec = CaseSpec::forced(seed, class);
             assert!(spec.classes().contains(&class), "{class:?} on seed {seed}: {:?}", spec.classes());
         }

@@ -369,7 +369,7 @@ pub fn ears(s: &Skeleton) -> MeshBuf {
     out
 }
 
-/// A closed cylinder across the back (biped) or along the flank, all its
+/// A closed cylinder across the back (biped) or along it, all its
 /// weight on the chest: carried, not grown.
 pub fn quiver(s: &Skeleton, spec: &CharacterSpec) -> MeshBuf {
     let h = s.height;
@@ -378,10 +378,11 @@ pub fn quiver(s: &Skeleton, spec: &CharacterSpec) -> MeshBuf {
     let (a, b) = match spec.layout {
         Layout::Biped => (Vec3::new(0.08 * h, 0.55 * h, -(depth + 0.05 * h)), Vec3::new(-0.1 * h, 0.92 * h, -(depth + 0.05 * h))),
         _ => {
+            // Strapped along the top of the back, a little to the left.
             let p = s.head(Role::Pelvis);
             let c = s.joints[chest].head;
-            let x = s.trunk_radius.x + 0.05 * h;
-            (Vec3::new(x, p.y + 0.02 * h, lerp(p.z, c.z, 0.3)), Vec3::new(x, c.y + 0.1 * h, lerp(p.z, c.z, 0.85)))
+            let (x, lift) = (0.35 * s.trunk_radius.x, s.trunk_radius.y + 0.04 * h);
+            (Vec3::new(x, lerp(p.y, c.y, 0.3) + lift, lerp(p.z, c.z, 0.3)), Vec3::new(x + 0.03 * h, lerp(p.y, c.y, 0.9) + lift + 0.06 * h, lerp(p.z, c.z, 0.9)))
         }
     };
     let line: Vec<Vec3> = (0..5).map(|i| a.lerp(b, i as f32 / 4.0)).collect();

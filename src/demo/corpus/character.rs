@@ -34,16 +34,13 @@ pub struct Character {
     pub tail_joints: Vec<usize>,
 }
 
-/// A tail's root radius stays below this share of the trunk's smaller
-/// radius, so a hole can take it.
-const MAX_ROOT_OF_TRUNK: f32 = 0.75;
-
 pub fn build(spec: &CharacterSpec, seams: bool) -> Character {
     let mut spec = spec.clone();
+    // A hand-made spec gets the same fit as a drawn one.
+    super::spec::fit_character(&mut spec);
     let mut skel = skeleton::body(&spec);
     skeleton::add_roots(&mut skel, &spec);
     let trunk_min = skel.trunk_radius.x.min(skel.trunk_radius.y.max(skel.trunk_radius.z));
-    spec.tail.root_radius_ratio = spec.tail.root_radius_ratio.min(MAX_ROOT_OF_TRUNK * trunk_min / spec.height);
     let root_radius = spec.tail.root_radius_ratio * spec.height;
     let pelvis_head = skel.head(Role::Pelvis);
 

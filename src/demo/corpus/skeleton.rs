@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::spec::{CharacterSpec, Layout, Naming};
+use super::spec::{trunk_aspect, CharacterSpec, Layout, Naming};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -185,6 +185,7 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
     let h = spec.height;
     let hip_y = spec.hip_share * h;
     let tr = spec.trunk_share * h;
+    let aspect = trunk_aspect(spec.layout);
     let mut s = Skeleton { joints: Vec::new(), height: h, hip_y, trunk_line: Vec::new(), trunk_radius: Vec3::ZERO, trunk_chain: Vec::new() };
     let ns = spec.spine_joints;
     let nn = spec.neck_joints;
@@ -199,7 +200,7 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
             nub = v(0.0, 0.995 * h, 0.015 * h);
             trunk_rear = v(0.0, hip_y - 0.1 * h, 0.0);
             trunk_front = v(0.0, 0.84 * h, 0.0);
-            radius = v(1.15 * tr, 0.0, 0.8 * tr);
+            radius = v(aspect.0 * tr, 0.0, aspect.1 * tr);
         }
         Layout::Quadruped => {
             let half = 0.5 * spec.body_share * h;
@@ -210,7 +211,7 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
             nub = v(0.0, 0.8 * h, half + 0.45 * h);
             trunk_rear = v(0.0, hip_y + 0.01 * h, -half - 0.12 * h);
             trunk_front = v(0.0, hip_y + 0.03 * h, half + 0.14 * h);
-            radius = v(0.9 * tr, tr, 0.0);
+            radius = v(aspect.0 * tr, aspect.1 * tr, 0.0);
         }
         Layout::Dinosaur => {
             let body = spec.body_share * h;
@@ -221,7 +222,7 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
             nub = v(0.0, 0.88 * h, body + 0.48 * h);
             trunk_rear = v(0.0, hip_y + 0.02 * h, -0.15 * h);
             trunk_front = v(0.0, hip_y + 0.08 * h, body + 0.12 * h);
-            radius = v(0.85 * tr, tr, 0.0);
+            radius = v(aspect.0 * tr, aspect.1 * tr, 0.0);
         }
     }
     s.trunk_radius = radius;

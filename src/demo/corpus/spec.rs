@@ -164,6 +164,29 @@ pub const THICK_TAIL: f32 = 0.06;
 /// thicker than that would be a bump, not a tail).
 const MAX_RADIUS_OF_LENGTH: f32 = 0.35;
 
+/// Each drawn alternative and the class it exercises, read both ways
+/// (imposing a class, listing a case's classes).
+const LAYOUTS: [(Layout, FailureClass); 3] = [(Layout::Quadruped, Quadruped), (Layout::Biped, Biped), (Layout::Dinosaur, Dinosaur)];
+const NAMINGS: [(Naming, FailureClass); 6] = [
+    (Naming::Mixamo, NamesMixamo),
+    (Naming::Rigify, NamesRigify),
+    (Naming::MaxBiped, NamesMaxBiped),
+    (Naming::Maya, NamesMaya),
+    (Naming::Quaternius, NamesQuaternius),
+    (Naming::Generic, NamesGeneric),
+];
+const SHAPES: [(TailShape, FailureClass); 3] = [(TailShape::Hanging, HangingTail), (TailShape::Level, LevelTail), (TailShape::Curled, CurledTail)];
+const RIGGERS: [(Rigger, FailureClass); 4] =
+    [(Rigger::Legs, RiggerLegs), (Rigger::Nearest, RiggerNearest), (Rigger::Pelvis, RiggerPelvis), (Rigger::Spine, RiggerSpine)];
+
+fn class_of<T: PartialEq + Copy>(table: &[(T, FailureClass)], x: T) -> FailureClass {
+    table.iter().find(|e| e.0 == x).expect("every alternative has its class").1
+}
+
+fn alternative<T: Copy>(table: &[(T, FailureClass)], class: FailureClass) -> Option<T> {
+    table.iter().find(|e| e.1 == class).map(|e| e.0)
+}
+
 const NAMES: [&str; 8] = ["Dog", "Cat", "Rat", "Fox", "Lizard", "Raptor", "Imp", "Otter"];
 
 fn draw_tail(r: &mut Rng, layout: Layout) -> TailSpec {
@@ -210,6 +233,26 @@ fn set_shape(t: &mut TailSpec, shape: TailShape, r: &mut Rng) {
 
 fn fit_radius(t: &mut TailSpec) {
     t.root_radius_ratio = t.root_radius_ratio.min(MAX_RADIUS_OF_LENGTH * t.length_ratio).max(0.008);
+}
+
+/// The trunk's half-width and half-depth (or half-height) over its radius.
+pub fn trunk_aspect(layout: Layout) -> (f32, f32) {
+    match layout {
+        Layout::Biped => (1.15, 0.8),
+        Layout::Quadruped => (0.9, 1.0),
+        Layout::Dinosaur => (0.85, 1.0),
+    }
+}
+
+/// A tail's root radius stays below this share of the trunk's smaller
+/// radius, so the trunk has room for the hole it grows from.
+const MAX_ROOT_OF_TRUNK: f32 = 0.75;
+
+/// Fits the tail's root to its length and to the trunk it grows from.
+pub fn fit_character(c: &mut CharacterSpec) {
+    fit_radius(&mut c.tail);
+    let (w, d) = trunk_aspect(c.layout);
+    c.tail.root_radius_ratio = c.tail.root_radius_ratio.min(MAX_ROOT_OF_TRUNK * w.min(d) * c.trunk_share);
 }
 
 fn draw_character(r: &Rng, index: usize, layout: Option<Layout>, naming: Option<Naming>) -> CharacterSpec {
@@ -267,6 +310,13 @@ impl CaseSpec {
         let mut spec = Self::drawn(seed);
         spec.force(class, &mut Rng::new(seed).fork("forced"));
         spec.forced = Some(class);
+        if spec.characters.len() > 1 {
+            // The second character stays of the first one's family.
+            spec.characters[1] = Self::second(&Rng::new(seed), &spec.characters[0]);
+        }
+        for c in &mut spec.characters {
+            fit_character(c);
+        }
         spec
     }
 
@@ -280,6 +330,9 @@ impl CaseSpec {
             characters.push(Self::second(&root, &characters[0]));
         }
         let rotated = l.chance(0.2);
+        for c in &mut characters {
+            fit_character(c);
+        }
         CaseSpec {
             seed,
             forced: None,
@@ -305,27 +358,25 @@ impl CaseSpec {
 
     fn force(&mut self, class: FailureClass, r: &mut Rng) {
         let c = &mut self.characters[0];
+        if let Some(layout) = alternative(&LAYOUTS, class) {
+            c.layout = layout;
+            let redrawn = draw_character(&Rng::new(self.seed).fork("character0"), 0, Some(layout), Some(c.naming));
+            (c.hip_share, c.body_share, c.trunk_share) = (redrawn.hip_share, redrawn.body_share, redrawn.trunk_share);
+            return;
+        }
+        if let Some(naming) = alternative(&NAMINGS, class) {
+            c.naming = naming;
+            c.decoy_hips &= naming.allows_decoy_hips();
+            return;
+        }
+        if let Some(shape) = alternative(&SHAPES, class) {
+            return set_shape(&mut c.tail, shape, r);
+        }
+        if let Some(rigger) = alternative(&RIGGERS, class) {
+            c.rigger = rigger;
+            return;
+        }
         match class {
-            Quadruped | Biped | Dinosaur => {
-                c.layout = match class {
-                    Quadruped => Layout::Quadruped,
-                    Biped => Layout::Biped,
-                    _ => Layout::Dinosaur,
-                };
-                let redrawn = draw_character(&Rng::new(self.seed).fork("character0"), 0, Some(c.layout), Some(c.naming));
-                (c.hip_share, c.body_share, c.trunk_share) = (redrawn.hip_share, redrawn.body_share, redrawn.trunk_share);
-            }
-            NamesMixamo | NamesRigify | NamesMaxBiped | NamesMaya | NamesQuaternius | NamesGeneric => {
-                c.naming = match class {
-                    NamesMixamo => Naming::Mixamo,
-                    NamesRigify => Naming::Rigify,
-                    NamesMaxBiped => Naming::MaxBiped,
-                    NamesMaya => Naming::Maya,
-                    NamesQuaternius => Naming::Quaternius,
-                    _ => Naming::Generic,
-                };
-                c.decoy_hips &= c.naming.allows_decoy_hips();
-            }
             DecoyHips => {
                 c.decoy_hips = true;
                 if !c.naming.allows_decoy_hips() {
@@ -353,20 +404,16 @@ impl CaseSpec {
             ThickTail => {
                 c.tail.length_ratio = c.tail.length_ratio.max(r.range(0.3, 1.0));
                 c.tail.root_radius_ratio = r.range(THICK_TAIL, 0.1);
+                // A biped's trunk wide enough for a thick tail's root.
+                let (w, d) = trunk_aspect(c.layout);
+                c.trunk_share = c.trunk_share.max(1.02 * THICK_TAIL / (MAX_ROOT_OF_TRUNK * w.min(d)));
             }
-            HangingTail => set_shape(&mut c.tail, TailShape::Hanging, r),
-            LevelTail => set_shape(&mut c.tail, TailShape::Level, r),
-            CurledTail => set_shape(&mut c.tail, TailShape::Curled, r),
             FurShell => c.tail.fur_shell = true,
             SeparateShell => c.tail.separate_shell = true,
             UvSeams => self.seams = true,
             CapeOrSkirt => c.cape = true,
             Ears => c.ears = true,
             Quiver => c.quiver = true,
-            RiggerLegs => c.rigger = Rigger::Legs,
-            RiggerNearest => c.rigger = Rigger::Nearest,
-            RiggerPelvis => c.rigger = Rigger::Pelvis,
-            RiggerSpine => c.rigger = Rigger::Spine,
             RotatedBind => {
                 self.yaw_deg = r.range(20.0, 160.0) * if r.chance(0.5) { -1.0 } else { 1.0 };
                 self.pitch_deg = r.range(8.0, 25.0) * if r.chance(0.5) { -1.0 } else { 1.0 };
@@ -381,6 +428,9 @@ impl CaseSpec {
                     self.characters.push(second);
                 }
             }
+            // Handled through the tables above.
+            Quadruped | Biped | Dinosaur | NamesMixamo | NamesRigify | NamesMaxBiped | NamesMaya | NamesQuaternius | NamesGeneric
+            | HangingTail | LevelTail | CurledTail | RiggerLegs | RiggerNearest | RiggerPelvis | RiggerSpine => {}
         }
     }
 
@@ -388,19 +438,8 @@ impl CaseSpec {
     pub fn classes(&self) -> Vec<FailureClass> {
         let mut out = Vec::new();
         for c in &self.characters {
-            out.push(match c.layout {
-                Layout::Quadruped => Quadruped,
-                Layout::Biped => Biped,
-                Layout::Dinosaur => Dinosaur,
-            });
-            out.push(match c.naming {
-                Naming::Mixamo => NamesMixamo,
-                Naming::Rigify => NamesRigify,
-                Naming::MaxBiped => NamesMaxBiped,
-                Naming::Maya => NamesMaya,
-                Naming::Quaternius => NamesQuaternius,
-                Naming::Generic => NamesGeneric,
-            });
+            out.push(class_of(&LAYOUTS, c.layout));
+            out.push(class_of(&NAMINGS, c.naming));
             let t = &c.tail;
             let flags = [
                 (c.decoy_hips, DecoyHips),
@@ -417,17 +456,8 @@ impl CaseSpec {
                 (c.quiver, Quiver),
             ];
             out.extend(flags.iter().filter(|f| f.0).map(|f| f.1));
-            out.push(match t.shape {
-                TailShape::Hanging => HangingTail,
-                TailShape::Level => LevelTail,
-                TailShape::Curled => CurledTail,
-            });
-            out.push(match c.rigger {
-                Rigger::Legs => RiggerLegs,
-                Rigger::Nearest => RiggerNearest,
-                Rigger::Pelvis => RiggerPelvis,
-                Rigger::Spine => RiggerSpine,
-            });
+            out.push(class_of(&SHAPES, t.shape));
+            out.push(class_of(&RIGGERS, c.rigger));
         }
         let flags = [
             (self.seams, UvSeams),
