@@ -10,3 +10,4 @@ mod consistency;
 mod runs;
 #[path = "corpus/generator.rs"]
 mod generator;
+

@@ -103,3 +103,27 @@ fn consistent_character(t: &CaseTruth, model: &GltfModel, artist: &GltfModel, p:
         }
     }
 }
+
+/// The artist's own rig, scored as if it were the repair: the bars are
+/// reachable on every case, and the harness measures them right.
+pub fn artist_meets_the_bars(case: &CorpusCase) -> Result<(), String> {
+    use super::harness::{score, Chain, Measured};
+    let t = &case.truth;
+    if t.characters.len() > 1 {
+        return Ok(());
+    }
+    let (model, artist) = (gltf_io::load_bytes(&case.glb, None, "corpus").unwrap(), gltf_io::load_bytes(&case.artist_glb, None, "artist").unwrap());
+    let c = &t.characters[0];
+    let chains: Vec<Chain> = c
+        .tails
+        .iter()
+        .map(|tail| {
+            let joints: Vec<usize> = tail.artist_joints.iter().map(|n| artist.rig.joint_index(n).unwrap()).collect();
+            let (end, bones) = joints.split_last().unwrap();
+            Chain { name: tail.artist_joints[0].clone(), joints: bones.to_vec(), end: Some(*end) }
+        })
+        .collect();
+    let mut m = Measured { seed: t.seed, classes: t.classes.clone(), pending: None, tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
+    score(&mut m, &model, &artist.rig, &chains, &[], c);
+    if m.passed() { Ok(()) } else { Err(format!("seed {}: the artist's rig fails: {}", t.seed, m.details.join("; "))) }
+}

@@ -146,7 +146,14 @@ fn check_roles(m: &mut Measured, rig: &Rig, truth: &CharacterTruth) {
     }
 }
 
-/// Measures one character's rig against its truth.
+/// A grown chain: its first bone's name, its bones and its end joint.
+pub struct Chain {
+    pub name: String,
+    pub joints: Vec<usize>,
+    pub end: Option<usize>,
+}
+
+/// Runs today's pipeline on one character's rig and scores it.
 pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterTruth) {
     let rig = &model.rig;
     if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
@@ -157,37 +164,46 @@ pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterT
         Ok(x) => x,
         Err(e) => return m.fail("grow_error", e.to_string()),
     };
-    let chains: Vec<(String, Vec<usize>, HashSet<u32>)> = report
-        .parts
-        .iter()
-        .filter(|p| p.decision == Decision::Chain)
+    let chains: Vec<Chain> = report
+        .chains()
         .map(|p| {
-            let joints = chain_joints(&out, &p.bones);
-            let set = taken(&out, &joints);
-            (p.bones.first().cloned().unwrap_or_default(), joints, set)
+            let name = p.bones.first().cloned().unwrap_or_default();
+            let end = out.joint_index(&format!("{}_End", name.trim_end_matches("_1")));
+            Chain { joints: chain_joints(&out, &p.bones), name, end }
         })
         .collect();
+    let rigid: Vec<(Option<String>, Vec<u32>)> =
+        report.parts.iter().filter(|p| p.decision == Decision::Rigid).map(|p| (p.rigid_joint.clone(), p.vertices.clone())).collect();
+    score(m, model, &out, &chains, &rigid, truth);
+}
+
+/// Scores a repaired rig `out` (same vertices as `model`'s rig) with its
+/// `chains` and the parts made `rigid` against the truth's bars.
+pub fn score(m: &mut Measured, model: &GltfModel, out: &Rig, chains: &[Chain], rigid: &[(Option<String>, Vec<u32>)], truth: &CharacterTruth) {
+    let rig = &model.rig;
+    let taken: Vec<HashSet<u32>> = chains.iter().map(|c| taken(out, &c.joints)).collect();
     let tails: Vec<(HashSet<u32>, &TailTruth)> = truth.tails.iter().map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t)).collect();
     let mut matched = vec![None; chains.len()];
     for (ti, (set, t)) in tails.iter().enumerate() {
         let mut r = TailResult::default();
-        let before = weighted_bone_distance(rig, &set.iter().copied().collect::<Vec<_>>()).unwrap_or(f32::NAN);
-        let after = weighted_bone_distance(&out, &set.iter().copied().collect::<Vec<_>>()).unwrap_or(f32::NAN);
+        let list: Vec<u32> = set.iter().copied().collect();
+        let before = weighted_bone_distance(rig, &list).unwrap_or(f32::NAN);
+        let after = weighted_bone_distance(out, &list).unwrap_or(f32::NAN);
         r.bone_distance = (before, after);
-        let best = (0..chains.len()).max_by_key(|&c| chains[c].2.intersection(set).count()).filter(|&c| chains[c].2.intersection(set).count() > 0);
-        let on_this: Vec<usize> = (0..chains.len()).filter(|&c| 2 * chains[c].2.intersection(set).count() > chains[c].2.len()).collect();
+        let hits = |c: usize| taken[c].intersection(set).count();
+        let best = (0..chains.len()).max_by_key(|&c| hits(c)).filter(|&c| hits(c) > 0);
+        let on_this: Vec<usize> = (0..chains.len()).filter(|&c| 2 * hits(c) > taken[c].len()).collect();
         match best {
             None => m.fail("no_chain", format!("tail {ti}: no chain takes its vertices ({} chains in all)", chains.len())),
             Some(c) => {
                 matched[c] = Some(ti);
-                let (name, joints, taken) = &chains[c];
-                let hit = taken.intersection(set).count() as f32;
-                r.chain = Some(name.clone());
-                r.precision = hit / taken.len() as f32;
+                let chain = &chains[c];
+                let hit = hits(c) as f32;
+                r.chain = Some(chain.name.clone());
+                r.precision = hit / taken[c].len() as f32;
                 r.recall = hit / set.len() as f32;
-                r.parent = out.parents()[joints[0]].map(|p| out.joint_names()[p].clone());
-                let end = out.joint_index(&format!("{}_End", name.trim_end_matches("_1")));
-                r.worst_offset = joints.iter().chain(end.iter()).map(|&j| offset_in_radii(out.bind_heads()[j], t)).fold(0.0, f32::max);
+                r.parent = out.parents()[chain.joints[0]].map(|p| out.joint_names()[p].clone());
+                r.worst_offset = chain.joints.iter().chain(chain.end.iter()).map(|&j| offset_in_radii(out.bind_heads()[j], t)).fold(0.0, f32::max);
                 if r.parent.as_deref() != Some(t.parent.as_str()) {
                     m.fail("wrong_parent", format!("tail {ti}: chain hangs from {:?} (truth {})", r.parent, t.parent));
                 }
@@ -213,10 +229,11 @@ pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterT
         }
         m.tails.push(r);
     }
-    for (c, (name, _, set)) in chains.iter().enumerate() {
+    for (c, chain) in chains.iter().enumerate() {
         if matched[c].is_some() {
             continue;
         }
+        let set = &taken[c];
         let on = truth
             .others
             .iter()
@@ -225,14 +242,14 @@ pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterT
                 vs.iter().filter(|v| set.contains(v)).count() as f32 > FALSE_CHAIN_SHARE * vs.len() as f32
             })
             .map_or("body", |o| o.kind);
-        m.fail("false_chain", format!("chain {name} on the {on} ({} vertices)", set.len()));
+        m.fail("false_chain", format!("chain {} on the {on} ({} vertices)", chain.name, set.len()));
     }
     for o in &truth.others {
         let vs: HashSet<u32> = rig_vertices(model, &o.vertices).into_iter().collect();
-        for p in report.parts.iter().filter(|p| p.decision == Decision::Rigid) {
-            let on = p.vertices.iter().filter(|v| vs.contains(v)).count();
+        for (joint, part) in rigid {
+            let on = part.iter().filter(|v| vs.contains(v)).count();
             if o.expected == "untouched" && o.rigid_joint.is_none() && 2 * on > vs.len() {
-                m.fail("rigid_garment", format!("the {} made rigid on {:?}", o.kind, p.rigid_joint));
+                m.fail("rigid_garment", format!("the {} made rigid on {joint:?}", o.kind));
             }
         }
     }
