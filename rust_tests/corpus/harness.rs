@@ -65,6 +65,11 @@ impl Measured {
         self.pending.is_none() && self.failures.is_empty()
     }
 
+    /// No failure of the given family (`roles_*` or everything else).
+    fn clean(&self, roles: bool) -> bool {
+        self.pending.is_none() && self.failures.iter().all(|f| f.starts_with("roles_") != roles)
+    }
+
     fn fail(&mut self, key: &'static str, detail: String) {
         self.failures.push(key);
         self.details.push(format!("{key}: {detail}"));
@@ -283,7 +288,9 @@ fn characters<'a>(model: GltfModel, truth: &'a CaseTruth) -> Vec<(GltfModel, &'a
     vec![(model, &truth.characters[0])]
 }
 
-/// The table by failure class, plus an "all" row.
+/// The table by failure class, plus an "all" row. "tails ok" counts cases
+/// with no failure but of roles, "roles ok" those with no roles failure;
+/// min P and min R are over the tails that got a chain.
 pub fn table(results: &[Measured]) -> String {
     let mut rows: BTreeMap<(usize, String), Vec<&Measured>> = BTreeMap::new();
     for r in results {
@@ -294,8 +301,8 @@ pub fn table(results: &[Measured]) -> String {
         }
     }
     let mut s = format!(
-        "{:<17} {:>5} {:>6} {:>7} {:>6} {:>6}  {}\n",
-        "class", "cases", "passed", "pending", "min P", "min R", "common failures (cases)"
+        "{:<17} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>6}  {}\n",
+        "class", "cases", "passed", "pending", "tails ok", "roles ok", "min P", "min R", "common failures (cases)"
     );
     for ((_, name), rs) in &rows {
         let measured: Vec<&&Measured> = rs.iter().filter(|r| r.pending.is_none()).collect();
@@ -321,11 +328,13 @@ pub fn table(results: &[Measured]) -> String {
         let common: Vec<String> = reasons.iter().take(4).map(|(k, n)| format!("{k} {n}")).collect();
         let fmt = |x: f32| if x.is_finite() { format!("{x:.3}") } else { "-".into() };
         s += &format!(
-            "{:<17} {:>5} {:>6} {:>7} {:>6} {:>6}  {}\n",
+            "{:<17} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>6}  {}\n",
             name,
             rs.len(),
             passed,
             rs.len() - measured.len(),
+            measured.iter().filter(|r| r.clean(false)).count(),
+            measured.iter().filter(|r| r.clean(true)).count(),
             fmt(min_p),
             fmt(min_r),
             common.join(", ")
