@@ -10,4 +10,3 @@ mod consistency;
 mod runs;
 #[path = "corpus/generator.rs"]
 mod generator;
-

@@ -23,8 +23,13 @@ pub const TAKEN_SHARE: f32 = 0.45;
 /// Precision and recall of each tail's vertices (issue 12).
 pub const MIN_PRECISION: f32 = 0.95;
 pub const MIN_RECALL: f32 = 0.95;
-/// Weighted bone distance over the true tail must fall at least this much.
+/// Weighted bone distance over the true tail must fall at least this much
+/// (issue 12)...
 pub const MIN_BONE_DISTANCE_DROP: f32 = 0.5;
+/// ...or, where even the artist's own rig cannot halve it (a stubby, thick
+/// tail on a rigger bone that already runs near it: 1 case in 2000), come
+/// within this factor of the artist's.
+pub const ARTIST_BONE_DISTANCE_SLACK: f32 = 1.05;
 /// A grown joint lies inside the tail when it is at most this many local
 /// skin radii from the true centre line (the shared fixtures' bar).
 pub const MAX_JOINT_OFFSET: f32 = 1.0;
@@ -158,8 +163,9 @@ pub struct Chain {
     pub end: Option<usize>,
 }
 
-/// Runs today's pipeline on one character's rig and scores it.
-pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterTruth) {
+/// Runs today's pipeline on one character's rig and scores it; `artist`
+/// is the same character from the artist's file.
+pub fn measure_character(m: &mut Measured, model: &GltfModel, artist: &GltfModel, truth: &CharacterTruth) {
     let rig = &model.rig;
     if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
         m.fail("height", format!("rig height {} (truth {})", rig.height(), truth.height));
@@ -179,12 +185,27 @@ pub fn measure_character(m: &mut Measured, model: &GltfModel, truth: &CharacterT
         .collect();
     let rigid: Vec<(Option<String>, Vec<u32>)> =
         report.parts.iter().filter(|p| p.decision == Decision::Rigid).map(|p| (p.rigid_joint.clone(), p.vertices.clone())).collect();
-    score(m, model, &out, &chains, &rigid, truth);
+    score(m, model, &out, &chains, &rigid, truth, &artist_bone_distances(model, artist, truth));
+}
+
+/// The artist's weighted bone distance over each true tail: what a perfect
+/// repair reaches.
+pub fn artist_bone_distances(model: &GltfModel, artist: &GltfModel, truth: &CharacterTruth) -> Vec<f32> {
+    truth.tails.iter().map(|t| weighted_bone_distance(&artist.rig, &rig_vertices(model, &t.vertices)).unwrap_or(f32::NAN)).collect()
 }
 
 /// Scores a repaired rig `out` (same vertices as `model`'s rig) with its
-/// `chains` and the parts made `rigid` against the truth's bars.
-pub fn score(m: &mut Measured, model: &GltfModel, out: &Rig, chains: &[Chain], rigid: &[(Option<String>, Vec<u32>)], truth: &CharacterTruth) {
+/// `chains` and the parts made `rigid` against the truth's bars; `artist`
+/// holds the artist's bone distance per tail.
+pub fn score(
+    m: &mut Measured,
+    model: &GltfModel,
+    out: &Rig,
+    chains: &[Chain],
+    rigid: &[(Option<String>, Vec<u32>)],
+    truth: &CharacterTruth,
+    artist: &[f32],
+) {
     let rig = &model.rig;
     let taken: Vec<HashSet<u32>> = chains.iter().map(|c| taken(out, &c.joints)).collect();
     let tails: Vec<(HashSet<u32>, &TailTruth)> = truth.tails.iter().map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t)).collect();
@@ -221,8 +242,9 @@ pub fn score(m: &mut Measured, model: &GltfModel, out: &Rig, chains: &[Chain], r
                 if r.worst_offset > MAX_JOINT_OFFSET {
                     m.fail("joint_outside", format!("tail {ti}: a grown joint {:.2} local radii off the centre line", r.worst_offset));
                 }
-                if !(after <= (1.0 - MIN_BONE_DISTANCE_DROP) * before) {
-                    m.fail("bone_distance", format!("tail {ti}: weighted bone distance {before:.4} -> {after:.4}"));
+                let bar = ((1.0 - MIN_BONE_DISTANCE_DROP) * before).max(ARTIST_BONE_DISTANCE_SLACK * artist[ti]);
+                if !(after <= bar) {
+                    m.fail("bone_distance", format!("tail {ti}: weighted bone distance {before:.4} -> {after:.4} (artist {:.4})", artist[ti]));
                 }
                 if on_this.len() > 1 {
                     m.fail("split_tail", format!("tail {ti}: {} chains on it", on_this.len()));
@@ -268,15 +290,15 @@ pub fn measure(case: &CorpusCase) -> Measured {
         m.pending = Some("pending reader: several characters in one file".into());
         return m;
     }
-    let model = match gltf_io::load_bytes(&case.glb, None, "corpus") {
-        Ok(x) => x,
-        Err(e) => {
-            m.fail("load", e.to_string());
+    let (model, artist) = match (gltf_io::load_bytes(&case.glb, None, "corpus"), gltf_io::load_bytes(&case.artist_glb, None, "corpus artist")) {
+        (Ok(x), Ok(a)) => (x, a),
+        (x, a) => {
+            m.fail("load", format!("{:?} / {:?}", x.err().map(|e| e.to_string()), a.err().map(|e| e.to_string())));
             return m;
         }
     };
-    for (model, ch) in characters(model, truth) {
-        measure_character(&mut m, &model, ch);
+    for ((model, ch), (artist, _)) in characters(model, truth).into_iter().zip(characters(artist, truth)) {
+        measure_character(&mut m, &model, &artist, ch);
     }
     m
 }
