@@ -201,8 +201,12 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
             let floor = m.rig.vertices().iter().map(|p| p.y).fold(f32::MAX, f32::min);
             let hip = m.rig.bind_heads()[pelvis].y - floor;
             assert!((drop - CROUCH_DEPTH * hip).abs() < 0.03 * hip, "{layout:?}: pelvis drops {drop}, hip {hip}");
-            let mut feet = vec![m.rig.joint_index(&ch.roles.shin_left).unwrap(), m.rig.joint_index(&ch.roles.shin_right).unwrap()];
-            feet = feet.iter().map(|&s| m.rig.children(s).find(|&k| m.rig.joint_names()[k].len() > 0 && m.rig.children(k).count() > 0).unwrap()).collect();
+            // The foot: the shin's child that carries the toe.
+            let feet: Vec<usize> = [&ch.roles.shin_left, &ch.roles.shin_right]
+                .iter()
+                .map(|s| m.rig.joint_index(s).unwrap())
+                .map(|s| m.rig.children(s).find(|&k| m.rig.children(k).count() > 0).unwrap())
+                .collect();
             for &f in &feet {
                 let moved = crouch.iter().map(|fr| fr[f].distance(crouch[0][f])).fold(0.0, f32::max);
                 assert!(moved < 2e-3 * h, "{layout:?}: foot {} slides {moved}", m.rig.joint_names()[f]);

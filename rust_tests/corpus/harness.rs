@@ -243,7 +243,10 @@ pub fn score(
                     m.fail("joint_outside", format!("tail {ti}: a grown joint {:.2} local radii off the centre line", r.worst_offset));
                 }
                 let bar = ((1.0 - MIN_BONE_DISTANCE_DROP) * before).max(ARTIST_BONE_DISTANCE_SLACK * artist[ti]);
-                if !(after <= bar) {
+                // Written so that a NaN distance fails too.
+                #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                let too_far = !(after <= bar);
+                if too_far {
                     m.fail("bone_distance", format!("tail {ti}: weighted bone distance {before:.4} -> {after:.4} (artist {:.4})", artist[ti]));
                 }
                 if on_this.len() > 1 {
@@ -306,7 +309,7 @@ pub fn measure(case: &CorpusCase) -> Measured {
 /// One loaded model per character. Today's reader gives one rig per file,
 /// so this is the identity for single-character cases; when the reader
 /// splits characters, pair each with its truth (by skin) here.
-fn characters<'a>(model: GltfModel, truth: &'a CaseTruth) -> Vec<(GltfModel, &'a CharacterTruth)> {
+fn characters(model: GltfModel, truth: &CaseTruth) -> Vec<(GltfModel, &CharacterTruth)> {
     vec![(model, &truth.characters[0])]
 }
 

@@ -202,7 +202,7 @@ fn angles(mesh: &MeshBuf, lp: &[u32], centre: Vec3, axis: Vec3, e1: Vec3) -> Vec
 }
 
 /// Orders a loop so its angles about `axis` increase.
-fn orient(mesh: &MeshBuf, lp: &mut Vec<u32>, centre: Vec3, axis: Vec3, e1: Vec3) {
+fn orient(mesh: &MeshBuf, lp: &mut [u32], centre: Vec3, axis: Vec3, e1: Vec3) {
     let a = angles(mesh, lp, centre, axis, e1);
     let turn: f32 = (0..a.len())
         .map(|i| {
