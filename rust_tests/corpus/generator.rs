@@ -226,6 +226,13 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
         }
         let lowest = tail.iter().map(|&j| last[j].y).fold(f32::MAX, f32::min);
         assert!(lowest - floor < 0.05 * h, "{layout:?}: the crouched tail does not reach the floor ({lowest} over {floor})");
+        // Joints of the tail lying on the floor at the bind stay on it.
+        let lying = ch.tails[0].root_radius + 0.02 * h;
+        let resting: Vec<usize> = tail.iter().copied().filter(|&j| m.rig.bind_heads()[j].y - floor < lying).collect();
+        assert!(!resting.is_empty(), "{layout:?}: a tail as long as the character lies on the floor");
+        for &j in &resting {
+            assert!(last[j].y - floor < lying, "{layout:?}: {} rose off the floor to {}", m.rig.joint_names()[j], last[j].y - floor);
+        }
     }
 }
 

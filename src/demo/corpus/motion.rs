@@ -14,6 +14,9 @@ pub const WALK_DURATION: f32 = 1.0;
 pub const CROUCH_DURATION: f32 = 1.5;
 /// The crouch lowers the pelvis by this share of the hip height.
 pub const CROUCH_DEPTH: f32 = 0.25;
+/// A tail joint this close to the floor at the bind pose (share of the
+/// height, above its clearance) rests on it.
+const FLOOR_CONTACT: f32 = 0.01;
 /// Share of the crouch spent going down; the rest holds.
 const CROUCH_HOLD: f32 = 1.0 / 3.0;
 
@@ -149,7 +152,10 @@ pub fn crouch(ch: &Character) -> Motion {
                 let c = w[j].transform_point3(s.joints[child].head - s.joints[j].head);
                 let arc = (i + 1) as f32 / ch.tail_joints.len() as f32 * ch.tail.length;
                 let clearance = ch.tail.radius_at(arc) + 0.004 * h;
-                if c.y >= clearance {
+                // Where the tail lay on the floor it stays on it; elsewhere
+                // it only bends where it would go through.
+                let resting = s.joints[child].head.y <= clearance + FLOOR_CONTACT * h;
+                if c.y >= clearance && !resting {
                     continue;
                 }
                 let v = c - p;
