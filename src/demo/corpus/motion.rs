@@ -1,5 +1,6 @@
 //! Clips in model space, as world matrices per frame and joint of the
-//! artist's skeleton: a looping walk (legs, arms, a swaying tail) and a
+//! artist's skeleton: a looping walk (legs, arms, a swaying tail; the feet
+//! never below the floor) and a
 //! crouch that keeps the feet planted and presses a hanging tail onto the
 //! floor (the artist's tail bends at its joints to stay on it).
 
@@ -80,8 +81,11 @@ pub fn walk(ch: &Character) -> Motion {
             for side in Side::BOTH {
                 let sign = side.x();
                 let knee_phase = if side == Side::Left { 0.0 } else { std::f32::consts::PI };
-                rot[s.get(Role::Thigh(side))] = rx(-25.0 * sign * ph.sin());
-                rot[s.get(Role::Shin(side))] = rx(30.0 * 0.5 * (1.0 + (ph + knee_phase + 0.6).cos()));
+                let (thigh, shin) = (rx(-25.0 * sign * ph.sin()), rx(30.0 * 0.5 * (1.0 + (ph + knee_phase + 0.6).cos())));
+                rot[s.get(Role::Thigh(side))] = thigh;
+                rot[s.get(Role::Shin(side))] = shin;
+                // The foot stays level, so its toes do not dig into the floor.
+                rot[s.get(Role::Foot(side))] = (thigh * shin).inverse();
                 let arm = if quad { 20.0 } else { 15.0 };
                 rot[s.get(Role::UpperArm(side))] = rx(arm * sign * ph.sin());
                 if quad {
@@ -93,9 +97,13 @@ pub fn walk(ch: &Character) -> Motion {
             rot[s.get(Role::Neck(0))] = rx(3.0 * (2.0 * ph).sin());
             for (i, &j) in ch.tail_joints.iter().enumerate() {
                 let lag = 0.6 * i as f32;
-                rot[j] = Quat::from_rotation_y(8f32.to_radians() * (ph - lag).sin()) * rx(3.0 * (2.0 * ph - lag).cos());
+                // Sways side to side and only ever lifts (a tail lying on
+                // the floor must not be pushed through it).
+                rot[j] = Quat::from_rotation_y(8f32.to_radians() * (ph - lag).sin()) * rx(1.5 * (1.0 + (2.0 * ph - lag).cos()));
             }
-            let offset = Vec3::new(0.02 * h * ph.sin(), 0.015 * h * (2.0 * ph).cos() - 0.015 * h, 0.0);
+            // Sway, no bob: without foot IK a lowered pelvis would push the
+            // feet through the floor, which grounding measures would see.
+            let offset = Vec3::new(0.02 * h * ph.sin(), 0.0, 0.0);
             fk(ch, &rot, offset)
         })
         .collect();
