@@ -17,7 +17,7 @@ from conftest import validate_gltf
 from gltf_numpy import NumpyGltf, skinned_positions
 
 
-def rig_indices(model: caudal.Model, lists: list[dict]) -> np.ndarray:
+def rig_indices(model: caudal.Model | caudal.Character, lists: list[dict]) -> np.ndarray:
     offsets = {(p["mesh"], p["primitive"]): p["vertex_offset"] for p in model.primitives()}
     return np.concatenate([offsets[(l["mesh"], l["primitive"])] + np.asarray(l["vertices"]) for l in lists])
 
@@ -109,3 +109,14 @@ def test_generated_files_pass_the_gltf_validator(tmp_path, force):
         path.write_bytes(data)
         report = validate_gltf(path)
         assert report["errors"] == 0, (force, name, report)
+
+
+def test_two_characters_are_read_as_two_with_their_own_truth():
+    glb, _, truth = caudal.generated_creature(5, force="multi_character")
+    model = caudal.load_bytes(glb)
+    assert len(model.characters) == len(truth["characters"]) == 2
+    for character in truth["characters"]:
+        loaded = model.characters[character["skin"]]
+        assert abs(loaded.height - character["height"]) < 1e-4 * character["height"]
+        assert character["pelvis"] in loaded.rig.joint_names
+        assert len(rig_indices(loaded, character["tails"][0]["vertices"])) == character["tails"][0]["vertex_count"]

@@ -5,11 +5,11 @@
 
 use std::collections::HashSet;
 
-use caudal::demo::corpus::{self, CaseTruth, CorpusCase, FUR_SCALE, FORMAT, TAIL_SHARE};
-use caudal::gltf_io::{self, GltfModel};
+use caudal::demo::corpus::{self, CharacterTruth, CorpusCase, FUR_SCALE, FORMAT, TAIL_SHARE};
+use caudal::gltf_io::{self, Character};
 use glam::Vec3;
 
-use super::harness::{offset_in_radii, rig_vertices};
+use super::harness::{character, offset_in_radii, rig_vertices};
 
 fn check(ok: bool, what: impl FnOnce() -> String, problems: &mut Vec<String>) {
     if !ok {
@@ -31,10 +31,7 @@ pub fn problems(seed: u64, case: &CorpusCase) -> Vec<String> {
             p.push(format!("not a valid glTF document: {e}"));
         }
     }
-    if t.characters.len() > 1 {
-        check(t.characters.iter().map(|c| c.skin).collect::<Vec<_>>() == (0..t.characters.len()).collect::<Vec<_>>(), || "skins".into(), &mut p);
-        return p;
-    }
+    check(t.characters.iter().map(|c| c.skin).collect::<Vec<_>>() == (0..t.characters.len()).collect::<Vec<_>>(), || "skins".into(), &mut p);
     let (model, artist) = match (gltf_io::load_bytes(&case.glb, None, "corpus"), gltf_io::load_bytes(&case.artist_glb, None, "corpus artist")) {
         (Ok(m), Ok(a)) => (m, a),
         (m, a) => {
@@ -42,12 +39,16 @@ pub fn problems(seed: u64, case: &CorpusCase) -> Vec<String> {
             return p;
         }
     };
-    consistent_character(t, &model, &artist, &mut p);
+    check(model.characters.len() == t.characters.len() && artist.characters.len() == t.characters.len(), || "characters read".into(), &mut p);
+    if p.is_empty() {
+        for c in &t.characters {
+            consistent_character(c, character(&model, c), character(&artist, c), &mut p);
+        }
+    }
     p
 }
 
-fn consistent_character(t: &CaseTruth, model: &GltfModel, artist: &GltfModel, p: &mut Vec<String>) {
-    let c = &t.characters[0];
+fn consistent_character(c: &CharacterTruth, model: &Character, artist: &Character, p: &mut Vec<String>) {
     let rig = &model.rig;
     check((rig.height() - c.height).abs() <= 1e-4 * c.height, || format!("height {} vs truth {}", rig.height(), c.height), p);
     check((artist.rig.height() - c.height).abs() <= 1e-4 * c.height, || "artist height".into(), p);
@@ -111,21 +112,20 @@ fn consistent_character(t: &CaseTruth, model: &GltfModel, artist: &GltfModel, p:
 pub fn artist_meets_the_bars(case: &CorpusCase) -> Result<(), String> {
     use super::harness::{artist_bone_distances, score, Chain, Measured};
     let t = &case.truth;
-    if t.characters.len() > 1 {
-        return Ok(());
-    }
     let (model, artist) = (gltf_io::load_bytes(&case.glb, None, "corpus").unwrap(), gltf_io::load_bytes(&case.artist_glb, None, "artist").unwrap());
-    let c = &t.characters[0];
-    let chains: Vec<Chain> = c
-        .tails
-        .iter()
-        .map(|tail| {
-            let joints: Vec<usize> = tail.artist_joints.iter().map(|n| artist.rig.joint_index(n).unwrap()).collect();
-            let (end, bones) = joints.split_last().unwrap();
-            Chain { name: tail.artist_joints[0].clone(), joints: bones.to_vec(), end: Some(*end) }
-        })
-        .collect();
-    let mut m = Measured { seed: t.seed, classes: t.classes.clone(), pending: None, tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
-    score(&mut m, &model, &artist.rig, &chains, &[], c, &artist_bone_distances(&model, &artist, c));
+    let mut m = Measured { seed: t.seed, classes: t.classes.clone(), tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
+    for c in &t.characters {
+        let (model, artist) = (character(&model, c), character(&artist, c));
+        let chains: Vec<Chain> = c
+            .tails
+            .iter()
+            .map(|tail| {
+                let joints: Vec<usize> = tail.artist_joints.iter().map(|n| artist.rig.joint_index(n).unwrap()).collect();
+                let (end, bones) = joints.split_last().unwrap();
+                Chain { name: tail.artist_joints[0].clone(), joints: bones.to_vec(), end: Some(*end) }
+            })
+            .collect();
+        score(&mut m, model, &artist.rig, &chains, &[], c, &artist_bone_distances(model, artist, c));
+    }
     if m.passed() { Ok(()) } else { Err(format!("seed {}: the artist's rig fails: {}", t.seed, m.details.join("; "))) }
 }

@@ -8,15 +8,31 @@
 use std::collections::{BTreeSet, HashMap};
 
 use caudal::demo::corpus::{self, CaseSpec, FailureClass, Layout, Rigger, TailShape, Units, CROUCH_DEPTH, RATE};
-use caudal::gltf_io::{self, GltfModel};
+use caudal::gltf_io::{self, Character, GltfModel};
 use caudal::rig::{skin_matrices, skin_vertices, world_matrices};
 use caudal::Rig;
 use glam::Vec3;
 
 use super::harness::rig_vertices;
 
-fn load(bytes: &[u8]) -> GltfModel {
-    gltf_io::load_bytes(bytes, None, "corpus").unwrap()
+/// A one-character file as loaded: the model (for its clips) and its character.
+struct One {
+    model: GltfModel,
+    ch: Character,
+    rig: Rig,
+}
+
+impl One {
+    fn sample_clip(&self, name: &str, rate: f32) -> caudal::Result<caudal::Clip> {
+        self.model.sample_clip(0, name, rate)
+    }
+}
+
+fn load(bytes: &[u8]) -> One {
+    let model = gltf_io::load_bytes(bytes, None, "corpus").unwrap();
+    assert_eq!(model.characters.len(), 1);
+    let ch = model.characters[0].clone();
+    One { rig: ch.rig.clone(), ch, model }
 }
 
 fn bind_skinned(rig: &Rig) -> Vec<Vec3> {
@@ -80,7 +96,7 @@ fn the_legs_rigger_puts_the_far_tail_on_the_left_shin() {
         let tail = &ch.tails[0];
         let cut = c.truth.spec.characters[0].rigger_cut;
         let tail_joints: Vec<u32> = tail.artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
-        let vs = rig_vertices(&m, &tail.vertices);
+        let vs = rig_vertices(&m.ch, &tail.vertices);
         let us: Vec<f32> = tail.vertices.iter().flat_map(|l| l.tail_u.iter().copied()).collect();
         let mut checked = 0;
         for (&v, &u) in vs.iter().zip(&us) {
@@ -118,7 +134,7 @@ fn pelvis_and_spine_riggers_take_the_whole_share() {
         let a = load(&c.artist_glb);
         let tail_joints: Vec<u32> = ch.tails[0].artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
         let mut checked = 0;
-        for v in rig_vertices(&m, &ch.tails[0].vertices) {
+        for v in rig_vertices(&m.ch, &ch.tails[0].vertices) {
             let (aj, _) = a.rig.influences().of(v as usize);
             if aj.iter().all(|j| tail_joints.contains(j)) {
                 assert_eq!(m.rig.influences().of(v as usize), (&[target][..], &[1.0f32][..]), "{rigger:?}: vertex {v}");
@@ -147,9 +163,9 @@ fn an_unwelded_soup_welds_back_to_the_mesh() {
             }
         }
         let key = |p: Vec3| p.to_array().map(f32::to_bits);
-        let distinct = |m: &GltfModel, vs: &[u32]| -> BTreeSet<[u32; 3]> { vs.iter().map(|&v| key(m.rig.vertices()[v as usize])).collect() };
+        let distinct = |m: &One, vs: &[u32]| -> BTreeSet<[u32; 3]> { vs.iter().map(|&v| key(m.rig.vertices()[v as usize])).collect() };
         let (ts, tw) = (&soup.truth.characters[0].tails[0], &welded.truth.characters[0].tails[0]);
-        assert_eq!(distinct(&s, &rig_vertices(&s, &ts.vertices)), distinct(&w, &rig_vertices(&w, &tw.vertices)), "the same tail positions");
+        assert_eq!(distinct(&s, &rig_vertices(&s.ch, &ts.vertices)), distinct(&w, &rig_vertices(&w.ch, &tw.vertices)), "the same tail positions");
     }
 }
 
@@ -173,7 +189,7 @@ fn exporter_layouts_load_to_the_same_geometry_up_to_scale() {
     }
 }
 
-fn joint_positions(m: &GltfModel, clip: &str) -> Vec<Vec<Vec3>> {
+fn joint_positions(m: &One, clip: &str) -> Vec<Vec<Vec3>> {
     let c = m.sample_clip(clip, RATE).unwrap();
     (0..c.frame_count())
         .map(|f| world_matrices(m.rig.parents(), m.rig.topological_order(), c.frame(f)).iter().map(|w| w.w_axis.truncate()).collect())
@@ -194,7 +210,7 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
             let h = m.rig.height();
             // In the rigger's file the tail rides on the legs: that is the
             // defect, so only the body is held to the floor there.
-            let tail: std::collections::HashSet<u32> = rig_vertices(&m, &ch.tails[0].vertices).into_iter().collect();
+            let tail: std::collections::HashSet<u32> = rig_vertices(&m.ch, &ch.tails[0].vertices).into_iter().collect();
             let walk = joint_positions(&m, "Walk");
             let (first, last) = (&walk[0], walk.last().unwrap());
             assert!(first.iter().zip(last).all(|(a, b)| a.distance(*b) < 1e-4 * h), "{layout:?}: the walk loops");

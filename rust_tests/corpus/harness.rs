@@ -10,8 +10,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use caudal::appendage::{Decision, Report};
 use caudal::chain::{grow_chains, ChainParams};
-use caudal::demo::corpus::{CaseTruth, CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth};
-use caudal::gltf_io::{self, GltfModel};
+use caudal::demo::corpus::{CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth};
+use caudal::gltf_io::{self, Character, GltfModel};
 use caudal::measure::weighted_bone_distance;
 use caudal::rig::{JointRoles, RoleOverrides};
 use caudal::Rig;
@@ -37,12 +37,6 @@ pub const MAX_JOINT_OFFSET: f32 = 1.0;
 /// chain on it.
 pub const FALSE_CHAIN_SHARE: f32 = 0.1;
 
-/// Whether `gltf_io` reads each skinned character of a file as its own rig.
-/// Until it does, multi-character cases are generated and checked for
-/// consistency but not measured ("pending reader"); switch this on (and
-/// split the model per character in [`characters`]) when it lands.
-pub const READER_SPLITS_CHARACTERS: bool = false;
-
 #[derive(Clone, Debug, Default)]
 pub struct TailResult {
     pub chain: Option<String>,
@@ -57,7 +51,6 @@ pub struct TailResult {
 pub struct Measured {
     pub seed: u64,
     pub classes: Vec<FailureClass>,
-    pub pending: Option<String>,
     pub tails: Vec<TailResult>,
     /// Short failure keys, one per failed bar.
     pub failures: Vec<&'static str>,
@@ -67,12 +60,12 @@ pub struct Measured {
 
 impl Measured {
     pub fn passed(&self) -> bool {
-        self.pending.is_none() && self.failures.is_empty()
+        self.failures.is_empty()
     }
 
     /// No failure of the given family (`roles_*` or everything else).
     fn clean(&self, roles: bool) -> bool {
-        self.pending.is_none() && self.failures.iter().all(|f| f.starts_with("roles_") != roles)
+        self.failures.iter().all(|f| f.starts_with("roles_") != roles)
     }
 
     fn fail(&mut self, key: &'static str, detail: String) {
@@ -81,8 +74,13 @@ impl Measured {
     }
 }
 
-/// Rig vertex indices of per-primitive lists.
-pub fn rig_vertices(model: &GltfModel, lists: &[PrimVertices]) -> Vec<u32> {
+/// The loaded character a truth character describes (by its skin).
+pub fn character<'a>(model: &'a GltfModel, truth: &CharacterTruth) -> &'a Character {
+    &model.characters[model.skins[truth.skin].character]
+}
+
+/// Character rig vertex indices of per-primitive lists.
+pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
     let mut out = Vec::new();
     for l in lists {
         let p = model
@@ -165,7 +163,7 @@ pub struct Chain {
 
 /// Runs today's pipeline on one character's rig and scores it; `artist`
 /// is the same character from the artist's file.
-pub fn measure_character(m: &mut Measured, model: &GltfModel, artist: &GltfModel, truth: &CharacterTruth) {
+pub fn measure_character(m: &mut Measured, model: &Character, artist: &Character, truth: &CharacterTruth) {
     let rig = &model.rig;
     if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
         m.fail("height", format!("rig height {} (truth {})", rig.height(), truth.height));
@@ -190,7 +188,7 @@ pub fn measure_character(m: &mut Measured, model: &GltfModel, artist: &GltfModel
 
 /// The artist's weighted bone distance over each true tail: what a perfect
 /// repair reaches.
-pub fn artist_bone_distances(model: &GltfModel, artist: &GltfModel, truth: &CharacterTruth) -> Vec<f32> {
+pub fn artist_bone_distances(model: &Character, artist: &Character, truth: &CharacterTruth) -> Vec<f32> {
     truth.tails.iter().map(|t| weighted_bone_distance(&artist.rig, &rig_vertices(model, &t.vertices)).unwrap_or(f32::NAN)).collect()
 }
 
@@ -199,7 +197,7 @@ pub fn artist_bone_distances(model: &GltfModel, artist: &GltfModel, truth: &Char
 /// holds the artist's bone distance per tail.
 pub fn score(
     m: &mut Measured,
-    model: &GltfModel,
+    model: &Character,
     out: &Rig,
     chains: &[Chain],
     rigid: &[(Option<String>, Vec<u32>)],
@@ -285,14 +283,10 @@ pub fn score(
     }
 }
 
-/// Generates, loads and measures one case.
+/// Loads and measures one case, character by character.
 pub fn measure(case: &CorpusCase) -> Measured {
     let truth = &case.truth;
-    let mut m = Measured { seed: truth.seed, classes: truth.classes.clone(), pending: None, tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
-    if truth.characters.len() > 1 && !READER_SPLITS_CHARACTERS {
-        m.pending = Some("pending reader: several characters in one file".into());
-        return m;
-    }
+    let mut m = Measured { seed: truth.seed, classes: truth.classes.clone(), tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
     let (model, artist) = match (gltf_io::load_bytes(&case.glb, None, "corpus"), gltf_io::load_bytes(&case.artist_glb, None, "corpus artist")) {
         (Ok(x), Ok(a)) => (x, a),
         (x, a) => {
@@ -300,17 +294,14 @@ pub fn measure(case: &CorpusCase) -> Measured {
             return m;
         }
     };
-    for ((model, ch), (artist, _)) in characters(model, truth).into_iter().zip(characters(artist, truth)) {
-        measure_character(&mut m, &model, &artist, ch);
+    if model.characters.len() != truth.characters.len() {
+        m.fail("characters", format!("{} characters read, {} in the file", model.characters.len(), truth.characters.len()));
+        return m;
+    }
+    for ch in &truth.characters {
+        measure_character(&mut m, character(&model, ch), character(&artist, ch), ch);
     }
     m
-}
-
-/// One loaded model per character. Today's reader gives one rig per file,
-/// so this is the identity for single-character cases; when the reader
-/// splits characters, pair each with its truth (by skin) here.
-fn characters(model: GltfModel, truth: &CaseTruth) -> Vec<(GltfModel, &CharacterTruth)> {
-    vec![(model, &truth.characters[0])]
 }
 
 /// The table by failure class, plus an "all" row. "tails ok" counts cases
@@ -326,11 +317,11 @@ pub fn table(results: &[Measured]) -> String {
         }
     }
     let mut s = format!(
-        "{:<17} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>6}  {}\n",
-        "class", "cases", "passed", "pending", "tails ok", "roles ok", "min P", "min R", "common failures (cases)"
+        "{:<17} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6}  {}\n",
+        "class", "cases", "passed", "tails ok", "roles ok", "min P", "min R", "common failures (cases)"
     );
     for ((_, name), rs) in &rows {
-        let measured: Vec<&&Measured> = rs.iter().filter(|r| r.pending.is_none()).collect();
+        let measured: Vec<&&Measured> = rs.iter().collect();
         let passed = measured.iter().filter(|r| r.passed()).count();
         // Over the tails that got a chain (missing chains are counted as no_chain).
         let tails = measured.iter().flat_map(|r| r.tails.iter()).filter(|t| t.chain.is_some());
@@ -353,11 +344,10 @@ pub fn table(results: &[Measured]) -> String {
         let common: Vec<String> = reasons.iter().take(4).map(|(k, n)| format!("{k} {n}")).collect();
         let fmt = |x: f32| if x.is_finite() { format!("{x:.3}") } else { "-".into() };
         s += &format!(
-            "{:<17} {:>5} {:>6} {:>7} {:>8} {:>8} {:>6} {:>6}  {}\n",
+            "{:<17} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6}  {}\n",
             name,
             rs.len(),
             passed,
-            rs.len() - measured.len(),
             measured.iter().filter(|r| r.clean(false)).count(),
             measured.iter().filter(|r| r.clean(true)).count(),
             fmt(min_p),
