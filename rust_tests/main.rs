@@ -13,3 +13,4 @@ mod measure;
 mod solve;
 mod characters;
 mod files;
+mod corpus;
