@@ -31,7 +31,7 @@ pub use limbs::{Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
 pub use structure::{credible_heads, structural_joints, Structure, MAX_NEAREST_TOPS};
-pub use trunk::{HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
+pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 use trunk::{Axial, Settled};
 
 /// How a role was found.

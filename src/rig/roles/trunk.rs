@@ -20,6 +20,11 @@ pub const SAME_HEIGHT: f32 = 0.05;
 /// heaviest one's skin (a neck can carry nearly as much as the skull).
 pub const HEAD_MASS_SHARE: f32 = 0.5;
 
+/// A leg junction's free side leads to a head (or a tail with bones) only
+/// when it reaches at least this share of the trunk (the way to the nearest
+/// other leg junction) away from it; flesh bones round a junction do not.
+pub const FREE_SIDE_REACH: f32 = 0.25;
+
 /// How a tie between two sides was settled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Settled {
@@ -149,19 +154,110 @@ impl<'a> Axial<'a> {
             .max_by(|&a, &b| s.mass[a].total_cmp(&s.mass[b]).then(b.cmp(&a)))
     }
 
-    /// Of several leg junctions, the pelvis: the one farthest from the
-    /// heaviest mid-line joint (the head). Distance is straight, not
-    /// along the hierarchy: a Rigify rig hangs both pairs of legs from
-    /// controls whose tree says nothing of the body's shape.
+    /// Of several leg junctions, the pelvis. The front junction is the one
+    /// whose free side (a side leading to no other leg junction) leads to
+    /// the head: heavier, else higher, else holding a joint named like a
+    /// head; the pelvis is the junction farthest from it along the trunk.
+    /// Where no junction has a free side (a Rigify rig hangs both pairs of
+    /// legs from controls whose tree says nothing of the body's shape), the
+    /// pelvis is the junction farthest, straight, from the heaviest mid-line
+    /// joint (the head).
     pub fn pelvis_of(&self, junctions: &[usize]) -> (usize, Settled) {
         let s = self.s;
         if junctions.len() == 1 {
             return (junctions[0], Settled::Order);
         }
-        let Some(head) = self.heaviest_end(junctions) else { return (junctions[0], Settled::Order) };
-        let far = |j: usize| s.heads[j].distance(s.heads[head]);
-        let pelvis = junctions.iter().copied().max_by(|&a, &b| far(a).total_cmp(&far(b)).then(b.cmp(&a))).unwrap_or(junctions[0]);
-        (pelvis, Settled::Mass)
+        let leads_to = |o: usize, n: usize, t: usize| if s.up[o] == Some(n) { !s.is_below(t, o) } else { s.is_below(t, n) };
+        let mut best: Option<(usize, Side)> = None;
+        let mut settled = Settled::Mass;
+        for &j in junctions {
+            // A free side that ends within a quarter of the trunk (the way
+            // to the nearest other leg junction) is flesh round the junction
+            // (Rigify's `DEF-pelvis` bones), not a neck and a head.
+            let trunk = junctions.iter().filter(|&&t| t != j).map(|&t| s.heads[t].distance(s.heads[j])).fold(f32::INFINITY, f32::min);
+            let reaches = |n: usize| {
+                let joints: Vec<usize> = if s.up[j] == Some(n) { s.order.iter().copied().filter(|&k| !s.is_below(k, j)).collect() } else { s.subtree(n) };
+                joints.iter().any(|&k| s.heads[k].distance(s.heads[j]) >= FREE_SIDE_REACH * trunk)
+            };
+            let free: Vec<usize> = self
+                .neighbours(j)
+                .into_iter()
+                .filter(|&n| !junctions.iter().any(|&t| t != j && leads_to(j, n, t)) && reaches(n))
+                .collect();
+            let Some((n, _)) = self.head_side(j, &free) else { continue };
+            let side = self.side(j, n);
+            best = match best {
+                None => Some((j, side)),
+                Some((bj, bs)) => {
+                    let (heavier, lighter) = if side.mass > bs.mass { ((j, side), (bj, bs)) } else { ((bj, bs), (j, side)) };
+                    if lighter.1.mass < SAME_MASS * heavier.1.mass {
+                        settled = Settled::Mass;
+                        Some(heavier)
+                    } else if (side.top - bs.top).abs() > SAME_HEIGHT * s.height {
+                        settled = Settled::Height;
+                        Some(if side.top > bs.top { (j, side) } else { (bj, bs) })
+                    } else if side.named_head != bs.named_head {
+                        settled = Settled::Name;
+                        Some(if side.named_head { (j, side) } else { (bj, bs) })
+                    } else {
+                        settled = Settled::Order;
+                        Some((bj, bs))
+                    }
+                }
+            };
+        }
+        let Some((front, _)) = best else {
+            let Some(head) = self.heaviest_end(junctions) else { return (junctions[0], Settled::Order) };
+            let far = |j: usize| s.heads[j].distance(s.heads[head]);
+            let pelvis = junctions.iter().copied().max_by(|&a, &b| far(a).total_cmp(&far(b)).then(b.cmp(&a))).unwrap_or(junctions[0]);
+            return (pelvis, Settled::Mass);
+        };
+        let pelvis = junctions
+            .iter()
+            .copied()
+            .filter(|&j| j != front)
+            .max_by(|&a, &b| self.path_len(front, a).total_cmp(&self.path_len(front, b)).then(b.cmp(&a)))
+            .unwrap_or(front);
+        (pelvis, settled)
+    }
+
+    /// Length of the structural path between two joints.
+    fn path_len(&self, a: usize, b: usize) -> f32 {
+        let s = self.s;
+        let depth = |mut j: usize| {
+            let mut d = 0usize;
+            while let Some(p) = s.up[j] {
+                d += 1;
+                j = p;
+            }
+            d
+        };
+        let (mut x, mut y) = (a, b);
+        let (mut dx, mut dy) = (depth(x), depth(y));
+        let mut len = 0.0f32;
+        while dx > dy {
+            let p = s.up[x].unwrap();
+            len += s.heads[x].distance(s.heads[p]);
+            x = p;
+            dx -= 1;
+        }
+        while dy > dx {
+            let p = s.up[y].unwrap();
+            len += s.heads[y].distance(s.heads[p]);
+            y = p;
+            dy -= 1;
+        }
+        while x != y {
+            match (s.up[x], s.up[y]) {
+                (Some(px), Some(py)) => {
+                    len += s.heads[x].distance(s.heads[px]) + s.heads[y].distance(s.heads[py]);
+                    x = px;
+                    y = py;
+                }
+                _ => return f32::INFINITY,
+            }
+        }
+        len
     }
 
     /// The trunk from `pelvis` to its far end on the head's side: at every
