@@ -107,6 +107,8 @@ struct Component {
     box_: (Vec3, Vec3),
     attachment: Option<usize>,
     origin: Origin,
+    /// Where the part meets the body.
+    join: Vec3,
 }
 
 /// Most levels of peeling (each level at least `min_protrusion` higher).
@@ -265,7 +267,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             let join = cut_centre(&graph, &weld.positions, &welded, &collar);
             let attachment = attachment_joint(join, &field, &regions, params.attachment_bias);
             let box_ = bounds(welded.iter().map(|&v| weld.positions[v as usize]));
-            Component { welded, collar, box_, attachment, origin }
+            Component { welded, collar, box_, attachment, origin, join }
         })
         .collect();
 
@@ -324,7 +326,15 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         collar.sort_unstable();
         collar.dedup();
         let attachment = comps[group[0]].attachment;
-        let region = attachment.map(|j| regions[j]).unwrap_or(Region::Limb);
+        // On the trunk, where along it the part joins decides pelvis or
+        // spine; a thigh's bone beside the tail root stays the pelvis'.
+        let region = match attachment.map(|j| regions[j]) {
+            Some(Region::Pelvis | Region::Spine) if attachment.is_some_and(|j| roles.trunk.contains(&j) || !roles.thighs.contains(&Some(j)) && !roles.limbs.iter().any(|p| p.limbs.iter().any(|l| l.chain.contains(&j)))) => {
+                roles.trunk_region(comps[group[0]].join)
+            }
+            Some(r) => r,
+            None => Region::Limb,
+        };
         let attach_name = attachment.map(|j| names[j].clone());
 
         // T4: centroid/reach and elongation on the welded surface.

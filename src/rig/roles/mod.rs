@@ -81,6 +81,8 @@ pub struct JointRoles {
     pub limbs: Vec<LimbPair>,
     /// The trunk from the pelvis to its far end on the head's side.
     pub trunk: Vec<usize>,
+    /// Bind-pose heads of the trunk's joints.
+    pub trunk_heads: Vec<Vec3>,
     /// Per joint: deforms skin or connects joints that do.
     pub structural: Vec<bool>,
     /// Per joint: the body region a part hanging from it belongs to.
@@ -158,7 +160,15 @@ impl JointRoles {
                 })?;
                 path.iter().position(|&j| j == heaviest.junction)
             };
-            let shoulders = front_legs.or_else(arms);
+            // Front legs that hang off the path (a Rigify rig's controls)
+            // mark the shoulders at the path joint nearest their junction.
+            let front_off_path = || {
+                let front = junctions.iter().copied().filter(|&j| j != p).min_by(|&a, &b| {
+                    s.heads[a].distance(s.heads[p]).total_cmp(&s.heads[b].distance(s.heads[p])).then(a.cmp(&b))
+                })?;
+                (1..path.len()).min_by(|&a, &b| s.heads[path[a]].distance(s.heads[front]).total_cmp(&s.heads[path[b]].distance(s.heads[front])).then(a.cmp(&b)))
+            };
+            let shoulders = front_legs.or_else(front_off_path).or_else(arms);
             let from = shoulders.map_or(1, |i| i + 1);
             let head = match &overrides.head {
                 Some(n) => {
@@ -215,6 +225,7 @@ impl JointRoles {
                     sp
                 }
             };
+            roles.trunk_heads = path.iter().map(|&j| s.heads[j]).collect();
             roles.trunk = path;
         }
 
@@ -252,6 +263,31 @@ impl JointRoles {
 
     fn push(&mut self, role: &str, joint: usize, rule: RoleRule, overruled: Option<String>) {
         self.sources.push(RoleSource { role: role.into(), joint, rule, overruled });
+    }
+
+    /// The region of a point beside the trunk, by where along the trunk it
+    /// lies: projected on the straight line from the pelvis to the neck,
+    /// within [`PELVIS_TRUNK_SHARE`] of the way (or behind the pelvis) is
+    /// the pelvis, further on the spine. Which bone owns the nearest
+    /// segment says less (a long pelvis bone reaches forward under a quiver
+    /// on a dinosaur's back), and the trunk's joint path can wander through
+    /// a rig's controls (Rigify).
+    pub fn trunk_region(&self, p: Vec3) -> Region {
+        let h = &self.trunk_heads;
+        if h.len() < 2 {
+            return Region::Pelvis;
+        }
+        let neck_at = self.neck.or(self.head).and_then(|n| self.trunk.iter().position(|&j| j == n)).unwrap_or(h.len() - 1).max(1);
+        let axis = h[neck_at] - h[0];
+        let l2 = axis.length_squared();
+        if l2 <= 0.0 {
+            return Region::Pelvis;
+        }
+        if (p - h[0]).dot(axis) / l2 <= PELVIS_TRUNK_SHARE {
+            Region::Pelvis
+        } else {
+            Region::Spine
+        }
     }
 
     /// Pelvis, spine and thighs: the joints whose skin is "the body" for

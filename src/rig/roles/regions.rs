@@ -7,12 +7,12 @@ use serde::Serialize;
 use super::limbs::LimbPair;
 use super::structure::Structure;
 
-/// Spine joints in the rear part of the trunk, within this share of its
-/// length from the pelvis to the neck, count as the pelvis: a tail's root
-/// sits at the rear end of the trunk (a humanoid rig's first spine joint,
-/// at the pelvis, may be the bone nearest it), a quiver or a backpack
-/// hangs from the upper back.
-pub const PELVIS_TRUNK_SHARE: f32 = 1.0 / 3.0;
+/// The rear end of the trunk, within this share of its length from the
+/// pelvis to the neck, counts as the pelvis: a tail's root sits at the
+/// rear end (a humanoid rig's first spine joint, at the pelvis, may be the
+/// bone nearest it); a quiver or a backpack hangs further up the back (on
+/// the generated dinosaurs from a fifth of the way on).
+pub const PELVIS_TRUNK_SHARE: f32 = 0.15;
 
 /// The body region of a joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
