@@ -7,7 +7,7 @@ use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
 use super::params::DetectParams;
-use super::peel::{split, trim_at_neck};
+use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::rigger_root::{grow_root, TailWeights};
 use super::root::extend_root;
@@ -145,10 +145,11 @@ fn peel_region(
     // A region of far skin that passes the centroid test may still hold a
     // protrusion (a zebra's thin tail hanging off a far rump): the first
     // level is always looked at for saddles.
-    let look = fails || (depth == 0 && welded.len() >= 2 * params.min_part_vertices);
-    if !look || depth >= MAX_PEEL_DEPTH {
-        // A finished peeled piece ends at its neck; the skin below the
-        // neck stays with the body.
+    let remainder = matches!(origin, Origin::Remainder { .. });
+    let look = fails || remainder || welded.len() >= 2 * params.min_part_vertices;
+    // A finished peeled piece ends at its neck; the skin below the neck
+    // stays with the body.
+    let finish = |welded: Vec<u32>, origin: Origin, out: &mut Vec<(Vec<u32>, Origin)>| {
         let (welded, origin) = match origin {
             Origin::Peeled { cut_level, .. } if !fails => {
                 let (w, necked) = trim_at_neck(graph, positions, dist, &welded);
@@ -157,23 +158,50 @@ fn peel_region(
             _ => (welded, origin),
         };
         out.push((welded, origin));
+    };
+    if !look || depth >= MAX_PEEL_DEPTH {
+        finish(welded, origin, out);
         return;
     }
-    match split(graph, dist, &welded, params.min_part_vertices, min_protrusion) {
-        Some(pieces) if !pieces.is_empty() && (fails || pieces.len() >= 1) => {
+    let floor = MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
+    match split(graph, positions, dist, &welded, params.min_part_vertices, floor, min_protrusion) {
+        Some(pieces) => {
+            // Pieces that stick out are judged (and peeled again if they
+            // still wrap a bone); large lobes that do not are searched for
+            // protrusions of their own; the rest is body skin. A split that
+            // frees no protrusion anywhere leaves the region whole (a cape
+            // is one part, however lumpy).
+            let mut found = Vec::new();
             let mut in_piece = std::collections::HashSet::new();
-            let count = pieces.len();
-            for p in pieces {
-                let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
-                in_piece.extend(p.welded.iter().copied());
-                peel_region(p.welded, o, depth + 1, graph, positions, dist, field, params, min_protrusion, out);
+            let count = pieces.iter().filter(|p| p.1).count();
+            for (p, sticks_out) in pieces {
+                if sticks_out {
+                    in_piece.extend(p.welded.iter().copied());
+                    let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
+                    peel_region(p.welded, o, depth + 1, graph, positions, dist, field, params, min_protrusion, &mut found);
+                } else if p.welded.len() >= 2 * params.min_part_vertices {
+                    in_piece.extend(p.welded.iter().copied());
+                    peel_region(p.welded, Origin::Remainder { pieces: 0 }, depth + 1, graph, positions, dist, field, params, min_protrusion, &mut found);
+                }
+            }
+            if !found.iter().any(|(_, o)| matches!(o, Origin::Peeled { .. })) {
+                finish(welded, origin, out);
+                return;
+            }
+            let peeled = found.iter().filter(|(_, o)| matches!(o, Origin::Peeled { .. })).count().max(count);
+            for (w, o) in found {
+                let o = match o {
+                    Origin::Remainder { .. } => Origin::Remainder { pieces: peeled },
+                    o => o,
+                };
+                out.push((w, o));
             }
             let rest: Vec<u32> = welded.into_iter().filter(|v| !in_piece.contains(v)).collect();
             if !rest.is_empty() {
-                out.push((rest, Origin::Remainder { pieces: count }));
+                out.push((rest, Origin::Remainder { pieces: peeled }));
             }
         }
-        _ => out.push((welded, origin)),
+        None => finish(welded, origin, out),
     }
 }
 

@@ -82,11 +82,47 @@ pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertic
     lowest
 }
 
-/// Splits `region` at its lowest significant saddle. Returns the pieces
-/// above the saddle that are significant on their own, or `None` when the
-/// region has no such saddle (it is one lump of body skin).
-pub fn split(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usize, min_protrusion: f32) -> Option<Vec<Piece>> {
-    let level = lowest_saddle(graph, dist, region, min_vertices, min_protrusion)?;
+/// A bump that rises less than this share of H above where it meets the
+/// rest is surface relief at any scale (a muscle, a fold, a belly): no
+/// saddle below it is looked at. The shortest tails caudal is built for
+/// are a twentieth of the height.
+pub const MIN_PROTRUSION_FLOOR: f32 = 0.02;
+
+/// A piece sticks out (rather than swelling) when it rises above its saddle
+/// at least this many times the radius of its base ring: a tail or an ear
+/// is longer than it is wide, a belly or a rump lobe is not. A protrusion
+/// rising `min_protrusion` (0.1 H) counts whatever its base.
+pub const PROTRUSION_ASPECT: f32 = 1.0;
+
+/// Radius of a piece's base: its boundary ring (region vertices next to it
+/// but not in it) about the ring's centroid.
+fn base_radius(graph: &MeshGraph, positions: &[glam::Vec3], keep: &[bool], welded: &[u32]) -> f32 {
+    let mut ring: Vec<u32> = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|&w| !keep[w as usize]).collect();
+    ring.sort_unstable();
+    ring.dedup();
+    if ring.is_empty() {
+        return 0.0;
+    }
+    let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>() / ring.len() as f32;
+    ring.iter().map(|&v| positions[v as usize].distance(c)).fold(0.0f32, f32::max)
+}
+
+/// Splits `region` at its lowest saddle below a bump rising `floor`. Returns
+/// every component above the saddle with whether it sticks out on its own
+/// (at least `min_vertices`, and `min_protrusion` above the saddle or
+/// [`PROTRUSION_ASPECT`] times its base ring's radius), or `None` when the
+/// region has no such saddle (it is one lump).
+#[allow(clippy::too_many_arguments)]
+pub fn split(
+    graph: &MeshGraph,
+    positions: &[glam::Vec3],
+    dist: &[f32],
+    region: &[u32],
+    min_vertices: usize,
+    floor: f32,
+    min_protrusion: f32,
+) -> Option<Vec<(Piece, bool)>> {
+    let level = lowest_saddle(graph, dist, region, min_vertices, floor)?;
     let n = graph.vertex_count();
     let mut keep = vec![false; n];
     for &v in region {
@@ -113,10 +149,11 @@ pub fn split(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usiz
             }
         }
         welded.sort_unstable();
-        let peak = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
-        if welded.len() >= min_vertices && peak - level >= min_protrusion {
-            pieces.push(Piece { welded, cut_level: level });
-        }
+        let rise = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max) - level;
+        let sticks_out = welded.len() >= min_vertices
+            && rise >= floor
+            && (rise >= min_protrusion || rise >= PROTRUSION_ASPECT * base_radius(graph, positions, &keep, &welded));
+        pieces.push((Piece { welded, cut_level: level }, sticks_out));
     }
     Some(pieces)
 }
