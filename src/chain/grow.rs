@@ -16,32 +16,41 @@ pub fn bone_count(length: f32, height: f32, segment_ratio: f32, min_bones: usize
     k.clamp(min_bones, max_bones)
 }
 
-/// Joints `J0..JK`: `J0` the collar centroid (taken half an edge towards
-/// the part, see [`PartGeometry::root`]), `Ji` the centroid of skin
-/// whose geodesic coordinate lies within half a segment of `i L / K`, then
-/// `passes` rounds of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on interior joints
-/// (each round reads the previous round's joints only).
+/// Joints `J0..JK`: `J0` where the tail leaves the body (see
+/// [`PartGeometry::root`]), `Ji` the centre of the skin round geodesic
+/// `i L / K`: the centroid of the skin within half a segment of it (SPEC
+/// T8); then `passes` rounds of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on
+/// interior joints (each round reads the previous round's joints only),
+/// after which no joint stays more than [`JOINT_RING_SLACK`] of its ring's
+/// radius from the ring's centre: smoothing may stop a zig-zag, not cut a
+/// hanging tail's corner through its skin.
 pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: usize) -> Vec<Vec3> {
     let l = part.length;
     let mut joints = Vec::with_capacity(k + 1);
+    let mut rings: Vec<Option<(Vec3, f32)>> = vec![None];
     joints.push(part.root);
     let half = 0.5 * l / k as f32;
     for i in 1..=k {
         let target = i as f32 * l / k as f32;
-        let band: Vec<Vec3> = part
+        let mut band: Vec<Vec3> = part
             .welded
             .iter()
             .zip(&part.geodesic)
             .filter(|(_, &g)| (g - target).abs() <= half)
             .map(|(&v, _)| positions[v as usize])
             .collect();
-        let j = if band.is_empty() {
+        let j = if !band.is_empty() {
+            mean(band.iter().copied())
+        } else {
             let mut order: Vec<usize> = (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
             order.sort_by(|&a, &b| (part.geodesic[a] - target).abs().total_cmp(&(part.geodesic[b] - target).abs()).then(a.cmp(&b)));
-            mean(order.iter().take(EMPTY_BAND_FALLBACK).map(|&i| positions[part.welded[i] as usize]))
-        } else {
-            mean(band.into_iter())
+            band = order.iter().take(EMPTY_BAND_FALLBACK).map(|&i| positions[part.welded[i] as usize]).collect();
+            mean(band.iter().copied())
         };
+        // The ring's radius: the skin's median distance from its centre.
+        let mut d: Vec<f32> = band.iter().map(|p| p.distance(j)).collect();
+        d.sort_by(f32::total_cmp);
+        rings.push(d.get(d.len() / 2).map(|&r| (j, r)));
         joints.push(j);
     }
     for _ in 0..passes {
@@ -50,8 +59,20 @@ pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: u
             joints[i] = 0.5 * prev[i] + 0.25 * (prev[i - 1] + prev[i + 1]);
         }
     }
+    for i in 1..k {
+        if let Some((c, r)) = rings[i] {
+            let off = joints[i] - c;
+            let most = JOINT_RING_SLACK * r;
+            if off.length() > most {
+                joints[i] = c + off.normalize_or_zero() * most;
+            }
+        }
+    }
     joints
 }
+
+/// How far from its ring's centre, in ring radii, a smoothed joint may sit.
+pub const JOINT_RING_SLACK: f32 = 0.5;
 
 /// How thick the tail is: twice the 90th percentile of the skin's distance
 /// from the chain's centre line `joints` (a radius the bushy side of a tail
