@@ -21,6 +21,6 @@ mod write;
 mod atomic;
 
 pub use read::{load, load_bytes, AnimationInfo, GltfModel, PrimitiveInfo, SkinInfo};
-pub use sample::DEFAULT_SAMPLE_RATE;
+pub use sample::{thin_key_times, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 pub use write::{encode, glb_container, write, AnimationTrack, TrackPath, WriteOptions};
 pub use atomic::write_atomic;

@@ -11,7 +11,7 @@ use super::convert::*;
 use super::errors::IntoPy;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, GltfModel, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{self, AnimationTrack, GltfModel, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 
 /// A loaded glTF file: its rig, its animations, and what writing it back needs.
 #[pyclass(name = "Model", module = "caudal._core", frozen)]
@@ -98,12 +98,21 @@ impl PyModel {
 
     /// Samples the animation `name` at about `rate` frames per second
     /// (default 30; the rate is adjusted so the last frame lands on the
-    /// clip's end).
-    #[pyo3(signature = (name, rate=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>) -> PyResult<PyClip> {
-        let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+    /// clip's end), or with `keys=True` at the animation's own key times
+    /// (the union of its channels' times, at most `DEFAULT_MAX_KEY_RATE`
+    /// keys a second): what a transfer keys its solved clip at.
+    #[pyo3(signature = (name, rate=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
+        if keys && rate.is_some() {
+            return Err(CaudalError::param("rate", "give either rate or keys=True, not both")).py_err();
+        }
         let m = self.inner.clone();
-        let c = py.detach(move || m.sample_clip(&name, rate)).py_err()?;
+        let c = if keys {
+            py.detach(move || m.sample_clip_at_keys(&name, DEFAULT_MAX_KEY_RATE)).py_err()?
+        } else {
+            let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+            py.detach(move || m.sample_clip(&name, rate)).py_err()?
+        };
         Ok(PyClip::wrap(c))
     }
 
