@@ -30,10 +30,13 @@
 //!   clean surface stays above 99.7 % and against the noisy one ~98 %: the
 //!   lost share is the noise itself, not instability; every frame converges.
 
+pub mod align;
 pub mod assemble;
+pub mod closest;
 pub mod constraints;
 pub mod correspondence;
 pub mod eigen4;
+pub mod frames;
 pub mod horn;
 pub mod params;
 pub mod quality;
@@ -44,9 +47,12 @@ pub mod synthetic;
 pub mod tracks;
 pub mod transfer;
 
-pub use params::{SolveMode, SolveParams};
-pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
+pub use align::{AlignMode, Alignment};
+pub use assemble::Keys;
 pub use correspondence::Correspondence;
-pub use surface::{solve_surface, SolveReport, Solved};
+pub use frames::Positions;
+pub use params::{ReportLevel, SolveMode, SolveParams};
+pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
+pub use surface::{solve_keys, solve_surface, solve_surface_at, SolveReport, Solved};
 pub use tracks::clip_tracks;
-pub use transfer::{carried_surfaces, solve_surfaces, transfer_clip, transfer_clips, Transfer};
+pub use transfer::{carried_surfaces, correspond, solve_surfaces, transfer_clip, transfer_clips, transfer_with, Transfer};
