@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 
 use caudal::gltf_io::{GltfModel, DEFAULT_MAX_KEY_RATE};
-use caudal::solve::frames::{play, skin_points, skinning64, worlds64};
+use caudal::solve::score::{self, exact, played, score, Score};
 use caudal::solve::{transfer_clip, SolveMode, SolveParams, Transfer};
 use caudal::{Clip, Rig};
 use glam::DVec3;
@@ -25,12 +25,6 @@ use crate::common::{asset, load};
 
 /// The article's sample of a clip: 24 evenly spaced times.
 pub const SCORE_TIMES: usize = 24;
-
-pub struct Score {
-    pub quality: f64,
-    /// Largest vertex error, fraction of the target diagonal.
-    pub worst: f64,
-}
 
 /// The source clip at `SCORE_TIMES` evenly spaced times (the file's own
 /// interpolation).
@@ -41,56 +35,8 @@ pub fn even_clip(model: &GltfModel, name: &str) -> Clip {
     c
 }
 
-/// Target index -> source index by name (renamed bones through `names`).
 pub fn joint_map(source: &Rig, target: &Rig, names: &HashMap<String, String>) -> Vec<usize> {
-    target
-        .joint_names()
-        .iter()
-        .map(|n| {
-            let original = names.get(n).unwrap_or(n);
-            source.joint_index(original).unwrap_or_else(|| panic!("no source joint {original}"))
-        })
-        .collect()
-}
-
-/// The target mesh skinned by the source's joints at each frame of `even`.
-pub fn exact(source: &Rig, even: &Clip, target: &Rig, map: &[usize]) -> Vec<Vec<DVec3>> {
-    (0..even.frame_count())
-        .map(|f| {
-            let s = skinning64(source, &worlds64(source, even.frame(f)));
-            let mapped: Vec<_> = map.iter().map(|&k| s[k]).collect();
-            let mut out = Vec::new();
-            skin_points(target, &mapped, &mut out);
-            out
-        })
-        .collect()
-}
-
-/// The solved clip played (LINEAR keys) at each of `times`.
-pub fn played(target: &Rig, clip: &Clip, times: &[f32]) -> Vec<Vec<DVec3>> {
-    times
-        .iter()
-        .map(|&t| {
-            let mut out = Vec::new();
-            skin_points(target, &skinning64(target, &worlds64(target, &play(clip, t))), &mut out);
-            out
-        })
-        .collect()
-}
-
-pub fn score(target: &Rig, got: &[Vec<DVec3>], want: &[Vec<DVec3>]) -> Score {
-    let rest = target.vertices();
-    let diag = target.diagonal() as f64;
-    let (mut err, mut motion, mut worst) = (0.0, 0.0, 0.0f64);
-    for (g, w) in got.iter().zip(want) {
-        for v in 0..rest.len() {
-            let e = (g[v] - w[v]).length();
-            err += e;
-            worst = worst.max(e);
-            motion += (w[v] - rest[v].as_dvec3()).length();
-        }
-    }
-    Score { quality: 1.0 - err / motion, worst: worst / diag }
+    score::joint_map(source, target, |n| names.get(n).cloned()).unwrap()
 }
 
 pub fn truth_names(rel: &str) -> HashMap<String, String> {
@@ -192,6 +138,11 @@ fn remeshed_targets_against_the_exact_answer() {
                     tr.solved.report.bone_length_change * 100.0
                 );
                 assert_eq!(tr.solved.report.bone_length_changes.len(), tgt.rig.joint_count());
+                // Constraint subsampling works on the projected targets too.
+                let budget = params.constraint_budget;
+                if tgt.rig.vertex_count() > budget {
+                    assert!(tr.solved.report.constraint_vertices < tgt.rig.vertex_count());
+                }
                 if s.quality < 0.97 || s.worst > 0.01 {
                     failures.push(format!("{short} {kind} {name}: quality {:.4} worst {:.3}%", s.quality, s.worst * 100.0));
                 }
@@ -265,4 +216,31 @@ fn another_animal_is_refused_rather_than_aligned() {
     // Asked for explicitly, it runs.
     let loose = SolveParams { max_median_gap: 0.05, report: caudal::solve::ReportLevel::Summary, ..SolveParams::default() };
     assert!(transfer_clip(&src.rig, &clip, &wolf.rig, &loose).is_ok());
+}
+
+#[test]
+fn a_clip_is_keyed_at_the_union_of_its_channels_times_bounded() {
+    use caudal::gltf_io::thin_key_times;
+    assert_eq!(thin_key_times(&[0.0, 0.5, 1.0], 0.1), vec![0.0, 0.5, 1.0]);
+    // Two grids that almost agree merge; the clip keeps its end.
+    assert_eq!(thin_key_times(&[0.0, 0.001, 0.5, 0.5004, 0.999, 1.0], 0.01), vec![0.0, 0.5, 1.0]);
+    // The Fox's Run: 25 keys at 1/24 s with a 0.2 s hole.
+    let fox = load("fox/Fox.glb");
+    let run = fox.sample_clip_at_keys("Run", DEFAULT_MAX_KEY_RATE).unwrap();
+    assert_eq!(run.frame_count(), 25);
+    assert!(!run.is_uniform());
+    assert!((run.time(17) - run.time(16) - 0.2).abs() < 1e-4);
+    // The Alpaca's Walk: 33 channels keyed 36 times, 53 keyed only at both ends.
+    let alpaca = load("quaternius_alpaca/Alpaca.gltf");
+    let walk = alpaca.sample_clip_at_keys("Walk", DEFAULT_MAX_KEY_RATE).unwrap();
+    assert_eq!(walk.frame_count(), 36);
+    assert!(walk.is_uniform());
+    // Bounded: at most max_key_rate keys a second (plus the end).
+    let sparse = alpaca.sample_clip_at_keys("Walk", 10.0).unwrap();
+    assert!(sparse.frame_count() <= (10.0 * walk.duration).floor() as usize + 2, "{}", sparse.frame_count());
+    assert_eq!(sparse.time(sparse.frame_count() - 1), walk.duration);
+    // Keys that do not increase are refused by name.
+    let locals = walk.locals()[..2 * walk.joint_count()].to_vec();
+    let err = Clip::keyed("x", vec![0.5, 0.5], walk.joint_count(), locals).unwrap_err();
+    assert!(matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "times"), "{err}");
 }

@@ -13,7 +13,11 @@
 //! * [`assemble`]: skinning matrices to world matrices to a clip;
 //! * [`quality`]: transfer quality, per-vertex error, heat-map colours;
 //! * [`surface`]: `solve_surface`, the whole per-frame loop;
-//! * [`correspondence`]: aligned rest-pose nearest neighbours;
+//! * [`align`]: rest-pose alignment (identity, bounds, similarity fit);
+//! * [`closest`]: closest point on a triangle mesh (a triangle tree);
+//! * [`correspondence`]: each target vertex tied to the source surface;
+//! * [`frames`]: positions in f32 or f64, f64 skinning, clips between keys;
+//! * [`score`]: a transfer scored against a known answer;
 //! * [`transfer`]: `transfer_clip`, source clip to target rig, parallel over clips;
 //! * [`tracks`]: a solved clip as glTF animation tracks for the target file;
 //! * [`synthetic`]: a generated creature with known answers (tests, benches).
@@ -42,6 +46,7 @@ pub mod params;
 pub mod quality;
 pub mod rigid;
 pub mod rotation_only;
+pub mod score;
 pub mod surface;
 pub mod synthetic;
 pub mod tracks;

@@ -109,11 +109,13 @@ def run(args: argparse.Namespace) -> int:
         halfway = report["quality_halfway"]
         between = f", {halfway * 100:.2f}% halfway between keys" if halfway is not None else ""
         corr = report["correspondence"]
+        keyed = "at the source's key times" if args.rate is None else f"at {args.rate:g} frames/s"
         print(
-            f"{args.clip}: {solved.clip.frame_count} keys ({result['keys']} key times) onto {target.rig.joint_count} joints ({report['mode']}), "
+            f"{args.clip}: {solved.clip.frame_count} keys {keyed} onto {target.rig.joint_count} joints ({report['mode']}), "
             f"transfer quality {report['quality'] * 100:.2f}% ({report['quality_keys'] * 100:.2f}% at the keys{between}); "
-            f"worst vertex {report['worst_error'] * 100:.3f}% of the diagonal; mesh gap mean {corr['gap_mean'] * 100:.3f}% "
-            f"({corr['alignment']} alignment); largest bone-length change {report['bone_length_change'] * 100:.2f}% -> {args.out} as {name!r}"
+            f"worst vertex {report['worst_error'] * 100:.3f}% of the diagonal; gap between the meshes {corr['gap_mean'] * 100:.3f}% "
+            f"on average (rest poses aligned by: {corr['alignment']}); largest bone-length change {report['bone_length_change'] * 100:.2f}% "
+            f"-> {args.out} as {name!r}"
         )
     for note in notes:
         print(f"caudal solve: warning: {note}", file=sys.stderr)
