@@ -160,7 +160,7 @@ fn umeyama(from: &[DVec3], to: &[DVec3]) -> Option<Alignment> {
             }
         }
     }
-    if !(var > 0.0) {
+    if var.is_nan() || var <= 0.0 {
         return None;
     }
     let rot = fit_rotation(&h).to_rotation_matrix().into_inner();

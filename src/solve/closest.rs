@@ -74,7 +74,7 @@ pub fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, [f
         return (b + (c - b) * w, [0.0, 1.0 - w, w]);
     }
     let denom = va + vb + vc;
-    if !(denom.abs() > 0.0) {
+    if denom == 0.0 || denom.is_nan() {
         // Degenerate (zero-area) triangle: the closest of its corners.
         let (da, db, dc) = (p.distance_squared(a), p.distance_squared(b), p.distance_squared(c));
         return if da <= db && da <= dc {

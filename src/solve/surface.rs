@@ -92,7 +92,7 @@ fn check_keys(keys: Keys<'_>, frames: usize) -> Result<()> {
     match keys {
         Keys::Rate(rate) if !(rate.is_finite() && rate > 0.0) => Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}"))),
         Keys::Times(t) if t.len() != frames => Err(CaudalError::shape("times", format!("{} key times for {frames} frames", t.len()))),
-        Keys::Times(t) if t.windows(2).any(|w| !(w[1] > w[0])) || t.iter().any(|x| !(x.is_finite() && *x >= 0.0)) => {
+        Keys::Times(t) if t.windows(2).any(|w| w[1] <= w[0] || w[1].is_nan()) || t.iter().any(|x| !(x.is_finite() && *x >= 0.0)) => {
             Err(CaudalError::param("times", "key times must be finite, >= 0 and increasing"))
         }
         _ => Ok(()),
