@@ -73,7 +73,7 @@ fn asset(rel: &str) -> PathBuf {
 
 fn clip24(model: &caudal::gltf_io::GltfModel, name: &str) -> Clip {
     let d = model.animations[model.animation_index(name).unwrap()].duration;
-    model.sample_clip(name, 23.0 / d).unwrap()
+    model.sample_clip(0, name, 23.0 / d).unwrap()
 }
 
 fn ms(x: f64) -> String {
@@ -144,17 +144,18 @@ fn main() {
     let names = ["Walk", "Gallop", "Idle", "Eating", "Attack_Kick", "Death", "Jump_toIdle", "Gallop_Jump"];
     let even: Vec<Clip> = names.iter().map(|n| clip24(&src, n)).collect();
     let per = even.len();
-    let t_old = one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(baseline::transfer::transfer_clip(&src.rig, c, &dst.rig, &old).unwrap()))));
-    let (t_tie, c_tie) = one.install(|| timed(repeats, 1, || drop(correspond(&src.rig, &dst.rig, &full).unwrap())));
-    let corr = correspond(&src.rig, &dst.rig, &full).unwrap();
+    let (src_rig, dst_rig) = (src.rig().unwrap(), dst.rig().unwrap());
+    let t_old = one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(baseline::transfer::transfer_clip(src_rig, c, dst_rig, &old).unwrap()))));
+    let (t_tie, c_tie) = one.install(|| timed(repeats, 1, || drop(correspond(src_rig, dst_rig, &full).unwrap())));
+    let corr = correspond(src_rig, dst_rig, &full).unwrap();
     let mut cases = Vec::new();
     for p in [&full, &summary, &none] {
-        cases.push(one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(transfer_with(&src.rig, c, &dst.rig, &corr, p).unwrap())))));
+        cases.push(one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(transfer_with(src_rig, c, dst_rig, &corr, p).unwrap())))));
     }
     writeln!(
         out,
         "| Alpaca onto Alpaca_voxel ({} v, 46 bones), transfer | {} / {} | {} / {} | {} / {} | {} / {} | {:.2}x |",
-        dst.rig.vertex_count(),
+        dst_rig.vertex_count(),
         ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1),
         cases[0].1 / t_old.1
     )
@@ -219,8 +220,9 @@ fn main() {
     // 4. The default stop against noise.
     let wolf = load(&asset("quaternius_wolf/Wolf.gltf")).unwrap();
     let walk = clip24(&wolf, "Walk");
-    let clean = skin_clip(&wolf.rig, &walk);
-    let diag = wolf.rig.diagonal();
+    let wolf_rig = wolf.rig().unwrap();
+    let clean = skin_clip(wolf_rig, &walk);
+    let diag = wolf_rig.diagonal();
     let mut rng = Lcg(42);
     let noisy: Vec<Vec3> = clean.iter().map(|p| *p + rng.unit_vec() * (0.001 * diag)).collect();
     writeln!(out, "\n4. Wolf Walk (3,994 v, 24 frames) with 0.1% of the diagonal of noise on every vertex: the stop").unwrap();
@@ -228,9 +230,9 @@ fn main() {
     writeln!(out, "|---|---|---|---|---|---|").unwrap();
     for tol in [1e-9, 1e-6] {
         let p = SolveParams { progress_tolerance: tol, report: ReportLevel::Summary, ..SolveParams::default() };
-        let t = one.install(|| timed(repeats, 1, || drop(solve_surface(&wolf.rig, &noisy, "n", 24.0, &p).unwrap())));
-        let s = solve_surface(&wolf.rig, &noisy, "n", 24.0, &p).unwrap();
-        let vs_clean = measure(&wolf.rig, &skin_clip(&wolf.rig, &s.clip), &clean);
+        let t = one.install(|| timed(repeats, 1, || drop(solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap())));
+        let s = solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap();
+        let vs_clean = measure(wolf_rig, &skin_clip(wolf_rig, &s.clip), &clean);
         writeln!(
             out,
             "| {tol:.0e} | {} / {} | {} | {:.4} | {:.4}% | {:.3}% |",

@@ -26,7 +26,7 @@ const ANIMALS: &[(&str, &str, [&str; 2])] = &[
 
 fn even(model: &GltfModel, name: &str) -> Clip {
     let d = model.animations[model.animation_index(name).unwrap()].duration;
-    model.sample_clip(name, 23.0 / d).unwrap()
+    model.sample_clip(0, name, 23.0 / d).unwrap()
 }
 
 fn names_of(path: &Path) -> HashMap<String, String> {
@@ -53,28 +53,28 @@ fn main() {
         let src = load(&root.join(file)).unwrap();
         let folder = Path::new(file).parent().unwrap();
         let targets: Vec<(String, Rig, HashMap<String, String>)> = if control {
-            vec![("same mesh".into(), src.rig.clone(), HashMap::new())]
+            vec![("same mesh".into(), src.rig().unwrap().clone(), HashMap::new())]
         } else {
             ["subdivided", "decimated", "voxel"]
                 .iter()
                 .map(|k| {
                     let t = load(&root.join(folder).join(format!("{short}_{k}.glb"))).unwrap();
-                    (k.to_string(), t.rig, names_of(&root.join(folder).join(format!("{short}_{k}.truth.json"))))
+                    (k.to_string(), t.rig().unwrap().clone(), names_of(&root.join(folder).join(format!("{short}_{k}.truth.json"))))
                 })
                 .collect()
         };
         let names: Vec<String> = if control { src.animations.iter().map(|a| a.name.clone()).collect() } else { clips.iter().map(|s| s.to_string()).collect() };
         for (kind, tgt, rename) in &targets {
-            let map = joint_map(&src.rig, tgt, |n| rename.get(n).cloned()).unwrap();
+            let map = joint_map(src.rig().unwrap(), tgt, |n| rename.get(n).cloned()).unwrap();
             for name in &names {
                 let ev = even(&src, name);
                 let times: Vec<f32> = (0..ev.frame_count()).map(|f| ev.time(f)).collect();
-                let want = exact(&src.rig, &ev, tgt, &map);
-                let before_clip = src.sample_clip(name, DEFAULT_SAMPLE_RATE).unwrap();
-                let before = baseline::transfer::transfer_clip(&src.rig, &before_clip, tgt, &old).unwrap();
+                let want = exact(src.rig().unwrap(), &ev, tgt, &map);
+                let before_clip = src.sample_clip(0, name, DEFAULT_SAMPLE_RATE).unwrap();
+                let before = baseline::transfer::transfer_clip(src.rig().unwrap(), &before_clip, tgt, &old).unwrap();
                 let b = score(tgt, &played(tgt, &before.solved.clip, &times), &want);
-                let keyed = src.sample_clip_at_keys(name, DEFAULT_MAX_KEY_RATE).unwrap();
-                let after = transfer_clip(&src.rig, &keyed, tgt, &new).unwrap();
+                let keyed = src.sample_clip_at_keys(0, name, DEFAULT_MAX_KEY_RATE).unwrap();
+                let after = transfer_clip(src.rig().unwrap(), &keyed, tgt, &new).unwrap();
                 let a = score(tgt, &played(tgt, &after.solved.clip, &times), &want);
                 let q = after.solved.report.quality();
                 let (gm, gx) = after.correspondence.gap_summary();

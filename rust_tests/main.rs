@@ -1,5 +1,6 @@
 //! Integration tests: one binary, one module per pipeline stage.
 mod common;
+mod merge;
 mod gltf_io;
 mod rig_table;
 mod roles;
@@ -11,3 +12,5 @@ mod bake;
 mod measure;
 mod solve;
 mod solve_transfer;
+mod characters;
+mod files;

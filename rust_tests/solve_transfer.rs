@@ -30,7 +30,7 @@ pub const SCORE_TIMES: usize = 24;
 /// interpolation).
 pub fn even_clip(model: &GltfModel, name: &str) -> Clip {
     let d = model.animations[model.animation_index(name).unwrap()].duration;
-    let c = model.sample_clip(name, (SCORE_TIMES - 1) as f32 / d).unwrap();
+    let c = model.sample_clip(0, name, (SCORE_TIMES - 1) as f32 / d).unwrap();
     assert_eq!(c.frame_count(), SCORE_TIMES);
     c
 }
@@ -47,11 +47,11 @@ pub fn truth_names(rel: &str) -> HashMap<String, String> {
 
 /// Transfer `name` keyed at the source's own key times, scored at 24 times.
 pub fn transfer_scored(src: &GltfModel, name: &str, target: &Rig, names: &HashMap<String, String>, params: &SolveParams) -> (Transfer, Score) {
-    let keyed = src.sample_clip_at_keys(name, DEFAULT_MAX_KEY_RATE).unwrap();
-    let tr = transfer_clip(&src.rig, &keyed, target, params).unwrap();
+    let keyed = src.sample_clip_at_keys(0, name, DEFAULT_MAX_KEY_RATE).unwrap();
+    let tr = transfer_clip(src.rig().unwrap(), &keyed, target, params).unwrap();
     let even = even_clip(src, name);
     let times: Vec<f32> = (0..even.frame_count()).map(|f| even.time(f)).collect();
-    let want = exact(&src.rig, &even, target, &joint_map(&src.rig, target, names));
+    let want = exact(src.rig().unwrap(), &even, target, &joint_map(src.rig().unwrap(), target, names));
     let got = played(target, &tr.solved.clip, &times);
     let s = score(target, &got, &want);
     (tr, s)
@@ -76,14 +76,14 @@ fn control_every_animal_and_clip_at_24_even_times() {
         let src = load(file);
         for info in &src.animations {
             let name = info.name.as_str();
-            let (tr, s) = transfer_scored(&src, name, &src.rig, &HashMap::new(), &params);
+            let (tr, s) = transfer_scored(&src, name, src.rig().unwrap(), &HashMap::new(), &params);
             let q = tr.solved.report.quality();
             let clip = &tr.solved.clip;
             let even = even_clip(&src, name);
-            let first_last = played(&src.rig, &even, &[0.0, even.duration]);
-            let loops = first_last[0].iter().zip(&first_last[1]).all(|(a, b)| (*a - *b).length() <= 1e-6 * src.rig.diagonal() as f64);
+            let first_last = played(src.rig().unwrap(), &even, &[0.0, even.duration]);
+            let loops = first_last[0].iter().zip(&first_last[1]).all(|(a, b)| (*a - *b).length() <= 1e-6 * src.rig().unwrap().diagonal() as f64);
             let seam = loops.then(|| {
-                let ends = played(&src.rig, clip, &[0.0, clip.duration]);
+                let ends = played(src.rig().unwrap(), clip, &[0.0, clip.duration]);
                 ends[0].iter().zip(&ends[1]).map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max)
             });
             eprintln!(
@@ -123,12 +123,12 @@ fn remeshed_targets_against_the_exact_answer() {
             let tgt = load(&format!("{folder}/{short}_{kind}.glb"));
             let names = truth_names(&format!("{folder}/{short}_{kind}.truth.json"));
             for name in clips {
-                let (tr, s) = transfer_scored(&src, name, &tgt.rig, &names, &params);
+                let (tr, s) = transfer_scored(&src, name, tgt.rig().unwrap(), &names, &params);
                 let q = tr.solved.report.quality();
                 let (gm, gx) = tr.correspondence.gap_summary();
                 eprintln!(
                     "| {short} | {kind} | {name} | {} | {:.2}% | {:.3} | {:.2} / {:.2}% | {:.3} / {:.3} | {:.3} |",
-                    tgt.rig.vertex_count(),
+                    tgt.rig().unwrap().vertex_count(),
                     s.quality * 100.0,
                     s.worst * 100.0,
                     q.quality_keys * 100.0,
@@ -137,11 +137,11 @@ fn remeshed_targets_against_the_exact_answer() {
                     gx * 100.0,
                     tr.solved.report.bone_length_change * 100.0
                 );
-                assert_eq!(tr.solved.report.bone_length_changes.len(), tgt.rig.joint_count());
+                assert_eq!(tr.solved.report.bone_length_changes.len(), tgt.rig().unwrap().joint_count());
                 // Constraint subsampling works on the projected targets too.
                 let budget = params.constraint_budget;
-                if tgt.rig.vertex_count() > budget {
-                    assert!(tr.solved.report.constraint_vertices < tgt.rig.vertex_count());
+                if tgt.rig().unwrap().vertex_count() > budget {
+                    assert!(tr.solved.report.constraint_vertices < tgt.rig().unwrap().vertex_count());
                 }
                 if s.quality < 0.97 || s.worst > 0.01 {
                     failures.push(format!("{short} {kind} {name}: quality {:.4} worst {:.3}%", s.quality, s.worst * 100.0));
@@ -163,7 +163,7 @@ fn remeshed_rotation_only_table() {
             let tgt = load(&format!("{folder}/{short}_{kind}.glb"));
             let names = truth_names(&format!("{folder}/{short}_{kind}.truth.json"));
             for name in clips {
-                let (_, s) = transfer_scored(&src, name, &tgt.rig, &names, &params);
+                let (_, s) = transfer_scored(&src, name, tgt.rig().unwrap(), &names, &params);
                 eprintln!("| {short} | {kind} | {name} | {:.2}% | {:.3} |", s.quality * 100.0, s.worst * 100.0);
             }
         }
@@ -182,21 +182,21 @@ fn a_turned_scaled_moved_target_is_aligned_by_a_similarity_fit() {
     let tgt = load("quaternius_wolf/Wolf_voxel.glb");
     let names = truth_names("quaternius_wolf/Wolf_voxel.truth.json");
     let sim = Mat4::from_scale_rotation_translation(Vec3::splat(2.0), Quat::from_rotation_y(15f32.to_radians()), Vec3::new(3.0, -1.0, 7.0));
-    let mut parts: RigParts = tgt.rig.to_parts();
-    parts.vertices = tgt.rig.vertices().iter().map(|p| sim.transform_point3(*p)).collect();
-    parts.bind_world = Some(tgt.rig.bind_world().iter().map(|m| sim * *m).collect());
+    let mut parts: RigParts = tgt.rig().unwrap().to_parts();
+    parts.vertices = tgt.rig().unwrap().vertices().iter().map(|p| sim.transform_point3(*p)).collect();
+    parts.bind_world = Some(tgt.rig().unwrap().bind_world().iter().map(|m| sim * *m).collect());
     parts.inverse_bind = None;
     parts.rest_local = None;
     let moved = Rig::new(parts).unwrap();
-    let keyed = src.sample_clip_at_keys("Walk", DEFAULT_MAX_KEY_RATE).unwrap();
-    let tr = transfer_clip(&src.rig, &keyed, &moved, &SolveParams::default()).unwrap();
+    let keyed = src.sample_clip_at_keys(0, "Walk", DEFAULT_MAX_KEY_RATE).unwrap();
+    let tr = transfer_clip(src.rig().unwrap(), &keyed, &moved, &SolveParams::default()).unwrap();
     let a = tr.correspondence.alignment;
     assert_eq!(a.mode, caudal::solve::AlignMode::Similarity);
     assert!((a.scale - 2.0).abs() < 0.01, "scale {}", a.scale);
     let even = even_clip(&src, "Walk");
     let times: Vec<f32> = (0..even.frame_count()).map(|f| even.time(f)).collect();
     let s64 = sim.as_dmat4();
-    let want: Vec<Vec<DVec3>> = exact(&src.rig, &even, &tgt.rig, &joint_map(&src.rig, &tgt.rig, &names))
+    let want: Vec<Vec<DVec3>> = exact(src.rig().unwrap(), &even, tgt.rig().unwrap(), &joint_map(src.rig().unwrap(), tgt.rig().unwrap(), &names))
         .into_iter()
         .map(|frame| frame.into_iter().map(|p| s64.transform_point3(p)).collect())
         .collect();
@@ -209,13 +209,13 @@ fn a_turned_scaled_moved_target_is_aligned_by_a_similarity_fit() {
 fn another_animal_is_refused_rather_than_aligned() {
     let src = load("fox/Fox.glb");
     let wolf = load("quaternius_wolf/Wolf_decimated.glb");
-    let clip = src.sample_clip_at_keys("Walk", DEFAULT_MAX_KEY_RATE).unwrap();
-    let err = transfer_clip(&src.rig, &clip, &wolf.rig, &SolveParams::default()).unwrap_err();
+    let clip = src.sample_clip_at_keys(0, "Walk", DEFAULT_MAX_KEY_RATE).unwrap();
+    let err = transfer_clip(src.rig().unwrap(), &clip, wolf.rig().unwrap(), &SolveParams::default()).unwrap_err();
     assert!(matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "alignment"), "{err}");
     assert!(err.to_string().contains("not the same character"), "{err}");
     // Asked for explicitly, it runs.
     let loose = SolveParams { max_median_gap: 0.05, report: caudal::solve::ReportLevel::Summary, ..SolveParams::default() };
-    assert!(transfer_clip(&src.rig, &clip, &wolf.rig, &loose).is_ok());
+    assert!(transfer_clip(src.rig().unwrap(), &clip, wolf.rig().unwrap(), &loose).is_ok());
 }
 
 #[test]
@@ -226,17 +226,17 @@ fn a_clip_is_keyed_at_the_union_of_its_channels_times_bounded() {
     assert_eq!(thin_key_times(&[0.0, 0.001, 0.5, 0.5004, 0.999, 1.0], 0.01), vec![0.0, 0.5, 1.0]);
     // The Fox's Run: 25 keys at 1/24 s with a 0.2 s hole.
     let fox = load("fox/Fox.glb");
-    let run = fox.sample_clip_at_keys("Run", DEFAULT_MAX_KEY_RATE).unwrap();
+    let run = fox.sample_clip_at_keys(0, "Run", DEFAULT_MAX_KEY_RATE).unwrap();
     assert_eq!(run.frame_count(), 25);
     assert!(!run.is_uniform());
     assert!((run.time(17) - run.time(16) - 0.2).abs() < 1e-4);
     // The Alpaca's Walk: 33 channels keyed 36 times, 53 keyed only at both ends.
     let alpaca = load("quaternius_alpaca/Alpaca.gltf");
-    let walk = alpaca.sample_clip_at_keys("Walk", DEFAULT_MAX_KEY_RATE).unwrap();
+    let walk = alpaca.sample_clip_at_keys(0, "Walk", DEFAULT_MAX_KEY_RATE).unwrap();
     assert_eq!(walk.frame_count(), 36);
     assert!(walk.is_uniform());
     // Bounded: at most max_key_rate keys a second (plus the end).
-    let sparse = alpaca.sample_clip_at_keys("Walk", 10.0).unwrap();
+    let sparse = alpaca.sample_clip_at_keys(0, "Walk", 10.0).unwrap();
     assert!(sparse.frame_count() <= (10.0 * walk.duration).floor() as usize + 2, "{}", sparse.frame_count());
     assert_eq!(sparse.time(sparse.frame_count() - 1), walk.duration);
     // Keys that do not increase are refused by name.

@@ -15,6 +15,8 @@ use crate::spring::{TailChain, TailSpring};
 /// All baked clips, clip-major: `clips[c][k]` is clip `c` through chain `k`.
 #[derive(Clone, Debug)]
 pub struct ModelBake {
+    /// The file's character that was baked.
+    pub character: usize,
     pub clip_names: Vec<String>,
     pub chains: Vec<TailChain>,
     pub clips: Vec<Vec<BakedClip>>,
@@ -33,16 +35,16 @@ pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<S
     }
 }
 
-/// Bakes the clips `names` (all when `None`) of `model` on `rig` (the
-/// model's rig with grown joints appended) for every chain in `chains`.
+/// Bakes the clips `names` (all when `None`) of `model` on `rig` (character
+/// `character`'s rig with grown joints appended) for every chain in `chains`.
 /// Clips run in parallel; each is independent, so the result is the same on
 /// any number of threads.
-pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
+pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
     params.validate()?;
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }
-    let old = &model.rig;
+    let old = &model.character(character)?.rig;
     let j = old.joint_count();
     if rig.vertex_count() != old.vertex_count()
         || rig.joint_count() < j
@@ -51,7 +53,7 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
     {
         return Err(CaudalError::shape(
             "rig",
-            "must be the model's rig (same vertices, its joints first and in order) with grown joints appended",
+            format!("must be character {character}'s rig (same vertices, its joints first and in order) with grown joints appended"),
         ));
     }
     let clip_names = select_clips(model, names)?;
@@ -59,13 +61,14 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
     let clips: Vec<Vec<BakedClip>> = clip_names
         .par_iter()
         .map(|name| -> Result<Vec<BakedClip>> {
-            let sampled = model.sample_clip(name, params.rate)?;
+            let sampled = model.sample_clip(character, name, params.rate)?;
             let clip = extend_clip(&sampled, rig)?;
             let mode = params.loop_mode(name);
             springs.iter().map(|s| bake_with(rig, &clip, s.clone(), mode, params)).collect()
         })
         .collect::<Result<_>>()?;
     Ok(ModelBake {
+        character,
         clip_names,
         chains: chains.to_vec(),
         clips,
@@ -81,6 +84,7 @@ pub fn tracks(bake: &ModelBake) -> Vec<AnimationTrack> {
             for (i, &joint) in b.track.joints.iter().enumerate() {
                 out.push(AnimationTrack {
                     animation: b.name.clone(),
+                    character: bake.character,
                     joint,
                     path: TrackPath::Rotation,
                     times: b.times.clone(),

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::convert::*;
 use super::errors::IntoPy;
-use super::gltf::PyModel;
+use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::bake::{bake_clip as core_bake_clip, bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
 use crate::chain::{grow_chains, ChainParams};
@@ -220,6 +220,7 @@ impl PyBake {
         for t in tracks(&self.inner) {
             let d = PyDict::new(py);
             d.set_item("animation", &t.animation)?;
+            d.set_item("character", t.character)?;
             d.set_item("joint", &self.rig.joint_names()[t.joint])?;
             d.set_item("path", "rotation")?;
             d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
@@ -231,14 +232,21 @@ impl PyBake {
         }
         Ok(out)
     }
-    /// Writes the grown rig with the baked keys over the source file, atomically.
+    /// The character of the file that was baked.
+    #[getter]
+    fn character(&self) -> usize {
+        self.inner.character
+    }
+    /// Writes the grown rig with the baked keys over the source file,
+    /// atomically (the file's other characters as they were loaded).
     #[pyo3(signature = (path, gltf_json=None))]
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
         py.detach(move || {
+            let rigs: Vec<&Rig> = m.characters.iter().map(|c| if c.index == b.character { r.as_ref() } else { &c.rig }).collect();
             gltf_io::write(
                 &m,
-                &r,
+                &rigs,
                 &tracks(&b),
                 &path,
                 &WriteOptions {
@@ -267,9 +275,10 @@ fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailCh
     }
 }
 
-/// Bakes the clips `clips` (all when None) of `model` on `rig` (the model's
-/// rig with grown chains; when None, the tail is detected and its chain
-/// grown with default settings first) for every `Tail*` chain
+/// Bakes the clips `clips` (all when None) of `model` (a one-character
+/// model, or one `Character` of a file) on `rig` (its rig with grown
+/// chains; when None, the tail is detected and its chain grown with
+/// default settings first) for every `Tail*` chain
 /// (or the chains given as lists of joint names, root first, an unweighted
 /// last joint taken as the end helper). `loops` maps clip names to 'auto',
 /// 'loop', 'once' (or a bool); `spring` overrides spring parameters.
@@ -278,7 +287,7 @@ fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailCh
 #[allow(clippy::too_many_arguments)]
 fn bake(
     py: Python<'_>,
-    model: &PyModel,
+    model: ModelOrCharacter<'_>,
     rig: Option<&PyRig>,
     clips: Option<Vec<String>>,
     chains: Option<Vec<Vec<String>>>,
@@ -299,19 +308,19 @@ fn bake(
         max_settle,
         spring,
     )?;
-    let m = model.inner.clone();
+    let (m, character) = model.resolve()?;
     let (r, appendages) = match rig {
         Some(r) => (r.inner.clone(), None),
         None => {
             let m2 = m.clone();
-            let (grown, report) = py.detach(move || grow_chains(&m2.rig, &ChainParams::default())).py_err()?;
+            let (grown, report) = py.detach(move || grow_chains(&m2.characters[character].rig, &ChainParams::default())).py_err()?;
             (Arc::new(grown), Some(report.to_json()))
         }
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
     let inner = py
-        .detach(move || bake_model(&m2, &r2, &chains, clips.as_deref(), &params))
+        .detach(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))
         .py_err()?;
     Ok(PyBake {
         model: m,

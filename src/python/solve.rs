@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::convert::*;
 use super::errors::IntoPy;
-use super::gltf::PyModel;
+use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::gltf_io::TrackPath;
@@ -296,13 +296,15 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 /// The solved `clip` as track dicts for `Model.write` (every joint's
 /// translation, rotation and scale at every frame's time, in the joint
 /// nodes' own space), written into the animation `animation` (default: the
-/// clip's name).
+/// clip's name). `model` is a one-character model or the `Character` the
+/// clip animates.
 #[pyfunction]
 #[pyo3(signature = (model, clip, animation=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
-    let tracks = solve::clip_tracks(&model.inner, &clip.inner, &animation).py_err()?;
-    let names = model.inner.rig.joint_names();
+    let (m, character) = model.resolve()?;
+    let tracks = solve::clip_tracks(&m, character, &clip.inner, &animation).py_err()?;
+    let names = m.characters[character].rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
         let d = PyDict::new(py);
@@ -312,6 +314,7 @@ fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: 
             TrackPath::Scale => ("scale", 3),
         };
         d.set_item("animation", &t.animation)?;
+        d.set_item("character", t.character)?;
         d.set_item("joint", names.get(t.joint).ok_or_else(|| super::errors::to_py(CaudalError::shape("clip", "joint out of range")))?)?;
         d.set_item("path", path)?;
         let k = t.times.len();

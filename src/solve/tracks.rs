@@ -11,8 +11,9 @@ use crate::error::{CaudalError, Result};
 use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
 use crate::rig::{Clip, Trs};
 
-pub fn clip_tracks(model: &GltfModel, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
-    let rig = &model.rig;
+/// The tracks of `clip` (a clip of character `character`'s rig).
+pub fn clip_tracks(model: &GltfModel, character: usize, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+    let rig = &model.character(character)?.rig;
     if clip.joint_count() != rig.joint_count() {
         return Err(CaudalError::shape(
             "clip",
@@ -23,7 +24,7 @@ pub fn clip_tracks(model: &GltfModel, clip: &Clip, animation: &str) -> Result<Ve
     let times: Vec<f32> = (0..frames).map(|f| clip.time(f)).collect();
     let mut out = Vec::with_capacity(3 * rig.joint_count());
     for j in 0..rig.joint_count() {
-        let folded = model.folded_rest(j);
+        let folded = model.folded_rest(character, j);
         let unfold = (folded != Mat4::IDENTITY).then(|| folded.inverse());
         let locals: Vec<Trs> = (0..frames)
             .map(|f| {
@@ -44,7 +45,7 @@ pub fn clip_tracks(model: &GltfModel, clip: &Clip, animation: &str) -> Result<Ve
             prev = Some(q);
             rotations.push(q);
         }
-        let track = |path, values| AnimationTrack { animation: animation.to_string(), joint: j, path, times: times.clone(), values };
+        let track = |path, values| AnimationTrack { animation: animation.to_string(), character, joint: j, path, times: times.clone(), values };
         out.push(track(TrackPath::Translation, locals.iter().map(|l| l.translation.extend(0.0)).collect()));
         out.push(track(TrackPath::Rotation, rotations));
         out.push(track(TrackPath::Scale, locals.iter().map(|l| l.scale.extend(0.0)).collect()));

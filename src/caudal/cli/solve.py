@@ -35,6 +35,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--budget", type=int, default=5000, help="constraint vertices (0 = all)")
     p.add_argument("--alignment", choices=["auto", "similarity", "bounds", "none"], default="auto", help="how the rest poses are aligned")
     p.add_argument("--warn-below", type=float, default=WARN_BELOW, help=f"warn when the transfer quality is below this (default {WARN_BELOW})")
+    p.add_argument("--source-character", type=int, default=None, help="character of SOURCE whose clip is carried (needed when it has several)")
+    p.add_argument("--target-character", type=int, default=None, help="character of TARGET to animate (needed when it has several)")
     p.add_argument("--report", default=None, help="write the quality report as JSON here")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
@@ -70,11 +72,22 @@ def warnings(report: dict[str, Any], warn_below: float, mode: str) -> list[str]:
     return out
 
 
+def pick(model: caudal.Model, index: int | None, flag: str) -> caudal.Model | caudal.Character:
+    """The model itself (it must hold one character) or its character `index`."""
+    if index is None:
+        return model
+    if not 0 <= index < len(model.characters):
+        raise caudal.ParameterError(f"{flag}: {model.path} has {len(model.characters)} character(s), no {index}")
+    return model.characters[index]
+
+
 def run(args: argparse.Namespace) -> int:
-    source = caudal.load(args.source)
-    target = caudal.load(args.target)
+    source_file = caudal.load(args.source)
+    target_file = caudal.load(args.target)
+    source = pick(source_file, args.source_character, "--source-character")
+    target = pick(target_file, args.target_character, "--target-character")
     name = args.name or args.clip
-    if name in target.clip_names and not args.replace:
+    if name in target_file.clip_names and not args.replace:
         print(
             f"caudal solve: {args.target} already has an animation named {name!r}; "
             "pass --replace to overwrite it, or --name NEW to write the solved clip beside it",
@@ -87,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     )
     report = solved.report
     assert report is not None
-    target.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name))
+    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name))
     result = {
         "source": args.source,
         "clip": args.clip,
