@@ -83,3 +83,21 @@ def test_remeshed_targets_are_valid_and_named_like_a_riggers(tmp_path):
             # The weights came from the source: four at most, each vertex's summing to one.
             w = tgt.rig.skin_weights
             assert w.shape[1] <= 4 and np.allclose(w.sum(axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.blender
+def test_the_script_rebuilds_the_committed_targets():
+    # The committed targets are what scripts/make_remeshed_targets.py makes
+    # with this bpy: same vertex and triangle counts, same renamed joints
+    # (all twelve, rebuilt in a temporary folder: about 20 s).
+    import subprocess
+    import sys
+
+    from conftest import ROOT, import_bpy
+
+    import_bpy()
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "make_remeshed_targets.py"), "--check"],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert out.returncode == 0 and "committed targets match" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
