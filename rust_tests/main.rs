@@ -14,3 +14,4 @@ mod solve;
 mod solve_transfer;
 mod characters;
 mod files;
+mod corpus;
