@@ -542,6 +542,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             },
             root_vertices,
             contact_vertices,
+            handover_vertices: 0,
+            handover_width: 0.0,
             rigger_signature: tail_weights.is_some(),
             vertices,
         });

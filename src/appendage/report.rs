@@ -105,6 +105,11 @@ pub struct PartReport {
     /// Whether the rigger's weights showed where it put the tail (the bones
     /// most of the part is weighted to, apart from the attachment).
     pub rigger_signature: bool,
+    /// Welded body vertices round the root handed over from the rigger's
+    /// weights towards the pelvis (see `chain::handover`), and the band's
+    /// width in metres (0 when the part got no chain).
+    pub handover_vertices: usize,
+    pub handover_width: f32,
     /// The part's original vertex indices.
     #[serde(skip)]
     pub vertices: Vec<u32>,

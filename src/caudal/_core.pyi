@@ -411,6 +411,7 @@ def grow_chains(
     smoothing_passes: int | None = None,
     joint_blend: float | None = None,
     segment_thickness: float | None = None,
+    handover_radii: float | None = None,
     reserved_names: list[str] | None = None,
 ) -> tuple[Rig, dict[str, Any]]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...

@@ -5,12 +5,14 @@
 mod apply;
 mod file;
 mod grow;
+mod handover;
 mod naming;
 mod params;
 mod weights;
 
 pub use apply::chain_bind;
 pub use file::grow_file_chains;
+pub use handover::{handover_share, HANDOVER_RADII};
 pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK};
 pub use naming::chain_prefix;
 pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};
@@ -34,6 +36,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     let mut rows: Vec<Option<Vec<(u32, f32)>>> = vec![None; rig.vertex_count()];
     let mut joints: Vec<NewJoint> = Vec::new();
     let pelvis = det.roles.pelvis;
+    let mut rings: Vec<(usize, handover::RootRing)> = Vec::new();
 
     // Longest tail first, so the main tail is `Tail_*`.
     let mut tails: Vec<usize> = (0..report.parts.len()).filter(|&i| report.parts[i].decision == Decision::Chain).collect();
@@ -86,6 +89,9 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         let r = &mut report.parts[i];
         r.bone_count = k;
         r.bones = names;
+        if let Some(ring) = handover::root_ring(&det.graph, &det.weld.positions, &part.welded) {
+            rings.push((i, ring));
+        }
     }
 
     for r in report.parts.iter_mut() {
@@ -102,10 +108,43 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         }
     }
 
+    if let Some(pelvis) = pelvis {
+        hand_over(rig, &det.weld, &det.graph, &rings, pelvis as u32, params.handover_radii, &mut rows, &mut report);
+    }
+
     let out = apply(rig, &joints, &rows)?;
     let bone_distance = BoneDistance::new(&out);
     for r in report.parts.iter_mut() {
         r.bone_distance_after = Some(bone_distance.mean(&r.vertices)?);
     }
     Ok((out, report))
+}
+
+/// The body round each chain's root hands over from the rigger's weights
+/// to the pelvis (see [`handover`]). Only skin no fix claimed is touched.
+fn hand_over(
+    rig: &Rig,
+    weld: &crate::geometry::Weld,
+    graph: &crate::geometry::MeshGraph,
+    rings: &[(usize, handover::RootRing)],
+    pelvis: u32,
+    radii: f32,
+    rows: &mut [Option<Vec<(u32, f32)>>],
+    report: &mut Report,
+) {
+    let claimed = |w: u32| weld.members_of(w as usize).iter().any(|&v| rows[v as usize].is_some());
+    let mut all = Vec::new();
+    for (i, ring) in rings {
+        let width = radii * ring.radius;
+        let band = handover::band(graph, &weld.positions, ring, width, |w| !claimed(w));
+        let r = &mut report.parts[*i];
+        r.handover_vertices = band.len();
+        r.handover_width = width;
+        all.extend(band);
+    }
+    for (w, share) in handover::merge_bands(all) {
+        for &v in weld.members_of(w as usize) {
+            rows[v as usize] = Some(handover::handed_over(rig, v as usize, pelvis, share));
+        }
+    }
 }

@@ -28,6 +28,10 @@ pub const JOINT_BLEND: f32 = 0.5;
 /// unaffected); 0 turns it off.
 pub const SEGMENT_THICKNESS: f32 = 1.25;
 
+/// The widest hand-over band, in root radii: wider would hand a thigh's
+/// skin to the pelvis, which is moving the body, not repairing a tail.
+pub const MAX_HANDOVER_RADII: f32 = 4.0;
+
 /// How a tail is fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TailFix {
@@ -54,6 +58,9 @@ pub struct ChainParams {
     pub joint_blend: f32,
     /// [`SEGMENT_THICKNESS`], >= 0.
     pub segment_thickness: f32,
+    /// [`super::HANDOVER_RADII`], >= 0 (0: the body keeps the rigger's
+    /// weights right up to the tail).
+    pub handover_radii: f32,
     /// Names a new joint must not take besides the rig's own: the other
     /// characters' joints and chains when a file holds several, so chain
     /// names stay unique in the file (a later character's first tail
@@ -72,6 +79,7 @@ impl Default for ChainParams {
             smoothing_passes: SMOOTHING_PASSES,
             joint_blend: JOINT_BLEND,
             segment_thickness: SEGMENT_THICKNESS,
+            handover_radii: super::HANDOVER_RADII,
             reserved_names: Vec::new(),
         }
     }
@@ -94,6 +102,9 @@ impl ChainParams {
         }
         if !(self.segment_thickness.is_finite() && self.segment_thickness >= 0.0) {
             return Err(CaudalError::param("segment_thickness", format!("{} must be a number >= 0", self.segment_thickness)));
+        }
+        if !(self.handover_radii.is_finite() && (0.0..=MAX_HANDOVER_RADII).contains(&self.handover_radii)) {
+            return Err(CaudalError::param("handover_radii", format!("{} must lie in [0, {MAX_HANDOVER_RADII}]", self.handover_radii)));
         }
         if self.max_bones > 64 {
             return Err(CaudalError::param("max_bones", format!("{} is above 64", self.max_bones)));

@@ -69,3 +69,39 @@ pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sour
     }
     dist
 }
+
+/// Geodesic distances from `sources` (distance 0) to every vertex within
+/// `limit`, walking only through vertices `open` accepts (the sources need
+/// not be open). Returns `(vertex, distance)` for the open vertices reached
+/// below `limit`, sorted by vertex. The cost is the band's, not the mesh's:
+/// nothing past `limit` is visited.
+pub fn geodesic_within(graph: &MeshGraph, positions: &[Vec3], sources: &[u32], limit: f32, open: impl Fn(u32) -> bool) -> Vec<(u32, f32)> {
+    let mut dist: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
+    let mut heap = BinaryHeap::new();
+    for &s in sources {
+        if dist.insert(s, 0.0).is_none() {
+            heap.push(Item(0.0, s));
+        }
+    }
+    while let Some(Item(d, v)) = heap.pop() {
+        if d > dist[&v] {
+            continue;
+        }
+        let pv = positions[v as usize];
+        for &w in graph.neighbors_of(v as usize) {
+            if !open(w) {
+                continue;
+            }
+            let nd = d + pv.distance(positions[w as usize]);
+            if nd < limit && dist.get(&w).is_none_or(|&old| nd < old) {
+                dist.insert(w, nd);
+                heap.push(Item(nd, w));
+            }
+        }
+    }
+    let mut from: Vec<u32> = sources.to_vec();
+    from.sort_unstable();
+    let mut out: Vec<(u32, f32)> = dist.into_iter().filter(|(v, _)| from.binary_search(v).is_err()).collect();
+    out.sort_by_key(|&(v, _)| v);
+    out
+}

@@ -6,7 +6,7 @@ mod graph;
 mod skeleton_field;
 mod weld;
 
-pub use dijkstra::geodesic_from;
+pub use dijkstra::{geodesic_from, geodesic_within};
 pub use graph::MeshGraph;
 pub use skeleton_field::{point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

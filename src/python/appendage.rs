@@ -97,7 +97,7 @@ fn find_appendages<'py>(
 /// names stay unique in it). Returns `(new_rig, report)`; `rig` is not
 /// changed.
 #[pyfunction]
-#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None, joint_blend=None, segment_thickness=None, reserved_names=None))]
+#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None, joint_blend=None, segment_thickness=None, handover_radii=None, reserved_names=None))]
 #[allow(clippy::too_many_arguments)]
 fn grow_chains<'py>(
     py: Python<'py>,
@@ -121,6 +121,7 @@ fn grow_chains<'py>(
     smoothing_passes: Option<usize>,
     joint_blend: Option<f32>,
     segment_thickness: Option<f32>,
+    handover_radii: Option<f32>,
     reserved_names: Option<Vec<String>>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
     let detect = detect_params(
@@ -137,6 +138,7 @@ fn grow_chains<'py>(
         smoothing_passes: smoothing_passes.unwrap_or(d.smoothing_passes),
         joint_blend: joint_blend.unwrap_or(d.joint_blend),
         segment_thickness: segment_thickness.unwrap_or(d.segment_thickness),
+        handover_radii: handover_radii.unwrap_or(d.handover_radii),
         reserved_names: reserved_names.unwrap_or_default(),
     };
     let r = rig.inner.clone();

@@ -32,6 +32,11 @@ def add_parser(sub: Any) -> None:
         help="no bone shorter than this many times the tail's thickness (default 1.25; 0 = SPEC T8's count alone)",
     )
     p.add_argument(
+        "--handover-radii",
+        type=float,
+        help="width of the band round a tail's root where the body's weights hand over to the pelvis, in root radii (default 1; 0 = off)",
+    )
+    p.add_argument(
         "--joint-blend",
         type=float,
         help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; SPEC T9: 0.25)",
@@ -109,6 +114,7 @@ def repair(model: caudal.Model, args: argparse.Namespace) -> list[tuple[caudal.C
         "max_bones": args.max_bones,
         "segment_thickness": args.segment_thickness,
         "joint_blend": args.joint_blend,
+        "handover_radii": args.handover_radii,
     }
     reserved = list(model.node_names)
     out = []
