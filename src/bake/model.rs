@@ -42,13 +42,7 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }
-    let old = &model.rig;
-    let j = old.joint_count();
-    if rig.vertex_count() != old.vertex_count()
-        || rig.joint_count() < j
-        || rig.joint_names()[..j] != old.joint_names()[..]
-        || rig.parents()[..j] != old.parents()[..]
-    {
+    if !rig.appends_to(&model.rig) {
         return Err(CaudalError::shape(
             "rig",
             "must be the model's rig (same vertices, its joints first and in order) with grown joints appended",
@@ -74,20 +68,23 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
 
 /// One rotation track per baked bone per clip, into the clip's own animation.
 pub fn tracks(bake: &ModelBake) -> Vec<AnimationTrack> {
-    let mut out = Vec::new();
-    for per_chain in &bake.clips {
-        for b in per_chain {
-            let k = b.track.joints.len();
-            for (i, &joint) in b.track.joints.iter().enumerate() {
-                out.push(AnimationTrack {
-                    animation: b.name.clone(),
-                    joint,
-                    path: TrackPath::Rotation,
-                    times: b.times.clone(),
-                    values: (0..b.times.len()).map(|f| Vec4::from(b.track.rotations[f * k + i])).collect(),
-                });
-            }
-        }
-    }
-    out
+    bake.clips.iter().flatten().flat_map(|b| baked_tracks(b, &b.name)).collect()
+}
+
+/// One rotation track per baked bone of `b`, keyed at every baked frame,
+/// into the animation named `animation`.
+pub fn baked_tracks(b: &BakedClip, animation: &str) -> Vec<AnimationTrack> {
+    let k = b.track.joints.len();
+    b.track
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, &joint)| AnimationTrack {
+            animation: animation.to_string(),
+            joint,
+            path: TrackPath::Rotation,
+            times: b.times.clone(),
+            values: (0..b.times.len()).map(|f| Vec4::from(b.track.rotations[f * k + i])).collect(),
+        })
+        .collect()
 }

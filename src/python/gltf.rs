@@ -12,6 +12,7 @@ use super::errors::IntoPy;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::gltf_io::{self, AnimationTrack, GltfModel, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::rig::{Clip, Rig};
 
 /// A loaded glTF file: its rig, its animations, and what writing it back needs.
 #[pyclass(name = "Model", module = "caudal._core", frozen)]
@@ -98,27 +99,30 @@ impl PyModel {
 
     /// Samples the animation `name` at about `rate` frames per second
     /// (default 30; the rate is adjusted so the last frame lands on the
-    /// clip's end).
-    #[pyo3(signature = (name, rate=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>) -> PyResult<PyClip> {
+    /// clip's end). With `rig` (this model's rig with grown joints, as
+    /// `grow_chains` returns it) the clip covers every joint of `rig`, the
+    /// grown ones held at their bind pose (`Clip.for_rig`).
+    #[pyo3(signature = (name, rate=None, rig=None))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>) -> PyResult<PyClip> {
         let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
-        let m = self.inner.clone();
-        let c = py.detach(move || m.sample_clip(&name, rate)).py_err()?;
+        let (m, r) = (self.inner.clone(), rig.map(|r| r.inner.clone()));
+        let c = py.detach(move || sample_for(&m, r.as_deref(), |m| m.sample_clip(&name, rate))).py_err()?;
         Ok(PyClip::wrap(c))
     }
 
     /// Samples several animations played together (files that store one
-    /// motion as one animation per joint, like CesiumMan).
-    #[pyo3(signature = (names=None, rate=None, name=None))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>) -> PyResult<PyClip> {
+    /// motion as one animation per joint, like CesiumMan); `rig` as in
+    /// `Model.clip`.
+    #[pyo3(signature = (names=None, rate=None, name=None, rig=None))]
+    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>, rig: Option<&PyRig>) -> PyResult<PyClip> {
         let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
         let name = name.unwrap_or_else(|| "combined".to_string());
-        let m = self.inner.clone();
+        let (m, r) = (self.inner.clone(), rig.map(|r| r.inner.clone()));
         let idx: Vec<usize> = match names {
             Some(ns) => ns.iter().map(|n| m.animation_index(n)).collect::<Result<_, _>>().py_err()?,
             None => (0..m.animations.len()).collect(),
         };
-        let c = py.detach(move || m.sample_together(&idx, rate, &name)).py_err()?;
+        let c = py.detach(move || sample_for(&m, r.as_deref(), |m| m.sample_together(&idx, rate, &name))).py_err()?;
         Ok(PyClip::wrap(c))
     }
 
@@ -164,6 +168,17 @@ impl PyModel {
 impl PyModel {
     pub fn wrap(m: GltfModel) -> Self {
         PyModel { inner: Arc::new(m) }
+    }
+}
+
+/// A clip sampled from `model`, padded for `rig` when one is given (which
+/// must be the model's rig with joints appended).
+fn sample_for(model: &GltfModel, rig: Option<&Rig>, sample: impl FnOnce(&GltfModel) -> crate::error::Result<Clip>) -> crate::error::Result<Clip> {
+    let clip = sample(model)?;
+    match rig {
+        None => Ok(clip),
+        Some(r) if r.appends_to(&model.rig) => clip.for_rig(r),
+        Some(_) => Err(CaudalError::shape("rig", "must be this model's rig (same vertices, its joints first and in order) with joints appended")),
     }
 }
 

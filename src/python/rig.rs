@@ -62,6 +62,14 @@ impl PyRig {
                 p => return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p, bound: jn }).py_err(),
             });
         }
+        if bind_matrices.is_some() && inverse_bind_matrices.is_some() {
+            // Two sources for one fact: which would win if they disagreed?
+            return Err(CaudalError::param(
+                "bind_matrices",
+                "give bind_matrices or inverse_bind_matrices, not both (each is the inverse of the other)",
+            ))
+            .py_err();
+        }
         let bind_world = bind_matrices.map(|m| mat4s(m, "bind_matrices")).transpose()?;
         let inverse_bind = inverse_bind_matrices.map(|m| mat4s(m, "inverse_bind_matrices")).transpose()?;
         let rest_local = match (rest_translations, rest_rotations, rest_scales) {
@@ -326,17 +334,20 @@ impl PyClip {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.scale.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
     }
+    /// This clip for `rig`, a rig with joints appended to the clip's own
+    /// (a rig from `grow_chains`): the appended joints are held at their
+    /// bind pose, every other value is the clip's. What `simulate`,
+    /// `bake_clip` and `skin` need for a grown rig; `Model.clip(name,
+    /// rig=rig)` samples and pads in one call.
+    fn for_rig(&self, py: Python<'_>, rig: &PyRig) -> PyResult<Self> {
+        let (c, r) = (self.inner.clone(), rig.inner.clone());
+        Ok(PyClip::wrap(py.detach(move || c.for_rig(&r)).py_err()?))
+    }
     fn __repr__(&self) -> String {
         format!("Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)", self.inner.name, self.inner.frame_count(), self.inner.rate, self.inner.duration, self.inner.joint_count())
     }
 }
 
-fn check_clip(rig: &Rig, clip: &Clip) -> crate::error::Result<()> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
-    }
-    Ok(())
-}
 
 /// Joint world matrices of every frame: f32[F, J, 4, 4].
 #[pyfunction]
@@ -344,7 +355,7 @@ fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResu
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let data = py
         .detach(move || -> crate::error::Result<Vec<f32>> {
-            check_clip(&r, &c)?;
+            c.check_joints(&r)?;
             Ok((0..c.frame_count())
                 .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
                 .flat_map(|m| m.transpose().to_cols_array())
@@ -367,7 +378,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
     let nf = frames.len();
     let data = py
         .detach(move || -> crate::error::Result<Vec<f32>> {
-            check_clip(&r, &c)?;
+            c.check_joints(&r)?;
             let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
             for &f in &frames {
                 let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));

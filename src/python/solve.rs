@@ -149,12 +149,16 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 /// The solved `clip` as track dicts for `Model.write` (every joint's
 /// translation, rotation and scale at every frame, in the joint nodes' own
 /// space), written into the animation `animation` (default: the clip's name).
+/// `rig` is the rig the clip animates when it is not the model's own: the
+/// model's rig with grown joints (write with `Model.write(path, rig=rig,
+/// tracks=...)`).
 #[pyfunction]
-#[pyo3(signature = (model, clip, animation=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (model, clip, animation=None, rig=None))]
+fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
-    let tracks = solve::clip_tracks(&model.inner, &clip.inner, &animation).py_err()?;
-    let names = model.inner.rig.joint_names();
+    let rig = rig.map_or(&model.inner.rig, |r| &*r.inner);
+    let tracks = solve::clip_tracks_for(&model.inner, rig, &clip.inner, &animation).py_err()?;
+    let names = rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
         let d = PyDict::new(py);

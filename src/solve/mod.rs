@@ -48,5 +48,5 @@ pub use params::{SolveMode, SolveParams};
 pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
 pub use correspondence::Correspondence;
 pub use surface::{solve_surface, SolveReport, Solved};
-pub use tracks::clip_tracks;
+pub use tracks::{clip_tracks, clip_tracks_for};
 pub use transfer::{carried_surfaces, solve_surfaces, transfer_clip, transfer_clips, Transfer};

@@ -9,21 +9,26 @@ use glam::Mat4;
 
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
-use crate::rig::{Clip, Trs};
+use crate::rig::{Clip, Rig, Trs};
 
 pub fn clip_tracks(model: &GltfModel, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
-    let rig = &model.rig;
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip {:?} has {} joints, the model's rig {}", clip.name, clip.joint_count(), rig.joint_count()),
-        ));
+    clip_tracks_for(model, &model.rig, clip, animation)
+}
+
+/// [`clip_tracks`] for `rig`, the model's rig with joints appended (a grown
+/// tail): the appended joints hang directly from joints, so their locals
+/// need no unfolding.
+pub fn clip_tracks_for(model: &GltfModel, rig: &Rig, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+    if !rig.appends_to(&model.rig) {
+        return Err(CaudalError::shape("rig", "must be the model's rig (same vertices, its joints first and in order) with grown joints appended"));
     }
+    clip.check_joints(rig)?;
+    let file_joints = model.rig.joint_count();
     let frames = clip.frame_count();
     let times: Vec<f32> = (0..frames).map(|f| clip.time(f)).collect();
     let mut out = Vec::with_capacity(3 * rig.joint_count());
     for j in 0..rig.joint_count() {
-        let folded = model.folded_rest(j);
+        let folded = if j < file_joints { model.folded_rest(j) } else { Mat4::IDENTITY };
         let unfold = (folded != Mat4::IDENTITY).then(|| folded.inverse());
         let locals: Vec<Trs> = (0..frames)
             .map(|f| {
