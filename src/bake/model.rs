@@ -26,7 +26,7 @@ pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<S
         None => Ok(model.animations.iter().map(|a| a.name.clone()).collect()),
         Some(ns) => {
             for n in ns {
-                model.animation_index(n)?;
+                model.animation_index(n).map_err(|e| e.with_field("clips"))?;
             }
             Ok(ns.to_vec())
         }

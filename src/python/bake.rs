@@ -83,6 +83,7 @@ pub struct PyBakedClip {
 
 #[pymethods]
 impl PyBakedClip {
+    /// The clip's name (the animation the keys belong to).
     #[getter]
     fn name(&self) -> String {
         self.inner.name.clone()

@@ -22,14 +22,18 @@ pub struct PyModel {
 
 #[pymethods]
 impl PyModel {
+    /// The file's rig table: every skinned mesh and joint-parented mesh of
+    /// the file as one rig, Y-up in bind space.
     #[getter]
     fn rig(&self) -> PyRig {
         PyRig::wrap(self.inner.rig.clone())
     }
+    /// The file it was loaded from (or the label given to `load_bytes`).
     #[getter]
     fn path(&self) -> String {
         self.inner.label.clone()
     }
+    /// `asset.generator` of the file (the exporter), if it names one.
     #[getter]
     fn generator(&self) -> Option<String> {
         self.inner.generator.clone()
@@ -106,6 +110,7 @@ impl PyModel {
     fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>) -> PyResult<PyClip> {
         let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
         let (m, r) = (self.inner.clone(), rig.map(|r| r.inner.clone()));
+        m.animation_index(&name).map_err(|e| e.with_field("name")).py_err()?;
         let c = py.detach(move || sample_for(&m, r.as_deref(), |m| m.sample_clip(&name, rate))).py_err()?;
         Ok(PyClip::wrap(c))
     }
@@ -119,7 +124,7 @@ impl PyModel {
         let name = name.unwrap_or_else(|| "combined".to_string());
         let (m, r) = (self.inner.clone(), rig.map(|r| r.inner.clone()));
         let idx: Vec<usize> = match names {
-            Some(ns) => ns.iter().map(|n| m.animation_index(n)).collect::<Result<_, _>>().py_err()?,
+            Some(ns) => ns.iter().map(|n| m.animation_index(n).map_err(|e| e.with_field("names"))).collect::<Result<_, _>>().py_err()?,
             None => (0..m.animations.len()).collect(),
         };
         let c = py.detach(move || sample_for(&m, r.as_deref(), |m| m.sample_together(&idx, rate, &name))).py_err()?;

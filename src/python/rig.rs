@@ -12,7 +12,11 @@ use crate::error::CaudalError;
 use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts, RoleOverrides, RoleRule, Trs};
 
 /// A validated rig table in bind space (immutable; every operation returns
-/// new data).
+/// new data): `Rig(vertices f32[N, 3], triangles [M, 3], skin_joints [N, K],
+/// skin_weights [N, K], joint_names, parents [J] (-1 for a root), *,
+/// bind_matrices [J, 4, 4] or inverse_bind_matrices [J, 4, 4] (one of the
+/// two), rest_translations / rest_rotations / rest_scales (default: the bind
+/// pose), normalize=False)`. Errors name the argument at fault.
 #[pyclass(name = "Rig", module = "caudal._core", frozen)]
 pub struct PyRig {
     pub inner: Arc<Rig>,
@@ -133,6 +137,7 @@ impl PyRig {
             array_f32(py, i.weights.clone(), &[i.weights.len()])?,
         ))
     }
+    /// Joint names, in joint index order (unique).
     #[getter]
     fn joint_names(&self) -> Vec<String> {
         self.inner.joint_names().to_vec()
@@ -148,6 +153,7 @@ impl PyRig {
     fn bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         mat4s_to_py(py, self.inner.bind_world())
     }
+    /// f32[J, 4, 4] inverse bind matrices (row-major): mesh space to joint space.
     #[getter]
     fn inverse_bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         mat4s_to_py(py, self.inner.inverse_bind())
@@ -162,14 +168,17 @@ impl PyRig {
     fn rest_rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         quats_to_py(py, &self.inner.rest_local().iter().map(|t| t.rotation).collect::<Vec<_>>())
     }
+    /// f32[J, 3] rest pose scales.
     #[getter]
     fn rest_scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         vec3s_to_py(py, &self.inner.rest_local().iter().map(|t| t.scale).collect::<Vec<_>>())
     }
+    /// N, the number of vertices.
     #[getter]
     fn vertex_count(&self) -> usize {
         self.inner.vertex_count()
     }
+    /// J, the number of joints.
     #[getter]
     fn joint_count(&self) -> usize {
         self.inner.joint_count()
@@ -256,7 +265,10 @@ pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyRes
     Ok(d)
 }
 
-/// An animation sampled at a fixed rate: local TRS of every joint per frame.
+/// An animation sampled at a fixed rate: local TRS of every joint per frame,
+/// `Clip(name, rate, translations f32[F, J, 3], rotations f32[F, J, 4]
+/// (x, y, z, w), scales f32[F, J, 3] = ones)`. `Model.clip` samples one
+/// from a file; `Clip.for_rig` adds a grown rig's joints.
 #[pyclass(name = "Clip", module = "caudal._core", frozen)]
 pub struct PyClip {
     pub inner: Arc<Clip>,
@@ -293,22 +305,27 @@ impl PyClip {
         let duration = if frames > 1 && rate > 0.0 { (frames - 1) as f32 / rate } else { 0.0 };
         Ok(PyClip::wrap(Clip::new(name, rate, duration, joints, locals).py_err()?))
     }
+    /// The clip's name (the animation it was sampled from).
     #[getter]
     fn name(&self) -> String {
         self.inner.name.clone()
     }
+    /// Frames per second.
     #[getter]
     fn rate(&self) -> f32 {
         self.inner.rate
     }
+    /// Seconds from the first frame to the last.
     #[getter]
     fn duration(&self) -> f32 {
         self.inner.duration
     }
+    /// F, the number of frames.
     #[getter]
     fn frame_count(&self) -> usize {
         self.inner.frame_count()
     }
+    /// J, the number of joints (the rig's, in the rig's order).
     #[getter]
     fn joint_count(&self) -> usize {
         self.inner.joint_count()
@@ -319,16 +336,19 @@ impl PyClip {
         let n = self.inner.frame_count();
         array_f32(py, (0..n).map(|f| self.inner.time(f)).collect(), &[n])
     }
+    /// f32[F, J, 3] local translations.
     #[getter]
     fn translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.translation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
     }
+    /// f32[F, J, 4] local rotations as quaternions x, y, z, w.
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 4])
     }
+    /// f32[F, J, 3] local scales.
     #[getter]
     fn scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
@@ -337,8 +357,10 @@ impl PyClip {
     /// This clip for `rig`, a rig with joints appended to the clip's own
     /// (a rig from `grow_chains`): the appended joints are held at their
     /// bind pose, every other value is the clip's. What `simulate`,
-    /// `bake_clip` and `skin` need for a grown rig; `Model.clip(name,
-    /// rig=rig)` samples and pads in one call.
+    /// `bake_clip` and `skin` need for a grown rig. A clip knows its joints
+    /// by index only, so the rig's first joints must be the clip's;
+    /// `Model.clip(name, rig=rig)` samples, checks that against the file,
+    /// and pads in one call.
     fn for_rig(&self, py: Python<'_>, rig: &PyRig) -> PyResult<Self> {
         let (c, r) = (self.inner.clone(), rig.inner.clone());
         Ok(PyClip::wrap(py.detach(move || c.for_rig(&r)).py_err()?))
