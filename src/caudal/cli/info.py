@@ -1,4 +1,5 @@
-"""``caudal info FILE``: joint tree with roles, meshes, skins, clips, height."""
+"""``caudal info FILE``: joint tree with roles (and the rule that found
+each), meshes, skins, clips, height."""
 
 from __future__ import annotations
 
@@ -6,8 +7,11 @@ import argparse
 import json
 from typing import Any
 
+from pathlib import Path
+
 import caudal
-from caudal.summary import joint_tree_lines, model_summary
+from caudal.cli.progress import working
+from caudal.summary import joint_tree_lines, model_summary, role_lines
 
 
 def add_parser(sub: Any) -> None:
@@ -18,7 +22,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    summary = model_summary(caudal.load(args.file))
+    with working(f"reading {Path(args.file).name}"):
+        summary = model_summary(caudal.load(args.file))
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -29,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     )
     print("joints:")
     for line in joint_tree_lines(summary):
+        print(f"  {line}")
+    print("roles (how each was found):")
+    for line in role_lines(summary["roles"]):
         print(f"  {line}")
     print("meshes:")
     for m in summary["meshes"]:

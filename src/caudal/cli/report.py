@@ -1,4 +1,4 @@
-"""``caudal report IN``: the edge-stretch table of SPEC M1 for a rig as a
+"""``caudal report IN``: the edge-stretch table (SPEC M1) for a rig as a
 template rigger delivered it: original weights, the tail rigid on the
 pelvis (the harness's self-check, exactly 1.000), the grown chain with its
 baked spring motion, and the body's own edges, always with how much the tail
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import caudal
+from caudal.cli.progress import each, working
 
 LABELS = {
     "original": "original weights",
@@ -26,7 +27,7 @@ LABELS = {
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("report", help="edge stretch: original weights, rigid, chain, body (SPEC M1)")
+    p = sub.add_parser("report", help="how far the tail's skin stretches: original weights, rigid, grown chain, body")
     p.add_argument("input", help="a rigged .glb/.gltf whose tail has no bones")
     p.add_argument("--clip", action="append", help="clip name (repeatable or comma-separated; default: every clip)")
     p.add_argument("--samples", type=int, default=24, help="evenly spaced times per clip (default 24)")
@@ -100,8 +101,22 @@ def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    model = caudal.load(args.input)
-    entries = caudal.stretch_table(model, clip_names(args.clip), samples=args.samples, ratios=bool(args.plot))
+    with working(f"reading {Path(args.input).name}"):
+        model = caudal.load(args.input)
+    names = clip_names(args.clip)
+    if names is None:
+        names = model.clip_names
+    for name in names:
+        if name not in model.clip_names:
+            raise caudal.NotFoundError(f"--clip: no animation named {name!r} (have: {', '.join(model.clip_names)})")
+
+    def table(name: str) -> dict[str, Any]:
+        # Each clip's table stands alone: one call per clip gives the same
+        # rows as one call for all, and a bar that counts clips.
+        (entry,) = caudal.stretch_table(model, [name], samples=args.samples, ratios=bool(args.plot))
+        return entry
+
+    entries = each("measuring", names, table)
     if args.plot:
         plot(entries, Path(args.plot), f"{Path(args.input).name}: edge stretch, {args.samples} times per clip")
     for e in entries:
@@ -110,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"input": args.input, "clips": entries}, indent=2))
     else:
-        print(f"{Path(args.input).name}: edge stretch (SPEC M1)")
+        print(f"{Path(args.input).name}: how far the tail's skin stretches (skinned / bind edge length)")
         for e in entries:
             print()
             print(format_table(e))

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 import caudal
+from caudal.cli.paths import gltf_output
 
 
 def add_parser(sub: Any) -> None:
@@ -16,7 +17,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("source", help="file with the artist rig and clip (.glb/.gltf)")
     p.add_argument("--clip", required=True, help="animation name in SOURCE")
     p.add_argument("target", help="file with the rig to animate (.glb/.gltf)")
-    p.add_argument("-o", "--out", required=True, help="output file: TARGET with the solved clip added")
+    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output file: TARGET with the solved clip added")
     p.add_argument("--mode", choices=["rigid", "rotation_only"], default="rigid", help="rotation_only keeps bone lengths")
     p.add_argument("--rate", type=float, default=None, help="sample rate of the solved clip (frames/s)")
     p.add_argument("--budget", type=int, default=5000, help="constraint vertices (0 = all)")
