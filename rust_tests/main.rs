@@ -10,3 +10,4 @@ mod appendage;
 mod bake;
 mod measure;
 mod solve;
+mod grown_rig_clip;
