@@ -15,7 +15,7 @@ from readme_blocks import blocks, matches, run
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 SKIPPED = {
-    "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/caudal demo --out demo-out",
+    "python3.11 -m venv .venv && .venv/bin/pip install . && .venv/bin/caudal demo --out demo-out",
     "bash .ci/run",
 }
 """The blocks README marks as not run here, and why: installing the package
@@ -42,7 +42,7 @@ def test_every_readme_example_runs_and_shows_what_it_says(tmp_path):
 
 
 def test_the_demo_of_the_first_command_runs(tmp_path):
-    (setup,) = [b for b in blocks(README) if b.code.startswith("python3 -m venv")]
+    (setup,) = [b for b in blocks(README) if b.code.startswith("python3.11 -m venv")]
     demo = setup.code.strip().split(" && ")[-1].replace(".venv/bin/", "")
     assert demo == "caudal demo --out demo-out"
     snippet = f"```sh\n{demo}  # -> round trip identical\n```\n"
