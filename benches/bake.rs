@@ -11,7 +11,7 @@ use caudal::gltf_io;
 
 fn main() {
     let model = gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).expect("Wolf_notail");
-    let (rig, _) = grow_chains(&model.rig, &ChainParams::default()).expect("grow");
+    let (rig, _) = grow_chains(model.rig().unwrap(), &ChainParams::default()).expect("grow");
     let chains = find_chains(&rig).expect("chain");
     let params = BakeParams::default();
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
@@ -24,7 +24,7 @@ fn main() {
     println!("|---|---|---|---|---|---|");
     let mut simulated = 0.0f32;
     for a in &model.animations {
-        let clip = extend_clip(&model.sample_clip(&a.name, params.rate).unwrap(), &rig).unwrap();
+        let clip = extend_clip(&model.sample_clip(0, &a.name, params.rate).unwrap(), &rig).unwrap();
         let b = bake_clip(&rig, &clip, &chains[0], params.loop_mode(&a.name), &params).unwrap();
         let t = one.install(|| {
             best_of(5, || {
@@ -48,12 +48,12 @@ fn main() {
             model
                 .animations
                 .iter()
-                .map(|a| extend_clip(&model.sample_clip(&a.name, params.rate).unwrap(), &rig).unwrap())
+                .map(|a| extend_clip(&model.sample_clip(0, &a.name, params.rate).unwrap(), &rig).unwrap())
                 .collect::<Vec<_>>()
         })
     });
-    let all_one = one.install(|| best_of(5, || bake_model(&model, &rig, &chains, None, &params).unwrap()));
-    let all_pool = best_of(5, || bake_model(&model, &rig, &chains, None, &params).unwrap());
+    let all_one = one.install(|| best_of(5, || bake_model(&model, 0, &rig, &chains, None, &params).unwrap()));
+    let all_pool = best_of(5, || bake_model(&model, 0, &rig, &chains, None, &params).unwrap());
     println!(
         "| **all {} clips** (sampling included), 1 thread | | | | {:.1} | **{:.1}** |",
         model.animations.len(),

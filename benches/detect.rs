@@ -46,8 +46,8 @@ fn generated(n: usize, rings: usize, around: usize) -> Rig {
 
 fn main() {
     let models: Vec<(String, Rig)> = vec![
-        ("Fox_notail.glb".into(), gltf_io::load(&asset("fox/Fox_notail.glb")).unwrap().rig),
-        ("Wolf_notail.glb".into(), gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).unwrap().rig),
+        ("Fox_notail.glb".into(), gltf_io::load(&asset("fox/Fox_notail.glb")).unwrap().rig().unwrap().clone()),
+        ("Wolf_notail.glb".into(), gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).unwrap().rig().unwrap().clone()),
         ("generated creature".into(), generated(68, 600, 48)),
     ];
     let all = rayon::current_num_threads();

@@ -33,10 +33,10 @@ fn wolf() -> Case {
         .iter()
         .map(|n| {
             let d = model.animations[model.animation_index(n).unwrap()].duration;
-            model.sample_clip(n, 23.0 / d).unwrap()
+            model.sample_clip(0, n, 23.0 / d).unwrap()
         })
         .collect();
-    Case { name: "Wolf (3,994 v, 51 bones)".into(), rig: model.rig, clips }
+    Case { name: "Wolf (3,994 v, 51 bones)".into(), rig: model.rig().unwrap().clone(), clips }
 }
 
 fn generated() -> Case {

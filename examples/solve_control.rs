@@ -8,10 +8,10 @@ fn main() {
     let cases = [("fox/Fox.glb", &["Walk", "Run", "Survey"][..]), ("quaternius_wolf/Wolf.gltf", &["Walk", "Gallop"]), ("quaternius_shiba_inu/ShibaInu.gltf", &["Walk", "Gallop"]), ("quaternius_alpaca/Alpaca.gltf", &["Walk", "Gallop"])];
     for (file, clips) in cases {
         let model = load(&root.join(file)).unwrap();
-        let rig = &model.rig;
+        let rig = model.rig().unwrap();
         for name in clips {
             let info = &model.animations[model.animation_index(name).unwrap()];
-            let clip = model.sample_clip(name, 23.0 / info.duration).unwrap();
+            let clip = model.sample_clip(0, name, 23.0 / info.duration).unwrap();
             let surf = skin_clip(rig, &clip);
             for mode in [SolveMode::Rigid, SolveMode::RotationOnly] {
                 let t = std::time::Instant::now();

@@ -11,16 +11,16 @@ fn main() {
         let tail: Vec<usize> = t["tail_vertices"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as usize).collect();
         let name = "Walk";
         let info = &src.animations[src.animation_index(name).unwrap()];
-        let clip = src.sample_clip(name, 23.0 / info.duration).unwrap();
+        let clip = src.sample_clip(0, name, 23.0 / info.duration).unwrap();
         for mode in [SolveMode::Rigid, SolveMode::RotationOnly] {
             let tm = std::time::Instant::now();
-            let tr = transfer_clip(&src.rig, &clip, &dst.rig, &SolveParams { mode, ..Default::default() }).unwrap();
+            let tr = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams { mode, ..Default::default() }).unwrap();
             let r = &tr.solved.report;
-            let skinned = skin_clip(&dst.rig, &tr.solved.clip);
-            let targets = tr.correspondence.carry(&skin_clip(&src.rig, &clip), src.rig.vertex_count());
-            let body: Vec<usize> = (0..dst.rig.vertex_count()).filter(|v| !tail.contains(v)).collect();
+            let skinned = skin_clip(dst.rig().unwrap(), &tr.solved.clip);
+            let targets = tr.correspondence.carry(&skin_clip(src.rig().unwrap(), &clip), src.rig().unwrap().vertex_count());
+            let body: Vec<usize> = (0..dst.rig().unwrap().vertex_count()).filter(|v| !tail.contains(v)).collect();
             println!("{file} -> notail {mode:?}: {:.0} ms q {:.4} tail {:.4} body {:.4} mean {:.4}% worst {:.3}% corr {:.2e}",
-                tm.elapsed().as_secs_f64()*1e3, r.quality.quality, quality_over(&dst.rig, &skinned, &targets, &tail), quality_over(&dst.rig, &skinned, &targets, &body), r.quality.mean_error*100.0, r.quality.worst_error*100.0, tr.correspondence.rest_max_distance);
+                tm.elapsed().as_secs_f64()*1e3, r.quality.quality, quality_over(dst.rig().unwrap(), &skinned, &targets, &tail), quality_over(dst.rig().unwrap(), &skinned, &targets, &body), r.quality.mean_error*100.0, r.quality.worst_error*100.0, tr.correspondence.rest_max_distance);
         }
     }
 }

@@ -15,12 +15,12 @@ use caudal::measure::weighted_bone_distances;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let m = caudal::gltf_io::load(std::path::Path::new(&args[1])).unwrap();
-    let rig = &m.rig;
+    let rig = m.rig().unwrap();
     let j: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&args[2]).unwrap()).unwrap();
     let mut map = vec![u32::MAX; j["n_vertices"].as_u64().unwrap() as usize];
     for p in j["primitives"].as_array().unwrap() {
         let (mesh, prim) = (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
-        let ours = m.primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).unwrap();
+        let ours = m.single().unwrap().primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).unwrap();
         let off = p["vertex_offset"].as_u64().unwrap() as usize;
         for i in 0..ours.vertex_count {
             map[off + i] = (ours.vertex_offset + i) as u32;

@@ -87,7 +87,7 @@ def test_info_shows_each_roles_rule():
     assert re.search(r"thigh\.L\s+BackLeg\.L\s+\(by the skeleton's shape: ", wolf)
     # One line per role found, and every role the rig reports appears.
     for role in {s["role"] for s in caudal.load(asset(WOLF)).rig.roles()["sources"]}:
-        assert re.search(rf"^  {re.escape(role)}\s", wolf, re.M), role
+        assert re.search(rf"^    {re.escape(role)}\s", wolf, re.M), role
 
 
 def run_on_a_terminal(args, env):

@@ -67,7 +67,7 @@ def test_simulate_and_bake_clip_take_it_and_say_how_when_given_the_files_clip(fo
 def test_another_models_rig_is_refused(fox):
     model, _ = fox
     wolf = caudal.load(asset("quaternius_wolf/Wolf_notail.glb"))
-    with pytest.raises(caudal.RigError, match=r"^rig: must be this model's rig"):
+    with pytest.raises(caudal.RigError, match=r"^rig: must be this character's rig"):
         model.clip("Walk", rig=wolf.rig)
     # A clip knows its joints by index only: one with more joints than the
     # rig cannot be for it.

@@ -12,11 +12,12 @@ use crate::common::{asset, load};
 #[test]
 fn a_files_clip_for_the_grown_rig_holds_the_new_joints_at_bind() {
     let model = load("fox/Fox_notail.glb");
-    let (grown, _) = grow_chains(&model.rig, &ChainParams::default()).unwrap();
-    assert!(grown.appends_to(&model.rig) && !model.rig.appends_to(&grown));
-    let clip = model.sample_clip("Walk", 30.0).unwrap();
+    let rig = model.rig().unwrap();
+    let (grown, _) = grow_chains(rig, &ChainParams::default()).unwrap();
+    assert!(grown.appends_to(rig) && !rig.appends_to(&grown));
+    let clip = model.sample_clip(0, "Walk", 30.0).unwrap();
     let full = clip.for_rig(&grown).unwrap();
-    let (j, n) = (model.rig.joint_count(), grown.joint_count());
+    let (j, n) = (rig.joint_count(), grown.joint_count());
     assert_eq!((full.joint_count(), full.frame_count()), (n, clip.frame_count()));
     for f in 0..clip.frame_count() {
         assert_eq!(&full.frame(f)[..j], clip.frame(f), "the file's joints keep the file's motion");
@@ -34,25 +35,27 @@ fn a_files_clip_for_the_grown_rig_holds_the_new_joints_at_bind() {
 #[test]
 fn a_clip_that_does_not_fit_says_how_to_make_one_that_does() {
     let model = load("fox/Fox_notail.glb");
-    let (grown, _) = grow_chains(&model.rig, &ChainParams::default()).unwrap();
-    let clip = model.sample_clip("Walk", 30.0).unwrap();
+    let rig = model.rig().unwrap();
+    let (grown, _) = grow_chains(rig, &ChainParams::default()).unwrap();
+    let clip = model.sample_clip(0, "Walk", 30.0).unwrap();
     let short = clip.check_joints(&grown).unwrap_err().to_string();
     assert_eq!(short, "clip: clip \"Walk\" has 21 joints, the rig 25: a rig with appended joints (a grown tail) needs them in the clip; for_rig holds them at bind");
-    let long = clip.for_rig(&grown).unwrap().check_joints(&model.rig).unwrap_err().to_string();
+    let long = clip.for_rig(&grown).unwrap().check_joints(rig).unwrap_err().to_string();
     assert!(long.ends_with("has 25 joints, the rig 21: the clip is for another rig"), "{long}");
-    assert!(clip.for_rig(&grown).unwrap().for_rig(&model.rig).is_err());
+    assert!(clip.for_rig(&grown).unwrap().for_rig(rig).is_err());
 }
 
 #[test]
 fn errors_are_renamed_for_the_callers_parameter() {
     let model = load("fox/Fox_notail.glb");
-    let (grown, _) = grow_chains(&model.rig, &ChainParams::default()).unwrap();
+    let rig = model.rig().unwrap();
+    let (grown, _) = grow_chains(rig, &ChainParams::default()).unwrap();
     let chains = find_chains(&grown).unwrap();
-    let e = bake_model(&model, &grown, &chains, Some(&["Nope".to_string()]), &BakeParams::default()).unwrap_err();
+    let e = bake_model(&model, 0, &grown, &chains, Some(&["Nope".to_string()]), &BakeParams::default()).unwrap_err();
     assert!(matches!(&e, CaudalError::NotFound { field, .. } if field == "clips"), "{e}");
     let mut params = BakeParams::default();
     params.spring.carry_deg = 1e9;
-    let e = bake_model(&model, &grown, &chains, None, &params).unwrap_err();
+    let e = bake_model(&model, 0, &grown, &chains, None, &params).unwrap_err();
     assert!(e.to_string().starts_with("spring.carry_deg: "), "{e}");
     // Errors about a file keep their path.
     let e = CaudalError::gltf("x.glb", "bad").with_field("clips");

@@ -1,5 +1,6 @@
 //! Integration tests: one binary, one module per pipeline stage.
 mod common;
+mod merge;
 mod gltf_io;
 mod rig_table;
 mod roles;
@@ -10,4 +11,7 @@ mod appendage;
 mod bake;
 mod measure;
 mod solve;
+mod characters;
+mod files;
+mod corpus;
 mod grown_rig_clip;

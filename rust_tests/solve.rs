@@ -184,7 +184,7 @@ use caudal::solve::{quality_over, transfer_clip};
 /// The article's sample: 24 frames per clip.
 fn clip24(model: &caudal::gltf_io::GltfModel, name: &str) -> caudal::Clip {
     let info = &model.animations[model.animation_index(name).unwrap()];
-    let c = model.sample_clip(name, 23.0 / info.duration).unwrap();
+    let c = model.sample_clip(0, name, 23.0 / info.duration).unwrap();
     assert_eq!(c.frame_count(), 24);
     c
 }
@@ -205,15 +205,15 @@ fn control_run_every_shared_animal_against_its_own_clips() {
         let model = load(file);
         for name in *clips {
             let clip = clip24(&model, name);
-            let surf = skin_clip(&model.rig, &clip);
-            let s = solve_surface(&model.rig, &surf, name, clip.rate, &SolveParams::default()).unwrap();
+            let surf = skin_clip(model.rig().unwrap(), &clip);
+            let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &SolveParams::default()).unwrap();
             let q = &s.report.quality;
             eprintln!("control {file} {name}: quality {:.6} mean {:.2e}% worst {:.2e}%", q.quality, q.mean_error * 100.0, q.worst_error * 100.0);
             assert!(q.mean_error <= 0.008e-2, "{file} {name}: mean {}", q.mean_error);
             assert!(q.worst_error <= 0.08e-2, "{file} {name}: worst {}", q.worst_error);
             assert!(q.quality >= 0.998, "{file} {name}: quality {}", q.quality);
             assert_eq!(s.clip.name, *name);
-            assert_eq!(s.clip.joint_count(), model.rig.joint_count());
+            assert_eq!(s.clip.joint_count(), model.rig().unwrap().joint_count());
         }
     }
 }
@@ -223,9 +223,9 @@ fn control_run_rotation_only_keeps_bone_lengths() {
     for (file, name) in [("fox/Fox.glb", "Walk"), ("quaternius_wolf/Wolf.gltf", "Walk")] {
         let model = load(file);
         let clip = clip24(&model, name);
-        let surf = skin_clip(&model.rig, &clip);
+        let surf = skin_clip(model.rig().unwrap(), &clip);
         let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
-        let s = solve_surface(&model.rig, &surf, name, clip.rate, &params).unwrap();
+        let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &params).unwrap();
         let q = &s.report.quality;
         eprintln!("rotation-only control {file} {name}: quality {:.6} mean {:.2e}%", q.quality, q.mean_error * 100.0);
         assert_eq!(s.report.bone_length_change, 0.0);
@@ -238,9 +238,9 @@ fn control_run_rotation_only_keeps_bone_lengths() {
 fn gallop_needs_translating_joints_rotation_only_prices_them() {
     let model = load("quaternius_shiba_inu/ShibaInu.gltf");
     let clip = clip24(&model, "Gallop");
-    let surf: Vec<Vec3> = skin_clip(&model.rig, &clip)[..6 * model.rig.vertex_count()].to_vec();
-    let rigid = solve_surface(&model.rig, &surf, "g", clip.rate, &SolveParams::default()).unwrap();
-    let rot = solve_surface(&model.rig, &surf, "g", clip.rate, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
+    let surf: Vec<Vec3> = skin_clip(model.rig().unwrap(), &clip)[..6 * model.rig().unwrap().vertex_count()].to_vec();
+    let rigid = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams::default()).unwrap();
+    let rot = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
     assert!(rigid.report.bone_length_change > 1e-3, "the artist's gallop stretches bones");
     assert_eq!(rot.report.bone_length_change, 0.0);
     let (qr, qo) = (rigid.report.quality.quality, rot.report.quality.quality);
@@ -251,19 +251,19 @@ fn gallop_needs_translating_joints_rotation_only_prices_them() {
 fn noisy_control_run_on_the_wolf_degrades_gracefully() {
     let model = load("quaternius_wolf/Wolf.gltf");
     let clip = clip24(&model, "Walk");
-    let mut surf = skin_clip(&model.rig, &clip);
+    let mut surf = skin_clip(model.rig().unwrap(), &clip);
     let exact = surf.clone();
-    let diag = model.rig.diagonal();
+    let diag = model.rig().unwrap().diagonal();
     let mut rng = Lcg(42);
     for p in surf.iter_mut() {
         *p += rng.unit_vec() * (0.001 * diag);
     }
-    let s = solve_surface(&model.rig, &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
+    let s = solve_surface(model.rig().unwrap(), &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
     assert!(s.report.sweeps.iter().all(|&k| k < SolveParams::default().max_sweeps), "every frame converged");
     // Against the noise-free surface the solve lands far closer than the
     // noise itself: least squares averages it out.
-    let skinned = skin_clip(&model.rig, &s.clip);
-    let clean = caudal::solve::measure(&model.rig, &skinned, &exact);
+    let skinned = skin_clip(model.rig().unwrap(), &s.clip);
+    let clean = caudal::solve::measure(model.rig().unwrap(), &skinned, &exact);
     eprintln!("noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%", s.report.quality.quality, clean.quality, clean.mean_error * 100.0);
     assert!(clean.mean_error < 0.0005, "clean mean {}", clean.mean_error);
     assert!(clean.quality > 0.99, "clean quality {}", clean.quality);
@@ -282,14 +282,14 @@ fn artist_clip_onto_the_degraded_rig_loses_the_tail() {
     let dst = load("fox/Fox_notail.glb");
     let tail = tail_vertices("fox/Fox_notail.truth.json");
     let clip = clip24(&src, "Walk");
-    let tr = transfer_clip(&src.rig, &clip, &dst.rig, &SolveParams::default()).unwrap();
+    let tr = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default()).unwrap();
     // Same mesh: the correspondence is exact.
     assert_eq!(tr.correspondence.rest_max_distance, 0.0);
-    let targets = tr.correspondence.carry(&skin_clip(&src.rig, &clip), src.rig.vertex_count());
-    let skinned = skin_clip(&dst.rig, &tr.solved.clip);
-    let q_tail = quality_over(&dst.rig, &skinned, &targets, &tail);
-    let body: Vec<usize> = (0..dst.rig.vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
-    let q_body = quality_over(&dst.rig, &skinned, &targets, &body);
+    let targets = tr.correspondence.carry(&skin_clip(src.rig().unwrap(), &clip), src.rig().unwrap().vertex_count());
+    let skinned = skin_clip(dst.rig().unwrap(), &tr.solved.clip);
+    let q_tail = quality_over(dst.rig().unwrap(), &skinned, &targets, &tail);
+    let body: Vec<usize> = (0..dst.rig().unwrap().vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
+    let q_body = quality_over(dst.rig().unwrap(), &skinned, &targets, &body);
     let q = tr.solved.report.quality.quality;
     eprintln!("Fox Walk onto Fox_notail: quality {q:.4}, tail {q_tail:.4}, body {q_body:.4}");
     // A tail skinned to the legs can not follow the artist's tail ...
@@ -336,16 +336,16 @@ fn solved_clip_round_trips_through_the_gltf_writer() {
     let src = load("fox/Fox.glb");
     let dst = load("fox/Fox_notail.glb");
     let clip = clip24(&src, "Run");
-    let solved = transfer_clip(&src.rig, &clip, &dst.rig, &SolveParams::default()).unwrap().solved;
-    let tracks = clip_tracks(&dst, &solved.clip, "Run").unwrap();
-    assert_eq!(tracks.len(), 3 * dst.rig.joint_count());
-    let bytes = encode(&dst, &dst.rig, &tracks, false).unwrap();
+    let solved = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default()).unwrap().solved;
+    let tracks = clip_tracks(&dst, 0, &solved.clip, "Run").unwrap();
+    assert_eq!(tracks.len(), 3 * dst.rig().unwrap().joint_count());
+    let bytes = encode(&dst, &[dst.rig().unwrap()], &tracks, false).unwrap();
     let back = load_bytes(&bytes, None, "written").unwrap();
-    let replay = back.sample_clip("Run", solved.clip.rate).unwrap();
+    let replay = back.sample_clip(0, "Run", solved.clip.rate).unwrap();
     assert_eq!(replay.frame_count(), solved.clip.frame_count());
-    let (a, b) = (skin_clip(&back.rig, &replay), skin_clip(&dst.rig, &solved.clip));
+    let (a, b) = (skin_clip(back.rig().unwrap(), &replay), skin_clip(dst.rig().unwrap(), &solved.clip));
     let worst = a.iter().zip(&b).map(|(p, q)| (*p - *q).length()).fold(0.0f32, f32::max);
-    assert!(worst < 1e-5 * dst.rig.diagonal(), "worst {worst}");
+    assert!(worst < 1e-5 * dst.rig().unwrap().diagonal(), "worst {worst}");
 }
 
 #[test]
@@ -359,13 +359,13 @@ fn the_repaired_rig_carries_the_artist_tail_better_than_the_degraded_one() {
         let src = load(artist);
         let dst = load(degraded);
         let tail = tail_vertices(truth);
-        let (repaired, _) = caudal::chain::grow_chains(&dst.rig, &caudal::chain::ChainParams::default()).unwrap();
-        assert!(repaired.joint_count() > dst.rig.joint_count(), "{degraded}: a chain was grown");
+        let (repaired, _) = caudal::chain::grow_chains(dst.rig().unwrap(), &caudal::chain::ChainParams::default()).unwrap();
+        assert!(repaired.joint_count() > dst.rig().unwrap().joint_count(), "{degraded}: a chain was grown");
         let clip = clip24(&src, clip_name);
         let mut scores = Vec::new();
-        for target in [&dst.rig, &repaired] {
-            let tr = transfer_clip(&src.rig, &clip, target, &SolveParams::default()).unwrap();
-            let targets = tr.correspondence.carry(&skin_clip(&src.rig, &clip), src.rig.vertex_count());
+        for target in [dst.rig().unwrap(), &repaired] {
+            let tr = transfer_clip(src.rig().unwrap(), &clip, target, &SolveParams::default()).unwrap();
+            let targets = tr.correspondence.carry(&skin_clip(src.rig().unwrap(), &clip), src.rig().unwrap().vertex_count());
             let skinned = skin_clip(target, &tr.solved.clip);
             scores.push((tr.solved.report.quality.quality, quality_over(target, &skinned, &targets, &tail)));
         }

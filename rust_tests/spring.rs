@@ -1247,7 +1247,7 @@ fn is_ancestor(rig: &Rig, a: usize, mut j: usize) -> bool {
 #[test]
 fn fox_tail_swings_without_stretching_or_moving_the_body() {
     let m = caudal::gltf_io::load(&crate::common::asset("fox/Fox.glb")).unwrap();
-    let rig = &m.rig;
+    let rig = m.rig().unwrap();
     let joints: Vec<usize> = ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"].iter().map(|n| rig.joint_index(n).unwrap()).collect();
     let chain = TailChain::from_joints(rig, &joints).unwrap();
     assert_eq!(chain.end, None, "the fox's last tail bone carries weight: no end helper");
@@ -1255,7 +1255,7 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
     let spring = TailSpring::new(rig, chain.clone(), SpringParams::default()).unwrap();
     assert!((spring.units_per_metre() - rig.height() / 1.91).abs() < 1e-3 * rig.height());
     for name in ["Walk", "Run"] {
-        let clip = m.sample_clip(name, 30.0).unwrap();
+        let clip = m.sample_clip(0, name, 30.0).unwrap();
         let r = real_run(rig, &chain, &clip, 4);
         println!("fox {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
         assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
@@ -1264,8 +1264,8 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
         assert!(r.max_bend_deg < 100.0, "{name}: implausible bend {} deg", r.max_bend_deg);
     }
     // Frame-rate independence on a real clip: Run sampled at 30 and 60 Hz.
-    let run30 = real_run(rig, &chain, &m.sample_clip("Run", 30.0).unwrap(), 3);
-    let run60 = real_run(rig, &chain, &m.sample_clip("Run", 60.0).unwrap(), 3);
+    let run30 = real_run(rig, &chain, &m.sample_clip(0, "Run", 30.0).unwrap(), 3);
+    let run60 = real_run(rig, &chain, &m.sample_clip(0, "Run", 60.0).unwrap(), 3);
     let tail_length = 36.652;
     let worst = run30.tip_path.iter().zip(run60.tip_path.iter().step_by(2)).map(|(a, b)| (*a - *b).length()).fold(0.0, f32::max);
     println!("fox Run: tip path 30 vs 60 Hz differs by {:.2}% of the tail length", 100.0 * worst / tail_length);
@@ -1275,12 +1275,12 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
 #[test]
 fn wolf_eight_bone_tail_hanging_off_the_back() {
     let m = caudal::gltf_io::load(&crate::common::asset("quaternius_wolf/Wolf.gltf")).unwrap();
-    let rig = &m.rig;
+    let rig = m.rig().unwrap();
     let chain = TailChain::find(rig).unwrap();
     assert_eq!(chain.bones.len(), 8);
     assert_eq!(rig.joint_names()[chain.anchor], "Back");
     for name in ["Walk", "Gallop"] {
-        let clip = m.sample_clip(name, 30.0).unwrap();
+        let clip = m.sample_clip(0, name, 30.0).unwrap();
         let r = real_run(rig, &chain, &clip, 4);
         println!("wolf {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
         assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
@@ -1296,13 +1296,13 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(chain.bones, vec![7, 8, 9, 10, 11]);
     assert_eq!(chain.end, Some(12));
     let fox = crate::common::load("fox/Fox.glb");
-    let c = TailChain::find(&fox.rig).unwrap();
-    let names: Vec<&str> = c.bones.iter().map(|&j| fox.rig.joint_names()[j].as_str()).collect();
+    let c = TailChain::find(fox.rig().unwrap()).unwrap();
+    let names: Vec<&str> = c.bones.iter().map(|&j| fox.rig().unwrap().joint_names()[j].as_str()).collect();
     assert_eq!(names, ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"]);
     assert_eq!(c.end, None);
     // No tail at all: a clear NotFound naming the field.
     let robot = crate::common::load("robot_expressive/RobotExpressive.glb");
-    assert_eq!(field_of(&TailChain::find(&robot.rig).unwrap_err()), "chain");
+    assert_eq!(field_of(&TailChain::find(robot.rig().unwrap()).unwrap_err()), "chain");
     drop(rig);
 }
 

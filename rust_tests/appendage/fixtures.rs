@@ -25,12 +25,12 @@ pub struct Truth {
 pub fn truth(model: &GltfModel, rel: &str) -> Truth {
     let text = std::fs::read_to_string(asset(rel)).unwrap();
     let j: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let n = model.rig.vertex_count();
+    let n = model.rig().unwrap().vertex_count();
     // truth global index -> rig index, primitive by primitive.
     let mut map = vec![u32::MAX; j["n_vertices"].as_u64().unwrap() as usize];
     for p in j["primitives"].as_array().unwrap() {
         let (mesh, prim) = (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
-        let ours = model.primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).expect("primitive in rig");
+        let ours = model.single().unwrap().primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).expect("primitive in rig");
         let (off, count) = (p["vertex_offset"].as_u64().unwrap() as usize, p["vertex_count"].as_u64().unwrap() as usize);
         assert_eq!(ours.vertex_count, count);
         for i in 0..count {
@@ -112,7 +112,7 @@ fn degraded_fixtures_get_one_chain_on_the_pelvis() {
     let mut failures = Vec::new();
     for &(glb, json, min_precision, min_recall, max_offset) in DEGRADED {
         let model = load(glb);
-        let rig = &model.rig;
+        let rig = model.rig().unwrap();
         let truth = truth(&model, json);
         let (out, report) = grow_chains(rig, &ChainParams::default()).unwrap();
         let found = chains(&report);
@@ -178,7 +178,7 @@ fn no_chain_where_none_is_needed() {
         "quaternius_monkroose/Monkroose.glb",
     ] {
         let model = load(glb);
-        let report = find_appendages(&model.rig, &DetectParams::default()).unwrap();
+        let report = find_appendages(model.rig().unwrap(), &DetectParams::default()).unwrap();
         eprintln!("{glb}: H {:.3}, pelvis {:?}", report.height, report.pelvis);
         for p in &report.parts {
             eprintln!(
@@ -194,7 +194,7 @@ fn no_chain_where_none_is_needed() {
             // about 0.25 proud of the back, less than min_protrusion (0.1 H
             // = 0.3) above the body skin it grows from, so it stays in that
             // body skin, untouched, on the Hips/Abdomen weights it has.
-            let v = model.rig.vertices();
+            let v = model.rig().unwrap().vertices();
             let tip = (0..v.len())
                 .filter(|&i| (0.8..1.2).contains(&v[i].y) && v[i].x.abs() < 0.2)
                 .min_by(|&a, &b| v[a].z.total_cmp(&v[b].z))

@@ -17,7 +17,7 @@ fn every_looping_clip_closes_after_warm_up() {
     let mut over_median = Vec::new();
     eprintln!("| model | clip | warm-up passes | residual ° | closure ° | seam step ° | median step ° | seam/median | seam/neighbours |");
     for g in animals() {
-        let bake = bake_model(&g.model, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
+        let bake = bake_model(&g.model, 0, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
         for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
             for b in per_chain {
                 if !b.looping {
@@ -67,7 +67,7 @@ fn loops_close_at_any_stop_angle() {
         let mut params = BakeParams::default();
         params.spring.stop_deg = stop_deg;
         for g in [fox(), wolf()] {
-            let bake = bake_model(&g.model, &g.rig, &g.chains, None, &params).unwrap();
+            let bake = bake_model(&g.model, 0, &g.rig, &g.chains, None, &params).unwrap();
             for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
                 for b in per_chain.iter().filter(|b| b.looping) {
                     let s = b.seam.as_ref().unwrap();
@@ -110,7 +110,7 @@ fn a_loop_that_never_repeats_is_closed_by_a_blend() {
     // floor's inelastic contact (SPEC S8) makes it answer the walk with a
     // motion that repeats only every third cycle, so no warm-up converges.
     let g = fox();
-    let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
+    let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
     let mut params = BakeParams::default();
     params.spring.carry_deg = 18.0;
     let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &params).unwrap();
@@ -124,7 +124,7 @@ fn a_loop_that_never_repeats_is_closed_by_a_blend() {
 #[test]
 fn a_cold_start_does_not_close_and_the_tip_needs_more_than_one_pass() {
     let g = demo();
-    let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
+    let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
     let cold = BakeParams {
         max_warmup_passes: 1,
         ..BakeParams::default()

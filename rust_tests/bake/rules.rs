@@ -10,7 +10,7 @@ use super::fixtures::{alpaca, demo, fox, shiba, wolf};
 #[test]
 fn one_shots_settle_from_the_first_pose() {
     let g = wolf();
-    let clip = extend_clip(&g.model.sample_clip("Death", 30.0).unwrap(), &g.rig).unwrap();
+    let clip = extend_clip(&g.model.sample_clip(0, "Death", 30.0).unwrap(), &g.rig).unwrap();
     let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
     assert!(!b.looping, "Death does not end where it starts: {:?}", b.loop_check);
     assert!(b.seam.is_none());
@@ -41,7 +41,7 @@ fn one_shots_settle_from_the_first_pose() {
     assert!(first_step < cold_step, "settling must calm the start");
     // Every one-shot of the Wolf settles (Jump_ToIdle also held its tip on
     // the stop).
-    let all = bake_model(&g.model, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
+    let all = bake_model(&g.model, 0, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
     let mut one_shots = 0;
     for (name, per_chain) in all.clip_names.iter().zip(&all.clips) {
         for c in per_chain.iter().filter(|c| !c.looping) {
@@ -55,7 +55,7 @@ fn one_shots_settle_from_the_first_pose() {
 #[test]
 fn loop_detection_and_forced_modes() {
     let g = demo();
-    let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
+    let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
     let params = BakeParams::default();
     let anchors = anchor_worlds(&g.rig, &clip, g.chains[0].anchor);
     let check = check_loop(&g.rig, &clip, &anchors, &g.chains[0].bones, &params, Vec3::Y);
@@ -87,7 +87,7 @@ fn private_copies_a_moved_live_pose_changes_nothing() {
     // clips; the baked tracks must equal a clean run, and inputs stay as they were.
     let g = demo();
     let names = vec!["Walk".to_string()];
-    let clean = bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap();
+    let clean = bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap();
     let before = g.rig.clone();
     let mut parts: RigParts = g.rig.to_parts();
     let pelvis = g.chains[0].anchor;
@@ -96,11 +96,11 @@ fn private_copies_a_moved_live_pose_changes_nothing() {
     posed[pelvis].rotation = Quat::from_rotation_y(1.0) * posed[pelvis].rotation;
     parts.rest_local = Some(posed);
     let live = Rig::new(parts).unwrap();
-    let again = bake_model(&g.model, &live, &g.chains, Some(&names), &BakeParams::default()).unwrap();
+    let again = bake_model(&g.model, 0, &live, &g.chains, Some(&names), &BakeParams::default()).unwrap();
     assert_eq!(clean.clips[0][0].track, again.clips[0][0].track);
     assert_eq!(g.rig.rest_local(), before.rest_local());
     // Baking another clip first does not change this one.
-    let both = bake_model(&g.model, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
+    let both = bake_model(&g.model, 0, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
     let i = both.clip_names.iter().position(|n| n == "Walk").unwrap();
     assert_eq!(both.clips[i][0].track, clean.clips[0][0].track);
 }
@@ -111,7 +111,7 @@ fn same_keys_on_one_thread_and_many() {
     let names: Vec<String> = ["Walk", "Gallop", "Idle"].iter().map(|s| s.to_string()).collect();
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap())
+        pool.install(|| bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap())
     };
     let (a, b) = (run(1), run(3));
     for (x, y) in a.clips.iter().zip(&b.clips) {
@@ -122,7 +122,7 @@ fn same_keys_on_one_thread_and_many() {
 #[test]
 fn bad_input_names_the_field() {
     let g = demo();
-    let clip = g.model.sample_clip("Walk", 30.0).unwrap();
+    let clip = g.model.sample_clip(0, "Walk", 30.0).unwrap();
     // The file's clip lacks the grown joints: padded by extend_clip, refused raw.
     match bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()) {
         Err(CaudalError::Shape { field, .. }) => assert_eq!(field, "clip"),
@@ -166,14 +166,14 @@ fn bad_input_names_the_field() {
     }
     let other = super::fixtures::fox();
     assert!(
-        matches!(bake_model(&g.model, &other.rig, &other.chains, None, &BakeParams::default()), Err(CaudalError::Shape { field, .. }) if field == "rig")
+        matches!(bake_model(&g.model, 0, &other.rig, &other.chains, None, &BakeParams::default()), Err(CaudalError::Shape { field, .. }) if field == "rig")
     );
     let names = vec!["NoSuchClip".to_string()];
     assert!(matches!(
-        bake_model(&g.model, &g.rig, &g.chains, Some(&names), &BakeParams::default()),
+        bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()),
         Err(CaudalError::NotFound { .. })
     ));
-    assert!(matches!(caudal::bake::find_chains(&g.model.rig), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
+    assert!(matches!(caudal::bake::find_chains(g.model.rig().unwrap()), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
 }
 
 #[test]
@@ -183,7 +183,7 @@ fn root_motion_is_carried_across_the_seam() {
     // travel instead of jumping back (which would be a teleport), and the
     // keys close as well as in place.
     let g = demo();
-    let clip = extend_clip(&g.model.sample_clip("Walk", 30.0).unwrap(), &g.rig).unwrap();
+    let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
     let n = clip.joint_count();
     let hips = g.chains[0].anchor;
     assert!(g.rig.parents()[hips].is_none());
@@ -220,7 +220,7 @@ fn bend_capacity_is_reported_per_chain() {
     // Bones of 0.26x (the Shiba's curl) and 0.34x (the Alpaca's stub) their
     // skin's thickness bend less; the others are slender enough.
     for (g, want) in [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.526), (alpaca(), 0.684)] {
-        let clip = extend_clip(&g.model.sample_clip(&g.model.animations[0].name, 30.0).unwrap(), &g.rig).unwrap();
+        let clip = extend_clip(&g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(), &g.rig).unwrap();
         let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
         assert!((b.bend_capacity - want).abs() < 0.005, "{}: capacity {}, want {want}", g.model.label, b.bend_capacity);
     }

@@ -29,9 +29,9 @@ fn tails_of_every_shape_tear_nothing() {
             for radii in [(0.035f32, 0.012f32), (0.07, 0.025), (0.12, 0.045)] {
                 let s = shape(line, scale, radii);
                 let model = creature_with(&s);
-                let n = model.rig.vertex_count();
+                let n = model.rig().unwrap().vertex_count();
                 let truth = (n - tail_vertex_count(&s)) as u32..n as u32;
-                let h = match StretchHarness::new(&model, &ChainParams::default(), &BakeParams::default()) {
+                let h = match StretchHarness::new(&model, 0, &ChainParams::default(), &BakeParams::default()) {
                     Ok(h) => h,
                     Err(e) => {
                         eprintln!("| {label} | {scale} | {} | no tail: {e} |", radii.0);

@@ -7,7 +7,7 @@ use caudal::measure::stretch::{StretchHarness, MIN_SWING_DEG, STRETCH_SAMPLES};
 use crate::bake::fixtures::{alpaca, fox, shiba, wolf, Grown};
 
 fn check(g: &Grown, clips: &[&str], strict: bool) {
-    let h = StretchHarness::new(&g.model, &ChainParams::default(), &BakeParams::default()).unwrap();
+    let h = StretchHarness::new(&g.model, 0, &ChainParams::default(), &BakeParams::default()).unwrap();
     for clip in clips {
         let c = h.compare(clip, STRETCH_SAMPLES).unwrap();
         eprintln!(

@@ -15,6 +15,8 @@ use crate::spring::{TailChain, TailSpring};
 /// All baked clips, clip-major: `clips[c][k]` is clip `c` through chain `k`.
 #[derive(Clone, Debug)]
 pub struct ModelBake {
+    /// The file's character that was baked.
+    pub character: usize,
     pub clip_names: Vec<String>,
     pub chains: Vec<TailChain>,
     pub clips: Vec<Vec<BakedClip>>,
@@ -33,19 +35,20 @@ pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<S
     }
 }
 
-/// Bakes the clips `names` (all when `None`) of `model` on `rig` (the
-/// model's rig with grown joints appended) for every chain in `chains`.
+/// Bakes the clips `names` (all when `None`) of `model` on `rig` (character
+/// `character`'s rig with grown joints appended) for every chain in `chains`.
 /// Clips run in parallel; each is independent, so the result is the same on
 /// any number of threads.
-pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
+pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
     params.validate()?;
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }
-    if !rig.appends_to(&model.rig) {
+    let old = &model.character(character)?.rig;
+    if !rig.appends_to(old) {
         return Err(CaudalError::shape(
             "rig",
-            "must be the model's rig (same vertices, its joints first and in order) with grown joints appended",
+            format!("must be character {character}'s rig (same vertices, its joints first and in order) with grown joints appended"),
         ));
     }
     let clip_names = select_clips(model, names)?;
@@ -53,13 +56,14 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
     let clips: Vec<Vec<BakedClip>> = clip_names
         .par_iter()
         .map(|name| -> Result<Vec<BakedClip>> {
-            let sampled = model.sample_clip(name, params.rate)?;
+            let sampled = model.sample_clip(character, name, params.rate)?;
             let clip = extend_clip(&sampled, rig)?;
             let mode = params.loop_mode(name);
             springs.iter().map(|s| bake_with(rig, &clip, s.clone(), mode, params)).collect()
         })
         .collect::<Result<_>>()?;
     Ok(ModelBake {
+        character,
         clip_names,
         chains: chains.to_vec(),
         clips,
@@ -68,12 +72,12 @@ pub fn bake_model(model: &GltfModel, rig: &Rig, chains: &[TailChain], names: Opt
 
 /// One rotation track per baked bone per clip, into the clip's own animation.
 pub fn tracks(bake: &ModelBake) -> Vec<AnimationTrack> {
-    bake.clips.iter().flatten().flat_map(|b| baked_tracks(b, &b.name)).collect()
+    bake.clips.iter().flatten().flat_map(|b| baked_tracks(b, &b.name, bake.character)).collect()
 }
 
 /// One rotation track per baked bone of `b`, keyed at every baked frame,
-/// into the animation named `animation`.
-pub fn baked_tracks(b: &BakedClip, animation: &str) -> Vec<AnimationTrack> {
+/// into the animation named `animation` of the file's character `character`.
+pub fn baked_tracks(b: &BakedClip, animation: &str, character: usize) -> Vec<AnimationTrack> {
     let k = b.track.joints.len();
     b.track
         .joints
@@ -81,6 +85,7 @@ pub fn baked_tracks(b: &BakedClip, animation: &str) -> Vec<AnimationTrack> {
         .enumerate()
         .map(|(i, &joint)| AnimationTrack {
             animation: animation.to_string(),
+            character,
             joint,
             path: TrackPath::Rotation,
             times: b.times.clone(),

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from caudal._core import Model
+from caudal._core import Character, Model
 
 
-def model_summary(model: Model) -> dict[str, Any]:
-    rig = model.rig
+def character_summary(character: Character) -> dict[str, Any]:
+    """One character: its counts, height, skins, joint tree and roles."""
+    rig = character.rig
     roles = rig.roles()
     role_of: dict[str, str] = {}
     for s in roles["sources"]:
@@ -20,36 +21,59 @@ def model_summary(model: Model) -> dict[str, Any]:
         for n, p in zip(names, parents)
     ]
     return {
-        "file": model.path,
-        "generator": model.generator,
+        "index": character.index,
+        "name": character.name,
         "joint_count": rig.joint_count,
         "vertex_count": rig.vertex_count,
         "triangle_count": int(rig.triangles.shape[0]),
         "height": rig.height,
+        "skins": character.skins,
         "joints": joints,
         "roles": roles,
-        "meshes": model.primitives(),
-        "skins": [{"index": s["index"], "name": s["name"], "joint_count": len(s["joints"])} for s in model.skins()],
-        "clips": [
-            {"name": a["name"], "duration": a["duration"], "channels": a["channels"], "paths": a["paths"]}
-            for a in model.animations()
-        ],
     }
 
 
+def model_summary(model: Model) -> dict[str, Any]:
+    """The file: its characters, meshes, skins, clips and reader warnings.
+    A one-character file also has that character's counts, height, joints
+    and roles at the top level (as before characters existed)."""
+    characters = [character_summary(c) for c in model.characters]
+    out: dict[str, Any] = {
+        "file": model.path,
+        "generator": model.generator,
+        "warnings": model.warnings,
+        "characters": characters,
+    }
+    if len(characters) == 1:
+        only = characters[0]
+        for key in ("joint_count", "vertex_count", "triangle_count", "height", "joints", "roles"):
+            out[key] = only[key]
+    out["meshes"] = model.primitives()
+    out["skins"] = [
+        {"index": s["index"], "name": s["name"], "character": s["character"], "joint_count": len(s["joints"])}
+        for s in model.skins()
+    ]
+    out["clips"] = [
+        {"name": a["name"], "duration": a["duration"], "channels": a["channels"], "paths": a["paths"]}
+        for a in model.animations()
+    ]
+    return out
+
+
 def joint_tree_lines(summary: dict[str, Any]) -> list[str]:
+    """The joint tree of a character summary (or a one-character model
+    summary), one line per joint, indented by depth. Iterative: deep
+    chains do not hit Python's recursion limit."""
     children: dict[str | None, list[dict[str, Any]]] = {}
     for j in summary["joints"]:
         children.setdefault(j["parent"], []).append(j)
     lines: list[str] = []
-
-    def walk(parent: str | None, depth: int) -> None:
-        for j in children.get(parent, []):
-            role = f"  [{j['role']}]" if j["role"] else ""
-            lines.append(f"{'  ' * depth}{j['name']}{role}")
-            walk(j["name"], depth + 1)
-
-    walk(None, 0)
+    stack: list[tuple[dict[str, Any], int]] = [(j, 0) for j in reversed(children.get(None, []))]
+    while stack:
+        j, depth = stack.pop()
+        role = f"  [{j['role']}]" if j["role"] else ""
+        lines.append(f"{'  ' * depth}{j['name']}{role}")
+        stack.extend((c, depth + 1) for c in reversed(children.get(j["name"], [])))
     return lines
 
 

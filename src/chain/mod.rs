@@ -3,12 +3,14 @@
 //! [`grow_chains`] returns a new rig and the report.
 
 mod apply;
+mod file;
 mod grow;
 mod naming;
 mod params;
 mod weights;
 
 pub use apply::chain_bind;
+pub use file::grow_file_chains;
 pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK};
 pub use naming::chain_prefix;
 pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};
@@ -60,7 +62,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         } else {
             k
         };
-        let taken = |name: &str| rig.joint_index(name).is_some() || joints.iter().any(|j| j.name == name);
+        let taken = |name: &str| rig.joint_index(name).is_some() || joints.iter().any(|j| j.name == name) || params.reserved_names.iter().any(|r| r == name);
         let prefix = chain_prefix(&taken);
         let pelvis_bind = rig.bind_world()[pelvis];
         let first = rig.joint_count() + joints.len();

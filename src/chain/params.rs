@@ -54,6 +54,11 @@ pub struct ChainParams {
     pub joint_blend: f32,
     /// [`SEGMENT_THICKNESS`], >= 0.
     pub segment_thickness: f32,
+    /// Names a new joint must not take besides the rig's own: the other
+    /// characters' joints and chains when a file holds several, so chain
+    /// names stay unique in the file (a later character's first tail
+    /// continues the numbering: `Tail2_*`, `Tail3_*`, ...).
+    pub reserved_names: Vec<String>,
 }
 
 impl Default for ChainParams {
@@ -67,6 +72,7 @@ impl Default for ChainParams {
             smoothing_passes: SMOOTHING_PASSES,
             joint_blend: JOINT_BLEND,
             segment_thickness: SEGMENT_THICKNESS,
+            reserved_names: Vec::new(),
         }
     }
 }

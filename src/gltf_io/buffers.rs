@@ -1,25 +1,36 @@
 use std::path::Path;
 
 use base64::Engine;
+use serde_json::Value;
 
+use super::meshopt;
 use crate::error::{CaudalError, Result};
 
-/// Resolves every buffer of a document: the GLB binary chunk, base64 data
-/// URIs, or external files beside the glTF.
-pub fn resolve(doc: &gltf::Document, blob: Option<Vec<u8>>, base_dir: Option<&Path>, label: &str) -> Result<Vec<Vec<u8>>> {
+/// Resolves every buffer of a document's JSON: the GLB binary chunk
+/// (buffer 0 without a URI), base64 data URIs, or external files beside
+/// the glTF. A meshopt fallback buffer has no data in the file: it starts
+/// empty and is filled when its views are decoded.
+pub fn resolve(json: &Value, blob: Option<Vec<u8>>, base_dir: Option<&Path>, label: &str) -> Result<Vec<Vec<u8>>> {
     let mut blob = blob;
     let mut out = Vec::new();
-    for buffer in doc.buffers() {
-        let data = match buffer.source() {
-            gltf::buffer::Source::Bin => blob
+    let list = json.get("buffers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    for (index, buffer) in list.iter().enumerate() {
+        let declared = buffer.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let data = match buffer.get("uri").and_then(Value::as_str) {
+            Some(uri) => read_uri(uri, base_dir, label, index)?,
+            None if meshopt::is_fallback(buffer) => {
+                out.push(Vec::new());
+                continue;
+            }
+            None if index == 0 => blob
                 .take()
-                .ok_or_else(|| CaudalError::gltf(label, format!("buffer {} refers to the GLB binary chunk, which is missing", buffer.index())))?,
-            gltf::buffer::Source::Uri(uri) => read_uri(uri, base_dir, label, buffer.index())?,
+                .ok_or_else(|| CaudalError::gltf(label, "buffer 0 refers to the GLB binary chunk, which is missing"))?,
+            None => return Err(CaudalError::gltf(label, format!("buffers[{index}] has no uri (only buffer 0 may be the GLB binary chunk)"))),
         };
-        if data.len() < buffer.length() {
+        if data.len() < declared {
             return Err(CaudalError::gltf(
                 label,
-                format!("buffer {} holds {} bytes but declares {} (truncated file?)", buffer.index(), data.len(), buffer.length()),
+                format!("buffer {index} holds {} bytes but declares {declared} (truncated file?)", data.len()),
             ));
         }
         out.push(data);

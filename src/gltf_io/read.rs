@@ -2,8 +2,10 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use glam::{Mat3, Mat4, Quat, Vec3};
+use gltf::accessor::Dimensions;
 
-use super::buffers;
+use super::accessor::{self, Source};
+use super::{characters, document};
 use crate::error::{CaudalError, Result};
 use crate::rig::{Influences, Rig, RigParts, Trs};
 
@@ -11,7 +13,7 @@ use crate::rig::{Influences, Rig, RigParts, Trs};
 /// flags sums further from one).
 const NORMALIZED_WEIGHT_SUM: f32 = 2e-6;
 
-/// One primitive that contributed vertices to the rig.
+/// One primitive that contributed vertices to a character's rig.
 #[derive(Clone, Debug)]
 pub struct PrimitiveInfo {
     pub mesh: usize,
@@ -20,8 +22,13 @@ pub struct PrimitiveInfo {
     /// The glTF skin, or `None` for a mesh node parented to a joint (bound
     /// rigidly to `rigid_joint`).
     pub skin: Option<usize>,
+    /// The character's joint a rigid mesh hangs from.
     pub rigid_joint: Option<usize>,
+    /// First vertex in the character's rig.
     pub vertex_offset: usize,
+    /// First vertex in the file's global order (see the module doc): the
+    /// same as `vertex_offset` in a one-character file.
+    pub file_vertex_offset: usize,
     pub vertex_count: usize,
     /// Influences per vertex in the file (4 per JOINTS_n set).
     pub max_influences: usize,
@@ -34,9 +41,11 @@ pub struct PrimitiveInfo {
 pub struct SkinInfo {
     pub index: usize,
     pub name: Option<String>,
-    /// Rig joint index of each skin joint, in the skin's order.
+    /// The character the skin belongs to.
+    pub character: usize,
+    /// The character's joint index of each skin joint, in the skin's order.
     pub joints: Vec<usize>,
-    /// Carries this skin's mesh space into the rig's bind space.
+    /// Carries this skin's mesh space into its character's bind space.
     pub bind_from_file: Mat4,
 }
 
@@ -46,38 +55,56 @@ pub struct AnimationInfo {
     pub name: String,
     pub duration: f32,
     pub channels: usize,
-    /// Rig joints driven by the animation.
-    pub animated_joints: Vec<usize>,
+    /// Joints driven by the animation, as (character, joint).
+    pub animated_joints: Vec<(usize, usize)>,
     pub paths: Vec<String>,
 }
 
-/// A loaded glTF file: the rig, what it was made of, and what the writer
-/// needs to put it back.
+/// One skeleton of a file with the meshes it moves (see the module doc for
+/// what makes skins one character).
 #[derive(Clone, Debug)]
-pub struct GltfModel {
-    pub label: String,
+pub struct Character {
+    pub index: usize,
+    /// A label: the first skin's name, else the node holding the skeleton,
+    /// else the root joint's name; unique in the file.
+    pub name: String,
+    /// Only this character's joints and vertices, in its own Y-up bind space.
     pub rig: Rig,
     /// Node index of each rig joint.
     pub joint_nodes: Vec<usize>,
     pub primitives: Vec<PrimitiveInfo>,
+    /// The file's skins that bind this character.
+    pub skins: Vec<usize>,
+    /// For each rig joint, the non-joint nodes between it and its rig
+    /// parent (outermost first); their transforms fold into the joint's local.
+    pub(super) folded: Vec<Vec<usize>>,
+}
+
+/// A loaded glTF file: its characters, what they were made of, and what
+/// the writer needs to put them back.
+#[derive(Clone, Debug)]
+pub struct GltfModel {
+    pub label: String,
+    /// Every skinned character, by first skin in file order.
+    pub characters: Vec<Character>,
     pub skins: Vec<SkinInfo>,
     pub animations: Vec<AnimationInfo>,
     /// Mesh nodes that are neither skinned nor under a joint (static props):
-    /// not part of the rig.
+    /// part of no character.
     pub static_meshes: Vec<usize>,
     pub generator: Option<String>,
+    /// What the reader let through but a user should know (a required
+    /// extension it ignored, ...).
+    pub warnings: Vec<String>,
     pub(super) doc: gltf::Document,
     pub(super) json: serde_json::Value,
     pub(super) buffers: Vec<Vec<u8>>,
     pub(super) base_dir: Option<PathBuf>,
     pub(super) node_rest: Vec<Trs>,
-    /// For each rig joint, the non-joint nodes between it and its rig parent
-    /// (outermost first); their transforms fold into the joint's local.
-    pub(super) folded: Vec<Vec<usize>>,
 }
 
-/// One JOINTS_n/WEIGHTS_n pair as read.
-type InfluenceSet = (Vec<[u16; 4]>, Vec<[f32; 4]>);
+/// One JOINTS_n/WEIGHTS_n pair as read: 4 joint indices and 4 weights per vertex.
+type InfluenceSet = (Vec<u32>, Vec<f32>);
 
 /// Loads a .glb or .gltf (embedded or external buffers).
 pub fn load(path: &Path) -> Result<GltfModel> {
@@ -87,55 +114,8 @@ pub fn load(path: &Path) -> Result<GltfModel> {
 
 /// Loads from memory; `base_dir` resolves external buffer files.
 pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>, label: &str) -> Result<GltfModel> {
-    if bytes.len() >= 4 && &bytes[..4] != b"glTF" && bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(CaudalError::gltf(label, "not a glTF file (no 'glTF' magic and not JSON)"));
-    }
-    let gltf = gltf::Gltf::from_slice(bytes).map_err(|e| CaudalError::gltf(label, describe(e)))?;
-    let json: serde_json::Value = if bytes.starts_with(b"glTF") {
-        let glb = gltf::binary::Glb::from_slice(bytes).map_err(|e| CaudalError::gltf(label, describe(e)))?;
-        serde_json::from_slice(&glb.json).map_err(|e| CaudalError::gltf(label, e.to_string()))?
-    } else {
-        serde_json::from_slice(bytes).map_err(|e| CaudalError::gltf(label, e.to_string()))?
-    };
-    let gltf::Gltf { document: doc, blob } = gltf;
-    let buffers = buffers::resolve(&doc, blob, base_dir, label)?;
-    build(doc, json, buffers, base_dir.map(Path::to_path_buf), label)
-}
-
-fn describe(e: gltf::Error) -> String {
-    match e {
-        gltf::Error::Binary(b) => format!("bad GLB container: {}", describe_glb(&b)),
-        gltf::Error::Deserialize(d) => format!("bad JSON: {d}"),
-        gltf::Error::Validation(v) => {
-            let msgs: Vec<String> = v.iter().take(5).map(|(p, e)| format!("{} {e}", p.as_str())).collect();
-            format!("invalid document: {}", msgs.join("; "))
-        }
-        other => other.to_string(),
-    }
-}
-
-/// One line in the reader's words for each GLB container fault (the crate's
-/// Debug form, `Length { length: .. }`, is not a message).
-fn describe_glb(e: &gltf::binary::Error) -> String {
-    use gltf::binary::{ChunkType, Error};
-    let chunk = |ty: &ChunkType| match ty {
-        ChunkType::Json => "JSON",
-        ChunkType::Bin => "BIN",
-    };
-    match e {
-        Error::Io(e) => e.to_string(),
-        Error::Version(v) => format!("GLB version {v} (only version 2 is glTF 2.0)"),
-        Error::Magic(m) => format!("magic {:?} instead of \"glTF\"", String::from_utf8_lossy(m)),
-        Error::Length { length, length_read } => {
-            format!("the header declares {length} bytes but the file has {length_read} (truncated?)")
-        }
-        Error::ChunkLength { ty, length, length_read } => format!(
-            "the {} chunk declares {length} bytes but only {length_read} follow (truncated?)",
-            chunk(ty)
-        ),
-        Error::ChunkType(ty) => format!("unexpected {} chunk (JSON must come first, then at most one BIN)", chunk(ty)),
-        Error::UnknownChunkType(t) => format!("unknown chunk type {:?}", String::from_utf8_lossy(t)),
-    }
+    let parsed = document::parse(bytes, base_dir, label)?;
+    build(parsed, base_dir.map(Path::to_path_buf), label)
 }
 
 fn node_trs(node: &gltf::Node) -> Trs {
@@ -168,285 +148,206 @@ fn similarity_of(m: &Mat4) -> Mat4 {
     Mat4::from_cols((r.x_axis * s).extend(0.0), (r.y_axis * s).extend(0.0), (r.z_axis * s).extend(0.0), m.w_axis)
 }
 
-fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, base_dir: Option<PathBuf>, label: &str) -> Result<GltfModel> {
+/// The node forest: each node's parent, and the nodes parents first.
+/// A node under two parents or a cycle is an error: the file is not a tree.
+fn node_forest(doc: &gltf::Document, label: &str) -> Result<(Vec<Option<usize>>, Vec<usize>)> {
+    let n = doc.nodes().len();
+    let mut parent = vec![None; n];
+    for node in doc.nodes() {
+        for c in node.children() {
+            if let Some(p) = parent[c.index()] {
+                return Err(CaudalError::gltf(label, format!("nodes[{}] is a child of both nodes[{p}] and nodes[{}]", c.index(), node.index())));
+            }
+            parent[c.index()] = Some(node.index());
+        }
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<usize> = (0..n).rev().filter(|&i| parent[i].is_none()).collect();
     let nodes: Vec<gltf::Node> = doc.nodes().collect();
-    let n_nodes = nodes.len();
-    let mut node_parent = vec![None; n_nodes];
-    for n in &nodes {
-        for c in n.children() {
-            node_parent[c.index()] = Some(n.index());
-        }
+    while let Some(i) = stack.pop() {
+        order.push(i);
+        stack.extend(nodes[i].children().map(|c| c.index()));
     }
+    if order.len() != n {
+        let mut seen = vec![false; n];
+        order.iter().for_each(|&i| seen[i] = true);
+        let bad = seen.iter().position(|s| !s).unwrap_or(0);
+        return Err(CaudalError::gltf(label, format!("nodes[{bad}] is its own ancestor (the node graph has a cycle)")));
+    }
+    Ok((parent, order))
+}
+
+/// The nearest ancestor of `node` (itself excluded) that `is_joint`, with
+/// the non-joint nodes passed on the way, outermost first.
+fn joint_ancestor(node: usize, node_parent: &[Option<usize>], is_joint: &dyn Fn(usize) -> bool) -> (Option<usize>, Vec<usize>) {
+    let mut between = Vec::new();
+    let mut k = node_parent[node];
+    while let Some(p) = k {
+        if is_joint(p) {
+            between.reverse();
+            return (Some(p), between);
+        }
+        between.push(p);
+        k = node_parent[p];
+    }
+    between.reverse();
+    (None, between)
+}
+
+/// A skinned or joint-parented mesh node, before its vertices are read.
+struct MeshNode {
+    node: usize,
+    character: usize,
+    skin: Option<usize>,
+    /// Character joint a rigid mesh hangs from.
+    rigid_joint: Option<usize>,
+}
+
+/// What one character's build needs from the file.
+struct FileView<'a> {
+    doc: &'a gltf::Document,
+    nodes: &'a [gltf::Node<'a>],
+    node_parent: &'a [Option<usize>],
+    node_rest: &'a [Trs],
+    rest_world: &'a [Mat4],
+    file_ibm: &'a [Vec<Mat4>],
+    skin_joint_nodes: &'a [Vec<usize>],
+    src: Source<'a>,
+}
+
+fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str) -> Result<GltfModel> {
+    let document::Parsed { doc, json, buffers, warnings } = parsed;
+    let src = Source { buffers: &buffers, label };
+    let nodes: Vec<gltf::Node> = doc.nodes().collect();
+    let (node_parent, order) = node_forest(&doc, label)?;
     let node_rest: Vec<Trs> = nodes.iter().map(node_trs).collect();
-    let mut rest_world = vec![Mat4::IDENTITY; n_nodes];
-    {
-        // Parents before children: walk down from the roots.
-        let mut stack: Vec<usize> = (0..n_nodes).filter(|&i| node_parent[i].is_none()).collect();
-        while let Some(i) = stack.pop() {
-            let local = node_rest[i].matrix();
-            rest_world[i] = match node_parent[i] {
-                Some(p) => rest_world[p] * local,
-                None => local,
-            };
-            stack.extend(nodes[i].children().map(|c| c.index()));
-        }
+    if let Some(i) = node_rest.iter().position(|t| !(t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite())) {
+        return Err(CaudalError::NonFinite { field: format!("nodes[{i}] transform"), index: i });
+    }
+    let mut rest_world = vec![Mat4::IDENTITY; nodes.len()];
+    for &i in &order {
+        let local = node_rest[i].matrix();
+        rest_world[i] = match node_parent[i] {
+            Some(p) => rest_world[p] * local,
+            None => local,
+        };
     }
 
-    let get = |b: gltf::Buffer| buffers.get(b.index()).map(|v| v.as_slice());
-
-    // Joints: the union of every skin's joints, first skin first.
-    let mut joint_nodes: Vec<usize> = Vec::new();
-    let mut joint_of_node: HashMap<usize, usize> = HashMap::new();
+    // Skins: joints and inverse binds, checked.
+    let mut skin_joint_nodes: Vec<Vec<usize>> = Vec::new();
     let mut file_ibm: Vec<Vec<Mat4>> = Vec::new();
     for skin in doc.skins() {
-        let reader = skin.reader(get);
-        let ibms: Vec<Mat4> = match reader.read_inverse_bind_matrices() {
-            Some(it) => it.map(|m| Mat4::from_cols_array_2d(&m)).collect(),
-            None => vec![Mat4::IDENTITY; skin.joints().count()],
+        let joints: Vec<usize> = skin.joints().map(|n| n.index()).collect();
+        let what = format!("skins[{}].inverseBindMatrices", skin.index());
+        let ibms: Vec<Mat4> = match skin.inverse_bind_matrices() {
+            Some(acc) => {
+                accessor::expect_dims(&acc, &src, &[Dimensions::Mat4], &what)?;
+                accessor::floats(&acc, &src, &what)?.chunks_exact(16).map(Mat4::from_cols_slice).collect()
+            }
+            None => vec![Mat4::IDENTITY; joints.len()],
         };
-        if ibms.len() < skin.joints().count() {
-            return Err(CaudalError::gltf(label, format!("skin {}: {} inverse bind matrices for {} joints", skin.index(), ibms.len(), skin.joints().count())));
+        if ibms.len() < joints.len() {
+            return Err(CaudalError::gltf(label, format!("skin {}: {} inverse bind matrices for {} joints", skin.index(), ibms.len(), joints.len())));
         }
         if let Some(i) = ibms.iter().position(|m| !m.is_finite()) {
             return Err(CaudalError::gltf(label, format!("skin {}: inverse bind matrix {i} is not finite", skin.index())));
         }
-        for j in skin.joints() {
-            if let std::collections::hash_map::Entry::Vacant(e) = joint_of_node.entry(j.index()) {
-                e.insert(joint_nodes.len());
-                joint_nodes.push(j.index());
-            }
-        }
+        skin_joint_nodes.push(joints);
         file_ibm.push(ibms);
     }
-    if joint_nodes.is_empty() {
+    let groups = characters::group_skins(&node_parent, &skin_joint_nodes);
+    if groups.is_empty() {
         return Err(CaudalError::gltf(label, "no skin: caudal needs a skinned (rigged) model"));
     }
-    let jn = joint_nodes.len();
-
-    // Rig parents: nearest joint ancestor; the nodes in between fold in.
-    let mut parents = vec![None; jn];
-    let mut folded = vec![Vec::new(); jn];
-    for (j, &node) in joint_nodes.iter().enumerate() {
-        let mut k = node_parent[node];
-        let mut between = Vec::new();
-        while let Some(p) = k {
-            if let Some(&pj) = joint_of_node.get(&p) {
-                parents[j] = Some(pj);
-                break;
+    let mut character_of_skin = vec![None; skin_joint_nodes.len()];
+    let mut character_of_joint: HashMap<usize, usize> = HashMap::new();
+    for (c, skins) in groups.iter().enumerate() {
+        for &s in skins {
+            character_of_skin[s] = Some(c);
+            for &n in &skin_joint_nodes[s] {
+                character_of_joint.insert(n, c);
             }
-            between.push(p);
-            k = node_parent[p];
         }
-        between.reverse();
-        folded[j] = between;
     }
-    let names: Vec<String> = joint_nodes
-        .iter()
-        .map(|&n| nodes[n].name().map(str::to_string).unwrap_or_else(|| format!("node{n}")))
-        .collect();
-    let names = dedupe(names);
 
-    // Bind space: the first skin's frame carried onto its scene pose.
-    let skins_doc: Vec<gltf::Skin> = doc.skins().collect();
-    let skin0_joints: Vec<usize> = skins_doc[0].joints().map(|n| n.index()).collect();
-    let reference = skin0_joints
-        .iter()
-        .position(|n| parents[joint_of_node[n]].is_none())
-        .unwrap_or(0);
-    let c = similarity_of(&(rest_world[skin0_joints[reference]] * file_ibm[0][reference]));
-
-    // Inverse binds in the rig's space; the first skin that has a joint wins.
-    let mut inverse_bind = vec![None; jn];
-    let mut skins = Vec::new();
-    for (s, skin) in skins_doc.iter().enumerate() {
-        let sj: Vec<usize> = skin.joints().map(|n| joint_of_node[&n.index()]).collect();
-        // This skin's mesh space relative to the first skin's: D = IBM0^-1 IBMs
-        // on a joint both skins share (the identity when they agree).
-        let mut bind_from_file = c;
-        if s > 0 {
-            if let Some((k, &j)) = sj.iter().enumerate().find(|(_, j)| inverse_bind[**j].is_some()) {
-                let ib0_file: Mat4 = inverse_bind[j].unwrap() * c;
-                let d = similarity_of(&(ib0_file.inverse() * file_ibm[s][k]));
-                bind_from_file = c * d;
-            }
+    // Mesh nodes: skinned ones in skin order then node order, then rigid
+    // ones (under a joint) in node order. This is the file's global vertex
+    // order; each character keeps the same order over its own meshes.
+    let mut skinned = Vec::new();
+    let mut rigid = Vec::new();
+    let mut static_meshes = Vec::new();
+    for node in &nodes {
+        if node.mesh().is_none() {
+            continue;
         }
-        let from_inv = bind_from_file.inverse();
-        for (k, &j) in sj.iter().enumerate() {
-            if inverse_bind[j].is_none() {
-                inverse_bind[j] = Some(file_ibm[s][k] * from_inv);
+        match node.skin() {
+            Some(s) => {
+                let c = character_of_skin[s.index()]
+                    .ok_or_else(|| CaudalError::gltf(label, format!("nodes[{}] is skinned by skin {}, which has no joints", node.index(), s.index())))?;
+                skinned.push(MeshNode { node: node.index(), character: c, skin: Some(s.index()), rigid_joint: None });
             }
+            None => match joint_ancestor(node.index(), &node_parent, &|p| character_of_joint.contains_key(&p)).0 {
+                Some(j) => rigid.push(MeshNode { node: node.index(), character: character_of_joint[&j], skin: None, rigid_joint: Some(j) }),
+                None => static_meshes.push(node.index()),
+            },
         }
-        skins.push(SkinInfo { index: s, name: skin.name().map(str::to_string), joints: sj, bind_from_file });
     }
-    let inverse_bind: Vec<Mat4> = inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
-    let bind_world: Vec<Mat4> = inverse_bind.iter().map(|m| m.inverse()).collect();
+    skinned.sort_by_key(|m| (m.skin, m.node));
+    let meshes: Vec<MeshNode> = skinned.into_iter().chain(rigid).collect();
 
-    // Rest locals: node pose, with folded ancestors multiplied in.
-    let rest_local: Vec<Trs> = (0..jn)
-        .map(|j| {
-            let node = joint_nodes[j];
-            if folded[j].is_empty() {
-                node_rest[node]
-            } else {
-                let m = folded[j].iter().fold(Mat4::IDENTITY, |acc, &f| acc * node_rest[f].matrix()) * node_rest[node].matrix();
-                Trs::from_matrix(&m)
-            }
+    let view = FileView {
+        doc: &doc,
+        nodes: &nodes,
+        node_parent: &node_parent,
+        node_rest: &node_rest,
+        rest_world: &rest_world,
+        file_ibm: &file_ibm,
+        skin_joint_nodes: &skin_joint_nodes,
+        src,
+    };
+    let mut characters = Vec::with_capacity(groups.len());
+    let mut skins: Vec<Option<SkinInfo>> = vec![None; skin_joint_nodes.len()];
+    for (c, group) in groups.iter().enumerate() {
+        let mine: Vec<&MeshNode> = meshes.iter().filter(|m| m.character == c).collect();
+        let (character, skin_infos) = build_character(&view, c, group, &mine)?;
+        for si in skin_infos {
+            let i = si.index;
+            skins[i] = Some(si);
+        }
+        characters.push(character);
+    }
+    // Skins without joints bind nothing; they stay listed, in no character.
+    let skins: Vec<SkinInfo> = skins
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            s.unwrap_or_else(|| SkinInfo {
+                index: i,
+                name: doc.skins().nth(i).and_then(|s| s.name().map(str::to_string)),
+                character: usize::MAX,
+                joints: Vec::new(),
+                bind_from_file: Mat4::IDENTITY,
+            })
         })
         .collect();
 
-    // Geometry
-    let mut vertices: Vec<Vec3> = Vec::new();
-    let mut triangles: Vec<[u32; 3]> = Vec::new();
-    let mut offsets: Vec<u32> = vec![0];
-    let mut inf_joints: Vec<u32> = Vec::new();
-    let mut inf_weights: Vec<f32> = Vec::new();
-    let mut primitives = Vec::new();
-    let mut static_meshes = Vec::new();
-    let mut row: Vec<(u32, f32)> = Vec::new();
-    for node in &nodes {
-        let Some(mesh) = node.mesh() else { continue };
-        let (skin_index, rigid_joint) = match node.skin() {
-            Some(s) => (Some(s.index()), None),
-            None => {
-                let mut k = Some(node.index());
-                let mut found = None;
-                while let Some(p) = k {
-                    if let Some(&j) = joint_of_node.get(&p) {
-                        found = Some(j);
-                        break;
-                    }
-                    k = node_parent[p];
-                }
-                match found {
-                    Some(j) => (None, Some(j)),
-                    None => {
-                        static_meshes.push(node.index());
-                        continue;
-                    }
-                }
-            }
-        };
-        for prim in mesh.primitives() {
-            let mode = prim.mode();
-            if !matches!(mode, gltf::mesh::Mode::Triangles | gltf::mesh::Mode::TriangleStrip | gltf::mesh::Mode::TriangleFan) {
-                continue;
-            }
-            let where_ = format!("mesh {} primitive {}", mesh.index(), prim.index());
-            let reader = prim.reader(get);
-            let positions: Vec<Vec3> = match reader.read_positions() {
-                Some(p) => p.map(Vec3::from).collect(),
-                None => return Err(CaudalError::gltf(label, format!("{where_}: no POSITION"))),
-            };
-            if let Some(i) = positions.iter().position(|p| !p.is_finite()) {
-                return Err(CaudalError::NonFinite { field: format!("POSITION of {where_}"), index: i });
-            }
-            let n = positions.len();
-            let base = vertices.len();
-            let indices: Vec<u32> = match reader.read_indices() {
-                Some(ix) => ix.into_u32().collect(),
-                None => (0..n as u32).collect(),
-            };
-            if let Some(&bad) = indices.iter().find(|&&i| i as usize >= n) {
-                return Err(CaudalError::IndexOutOfRange { field: format!("indices of {where_}"), index: 0, value: bad as i64, bound: n });
-            }
-            let tris = assemble_triangles(mode, &indices);
-            triangles.extend(tris.iter().map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]));
-
-            let max_inf;
-            let mut weights_normalized = true;
-            match skin_index {
-                Some(s) => {
-                    let to_bind = skins[s].bind_from_file;
-                    vertices.extend(positions.iter().map(|p| to_bind.transform_point3(*p)));
-                    let skin_joints = &skins[s].joints;
-                    let mut sets: Vec<InfluenceSet> = Vec::new();
-                    let mut set = 0;
-                    while let (Some(js), Some(ws)) = (reader.read_joints(set), reader.read_weights(set)) {
-                        let js: Vec<[u16; 4]> = js.into_u16().collect();
-                        let ws: Vec<[f32; 4]> = ws.into_f32().collect();
-                        if js.len() != n || ws.len() != n {
-                            return Err(CaudalError::gltf(label, format!("{where_}: JOINTS_{set}/WEIGHTS_{set} hold {}/{} entries for {n} vertices", js.len(), ws.len())));
-                        }
-                        sets.push((js, ws));
-                        set += 1;
-                    }
-                    if sets.is_empty() {
-                        return Err(CaudalError::gltf(label, format!("{where_}: skinned node without JOINTS_0/WEIGHTS_0")));
-                    }
-                    max_inf = 4 * sets.len();
-                    for v in 0..n {
-                        row.clear();
-                        for (si, (js, ws)) in sets.iter().enumerate() {
-                            for k in 0..4 {
-                                let w = ws[v][k];
-                                if w == 0.0 {
-                                    continue;
-                                }
-                                if !w.is_finite() || w < 0.0 {
-                                    return Err(CaudalError::Weights { field: format!("WEIGHTS_{si} of {where_}"), message: format!("vertex {v} has weight {w}") });
-                                }
-                                let local = js[v][k] as usize;
-                                let Some(&j) = skin_joints.get(local) else {
-                                    return Err(CaudalError::IndexOutOfRange { field: format!("JOINTS_{si} of {where_}"), index: v, value: local as i64, bound: skin_joints.len() });
-                                };
-                                match row.iter_mut().find(|(jj, _)| *jj == j as u32) {
-                                    Some(e) => e.1 += w,
-                                    None => row.push((j as u32, w)),
-                                }
-                            }
-                        }
-                        let sum: f32 = row.iter().map(|x| x.1).sum();
-                        weights_normalized &= (sum - 1.0).abs() <= NORMALIZED_WEIGHT_SUM;
-                        for &(j, w) in &row {
-                            inf_joints.push(j);
-                            inf_weights.push(w);
-                        }
-                        offsets.push(inf_joints.len() as u32);
-                    }
-                }
-                None => {
-                    let j = rigid_joint.unwrap();
-                    // Carry the mesh onto its joint's bind frame: world at rest, then into bind space.
-                    let to_bind = bind_world[j] * joint_rest_world(&rest_world, joint_nodes[j]).inverse() * rest_world[node.index()];
-                    vertices.extend(positions.iter().map(|p| to_bind.transform_point3(*p)));
-                    for _ in 0..n {
-                        inf_joints.push(j as u32);
-                        inf_weights.push(1.0);
-                        offsets.push(inf_joints.len() as u32);
-                    }
-                    max_inf = 1;
-                }
-            }
-            primitives.push(PrimitiveInfo {
-                mesh: mesh.index(),
-                primitive: prim.index(),
-                node: node.index(),
-                skin: skin_index,
-                rigid_joint,
-                vertex_offset: base,
-                vertex_count: n,
-                max_influences: max_inf,
-                weights_normalized,
-            });
+    // File-global vertex offsets, in the order of `meshes`.
+    let mut next = 0;
+    for m in &meshes {
+        for p in characters[m.character].primitives.iter_mut().filter(|p| p.node == m.node) {
+            p.file_vertex_offset = next;
+            next += p.vertex_count;
         }
     }
-    if vertices.is_empty() {
-        return Err(CaudalError::EmptyMesh { field: "meshes".into(), message: format!("{label}: no skinned or joint-parented triangle mesh") });
+    let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
+    for (c, n) in characters.iter_mut().zip(dedupe(names)) {
+        c.name = n;
     }
 
-    let rig = Rig::new(RigParts {
-        vertices,
-        triangles,
-        influences: Influences { offsets, joints: inf_joints, weights: inf_weights },
-        joint_names: names,
-        parents,
-        bind_world: Some(bind_world),
-        inverse_bind: Some(inverse_bind),
-        rest_local: Some(rest_local),
-        // Files store quantised weights; their sums drift by more than our tolerance.
-        normalize: true,
-    })?;
-
+    let joint_of_node: HashMap<usize, (usize, usize)> = characters
+        .iter()
+        .flat_map(|c| c.joint_nodes.iter().enumerate().map(move |(j, &n)| (n, (c.index, j))))
+        .collect();
     let animations = doc
         .animations()
         .map(|a| {
@@ -454,9 +355,9 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
             let mut paths = Vec::new();
             let mut duration = 0f32;
             for ch in a.channels() {
-                if let Some(&j) = joint_of_node.get(&ch.target().node().index()) {
-                    if !joints.contains(&j) {
-                        joints.push(j);
+                if let Some(&cj) = joint_of_node.get(&ch.target().node().index()) {
+                    if !joints.contains(&cj) {
+                        joints.push(cj);
                     }
                 }
                 let p = format!("{:?}", ch.target().property()).to_lowercase();
@@ -481,26 +382,351 @@ fn build(doc: gltf::Document, json: serde_json::Value, buffers: Vec<Vec<u8>>, ba
         .collect();
 
     let generator = json.get("asset").and_then(|a| a.get("generator")).and_then(|g| g.as_str()).map(str::to_string);
+    drop(nodes);
     Ok(GltfModel {
         label: label.to_string(),
-        rig,
-        joint_nodes,
-        primitives,
+        characters,
         skins,
         animations,
         static_meshes,
         generator,
+        warnings,
         doc,
         json,
         buffers,
         base_dir,
         node_rest,
-        folded,
     })
 }
 
-fn joint_rest_world(rest_world: &[Mat4], node: usize) -> Mat4 {
-    rest_world[node]
+/// A label for the character: its first skin's name, else the nearest
+/// named non-joint node above its skeleton, else its first joint's name.
+fn character_name(f: &FileView, c: usize, skins: &[usize], joint_nodes: &[usize], parents: &[Option<usize>]) -> String {
+    if let Some(n) = f.doc.skins().nth(skins[0]).and_then(|s| s.name().map(str::to_string)).filter(|n| !n.is_empty()) {
+        return n;
+    }
+    let root = joint_nodes[parents.iter().position(Option::is_none).unwrap_or(0)];
+    let mut k = f.node_parent[root];
+    while let Some(p) = k {
+        if let Some(n) = f.nodes[p].name().filter(|n| !n.is_empty()) {
+            return n.to_string();
+        }
+        k = f.node_parent[p];
+    }
+    f.nodes[root].name().map(str::to_string).unwrap_or_else(|| format!("character {c}"))
+}
+
+fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]) -> Result<(Character, Vec<SkinInfo>)> {
+    let label = f.src.label;
+    // Joints: the union of the character's skins' joints, first skin first.
+    let mut joint_nodes: Vec<usize> = Vec::new();
+    let mut joint_of_node: HashMap<usize, usize> = HashMap::new();
+    for &s in group {
+        for &n in &f.skin_joint_nodes[s] {
+            if let std::collections::hash_map::Entry::Vacant(e) = joint_of_node.entry(n) {
+                e.insert(joint_nodes.len());
+                joint_nodes.push(n);
+            }
+        }
+    }
+    let jn = joint_nodes.len();
+
+    // Rig parents: nearest joint ancestor; the nodes in between fold in.
+    let mut parents = vec![None; jn];
+    let mut folded = vec![Vec::new(); jn];
+    for (j, &node) in joint_nodes.iter().enumerate() {
+        let (p, between) = joint_ancestor(node, f.node_parent, &|p| joint_of_node.contains_key(&p));
+        parents[j] = p.map(|p| joint_of_node[&p]);
+        folded[j] = between;
+    }
+    let names: Vec<String> = joint_nodes
+        .iter()
+        .map(|&n| f.nodes[n].name().map(str::to_string).unwrap_or_else(|| format!("node{n}")))
+        .collect();
+    let names = dedupe(names);
+
+    let raw = read_primitives(f, meshes)?;
+
+    // Bind space: the first skin's frame carried onto its scene pose, at
+    // its root-most weighted joint. Unweighted joints (an exporter's
+    // `_rootJoint`, effect helpers) may carry inverse binds that agree with
+    // nothing (glTF-Transform folds the dequantization into them, FBX
+    // wrappers a unit scale): only a joint that moves skin has to agree
+    // with the mesh.
+    let s0 = group[0];
+    let skin0: Vec<usize> = f.skin_joint_nodes[s0].iter().map(|n| joint_of_node[n]).collect();
+    let reference = reference_joint(&skin0, &f.skin_joint_nodes[s0], &parents, &raw, s0);
+    let bind0 = similarity_of(&(f.rest_world[joint_nodes[skin0[reference]]] * f.file_ibm[s0][reference]));
+
+    // Inverse binds in the rig's space; the first skin that has a joint wins.
+    let mut inverse_bind: Vec<Option<Mat4>> = vec![None; jn];
+    let mut skins = Vec::new();
+    for &s in group {
+        let sj: Vec<usize> = f.skin_joint_nodes[s].iter().map(|n| joint_of_node[n]).collect();
+        // This skin's mesh space relative to the first skin's: D = IBM0^-1 IBMs
+        // on a joint both skins share (the identity when they agree).
+        let mut bind_from_file = bind0;
+        if s != s0 {
+            if let Some((k, &j)) = sj.iter().enumerate().find(|(_, j)| inverse_bind[**j].is_some()) {
+                let ib0_file: Mat4 = inverse_bind[j].expect("found above") * bind0;
+                let d = similarity_of(&(ib0_file.inverse() * f.file_ibm[s][k]));
+                bind_from_file = bind0 * d;
+            }
+        }
+        let from_inv = bind_from_file.inverse();
+        for (k, &j) in sj.iter().enumerate() {
+            if inverse_bind[j].is_none() {
+                inverse_bind[j] = Some(f.file_ibm[s][k] * from_inv);
+            }
+        }
+        skins.push(SkinInfo {
+            index: s,
+            name: f.doc.skins().nth(s).and_then(|sk| sk.name().map(str::to_string)),
+            character: c,
+            joints: sj,
+            bind_from_file,
+        });
+    }
+    let inverse_bind: Vec<Mat4> = inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
+    let bind_world: Vec<Mat4> = inverse_bind.iter().map(|m| m.inverse()).collect();
+
+    // Rest locals: node pose, with folded ancestors multiplied in.
+    let rest_local: Vec<Trs> = (0..jn)
+        .map(|j| {
+            let node = joint_nodes[j];
+            if folded[j].is_empty() {
+                f.node_rest[node]
+            } else {
+                let m = folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * f.node_rest[n].matrix()) * f.node_rest[node].matrix();
+                Trs::from_matrix(&m)
+            }
+        })
+        .collect();
+
+    // Geometry, in bind space.
+    let mut vertices: Vec<Vec3> = Vec::new();
+    let mut triangles: Vec<[u32; 3]> = Vec::new();
+    let mut offsets: Vec<u32> = vec![0];
+    let mut inf_joints: Vec<u32> = Vec::new();
+    let mut inf_weights: Vec<f32> = Vec::new();
+    let mut primitives = Vec::new();
+    let mut row: Vec<(u32, f32)> = Vec::new();
+    for p in &raw {
+        let n = p.positions.len();
+        let base = vertices.len();
+        triangles.extend(p.triangles.iter().map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]));
+        let where_ = format!("meshes[{}].primitives[{}]", p.mesh, p.primitive);
+        let max_inf;
+        let mut weights_normalized = true;
+        let rigid_joint = p.rigid_joint.map(|n| joint_of_node[&n]);
+        match p.skin {
+            Some(s) => {
+                let info = skins.iter().find(|i| i.index == s).expect("the character's skin");
+                let to_bind = info.bind_from_file;
+                vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
+                max_inf = 4 * p.sets.len();
+                for v in 0..n {
+                    row.clear();
+                    for (si, (js, ws)) in p.sets.iter().enumerate() {
+                        for k in 0..4 {
+                            let w = ws[4 * v + k];
+                            if w == 0.0 {
+                                continue;
+                            }
+                            if !w.is_finite() || w < 0.0 {
+                                return Err(CaudalError::Weights { field: format!("WEIGHTS_{si} of {where_}"), message: format!("vertex {v} has weight {w}") });
+                            }
+                            let local = js[4 * v + k] as usize;
+                            let Some(&j) = info.joints.get(local) else {
+                                return Err(CaudalError::IndexOutOfRange { field: format!("JOINTS_{si} of {where_}"), index: v, value: local as i64, bound: info.joints.len() });
+                            };
+                            match row.iter_mut().find(|(jj, _)| *jj == j as u32) {
+                                Some(e) => e.1 += w,
+                                None => row.push((j as u32, w)),
+                            }
+                        }
+                    }
+                    let sum: f32 = row.iter().map(|x| x.1).sum();
+                    weights_normalized &= (sum - 1.0).abs() <= NORMALIZED_WEIGHT_SUM;
+                    for &(j, w) in &row {
+                        inf_joints.push(j);
+                        inf_weights.push(w);
+                    }
+                    offsets.push(inf_joints.len() as u32);
+                }
+            }
+            None => {
+                let j = rigid_joint.expect("a rigid mesh hangs from a joint");
+                // Carry the mesh onto its joint's bind frame: world at rest, then into bind space.
+                let to_bind = bind_world[j] * f.rest_world[joint_nodes[j]].inverse() * f.rest_world[p.node];
+                vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
+                for _ in 0..n {
+                    inf_joints.push(j as u32);
+                    inf_weights.push(1.0);
+                    offsets.push(inf_joints.len() as u32);
+                }
+                max_inf = 1;
+            }
+        }
+        primitives.push(PrimitiveInfo {
+            mesh: p.mesh,
+            primitive: p.primitive,
+            node: p.node,
+            skin: p.skin,
+            rigid_joint,
+            vertex_offset: base,
+            file_vertex_offset: base,
+            vertex_count: n,
+            max_influences: max_inf,
+            weights_normalized,
+        });
+    }
+    let name = character_name(f, c, group, &joint_nodes, &parents);
+    if vertices.is_empty() {
+        return Err(CaudalError::EmptyMesh {
+            field: "meshes".into(),
+            message: format!("{label}: character {c} ({name}) has no skinned or joint-parented triangle mesh"),
+        });
+    }
+    let rig = Rig::new(RigParts {
+        vertices,
+        triangles,
+        influences: Influences { offsets, joints: inf_joints, weights: inf_weights },
+        joint_names: names,
+        parents,
+        bind_world: Some(bind_world),
+        inverse_bind: Some(inverse_bind),
+        rest_local: Some(rest_local),
+        // Files store quantised weights; their sums drift by more than our tolerance.
+        normalize: true,
+    })?;
+    Ok((Character { index: c, name, rig, joint_nodes, primitives, skins: group.to_vec(), folded }, skins))
+}
+
+/// One primitive as the file stores it (mesh space), before placing.
+struct RawPrimitive {
+    mesh: usize,
+    primitive: usize,
+    node: usize,
+    skin: Option<usize>,
+    /// Joint node a rigid mesh hangs from.
+    rigid_joint: Option<usize>,
+    positions: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    sets: Vec<InfluenceSet>,
+}
+
+/// Reads and checks every triangle primitive of `meshes`, in order.
+fn read_primitives(f: &FileView, meshes: &[&MeshNode]) -> Result<Vec<RawPrimitive>> {
+    let label = f.src.label;
+    let mut out = Vec::new();
+    for m in meshes {
+        let mesh = f.nodes[m.node].mesh().expect("mesh nodes only");
+        for prim in mesh.primitives() {
+            let mode = prim.mode();
+            if !matches!(mode, gltf::mesh::Mode::Triangles | gltf::mesh::Mode::TriangleStrip | gltf::mesh::Mode::TriangleFan) {
+                continue;
+            }
+            let where_ = format!("meshes[{}].primitives[{}]", mesh.index(), prim.index());
+            let Some(pos_acc) = prim.get(&gltf::Semantic::Positions) else {
+                return Err(CaudalError::gltf(label, format!("{where_}: no POSITION")));
+            };
+            let what = format!("POSITION of {where_}");
+            accessor::expect_dims(&pos_acc, &f.src, &[Dimensions::Vec3], &what)?;
+            let positions: Vec<Vec3> = accessor::floats(&pos_acc, &f.src, &what)?.chunks_exact(3).map(Vec3::from_slice).collect();
+            if let Some(i) = positions.iter().position(|p| !p.is_finite()) {
+                return Err(CaudalError::NonFinite { field: what, index: i });
+            }
+            let n = positions.len();
+            let indices: Vec<u32> = match prim.indices() {
+                Some(acc) => {
+                    let what = format!("indices of {where_}");
+                    accessor::expect_dims(&acc, &f.src, &[Dimensions::Scalar], &what)?;
+                    accessor::uints(&acc, &f.src, &what)?
+                }
+                None => (0..n as u32).collect(),
+            };
+            if let Some((i, &bad)) = indices.iter().enumerate().find(|(_, &i)| i as usize >= n) {
+                return Err(CaudalError::IndexOutOfRange { field: format!("indices of {where_}"), index: i, value: bad as i64, bound: n });
+            }
+            let sets = if m.skin.is_some() {
+                let sets = influence_sets(&prim, &f.src, &where_, n)?;
+                if sets.is_empty() {
+                    return Err(CaudalError::gltf(label, format!("{where_}: skinned node without JOINTS_0/WEIGHTS_0")));
+                }
+                sets
+            } else {
+                Vec::new()
+            };
+            out.push(RawPrimitive {
+                mesh: mesh.index(),
+                primitive: prim.index(),
+                node: m.node,
+                skin: m.skin,
+                rigid_joint: m.rigid_joint,
+                positions,
+                triangles: assemble_triangles(mode, &indices),
+                sets,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Position in `skin` (character joint indices) of the joint whose bind
+/// frame anchors the character in the scene: the root-most joint that
+/// moves geometry (weighted by skin `s`, or holding a joint-parented mesh),
+/// first in skin order on ties; the skin's root when none does.
+fn reference_joint(skin: &[usize], skin_nodes: &[usize], parents: &[Option<usize>], raw: &[RawPrimitive], s: usize) -> usize {
+    let mut weighted = vec![false; skin.len()];
+    for p in raw {
+        if let Some(k) = p.rigid_joint.and_then(|n| skin_nodes.iter().position(|&m| m == n)) {
+            weighted[k] = true;
+        }
+    }
+    for p in raw.iter().filter(|p| p.skin == Some(s)) {
+        for (js, ws) in &p.sets {
+            for (&j, &w) in js.iter().zip(ws) {
+                if w > 0.0 {
+                    if let Some(x) = weighted.get_mut(j as usize) {
+                        *x = true;
+                    }
+                }
+            }
+        }
+    }
+    let depth = |mut j: usize| {
+        let mut d = 0;
+        while let Some(p) = parents[j] {
+            j = p;
+            d += 1;
+        }
+        d
+    };
+    (0..skin.len())
+        .filter(|&k| weighted[k])
+        .min_by_key(|&k| (depth(skin[k]), k))
+        .or_else(|| skin.iter().position(|&j| parents[j].is_none()))
+        .unwrap_or(0)
+}
+
+/// Every JOINTS_n/WEIGHTS_n pair of a primitive, checked to hold one VEC4
+/// per vertex.
+fn influence_sets(prim: &gltf::Primitive, src: &Source, where_: &str, n: usize) -> Result<Vec<InfluenceSet>> {
+    let mut sets = Vec::new();
+    for set in 0.. {
+        let (Some(ja), Some(wa)) = (prim.get(&gltf::Semantic::Joints(set)), prim.get(&gltf::Semantic::Weights(set))) else { break };
+        let (jw, ww) = (format!("JOINTS_{set} of {where_}"), format!("WEIGHTS_{set} of {where_}"));
+        accessor::expect_dims(&ja, src, &[Dimensions::Vec4], &jw)?;
+        accessor::expect_dims(&wa, src, &[Dimensions::Vec4], &ww)?;
+        let js = accessor::uints(&ja, src, &jw)?;
+        let ws = accessor::floats(&wa, src, &ww)?;
+        if js.len() != 4 * n || ws.len() != 4 * n {
+            return Err(CaudalError::gltf(src.label, format!("{where_}: JOINTS_{set}/WEIGHTS_{set} hold {}/{} entries for {n} vertices", js.len() / 4, ws.len() / 4)));
+        }
+        sets.push((js, ws));
+    }
+    Ok(sets)
 }
 
 fn assemble_triangles(mode: gltf::mesh::Mode, idx: &[u32]) -> Vec<[u32; 3]> {
@@ -548,11 +774,44 @@ impl GltfModel {
             })
     }
 
-    /// Rest transform of the non-joint nodes folded into joint `j`'s rig
-    /// local (identity when there are none): a rig local `L` goes to the
-    /// joint's own node as `folded_rest(j)^-1 * L`.
-    pub fn folded_rest(&self, j: usize) -> Mat4 {
-        self.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_rest[n].matrix())
+    /// Character `c`, or an error naming how many there are.
+    pub fn character(&self, c: usize) -> Result<&Character> {
+        self.characters.get(c).ok_or_else(|| {
+            CaudalError::param("character", format!("{} has {} character(s); there is no character {c}", self.label, self.characters.len()))
+        })
+    }
+
+    /// The file's only character. A file with several is an error naming
+    /// them: taking the first silently would leave the others unrepaired.
+    pub fn single(&self) -> Result<&Character> {
+        match self.characters.as_slice() {
+            [one] => Ok(one),
+            many => {
+                let names: Vec<&str> = many.iter().map(|c| c.name.as_str()).collect();
+                Err(CaudalError::param(
+                    "character",
+                    format!("{} holds {} characters ({}): choose one of its characters by index", self.label, many.len(), names.join(", ")),
+                ))
+            }
+        }
+    }
+
+    /// The rig of the file's only character (see [`GltfModel::single`]).
+    pub fn rig(&self) -> Result<&Rig> {
+        Ok(&self.single()?.rig)
+    }
+
+    /// Rest transform of the non-joint nodes folded into joint `j` of
+    /// character `c` (identity when there are none): a rig local `L` goes
+    /// to the joint's own node as `folded_rest(c, j)^-1 * L`.
+    pub fn folded_rest(&self, c: usize, j: usize) -> Mat4 {
+        self.characters[c].folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_rest[n].matrix())
+    }
+
+    /// Every node name of the file (joints of every character included):
+    /// what new joints must not be called, so that names stay unique.
+    pub fn node_names(&self) -> Vec<String> {
+        self.doc.nodes().filter_map(|n| n.name().map(str::to_string)).collect()
     }
 
     pub fn source_dir(&self) -> Option<&Path> {

@@ -5,6 +5,9 @@ use std::collections::HashMap;
 
 use glam::{Mat4, Quat, Vec3, Vec4};
 
+use gltf::accessor::Dimensions;
+
+use super::accessor::{self, Source};
 use super::read::GltfModel;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Trs};
@@ -82,7 +85,7 @@ struct NodeTracks {
 
 impl GltfModel {
     fn tracks_of(&self, animations: &[usize]) -> Result<(HashMap<usize, NodeTracks>, f32)> {
-        let get = |b: gltf::Buffer| self.buffers.get(b.index()).map(|v| v.as_slice());
+        let src = Source { buffers: &self.buffers, label: &self.label };
         let mut out: HashMap<usize, NodeTracks> = HashMap::new();
         let mut duration = 0f32;
         for &ai in animations {
@@ -92,12 +95,17 @@ impl GltfModel {
                 .nth(ai)
                 .ok_or_else(|| CaudalError::not_found("clip", format!("no animation {ai}")))?;
             for ch in anim.channels() {
-                let reader = ch.reader(get);
+                use gltf::animation::Property;
                 let where_ = format!("animation {ai} channel {}", ch.index());
-                let times: Vec<f32> = reader
-                    .read_inputs()
-                    .ok_or_else(|| CaudalError::gltf(&self.label, format!("{where_}: unreadable input")))?
-                    .collect();
+                let property = ch.target().property();
+                if property == Property::MorphTargetWeights {
+                    continue;
+                }
+                // Through the checked reader: every offset and count is
+                // tested against the file before a byte is read.
+                let input = ch.sampler().input();
+                accessor::expect_dims(&input, &src, &[Dimensions::Scalar], &format!("{where_} input"))?;
+                let times = accessor::floats(&input, &src, &format!("{where_} input"))?;
                 if times.is_empty() || times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
                     return Err(CaudalError::gltf(&self.label, format!("{where_}: key times must be finite and increasing")));
                 }
@@ -106,12 +114,15 @@ impl GltfModel {
                     gltf::animation::Interpolation::Linear => Interp::Linear,
                     gltf::animation::Interpolation::CubicSpline => Interp::Cubic,
                 };
-                use gltf::animation::util::ReadOutputs;
-                let values: Vec<Vec4> = match reader.read_outputs() {
-                    Some(ReadOutputs::Translations(it)) | Some(ReadOutputs::Scales(it)) => it.map(|v| Vec3::from(v).extend(0.0)).collect(),
-                    Some(ReadOutputs::Rotations(it)) => it.into_f32().map(Vec4::from).collect(),
-                    Some(ReadOutputs::MorphTargetWeights(_)) => continue,
-                    None => return Err(CaudalError::gltf(&self.label, format!("{where_}: unreadable output"))),
+                let output = ch.sampler().output();
+                let what = format!("{where_} output");
+                // Rotations may be normalized integers (dequantized by the reader).
+                let values: Vec<Vec4> = if property == Property::Rotation {
+                    accessor::expect_dims(&output, &src, &[Dimensions::Vec4], &what)?;
+                    accessor::floats(&output, &src, &what)?.chunks_exact(4).map(Vec4::from_slice).collect()
+                } else {
+                    accessor::expect_dims(&output, &src, &[Dimensions::Vec3], &what)?;
+                    accessor::floats(&output, &src, &what)?.chunks_exact(3).map(|c| Vec3::from_slice(c).extend(0.0)).collect()
                 };
                 let per_key = if interp == Interp::Cubic { 3 } else { 1 };
                 if values.len() != times.len() * per_key {
@@ -126,21 +137,22 @@ impl GltfModel {
                 duration = duration.max(*times.last().unwrap());
                 let track = Track { times, values, interp };
                 let entry = out.entry(ch.target().node().index()).or_default();
-                match ch.target().property() {
-                    gltf::animation::Property::Translation => entry.translation = Some(track),
-                    gltf::animation::Property::Rotation => entry.rotation = Some(track),
-                    gltf::animation::Property::Scale => entry.scale = Some(track),
-                    gltf::animation::Property::MorphTargetWeights => {}
+                match property {
+                    Property::Translation => entry.translation = Some(track),
+                    Property::Rotation => entry.rotation = Some(track),
+                    Property::Scale => entry.scale = Some(track),
+                    Property::MorphTargetWeights => {}
                 }
             }
         }
         Ok((out, duration))
     }
 
-    /// Samples one animation by name at about `rate` frames per second.
-    pub fn sample_clip(&self, name: &str, rate: f32) -> Result<Clip> {
+    /// Samples one animation by name at about `rate` frames per second,
+    /// for character `character`'s joints.
+    pub fn sample_clip(&self, character: usize, name: &str, rate: f32) -> Result<Clip> {
         let i = self.animation_index(name)?;
-        self.sample_together(&[i], rate, name)
+        self.sample_together(character, &[i], rate, name)
     }
 
     /// Samples several animations played together (CesiumMan stores one
@@ -148,23 +160,24 @@ impl GltfModel {
     /// `[0, duration]`: the count is `round(duration * rate) + 1` and the
     /// clip's rate is adjusted so the last frame lands on the end, which
     /// keeps loop ends comparable.
-    pub fn sample_together(&self, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+    pub fn sample_together(&self, character: usize, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+        let ch = self.character(character)?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
         }
         let (tracks, duration) = self.tracks_of(animations)?;
         let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as usize + 1 } else { 1 };
         let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
-        let jn = self.rig.joint_count();
+        let jn = ch.rig.joint_count();
         let mut locals = Vec::with_capacity(frames * jn);
         for f in 0..frames {
             let t = if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 };
             for j in 0..jn {
-                let own = self.node_trs_at(&tracks, self.joint_nodes[j], t);
-                if self.folded[j].is_empty() {
+                let own = self.node_trs_at(&tracks, ch.joint_nodes[j], t);
+                if ch.folded[j].is_empty() {
                     locals.push(own);
                 } else {
-                    let m = self.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
+                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
                     locals.push(Trs::from_matrix(&m));
                 }
             }

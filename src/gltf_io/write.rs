@@ -10,7 +10,8 @@ use glam::{Mat4, Quat, Vec4};
 use serde_json::{json, Map, Value};
 
 use super::atomic::write_atomic;
-use super::read::GltfModel;
+use super::accessor::{self, Source};
+use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{normalize_weights, Rig};
 
@@ -37,7 +38,9 @@ impl TrackPath {
 #[derive(Clone, Debug)]
 pub struct AnimationTrack {
     pub animation: String,
-    /// Rig joint index (new joints included).
+    /// The character whose joint this is.
+    pub character: usize,
+    /// Joint index in that character's rig (new joints included).
     pub joint: usize,
     pub path: TrackPath,
     pub times: Vec<f32>,
@@ -113,68 +116,86 @@ impl Builder {
     }
 }
 
-/// Writes `rig` (the loaded rig, possibly with joints appended and weights
-/// changed) and `tracks` over the file `model` was read from, to `path`,
-/// atomically. `.gltf` paths get JSON with an embedded buffer, others GLB.
-pub fn write(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], path: &Path, options: &WriteOptions) -> Result<()> {
+/// Writes `rigs` (one per character, in order: the loaded rig, possibly
+/// with joints appended and weights changed) and `tracks` over the file
+/// `model` was read from, to `path`, atomically. `.gltf` paths get JSON
+/// with an embedded buffer, others GLB.
+pub fn write(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], path: &Path, options: &WriteOptions) -> Result<()> {
     let as_json = options
         .force_gltf_json
         .unwrap_or_else(|| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf")));
-    let bytes = encode(model, rig, tracks, as_json)?;
+    let bytes = encode(model, rigs, tracks, as_json)?;
     write_atomic(path, &bytes)
 }
 
-/// The file as bytes (GLB, or glTF JSON with a data-URI buffer).
-pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: bool) -> Result<Vec<u8>> {
-    let old = &model.rig;
+/// Checks that `rig` is character `c`'s rig with joints only appended.
+fn check_rig(model: &GltfModel, c: usize, rig: &Rig) -> Result<()> {
+    let old = &model.characters[c].rig;
     let j_old = old.joint_count();
+    let field = format!("rigs[{c}]");
     if rig.vertex_count() != old.vertex_count() {
-        return Err(CaudalError::shape("rig", format!("{} vertices, the file has {}", rig.vertex_count(), old.vertex_count())));
+        return Err(CaudalError::shape(field, format!("{} vertices, character {c} of the file has {}", rig.vertex_count(), old.vertex_count())));
     }
     if rig.joint_count() < j_old || rig.joint_names()[..j_old] != old.joint_names()[..] || rig.parents()[..j_old] != old.parents()[..] {
-        return Err(CaudalError::shape("rig", "joints must be the file's joints, unchanged and in order, followed by any new ones"));
+        return Err(CaudalError::shape(field, format!("joints must be character {c}'s joints, unchanged and in order, followed by any new ones")));
     }
+    Ok(())
+}
+
+/// The file as bytes (GLB, or glTF JSON with a data-URI buffer).
+pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_json: bool) -> Result<Vec<u8>> {
+    if rigs.len() != model.characters.len() {
+        return Err(CaudalError::shape("rigs", format!("{} rigs for {} characters", rigs.len(), model.characters.len())));
+    }
+    for (c, rig) in rigs.iter().enumerate() {
+        check_rig(model, c, rig)?;
+    }
+    let src = Source { buffers: &model.buffers, label: &model.label };
 
     let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
-    merge_buffers(&mut b, model)?;
+    compact_buffers(&mut b, model)?;
+    drop_forbidden_strides(&mut b, &model.label)?;
 
-    // New joint nodes under their parents.
-    let mut joint_nodes = model.joint_nodes.clone();
-    for j in j_old..rig.joint_count() {
-        let t = rig.rest_local()[j];
-        let node = json!({
-            "name": rig.joint_names()[j],
-            "translation": t.translation.to_array(),
-            "rotation": t.rotation.normalize().to_array(),
-            "scale": t.scale.to_array(),
-        });
-        let nodes = b.arr("nodes");
-        nodes.push(node);
-        let idx = nodes.len() - 1;
-        joint_nodes.push(idx);
-        match rig.parents()[j] {
-            Some(p) => {
-                let parent_node = joint_nodes[p];
-                let pn = &mut b.json["nodes"][parent_node];
-                let children = pn.as_object_mut().unwrap().entry("children").or_insert_with(|| json!([]));
-                children.as_array_mut().unwrap().push(json!(idx));
-            }
-            None => {
-                for scene in b.arr("scenes").iter_mut() {
-                    if let Some(ns) = scene.get_mut("nodes").and_then(Value::as_array_mut) {
-                        ns.push(json!(idx));
+    // New joint nodes under their parents, character by character.
+    let mut joint_nodes: Vec<Vec<usize>> = model.characters.iter().map(|c| c.joint_nodes.clone()).collect();
+    for (c, rig) in rigs.iter().enumerate() {
+        for j in model.characters[c].rig.joint_count()..rig.joint_count() {
+            let t = rig.rest_local()[j];
+            let node = json!({
+                "name": rig.joint_names()[j],
+                "translation": t.translation.to_array(),
+                "rotation": t.rotation.normalize().to_array(),
+                "scale": t.scale.to_array(),
+            });
+            let nodes = b.arr("nodes");
+            nodes.push(node);
+            let idx = nodes.len() - 1;
+            joint_nodes[c].push(idx);
+            match rig.parents()[j] {
+                Some(p) => {
+                    let parent_node = joint_nodes[c][p];
+                    let pn = &mut b.json["nodes"][parent_node];
+                    let children = pn.as_object_mut().expect("nodes are objects").entry("children").or_insert_with(|| json!([]));
+                    children.as_array_mut().expect("children is an array").push(json!(idx));
+                }
+                None => {
+                    for scene in b.arr("scenes").iter_mut() {
+                        if let Some(ns) = scene.get_mut("nodes").and_then(Value::as_array_mut) {
+                            ns.push(json!(idx));
+                        }
                     }
                 }
             }
         }
     }
 
-    // Skins: new joints join every skin that holds their parent.
+    // Skins: new joints join every skin of their character that holds their parent.
     let mut skin_joints: Vec<Vec<usize>> = model.skins.iter().map(|s| s.joints.clone()).collect();
-    let get = |buf: gltf::Buffer| model.buffers.get(buf.index()).map(|v| v.as_slice());
     for (s, skin_doc) in model.doc.skins().enumerate() {
+        let c = model.skins[s].character;
+        let Some(rig) = rigs.get(c) else { continue };
         let before = skin_joints[s].len();
-        for j in j_old..rig.joint_count() {
+        for j in model.characters[c].rig.joint_count()..rig.joint_count() {
             if let Some(p) = rig.parents()[j] {
                 if skin_joints[s].contains(&p) && !skin_joints[s].contains(&j) {
                     skin_joints[s].push(j);
@@ -184,10 +205,11 @@ pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: 
         if skin_joints[s].len() == before {
             continue;
         }
-        let mut ibms: Vec<f32> = match skin_doc.reader(get).read_inverse_bind_matrices() {
-            Some(it) => it.flat_map(|m| Mat4::from_cols_array_2d(&m).to_cols_array()).collect(),
+        let mut ibms: Vec<f32> = match skin_doc.inverse_bind_matrices() {
+            Some(acc) => accessor::floats(&acc, &src, &format!("skins[{s}].inverseBindMatrices"))?,
             None => Mat4::IDENTITY.to_cols_array().repeat(before),
         };
+        ibms.truncate(16 * before);
         let from = model.skins[s].bind_from_file;
         for &j in &skin_joints[s][before..] {
             ibms.extend((rig.inverse_bind()[j] * from).to_cols_array());
@@ -195,11 +217,72 @@ pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: 
         let acc = b.f32_accessor(&ibms, "MAT4", 16, false);
         let skin = &mut b.json["skins"][s];
         skin["inverseBindMatrices"] = json!(acc);
-        skin["joints"] = json!(skin_joints[s].iter().map(|&j| joint_nodes[j]).collect::<Vec<_>>());
+        skin["joints"] = json!(skin_joints[s].iter().map(|&j| joint_nodes[c][j]).collect::<Vec<_>>());
     }
 
     // Weights of primitives whose influences changed.
-    for p in &model.primitives {
+    for (c, ch) in model.characters.iter().enumerate() {
+        write_weights(&mut b, ch, rigs[c], &skin_joints)?;
+    }
+
+    // Animation channels.
+    for t in tracks {
+        let Some(rig) = rigs.get(t.character) else {
+            return Err(CaudalError::IndexOutOfRange { field: "tracks.character".into(), index: 0, value: t.character as i64, bound: rigs.len() });
+        };
+        if t.joint >= rig.joint_count() {
+            return Err(CaudalError::IndexOutOfRange { field: "tracks.joint".into(), index: 0, value: t.joint as i64, bound: rig.joint_count() });
+        }
+        if t.times.is_empty() || t.times.len() != t.values.len() {
+            return Err(CaudalError::shape("tracks", format!("{} times for {} values on joint {}", t.times.len(), t.values.len(), t.joint)));
+        }
+        if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
+            return Err(CaudalError::param("tracks.times", "key times must be finite and strictly increasing"));
+        }
+        if t.values.iter().any(|v| !v.is_finite()) {
+            return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
+        }
+        let input = b.f32_accessor(&t.times, "SCALAR", 1, true);
+        let (kind, comps) = if t.path == TrackPath::Rotation { ("VEC4", 4) } else { ("VEC3", 3) };
+        let data: Vec<f32> = t
+            .values
+            .iter()
+            .flat_map(|v| {
+                if comps == 4 {
+                    Quat::from_vec4(*v).normalize().to_array().to_vec()
+                } else {
+                    v.truncate().to_array().to_vec()
+                }
+            })
+            .collect();
+        let output = b.f32_accessor(&data, kind, comps, false);
+        let node = joint_nodes[t.character][t.joint];
+        let anims = b.arr("animations");
+        let ai = match anims.iter().position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str())) {
+            Some(i) => i,
+            None => {
+                anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
+                anims.len() - 1
+            }
+        };
+        let anim = &mut anims[ai];
+        let samplers = anim["samplers"].as_array_mut().expect("animation samplers are an array");
+        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+        let si = samplers.len() - 1;
+        let channels = anim["channels"].as_array_mut().expect("animation channels are an array");
+        channels.retain(|c| !(c["target"]["node"].as_u64() == Some(node as u64) && c["target"]["path"].as_str() == Some(t.path.as_str())));
+        channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
+    }
+    prune_unused_samplers(&mut b.json);
+
+    Ok(if as_json { encode_gltf(b) } else { encode_glb(b) })
+}
+
+/// New JOINTS_n/WEIGHTS_n for every primitive of `ch` whose influences
+/// changed in `rig` (or whose file weights did not sum to one).
+fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<usize>]) -> Result<()> {
+    let old = &ch.rig;
+    for p in &ch.primitives {
         let range = p.vertex_offset..p.vertex_offset + p.vertex_count;
         let changed = range.clone().any(|v| rig.influences().of(v) != old.influences().of(v));
         // Weights that break the glTF rule (sum 1) are stored normalised, as
@@ -256,82 +339,113 @@ pub fn encode(model: &GltfModel, rig: &Rig, tracks: &[AnimationTrack], as_json: 
         }
         b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"] = Value::Object(new_attrs);
     }
-
-    // Animation channels.
-    for t in tracks {
-        if t.joint >= rig.joint_count() {
-            return Err(CaudalError::IndexOutOfRange { field: "tracks.joint".into(), index: 0, value: t.joint as i64, bound: rig.joint_count() });
-        }
-        if t.times.is_empty() || t.times.len() != t.values.len() {
-            return Err(CaudalError::shape("tracks", format!("{} times for {} values on joint {}", t.times.len(), t.values.len(), t.joint)));
-        }
-        if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
-            return Err(CaudalError::param("tracks.times", "key times must be finite and strictly increasing"));
-        }
-        if t.values.iter().any(|v| !v.is_finite()) {
-            return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
-        }
-        let input = b.f32_accessor(&t.times, "SCALAR", 1, true);
-        let (kind, comps) = if t.path == TrackPath::Rotation { ("VEC4", 4) } else { ("VEC3", 3) };
-        let data: Vec<f32> = t
-            .values
-            .iter()
-            .flat_map(|v| {
-                if comps == 4 {
-                    Quat::from_vec4(*v).normalize().to_array().to_vec()
-                } else {
-                    v.truncate().to_array().to_vec()
-                }
-            })
-            .collect();
-        let output = b.f32_accessor(&data, kind, comps, false);
-        let node = joint_nodes[t.joint];
-        let anims = b.arr("animations");
-        let ai = match anims.iter().position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str())) {
-            Some(i) => i,
-            None => {
-                anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
-                anims.len() - 1
-            }
-        };
-        let anim = &mut anims[ai];
-        let samplers = anim["samplers"].as_array_mut().unwrap();
-        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-        let si = samplers.len() - 1;
-        let channels = anim["channels"].as_array_mut().unwrap();
-        channels.retain(|c| !(c["target"]["node"].as_u64() == Some(node as u64) && c["target"]["path"].as_str() == Some(t.path.as_str())));
-        channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
-    }
-    prune_unused_samplers(&mut b.json);
-
-    Ok(if as_json { encode_gltf(b) } else { encode_glb(b) })
+    Ok(())
 }
 
-/// Every buffer becomes one: the GLB binary chunk (or the embedded URI).
-fn merge_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
-    let mut bases = Vec::with_capacity(model.buffers.len());
-    for (i, data) in model.buffers.iter().enumerate() {
+/// One buffer out of every buffer view's bytes: each view is copied (at a
+/// 16-byte boundary, which keeps every accessor aligned), so bytes no view
+/// uses (a meshopt file's compressed data, an unused buffer) are not
+/// carried into the output.
+fn compact_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
+    let n_views = b.json.get("bufferViews").and_then(Value::as_array).map_or(0, Vec::len);
+    for i in 0..n_views {
+        let v = &b.json["bufferViews"][i];
+        let buf = v["buffer"].as_u64().unwrap_or(u64::MAX) as usize;
+        let off = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let len = v.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let bytes = model
+            .buffers
+            .get(buf)
+            .and_then(|d| d.get(off..off.checked_add(len)?))
+            .ok_or_else(|| CaudalError::gltf(&model.label, format!("bufferViews[{i}] lies outside buffer {buf}")))?;
         while b.bin.len() % 16 != 0 {
             b.bin.push(0);
         }
-        bases.push(b.bin.len());
-        let declared = model.json["buffers"][i]["byteLength"].as_u64().unwrap_or(data.len() as u64) as usize;
-        b.bin.extend_from_slice(&data[..declared.min(data.len())]);
-    }
-    if let Some(views) = b.json.get_mut("bufferViews").and_then(Value::as_array_mut) {
-        for v in views {
-            let buf = v["buffer"].as_u64().unwrap_or(0) as usize;
-            let off = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
-            let base = *bases.get(buf).ok_or_else(|| CaudalError::gltf(&model.label, format!("bufferView refers to missing buffer {buf}")))?;
-            v["buffer"] = json!(0);
-            v["byteOffset"] = json!(base + off);
-        }
+        let base = b.bin.len();
+        b.bin.extend_from_slice(bytes);
+        let v = &mut b.json["bufferViews"][i];
+        v["buffer"] = json!(0);
+        v["byteOffset"] = json!(base);
     }
     let mut first = model.json.get("buffers").and_then(|b| b.get(0)).cloned().unwrap_or_else(|| json!({}));
     if let Some(o) = first.as_object_mut() {
         o.remove("uri");
+        o.remove("extensions");
     }
     b.json["buffers"] = json!([first]);
+    Ok(())
+}
+
+/// glTF allows `byteStride` only on views of vertex attributes; exporters
+/// (Sketchfab's among them) set it on animation and skin data too, which
+/// the validator rejects. A view no vertex attribute reads loses its
+/// stride: dropped when its accessors are tightly packed anyway, and an
+/// accessor whose elements really are spread out is copied into a packed
+/// view of its own. Runs after [`compact_buffers`] (every view in `b.bin`).
+fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
+    let mut attribute_views = std::collections::HashSet::new();
+    let accessor_view = |j: &Value, a: &Value| a.as_u64().and_then(|a| j["accessors"][a as usize]["bufferView"].as_u64());
+    for mesh in b.json.get("meshes").and_then(Value::as_array).into_iter().flatten() {
+        for p in mesh.get("primitives").and_then(Value::as_array).into_iter().flatten() {
+            let targets = p.get("targets").and_then(Value::as_array).into_iter().flatten();
+            for set in p.get("attributes").into_iter().chain(targets) {
+                for a in set.as_object().into_iter().flat_map(|o| o.values()) {
+                    attribute_views.extend(accessor_view(&b.json, a));
+                }
+            }
+        }
+    }
+    let n_acc = b.json.get("accessors").and_then(Value::as_array).map_or(0, Vec::len);
+    let mut loose: Vec<(usize, usize, usize, usize)> = Vec::new(); // accessor, view, element size, stride
+    let mut strided_views = std::collections::HashSet::new();
+    for i in 0..n_acc {
+        let a = &b.json["accessors"][i];
+        let Some(v) = a.get("bufferView").and_then(Value::as_u64).map(|v| v as usize) else { continue };
+        let Some(stride) = b.json["bufferViews"][v].get("byteStride").and_then(Value::as_u64).map(|s| s as usize) else { continue };
+        if attribute_views.contains(&(v as u64)) {
+            continue;
+        }
+        strided_views.insert(v);
+        let comp = match a["componentType"].as_u64() {
+            Some(5120 | 5121) => 1,
+            Some(5122 | 5123) => 2,
+            _ => 4,
+        };
+        let n = match a["type"].as_str() {
+            Some("VEC2") => 2,
+            Some("VEC3") => 3,
+            Some("VEC4" | "MAT2") => 4,
+            Some("MAT3") => 9,
+            Some("MAT4") => 16,
+            _ => 1,
+        };
+        if comp * n != stride {
+            loose.push((i, v, comp * n, stride));
+        }
+    }
+    for (i, v, size, stride) in loose {
+        let view = &b.json["bufferViews"][v];
+        let start = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize)
+            .saturating_add(b.json["accessors"][i].get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize);
+        let count = b.json["accessors"][i]["count"].as_u64().unwrap_or(0) as usize;
+        let view_end = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize).saturating_add(view.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize);
+        let fits = count == 0 || (count - 1).checked_mul(stride).and_then(|x| x.checked_add(start.saturating_add(size))).is_some_and(|end| end <= view_end.min(b.bin.len()));
+        if !fits {
+            return Err(CaudalError::gltf(label, format!("accessors[{i}]: {count} elements of stride {stride} run past bufferViews[{v}]")));
+        }
+        let packed: Vec<u8> = (0..count).flat_map(|k| b.bin[start + k * stride..start + k * stride + size].to_vec()).collect();
+        let nv = b.view(&packed, None);
+        let a = &mut b.json["accessors"][i];
+        a["bufferView"] = json!(nv);
+        if let Some(o) = a.as_object_mut() {
+            o.remove("byteOffset");
+        }
+    }
+    for v in strided_views {
+        if let Some(o) = b.json["bufferViews"][v].as_object_mut() {
+            o.remove("byteStride");
+        }
+    }
     Ok(())
 }
 

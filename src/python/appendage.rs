@@ -92,9 +92,12 @@ fn find_appendages<'py>(
 /// Finds the appendages and fixes them: a `Tail_1..Tail_K` + `Tail_End`
 /// chain per tail (`rigid=True`: all tail weight on the pelvis instead),
 /// carried parts rigid on their bone, broad parts untouched unless
-/// `broad="rigid"`. Returns `(new_rig, report)`; `rig` is not changed.
+/// `broad="rigid"`. `reserved_names`: names new joints must not take (the
+/// other characters' joints and chains of the same file, so that chain
+/// names stay unique in it). Returns `(new_rig, report)`; `rig` is not
+/// changed.
 #[pyfunction]
-#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None, joint_blend=None, segment_thickness=None))]
+#[pyo3(signature = (rig, *, rigid=false, broad=None, far_ratio=None, min_centroid_ratio=None, min_elongation=None, min_tube_ratio=None, min_slenderness=None, attachment_bias=None, merge_overlap=None, min_protrusion_ratio=None, min_tail_length_ratio=None, min_part_vertices=None, pelvis=None, segment_ratio=None, min_bones=None, max_bones=None, smoothing_passes=None, joint_blend=None, segment_thickness=None, reserved_names=None))]
 #[allow(clippy::too_many_arguments)]
 fn grow_chains<'py>(
     py: Python<'py>,
@@ -118,6 +121,7 @@ fn grow_chains<'py>(
     smoothing_passes: Option<usize>,
     joint_blend: Option<f32>,
     segment_thickness: Option<f32>,
+    reserved_names: Option<Vec<String>>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
     let detect = detect_params(
         far_ratio, min_centroid_ratio, min_elongation, min_tube_ratio, min_slenderness, attachment_bias, merge_overlap,
@@ -133,6 +137,7 @@ fn grow_chains<'py>(
         smoothing_passes: smoothing_passes.unwrap_or(d.smoothing_passes),
         joint_blend: joint_blend.unwrap_or(d.joint_blend),
         segment_thickness: segment_thickness.unwrap_or(d.segment_thickness),
+        reserved_names: reserved_names.unwrap_or_default(),
     };
     let r = rig.inner.clone();
     let (out, report) = py.detach(move || core_grow(&r, &params)).py_err()?;

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::convert::*;
 use super::errors::IntoPy;
-use super::gltf::PyModel;
+use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::bake::{bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
 use crate::chain::{grow_chains, ChainParams};
@@ -79,6 +79,8 @@ pub fn bake_params(
 pub struct PyBakedClip {
     inner: BakedClip,
     bones: Vec<String>,
+    /// The file's character it was baked for, when it came from `bake`.
+    character: Option<usize>,
 }
 
 #[pymethods]
@@ -121,12 +123,14 @@ impl PyBakedClip {
     /// The keys as track dicts for `Model.write(..., tracks=...)`: one
     /// rotation track per baked bone, into the animation `animation`
     /// (default: the clip's name, which replaces that clip's keys for these
-    /// bones in the written file).
+    /// bones in the written file). A clip from `bake` names its character;
+    /// one from `bake_clip` goes to a one-character file's character.
     #[pyo3(signature = (animation=None))]
     fn tracks<'py>(&self, py: Python<'py>, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
         let animation = animation.unwrap_or_else(|| self.inner.name.clone());
         // baked_tracks keeps the order of the track's joints, which `bones` names.
-        tracks_to_py(py, &baked_tracks(&self.inner, &animation), &self.bones)
+        let ts = baked_tracks(&self.inner, &animation, self.character.unwrap_or(0));
+        tracks_to_py(py, &ts, &self.bones, self.character.is_some())
     }
     fn __repr__(&self) -> String {
         let b = &self.inner;
@@ -209,6 +213,7 @@ impl PyBake {
             .map(|b| PyBakedClip {
                 inner: b.clone(),
                 bones: b.track.joints.iter().map(|&j| names[j].clone()).collect(),
+                character: Some(self.inner.character),
             })
             .collect()
     }
@@ -233,16 +238,23 @@ impl PyBake {
     fn tracks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let ts = tracks(&self.inner);
         let names: Vec<String> = ts.iter().map(|t| self.rig.joint_names()[t.joint].clone()).collect();
-        tracks_to_py(py, &ts, &names)
+        tracks_to_py(py, &ts, &names, true)
     }
-    /// Writes the grown rig with the baked keys over the source file, atomically.
+    /// The character of the file that was baked.
+    #[getter]
+    fn character(&self) -> usize {
+        self.inner.character
+    }
+    /// Writes the grown rig with the baked keys over the source file,
+    /// atomically (the file's other characters as they were loaded).
     #[pyo3(signature = (path, gltf_json=None))]
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
         py.detach(move || {
+            let rigs: Vec<&Rig> = m.characters.iter().map(|c| if c.index == b.character { r.as_ref() } else { &c.rig }).collect();
             gltf_io::write(
                 &m,
-                &r,
+                &rigs,
                 &tracks(&b),
                 &path,
                 &WriteOptions {
@@ -257,12 +269,16 @@ impl PyBake {
     }
 }
 
-/// Rotation tracks as the dicts `Model.write` reads; `joints[i]` names track `i`'s joint.
-fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[String]) -> PyResult<Bound<'py, PyList>> {
+/// Rotation tracks as the dicts `Model.write` reads; `joints[i]` names
+/// track `i`'s joint; `with_character`: the dicts name the character.
+fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[String], with_character: bool) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for (t, name) in tracks.iter().zip(joints) {
         let d = PyDict::new(py);
         d.set_item("animation", &t.animation)?;
+        if with_character {
+            d.set_item("character", t.character)?;
+        }
         d.set_item("joint", name)?;
         d.set_item("path", "rotation")?;
         d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
@@ -286,9 +302,10 @@ fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailCh
     }
 }
 
-/// Bakes the clips `clips` (all when None) of `model` on `rig` (the model's
-/// rig with grown chains; when None, the tail is detected and its chain
-/// grown with default settings first) for every `Tail*` chain
+/// Bakes the clips `clips` (all when None) of `model` (a one-character
+/// model, or one `Character` of a file) on `rig` (its rig with grown
+/// chains; when None, the tail is detected and its chain grown with
+/// default settings first) for every `Tail*` chain
 /// (or the chains given as lists of joint names, root first, an unweighted
 /// last joint taken as the end helper). `loops` maps clip names to 'auto',
 /// 'loop', 'once' (or a bool); `spring` overrides spring parameters.
@@ -297,7 +314,7 @@ fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailCh
 #[allow(clippy::too_many_arguments)]
 fn bake(
     py: Python<'_>,
-    model: &PyModel,
+    model: ModelOrCharacter<'_>,
     rig: Option<&PyRig>,
     clips: Option<Vec<String>>,
     chains: Option<Vec<Vec<String>>>,
@@ -318,19 +335,19 @@ fn bake(
         max_settle,
         spring,
     )?;
-    let m = model.inner.clone();
+    let (m, character) = model.resolve()?;
     let (r, appendages) = match rig {
         Some(r) => (r.inner.clone(), None),
         None => {
             let m2 = m.clone();
-            let (grown, report) = py.detach(move || grow_chains(&m2.rig, &ChainParams::default())).py_err()?;
+            let (grown, report) = py.detach(move || grow_chains(&m2.characters[character].rig, &ChainParams::default())).py_err()?;
             (Arc::new(grown), Some(report.to_json()))
         }
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
     let inner = py
-        .detach(move || bake_model(&m2, &r2, &chains, clips.as_deref(), &params))
+        .detach(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))
         .py_err()?;
     Ok(PyBake {
         model: m,
@@ -369,7 +386,7 @@ fn bake_clip(
     let inner = py.detach(move || core_bake_clip(&r, &c, &chain, mode, &params)).py_err()?;
     let names = rig.inner.joint_names();
     let bones = inner.track.joints.iter().map(|&j| names[j].clone()).collect();
-    Ok(PyBakedClip { inner, bones })
+    Ok(PyBakedClip { inner, bones, character: None })
 }
 
 /// The rig's grown chains: dicts {bones, end, anchor} of joint names.

@@ -9,7 +9,7 @@ use pyo3::types::{PyDict, PyList};
 use super::bake::bake_params;
 use super::convert::*;
 use super::errors::IntoPy;
-use super::gltf::PyModel;
+use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::chain::ChainParams;
 use crate::error::CaudalError;
@@ -85,8 +85,9 @@ fn edge_stretch<'py>(
     Ok(d)
 }
 
-/// The SPEC M1 table for the clips `clips` (all when None) of `model` (a rig
-/// as a template rigger delivered it): the tail is detected and grown, the
+/// The SPEC M1 table for the clips `clips` (all when None) of `model` (a
+/// one-character model or one `Character` of a file, rigged as a template
+/// rigger delivered it): the tail is detected and grown, the
 /// chain baked, and original weights, rigid, chain and body compared, plus
 /// the chain rig's collar (edges across the tail-body seam). One
 /// dict per clip: rows [{rig, p95, p99, max, min, torn_share, samples,
@@ -96,7 +97,7 @@ fn edge_stretch<'py>(
 #[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false))]
 fn stretch_table<'py>(
     py: Python<'py>,
-    model: &PyModel,
+    model: ModelOrCharacter<'py>,
     clips: Option<Vec<String>>,
     samples: Option<usize>,
     rate: Option<f32>,
@@ -105,11 +106,11 @@ fn stretch_table<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let params = bake_params(rate, None, None, None, None, None, spring)?;
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
-    let m = model.inner.clone();
+    let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let results = py
         .detach(move || -> crate::error::Result<Vec<_>> {
-            let h = StretchHarness::new(&m, &ChainParams::default(), &params)?;
+            let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
             names.iter().map(|n| h.compare(n, samples)).collect()
         })
         .py_err()?;

@@ -7,7 +7,7 @@ use pyo3::types::{PyDict, PyList};
 
 use super::convert::*;
 use super::errors::IntoPy;
-use super::gltf::PyModel;
+use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::gltf_io::TrackPath;
@@ -148,16 +148,18 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 
 /// The solved `clip` as track dicts for `Model.write` (every joint's
 /// translation, rotation and scale at every frame, in the joint nodes' own
-/// space), written into the animation `animation` (default: the clip's name).
-/// `rig` is the rig the clip animates when it is not the model's own: the
-/// model's rig with grown joints (write with `Model.write(path, rig=rig,
-/// tracks=...)`).
+/// space), written into the animation `animation` (default: the clip's
+/// name). `model` is a one-character model or the `Character` the clip
+/// animates. `rig` is the rig the clip animates when it is not that
+/// character's own: its rig with grown joints (write with
+/// `Model.write(path, rig=rig, tracks=...)`).
 #[pyfunction]
 #[pyo3(signature = (model, clip, animation=None, rig=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
+fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
-    let rig = rig.map_or(&model.inner.rig, |r| &*r.inner);
-    let tracks = solve::clip_tracks_for(&model.inner, rig, &clip.inner, &animation).py_err()?;
+    let (m, character) = model.resolve()?;
+    let rig = rig.map_or(&m.characters[character].rig, |r| &*r.inner);
+    let tracks = solve::clip_tracks_for(&m, character, rig, &clip.inner, &animation).py_err()?;
     let names = rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
@@ -168,6 +170,7 @@ fn clip_tracks<'py>(py: Python<'py>, model: &PyModel, clip: &PyClip, animation: 
             TrackPath::Scale => ("scale", 3),
         };
         d.set_item("animation", &t.animation)?;
+        d.set_item("character", t.character)?;
         d.set_item("joint", names.get(t.joint).ok_or_else(|| super::errors::to_py(CaudalError::shape("clip", "joint out of range")))?)?;
         d.set_item("path", path)?;
         let k = t.times.len();

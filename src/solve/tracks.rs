@@ -11,24 +11,28 @@ use crate::error::{CaudalError, Result};
 use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
 use crate::rig::{Clip, Rig, Trs};
 
-pub fn clip_tracks(model: &GltfModel, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
-    clip_tracks_for(model, &model.rig, clip, animation)
+/// The tracks of `clip` (a clip of character `character`'s rig).
+pub fn clip_tracks(model: &GltfModel, character: usize, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+    clip_tracks_for(model, character, &model.character(character)?.rig, clip, animation)
 }
 
-/// [`clip_tracks`] for `rig`, the model's rig with joints appended (a grown
-/// tail): the appended joints hang directly from joints, so their locals
-/// need no unfolding.
-pub fn clip_tracks_for(model: &GltfModel, rig: &Rig, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
-    if !rig.appends_to(&model.rig) {
-        return Err(CaudalError::shape("rig", "must be the model's rig (same vertices, its joints first and in order) with grown joints appended"));
+/// [`clip_tracks`] for `rig`, character `character`'s rig with joints
+/// appended (a grown tail): the appended joints hang directly from joints,
+/// so their locals need no unfolding.
+pub fn clip_tracks_for(model: &GltfModel, character: usize, rig: &Rig, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+    let file_joints = model.character(character)?.rig.joint_count();
+    if !rig.appends_to(&model.character(character)?.rig) {
+        return Err(CaudalError::shape(
+            "rig",
+            format!("must be character {character}'s rig (same vertices, its joints first and in order) with grown joints appended"),
+        ));
     }
     clip.check_joints(rig)?;
-    let file_joints = model.rig.joint_count();
     let frames = clip.frame_count();
     let times: Vec<f32> = (0..frames).map(|f| clip.time(f)).collect();
     let mut out = Vec::with_capacity(3 * rig.joint_count());
     for j in 0..rig.joint_count() {
-        let folded = if j < file_joints { model.folded_rest(j) } else { Mat4::IDENTITY };
+        let folded = if j < file_joints { model.folded_rest(character, j) } else { Mat4::IDENTITY };
         let unfold = (folded != Mat4::IDENTITY).then(|| folded.inverse());
         let locals: Vec<Trs> = (0..frames)
             .map(|f| {
@@ -49,7 +53,7 @@ pub fn clip_tracks_for(model: &GltfModel, rig: &Rig, clip: &Clip, animation: &st
             prev = Some(q);
             rotations.push(q);
         }
-        let track = |path, values| AnimationTrack { animation: animation.to_string(), joint: j, path, times: times.clone(), values };
+        let track = |path, values| AnimationTrack { animation: animation.to_string(), character, joint: j, path, times: times.clone(), values };
         out.push(track(TrackPath::Translation, locals.iter().map(|l| l.translation.extend(0.0)).collect()));
         out.push(track(TrackPath::Rotation, rotations));
         out.push(track(TrackPath::Scale, locals.iter().map(|l| l.scale.extend(0.0)).collect()));

@@ -1,13 +1,14 @@
-"""``caudal info FILE``: joint tree with roles (and the rule that found
-each), meshes, skins, clips, height."""
+"""``caudal info FILE``: the file's characters (each with its joint tree,
+its roles and the rule that found each, counts, height, skins), meshes,
+skins, clips and reader warnings.
+``--json`` prints ``caudal.summary.model_summary``."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
-
 from pathlib import Path
+from typing import Any
 
 import caudal
 from caudal.cli.progress import working
@@ -27,25 +28,31 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
+    chars = summary["characters"]
     print(f"{summary['file']}  ({summary['generator'] or 'unknown generator'})")
-    print(
-        f"  {summary['joint_count']} joints, {summary['vertex_count']} vertices, "
-        f"{summary['triangle_count']} triangles, height {summary['height']:.4g}"
-    )
-    print("joints:")
-    for line in joint_tree_lines(summary):
-        print(f"  {line}")
-    print("roles (how each was found):")
-    for line in role_lines(summary["roles"]):
-        print(f"  {line}")
+    for w in summary["warnings"]:
+        print(f"  warning: {w}")
+    if len(chars) > 1:
+        print(f"  {len(chars)} characters (each its own rig, height and repair)")
+    for c in chars:
+        print(
+            f"character {c['index']} {c['name']!r}: {c['joint_count']} joints, {c['vertex_count']} vertices, "
+            f"{c['triangle_count']} triangles, height {c['height']:.4g}, skins {', '.join(str(s) for s in c['skins'])}"
+        )
+        print("  joints:")
+        for line in joint_tree_lines(c):
+            print(f"    {line}")
+        print("  roles (how each was found):")
+        for line in role_lines(c["roles"]):
+            print(f"    {line}")
     print("meshes:")
     for m in summary["meshes"]:
         bound = f"skin {m['skin']}" if m["skin"] is not None else f"rigid to {m['rigid_joint']}"
-        print(f"  mesh {m['mesh']} primitive {m['primitive']}: {m['vertex_count']} vertices, {bound}")
+        print(f"  mesh {m['mesh']} primitive {m['primitive']}: {m['vertex_count']} vertices, {bound}, character {m['character']}")
     print("skins:")
     for s in summary["skins"]:
-        print(f"  {s['index']}: {s['name'] or '(unnamed)'}, {s['joint_count']} joints")
+        print(f"  {s['index']}: {s['name'] or '(unnamed)'}, {s['joint_count']} joints, character {s['character']}")
     print("clips:")
-    for c in summary["clips"]:
-        print(f"  {c['name']}: {c['duration']:.3f} s, {c['channels']} channels ({', '.join(c['paths'])})")
+    for clip in summary["clips"]:
+        print(f"  {clip['name']}: {clip['duration']:.3f} s, {clip['channels']} channels ({', '.join(clip['paths'])})")
     return 0

@@ -31,6 +31,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("input", help="a rigged .glb/.gltf whose tail has no bones")
     p.add_argument("--clip", action="append", help="clip name (repeatable or comma-separated; default: every clip)")
     p.add_argument("--samples", type=int, default=24, help="evenly spaced times per clip (default 24)")
+    p.add_argument("--character", type=int, help="index of the character to measure (default: every character of the file)")
     p.add_argument("--plot", metavar="PNG", help="write the stretch distributions as an image (needs matplotlib)")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
@@ -103,6 +104,9 @@ def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
 def run(args: argparse.Namespace) -> int:
     with working(f"reading {Path(args.input).name}"):
         model = caudal.load(args.input)
+    chars = model.characters if args.character is None else [model.characters[args.character]] if 0 <= args.character < len(model.characters) else None
+    if chars is None:
+        raise caudal.ParameterError(f"--character: {args.input} has {len(model.characters)} character(s), no {args.character}")
     names = clip_names(args.clip)
     if names is None:
         names = model.clip_names
@@ -110,25 +114,38 @@ def run(args: argparse.Namespace) -> int:
         if name not in model.clip_names:
             raise caudal.NotFoundError(f"--clip: no animation named {name!r} (have: {', '.join(model.clip_names)})")
 
-    def table(name: str) -> dict[str, Any]:
+    def table(unit: tuple[Any, str]) -> dict[str, Any]:
         # Each clip's table stands alone: one call per clip gives the same
         # rows as one call for all, and a bar that counts clips.
-        (entry,) = caudal.stretch_table(model, [name], samples=args.samples, ratios=bool(args.plot))
+        ch, name = unit
+        (entry,) = caudal.stretch_table(ch, [name], samples=args.samples, ratios=bool(args.plot))
         return entry
 
-    entries = each("measuring", names, table)
-    if args.plot:
-        plot(entries, Path(args.plot), f"{Path(args.input).name}: edge stretch, {args.samples} times per clip")
-    for e in entries:
-        for r in e["rows"]:
-            r.pop("ratios", None)
+    tables = each("measuring", [(ch, n) for ch in chars for n in names], table, name=lambda unit: unit[1])
+    results = []
+    for i, ch in enumerate(chars):
+        entries = tables[i * len(names) : (i + 1) * len(names)]
+        if args.plot:
+            suffix = "" if len(chars) == 1 else f" character {ch.index} {ch.name!r}"
+            png = Path(args.plot) if len(chars) == 1 else Path(args.plot).with_stem(f"{Path(args.plot).stem}_{ch.index}")
+            plot(entries, png, f"{Path(args.input).name}{suffix}: edge stretch, {args.samples} times per clip")
+        for e in entries:
+            for r in e["rows"]:
+                r.pop("ratios", None)
+        results.append((ch, entries))
     if args.json:
-        print(json.dumps({"input": args.input, "clips": entries}, indent=2))
-    else:
-        print(f"{Path(args.input).name}: how far the tail's skin stretches (skinned / bind edge length)")
+        out: dict[str, Any] = {"input": args.input}
+        if len(results) == 1:
+            out["clips"] = results[0][1]
+        out["characters"] = [{"character": ch.index, "name": ch.name, "clips": e} for ch, e in results]
+        print(json.dumps(out, indent=2))
+        return 0
+    for ch, entries in results:
+        who = "" if len(results) == 1 else f" character {ch.index} {ch.name!r}"
+        print(f"{Path(args.input).name}{who}: how far the tail's skin stretches (skinned / bind edge length)")
         for e in entries:
             print()
             print(format_table(e))
-        if args.plot:
-            print(f"\nwrote {args.plot}")
+    if args.plot:
+        print(f"\nwrote {args.plot}")
     return 0

@@ -21,6 +21,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--mode", choices=["rigid", "rotation_only"], default="rigid", help="rotation_only keeps bone lengths")
     p.add_argument("--rate", type=float, default=None, help="sample rate of the solved clip (frames/s)")
     p.add_argument("--budget", type=int, default=5000, help="constraint vertices (0 = all)")
+    p.add_argument("--source-character", type=int, default=None, help="character of SOURCE whose clip is carried (needed when it has several)")
+    p.add_argument("--target-character", type=int, default=None, help="character of TARGET to animate (needed when it has several)")
     p.add_argument("--report", default=None, help="write the quality report as JSON here")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
@@ -35,12 +37,23 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
     return keep
 
 
+def pick(model: caudal.Model, index: int | None, flag: str) -> caudal.Model | caudal.Character:
+    """The model itself (it must hold one character) or its character `index`."""
+    if index is None:
+        return model
+    if not 0 <= index < len(model.characters):
+        raise caudal.ParameterError(f"{flag}: {model.path} has {len(model.characters)} character(s), no {index}")
+    return model.characters[index]
+
+
 def run(args: argparse.Namespace) -> int:
-    source = caudal.load(args.source)
-    target = caudal.load(args.target)
+    source_file = caudal.load(args.source)
+    target_file = caudal.load(args.target)
+    source = pick(source_file, args.source_character, "--source-character")
+    target = pick(target_file, args.target_character, "--target-character")
     clip = source.clip(args.clip, args.rate)
     solved, report = caudal.transfer_clip(source.rig, clip, target.rig, mode=args.mode, constraint_budget=args.budget)
-    target.write(args.out, tracks=caudal.clip_tracks(target, solved, args.clip))
+    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved, args.clip))
     result = {"source": args.source, "clip": args.clip, "target": args.target, "out": args.out, "frames": solved.frame_count, **summary(report)}
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:

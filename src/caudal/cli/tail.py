@@ -123,6 +123,47 @@ def check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def repair(model: caudal.Model, args: argparse.Namespace) -> list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]:
+    """Every character grown in file order, chain names unique in the file:
+    each character's new joints avoid every node name of the file and the
+    chains grown before it (the first character gets ``Tail_*``, a later one
+    continues the numbering, ``Tail2_*``...; the core's grow_file_chains)."""
+    shape = {
+        "min_bones": args.min_bones,
+        "max_bones": args.max_bones,
+        "segment_thickness": args.segment_thickness,
+        "joint_blend": args.joint_blend,
+    }
+    reserved = list(model.node_names)
+    out = []
+    for ch in model.characters:
+        before = ch.rig
+        rig, report = caudal.grow_chains(before, rigid=args.rigid, broad=args.broad, reserved_names=reserved, **shape)
+        reserved += rig.joint_names[before.joint_count :]
+        out.append((ch, rig, report))
+    return out
+
+
+def print_character(label: str, report: dict[str, Any], baked: list[dict[str, Any]], bake_asked: bool) -> None:
+    chains = [p for p in report["parts"] if p["decision"] == "chain"]
+    print(f"{label}: {len(report['parts'])} part(s), {len(chains)} chain(s)")
+    for line in summary_lines(report):
+        print(line)
+    for p in chains:
+        print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
+    for b in baked:
+        if b["seam_blend_deg"] > 0.0:
+            print(f"  baked {b['name']}: loop, motion never repeated in {b['warmup_passes']} passes, blended shut ({b['seam_blend_deg']:.2f} deg)")
+        elif b["looping"]:
+            print(f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg")
+        else:
+            print(f"  baked {b['name']}: one-shot, settled {b['warmup_seconds']:.1f} s")
+    if baked and baked[0]["bend_capacity"] < 1.0:
+        print(f"  bend capacity {baked[0]['bend_capacity']:.2f}: carry and stop scaled for a tail this thick")
+    if bake_asked and not baked:
+        print("  --bake: no chain grown, nothing to bake")
+
+
 def run(args: argparse.Namespace) -> int:
     problem = check(args)
     if problem:
@@ -132,57 +173,44 @@ def run(args: argparse.Namespace) -> int:
     loops: dict[str, str | bool] = dict(pairs("--loop", args.loop))
     with working(f"reading {Path(args.input).name}"):
         model = caudal.load(args.input)
-    shape = {
-        "min_bones": args.min_bones,
-        "max_bones": args.max_bones,
-        "segment_thickness": args.segment_thickness,
-        "joint_blend": args.joint_blend,
-    }
+    names = clips if clips is not None else model.clip_names
+    for name in names:
+        if name not in model.clip_names:
+            raise caudal.NotFoundError(f"--clips: no animation named {name!r} (have: {', '.join(model.clip_names)})")
     with working("finding appendages and growing chains"):
-        rig, report = caudal.grow_chains(model.rig, rigid=args.rigid, broad=args.broad, **shape)
-    baked: list[dict[str, Any]] = []
-    if args.bake and any(p["decision"] == "chain" for p in report["parts"]):
-        names = clips if clips is not None else model.clip_names
-        for name in names:
-            if name not in model.clip_names:
-                raise caudal.NotFoundError(f"--clips: no animation named {name!r} (have: {', '.join(model.clip_names)})")
+        repaired = repair(model, args)
+    # Clips bake independently: one call per clip gives the keys of one call
+    # over all of them, and a bar that counts clips.
+    todo = [(ch, rig, name) for ch, rig, report in repaired if args.bake and any(p["decision"] == "chain" for p in report["parts"]) for name in names]
 
-        def bake_one(name: str) -> caudal.Bake:
-            # Clips bake independently: one at a time gives the keys of one
-            # call over all of them, and a bar that counts clips.
-            return caudal.bake(model, rig, [name], loops=loops or None, spring=spring or None)
+    def bake_one(unit: tuple[caudal.Character, caudal.Rig, str]) -> caudal.Bake:
+        ch, rig, name = unit
+        return caudal.bake(ch, rig, [name], loops=loops or None, spring=spring or None)
 
-        bakes = each("baking", names, bake_one)
-        with working(f"writing {Path(args.out).name}"):
-            model.write(args.out, rig=rig, tracks=[t for b in bakes for t in b.tracks()])
-        baked = [c.summary() for b in bakes for c in b.clips]
-    else:
-        with working(f"writing {Path(args.out).name}"):
-            model.write(args.out, rig=rig)
-    plain = report_json(report)
-    if args.bake:
-        plain["bake"] = baked
+    bakes = each("baking", todo, bake_one, name=lambda unit: unit[2])
+    tracks: list[dict[str, Any]] = [t for b in bakes for t in b.tracks()]
+    entries: list[dict[str, Any]] = []
+    for ch, rig, report in repaired:
+        baked = [c.summary() for b in bakes if b.character == ch.index for c in b.clips]
+        plain = report_json(report)
+        if args.bake:
+            plain["bake"] = baked
+        entries.append({"character": ch.index, "name": ch.name, **plain})
+    with working(f"writing {Path(args.out).name}"):
+        model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None)
+    # One character: its report at the top level (as before characters
+    # existed); always the list of characters.
+    result: dict[str, Any] = {k: v for k, v in entries[0].items() if k not in ("character", "name")} if len(entries) == 1 else {}
+    result["characters"] = entries
     if args.report:
-        Path(args.report).write_text(json.dumps(plain, indent=2))
+        Path(args.report).write_text(json.dumps(result, indent=2))
     if args.json:
-        print(json.dumps(plain, indent=2))
+        print(json.dumps(result, indent=2))
     else:
-        chains = [p for p in report["parts"] if p["decision"] == "chain"]
-        print(f"{args.input}: {len(report['parts'])} part(s), {len(chains)} chain(s)")
-        for line in summary_lines(report):
-            print(line)
-        for p in chains:
-            print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
-        for b in baked:
-            if b["seam_blend_deg"] > 0.0:
-                print(f"  baked {b['name']}: loop, motion never repeated in {b['warmup_passes']} passes, blended shut ({b['seam_blend_deg']:.2f} deg)")
-            elif b["looping"]:
-                print(f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg")
-            else:
-                print(f"  baked {b['name']}: one-shot, settled {b['warmup_seconds']:.1f} s")
-        if baked and baked[0]["bend_capacity"] < 1.0:
-            print(f"  bend capacity {baked[0]['bend_capacity']:.2f}: carry and stop scaled for a tail this thick")
-        if args.bake and not baked:
-            print("  --bake: no chain grown, nothing to bake")
+        for w in model.warnings:
+            print(f"warning: {w}")
+        for e in entries:
+            label = args.input if len(entries) == 1 else f"{args.input} character {e['character']} {e['name']!r}"
+            print_character(label, e, e.get("bake", []), args.bake)
         print(f"  wrote {args.out}")
     return 0

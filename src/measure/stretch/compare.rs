@@ -82,6 +82,8 @@ pub fn rigid_rig(rig: &Rig, tail: &[u32], pelvis: usize) -> Result<Rig> {
 /// rig and its chains, the rigid variant, the tail's vertices.
 pub struct StretchHarness<'a> {
     pub model: &'a GltfModel,
+    /// The file's character measured.
+    pub character: usize,
     pub grown: Rig,
     pub rigid: Rig,
     pub chains: Vec<TailChain>,
@@ -90,22 +92,24 @@ pub struct StretchHarness<'a> {
 }
 
 impl<'a> StretchHarness<'a> {
-    /// Detects and grows the tail of `model`'s rig (the rig as a template
-    /// rigger delivered it).
-    pub fn new(model: &'a GltfModel, chain: &ChainParams, bake: &BakeParams) -> Result<Self> {
+    /// Detects and grows the tail of character `character`'s rig (the rig
+    /// as a template rigger delivered it).
+    pub fn new(model: &'a GltfModel, character: usize, chain: &ChainParams, bake: &BakeParams) -> Result<Self> {
         bake.validate()?;
-        let (grown, report) = grow_chains(&model.rig, chain)?;
+        let original = &model.character(character)?.rig;
+        let (grown, report) = grow_chains(original, chain)?;
         let tail = tail_vertices_of(&report);
         if tail.is_empty() {
             return Err(CaudalError::not_found(
                 "tail",
-                format!("{}: no tail was detected, nothing to measure", model.label),
+                format!("{}: no tail was detected on character {character}, nothing to measure", model.label),
             ));
         }
         let chains = find_chains(&grown)?;
-        let rigid = rigid_rig(&model.rig, &tail, chains[0].anchor)?;
+        let rigid = rigid_rig(original, &tail, chains[0].anchor)?;
         Ok(StretchHarness {
             model,
+            character,
             grown,
             rigid,
             chains,
@@ -115,7 +119,7 @@ impl<'a> StretchHarness<'a> {
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
-        let sampled = self.model.sample_clip(clip, self.bake.rate)?;
+        let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
         let extended = extend_clip(&sampled, &self.grown)?;
         let mode = self.bake.loop_mode(clip);
         let baked: Vec<BakedClip> = self
@@ -134,7 +138,7 @@ impl<'a> StretchHarness<'a> {
         }
         let anchor = self.chains[0].anchor;
         let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
-            (&self.model.rig, &sampled, None),
+            (&self.model.characters[self.character].rig, &sampled, None),
             (&self.rigid, &sampled, None),
             (&self.grown, &played, Some(&reference)),
         ];
@@ -178,7 +182,8 @@ impl<'a> StretchHarness<'a> {
     }
 }
 
-/// The table for one clip of `model` with default detection and bake.
-pub fn compare_stretch(model: &GltfModel, clip: &str, samples: usize) -> Result<StretchComparison> {
-    StretchHarness::new(model, &ChainParams::default(), &BakeParams::default())?.compare(clip, samples)
+/// The table for one clip of character `character` of `model` with
+/// default detection and bake.
+pub fn compare_stretch(model: &GltfModel, character: usize, clip: &str, samples: usize) -> Result<StretchComparison> {
+    StretchHarness::new(model, character, &ChainParams::default(), &BakeParams::default())?.compare(clip, samples)
 }
