@@ -37,7 +37,7 @@ def test_every_readme_example_runs_and_shows_what_it_says(tmp_path):
     # The documented values are checked, not only the calls run.
     assert README.count("# ->") >= 20
     # What the examples write is there.
-    for name in ["Fox_tail.glb", "Fox_walk.glb", "Fox_walk_solved.glb", "Wolf_tail.glb", "tail.json"]:
+    for name in ["Fox_tail.glb", "Fox_walk.glb", "Wolf_voxel_walk.glb", "Wolf_tail.glb", "tail.json", "solve.json"]:
         assert (tmp_path / name).stat().st_size > 0, name
 
 

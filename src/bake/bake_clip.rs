@@ -51,6 +51,7 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
 pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
     let chain = spring.chain().clone();
     clip.check_joints(rig)?;
+    clip.require_uniform("clip")?;
     let frames = clip.frame_count();
     let anchors = anchor_worlds(rig, clip, chain.anchor);
     let mut ignore = chain.bones.clone();

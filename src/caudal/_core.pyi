@@ -1,5 +1,6 @@
 # Hand-written stub of the native module; checked by `python -m mypy.stubtest caudal._core`.
 from os import PathLike
+from collections.abc import Iterator
 from typing import Any, final
 
 import numpy as np
@@ -24,7 +25,7 @@ class Rig:
     def __new__(
         cls,
         vertices: _ArrayLike,
-        triangles: _ArrayLike,
+        triangles: _ArrayLike | None,
         skin_joints: _ArrayLike,
         skin_weights: _ArrayLike,
         joint_names: list[str],
@@ -115,7 +116,7 @@ class Character:
     @property
     def joint_nodes(self) -> list[int]: ...
     def primitives(self) -> list[dict[str, Any]]: ...
-    def clip(self, name: str, rate: float | None = None, rig: Rig | None = None) -> Clip: ...
+    def clip(self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False) -> Clip: ...
     def clip_together(
         self, names: list[str] | None = None, rate: float | None = None, name: str | None = None, rig: Rig | None = None
     ) -> Clip: ...
@@ -143,7 +144,7 @@ class Model:
     def joint_nodes(self) -> list[int]: ...
     @property
     def bind_from_file(self) -> _F32: ...
-    def clip(self, name: str, rate: float | None = None, rig: Rig | None = None) -> Clip: ...
+    def clip(self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False) -> Clip: ...
     def clip_together(
         self, names: list[str] | None = None, rate: float | None = None, name: str | None = None, rig: Rig | None = None
     ) -> Clip: ...
@@ -420,30 +421,48 @@ def grow_chains(
 ) -> tuple[Rig, dict[str, Any]]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
 # --- surface solve (SPEC X): src/python/solve.rs ---
+@final
+class Solved:
+    @property
+    def clip(self) -> Clip: ...
+    @property
+    def skinning(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def times(self) -> _F32: ...
+    @property
+    def report(self) -> dict[str, Any] | None: ...
+    def __iter__(self) -> Iterator[Any]: ...
+    def __len__(self) -> int: ...
+
 def solve_surface(
     target_rig: Rig,
     surfaces: _ArrayLike,
     *,
     name: str = "solved",
     rate: float = 24.0,
+    times: _ArrayLike | None = None,
     mode: str = "rigid",
+    report: str = "full",
     constraint_budget: int = 5000,
     max_sweeps: int = 200,
     progress_tolerance: float = 1e-9,
-    error_floor: float = 1e-7,
+    error_floor: float | None = None,
     affine_seed: bool = True,
-) -> tuple[Clip, dict[str, Any]]: ...
+) -> Solved: ...
 def transfer_clip(
     source_rig: Rig,
     clip: Clip,
     target_rig: Rig,
     *,
     mode: str = "rigid",
+    report: str = "full",
+    alignment: str = "auto",
+    max_median_gap: float = 0.01,
     constraint_budget: int = 5000,
     max_sweeps: int = 200,
     progress_tolerance: float = 1e-9,
-    error_floor: float = 1e-7,
+    error_floor: float | None = None,
     affine_seed: bool = True,
-) -> tuple[Clip, dict[str, Any]]: ...
+) -> Solved: ...
 def transfer_quality(rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None) -> float: ...
 def clip_tracks(model: Model | Character, clip: Clip, animation: str | None = None, rig: Rig | None = None) -> list[dict[str, Any]]: ...

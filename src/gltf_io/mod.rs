@@ -63,5 +63,5 @@ mod write;
 pub use atomic::write_atomic;
 pub use meshopt::MAX_EXPANSION as MESHOPT_MAX_EXPANSION;
 pub use read::{load, load_bytes, AnimationInfo, Character, GltfModel, PrimitiveInfo, SkinInfo};
-pub use sample::DEFAULT_SAMPLE_RATE;
+pub use sample::{thin_key_times, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 pub use write::{encode, glb_container, write, AnimationTrack, TrackPath, WriteOptions};

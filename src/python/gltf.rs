@@ -12,7 +12,7 @@ use super::convert::*;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 use crate::rig::{Clip, Rig};
 
 /// A loaded glTF file: its characters, its animations, and what writing it
@@ -65,11 +65,22 @@ fn primitive_dicts<'py>(py: Python<'py>, c: &Character, out: &Bound<'py, PyList>
     Ok(())
 }
 
-fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, rig: Option<&PyRig>) -> PyResult<PyClip> {
-    let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+/// Samples at about `rate` frames per second (default 30), or with `keys`
+/// at the animation's own key times (the union of its channels' times, at
+/// most `DEFAULT_MAX_KEY_RATE` keys a second): what a transfer keys its
+/// solved clip at. With `rig`, padded for that grown rig (`for_rig`).
+fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, keys: bool, rig: Option<&PyRig>) -> PyResult<PyClip> {
+    if keys && rate.is_some() {
+        return Err(CaudalError::param("rate", "give either rate or keys=True, not both")).py_err();
+    }
     m.animation_index(&name).map_err(|e| e.with_field("name")).py_err()?;
     let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
-    let clip = py.detach(move || for_rig(&m, c, r.as_deref(), m.sample_clip(c, &name, rate)?)).py_err()?;
+    let clip = py
+        .detach(move || {
+            let sampled = if keys { m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)? } else { m.sample_clip(c, &name, rate.unwrap_or(DEFAULT_SAMPLE_RATE))? };
+            for_rig(&m, c, r.as_deref(), sampled)
+        })
+        .py_err()?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -143,11 +154,12 @@ impl PyCharacter {
         primitive_dicts(py, &self.model.characters[self.index], &out)?;
         Ok(out)
     }
-    /// Samples the animation `name` for this character's joints; `rig` as
-    /// in `Model.clip`.
-    #[pyo3(signature = (name, rate=None, rig=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>) -> PyResult<PyClip> {
-        sample(py, &self.model, self.index, name, rate, rig)
+    /// Samples the animation `name` for this character's joints (at
+    /// `rate`, or with `keys=True` at the animation's own key times); `rig`
+    /// as in `Model.clip`.
+    #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
+        sample(py, &self.model, self.index, name, rate, keys, rig)
     }
     /// Samples several animations played together for this character;
     /// `rig` as in `Model.clip`.
@@ -261,14 +273,16 @@ impl PyModel {
 
     /// Samples the animation `name` for the only character at about `rate`
     /// frames per second (default 30; the rate is adjusted so the last
-    /// frame lands on the clip's end). With several characters use
-    /// `Character.clip`. With `rig` (the character's rig with grown joints,
-    /// as `grow_chains` returns it) the clip covers every joint of `rig`,
-    /// the grown ones held at their bind pose (`Clip.for_rig`).
-    #[pyo3(signature = (name, rate=None, rig=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>) -> PyResult<PyClip> {
+    /// frame lands on the clip's end), or with `keys=True` at the
+    /// animation's own key times (the union of its channels' times, at most
+    /// 120 a second): what a transfer keys its solved clip at. With several
+    /// characters use `Character.clip`. With `rig` (the character's rig
+    /// with grown joints, as `grow_chains` returns it) the clip covers every
+    /// joint of `rig`, the grown ones held at their bind pose (`Clip.for_rig`).
+    #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
-        sample(py, &self.inner, c, name, rate, rig)
+        sample(py, &self.inner, c, name, rate, keys, rig)
     }
 
     /// Samples several animations played together (files that store one

@@ -207,9 +207,9 @@ impl Rig {
         if n == 0 {
             return Err(CaudalError::EmptyMesh { field: "vertices".into(), message: "no vertices".into() });
         }
-        if triangles.is_empty() {
-            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: "no triangles".into() });
-        }
+        // No triangles is a point cloud: enough for skinning and the surface
+        // solve; the stages that read the surface ask for it
+        // (`require_triangles`).
         check_finite_vec3("vertices", &vertices)?;
         for (t, tri) in triangles.iter().enumerate() {
             for &i in tri {
@@ -373,6 +373,14 @@ impl Rig {
     /// Joint indices with every parent before its children.
     pub fn topological_order(&self) -> &[usize] {
         &self.order
+    }
+    /// An error naming `stage` when the rig has no triangles (a point
+    /// cloud skins and solves, but has no surface to detect or measure on).
+    pub fn require_triangles(&self, stage: &str) -> Result<()> {
+        if self.triangles.is_empty() {
+            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: format!("{stage} needs the rig's triangles; this rig is a point cloud") });
+        }
+        Ok(())
     }
     pub fn vertex_count(&self) -> usize {
         self.vertices.len()

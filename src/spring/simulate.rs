@@ -41,6 +41,7 @@ impl TailTrack {
 /// bones (clips never animate them) are ignored.
 pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams) -> Result<TailTrack> {
     clip.check_joints(rig)?;
+    clip.require_uniform("clip")?;
     let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;
     let mut path = vec![chain.anchor];
     while let Some(p) = rig.parents()[*path.last().unwrap()] {
