@@ -9,7 +9,6 @@ import time
 import numpy as np
 
 import caudal
-from conftest import padded_clip
 
 
 def big_rig_and_clip(n=200_000, frames=40):
@@ -85,7 +84,7 @@ def test_bake_clip_releases_the_gil():
     # The demo's walk played 1,000 times as one long clip through its tail.
     model = caudal.demo_creature()
     rig = caudal.bake(model).rig
-    walk = padded_clip(model, rig, "Walk")
+    walk = model.clip("Walk", rig=rig)
 
     def long(a):
         return np.tile(np.asarray(a)[:-1], (1000, 1, 1))

@@ -118,7 +118,7 @@ impl BakeParams {
         if self.max_warmup_passes == 0 {
             return Err(CaudalError::param("max_warmup_passes", "must be >= 1"));
         }
-        self.spring.validate()
+        self.spring.validate().map_err(|e| e.within("spring"))
     }
 
     /// The loop handling of the clip called `name`.

@@ -3,6 +3,9 @@ animation onto any auto-rig.
 
 The numerics live in the Rust core (``caudal._core``); this package re-exports
 it with a few thin helpers. Arrays go in and come out as numpy.
+
+``caudal.__version__`` is the package version (also ``caudal --version``).
+Every other name in ``__all__`` carries its own docstring: ``help(caudal.bake)``.
 """
 
 from __future__ import annotations

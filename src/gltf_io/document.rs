@@ -21,13 +21,37 @@ pub struct Parsed {
 
 pub fn describe(e: gltf::Error) -> String {
     match e {
-        gltf::Error::Binary(b) => format!("bad GLB container: {b:?} (truncated or corrupt file?)"),
+        gltf::Error::Binary(b) => format!("bad GLB container: {}", describe_glb(&b)),
         gltf::Error::Deserialize(d) => format!("bad JSON: {d}"),
         gltf::Error::Validation(v) => {
             let msgs: Vec<String> = v.iter().take(5).map(|(p, e)| format!("{} {e}", p.as_str())).collect();
             format!("invalid document: {}", msgs.join("; "))
         }
         other => other.to_string(),
+    }
+}
+
+/// One line in the reader's words for each GLB container fault (the crate's
+/// Debug form, `Length { length: .. }`, is not a message).
+fn describe_glb(e: &gltf::binary::Error) -> String {
+    use gltf::binary::{ChunkType, Error};
+    let chunk = |ty: &ChunkType| match ty {
+        ChunkType::Json => "JSON",
+        ChunkType::Bin => "BIN",
+    };
+    match e {
+        Error::Io(e) => e.to_string(),
+        Error::Version(v) => format!("GLB version {v} (only version 2 is glTF 2.0)"),
+        Error::Magic(m) => format!("magic {:?} instead of \"glTF\"", String::from_utf8_lossy(m)),
+        Error::Length { length, length_read } => {
+            format!("the header declares {length} bytes but the file has {length_read} (truncated?)")
+        }
+        Error::ChunkLength { ty, length, length_read } => format!(
+            "the {} chunk declares {length} bytes but only {length_read} follow (truncated?)",
+            chunk(ty)
+        ),
+        Error::ChunkType(ty) => format!("unexpected {} chunk (JSON must come first, then at most one BIN)", chunk(ty)),
+        Error::UnknownChunkType(t) => format!("unknown chunk type {:?}", String::from_utf8_lossy(t)),
     }
 }
 

@@ -11,10 +11,10 @@ use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
-use crate::bake::{bake_clip as core_bake_clip, bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use crate::bake::{bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, GltfModel, WriteOptions};
+use crate::gltf_io::{self, AnimationTrack, GltfModel, WriteOptions};
 use crate::rig::Rig;
 use crate::spring::{SpringParams, TailChain};
 
@@ -79,10 +79,13 @@ pub fn bake_params(
 pub struct PyBakedClip {
     inner: BakedClip,
     bones: Vec<String>,
+    /// The file's character it was baked for, when it came from `bake`.
+    character: Option<usize>,
 }
 
 #[pymethods]
 impl PyBakedClip {
+    /// The clip's name (the animation the keys belong to).
     #[getter]
     fn name(&self) -> String {
         self.inner.name.clone()
@@ -116,6 +119,18 @@ impl PyBakedClip {
     /// Warm-up and loop-closure figures as a dict.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         summary(py, &self.inner)
+    }
+    /// The keys as track dicts for `Model.write(..., tracks=...)`: one
+    /// rotation track per baked bone, into the animation `animation`
+    /// (default: the clip's name, which replaces that clip's keys for these
+    /// bones in the written file). A clip from `bake` names its character;
+    /// one from `bake_clip` goes to a one-character file's character.
+    #[pyo3(signature = (animation=None))]
+    fn tracks<'py>(&self, py: Python<'py>, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+        let animation = animation.unwrap_or_else(|| self.inner.name.clone());
+        // baked_tracks keeps the order of the track's joints, which `bones` names.
+        let ts = baked_tracks(&self.inner, &animation, self.character.unwrap_or(0));
+        tracks_to_py(py, &ts, &self.bones, self.character.is_some())
     }
     fn __repr__(&self) -> String {
         let b = &self.inner;
@@ -198,6 +213,7 @@ impl PyBake {
             .map(|b| PyBakedClip {
                 inner: b.clone(),
                 bones: b.track.joints.iter().map(|&j| names[j].clone()).collect(),
+                character: Some(self.inner.character),
             })
             .collect()
     }
@@ -214,23 +230,15 @@ impl PyBake {
             None => Ok(py.None().into_bound(py)),
         }
     }
-    /// The keys as track dicts for `Model.write(..., tracks=...)`.
+    /// The keys as track dicts for `Model.write(..., tracks=...)`: one
+    /// rotation track per baked bone per clip, each into its clip's own
+    /// animation, with the keys of `BakedClip.times` (`Bake.write` writes
+    /// exactly these). A dict holds animation (name), joint (name), path
+    /// ('rotation'), times f32[F] and values f32[F, 4] (x, y, z, w).
     fn tracks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for t in tracks(&self.inner) {
-            let d = PyDict::new(py);
-            d.set_item("animation", &t.animation)?;
-            d.set_item("character", t.character)?;
-            d.set_item("joint", &self.rig.joint_names()[t.joint])?;
-            d.set_item("path", "rotation")?;
-            d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
-            d.set_item(
-                "values",
-                array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?,
-            )?;
-            out.append(d)?;
-        }
-        Ok(out)
+        let ts = tracks(&self.inner);
+        let names: Vec<String> = ts.iter().map(|t| self.rig.joint_names()[t.joint].clone()).collect();
+        tracks_to_py(py, &ts, &names, true)
     }
     /// The character of the file that was baked.
     #[getter]
@@ -259,6 +267,25 @@ impl PyBake {
     fn __repr__(&self) -> String {
         format!("Bake({} clips x {} chains)", self.inner.clip_names.len(), self.inner.chains.len())
     }
+}
+
+/// Rotation tracks as the dicts `Model.write` reads; `joints[i]` names
+/// track `i`'s joint; `with_character`: the dicts name the character.
+fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[String], with_character: bool) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for (t, name) in tracks.iter().zip(joints) {
+        let d = PyDict::new(py);
+        d.set_item("animation", &t.animation)?;
+        if with_character {
+            d.set_item("character", t.character)?;
+        }
+        d.set_item("joint", name)?;
+        d.set_item("path", "rotation")?;
+        d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
+        d.set_item("values", array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?)?;
+        out.append(d)?;
+    }
+    Ok(out)
 }
 
 fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailChain>> {
@@ -359,7 +386,7 @@ fn bake_clip(
     let inner = py.detach(move || core_bake_clip(&r, &c, &chain, mode, &params)).py_err()?;
     let names = rig.inner.joint_names();
     let bones = inner.track.joints.iter().map(|&j| names[j].clone()).collect();
-    Ok(PyBakedClip { inner, bones })
+    Ok(PyBakedClip { inner, bones, character: None })
 }
 
 /// The rig's grown chains: dicts {bones, end, anchor} of joint names.

@@ -297,14 +297,17 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 /// translation, rotation and scale at every frame's time, in the joint
 /// nodes' own space), written into the animation `animation` (default: the
 /// clip's name). `model` is a one-character model or the `Character` the
-/// clip animates.
+/// clip animates. `rig` is the rig the clip animates when it is not that
+/// character's own: its rig with grown joints (write with
+/// `Model.write(path, rig=rig, tracks=...)`).
 #[pyfunction]
-#[pyo3(signature = (model, clip, animation=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (model, clip, animation=None, rig=None))]
+fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
     let (m, character) = model.resolve()?;
-    let tracks = solve::clip_tracks(&m, character, &clip.inner, &animation).py_err()?;
-    let names = m.characters[character].rig.joint_names();
+    let rig = rig.map_or(&m.characters[character].rig, |r| &*r.inner);
+    let tracks = solve::clip_tracks_for(&m, character, rig, &clip.inner, &animation).py_err()?;
+    let names = rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
         let d = PyDict::new(py);

@@ -77,7 +77,12 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
             }
         }
     }
-    p.validate().py_err()?;
+    // Named as passed: `carry_deg` to TailSpring, `spring.carry_deg` to bake.
+    p.validate().map_err(|e| match prefix.strip_suffix('.') {
+        Some(parent) => e.within(parent),
+        None => e,
+    })
+    .py_err()?;
     Ok(p)
 }
 

@@ -236,7 +236,7 @@ impl Rig {
 
         // Check what was given before deriving the other: a singular matrix
         // would otherwise surface as a NaN in a field the caller never passed.
-        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
+        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)] {
             let Some(m) = m else { continue };
             if m.len() != jn {
                 return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
@@ -257,14 +257,14 @@ impl Rig {
                 (b, ib)
             }
             (None, None) => {
-                return Err(CaudalError::shape("bind_world", "either bind world matrices or inverse bind matrices are required"))
+                return Err(CaudalError::shape("bind_matrices", "either bind world matrices or inverse bind matrices are required"))
             }
         };
 
         // Influences
         if influences.offsets.len() != n + 1 {
             return Err(CaudalError::shape(
-                "influences",
+                "skin_joints",
                 format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
             ));
         }
@@ -275,7 +275,7 @@ impl Rig {
             || influences.offsets.windows(2).any(|w| w[1] < w[0])
             || *influences.offsets.last().unwrap() as usize != influences.joints.len()
         {
-            return Err(CaudalError::shape("influences", "row offsets are not increasing or do not cover the rows"));
+            return Err(CaudalError::shape("skin_joints", "row offsets are not increasing or do not cover the rows"));
         }
         for (i, &j) in influences.joints.iter().enumerate() {
             if j as usize >= jn {
@@ -319,10 +319,10 @@ impl Rig {
         let rest_local = match rest_local {
             Some(r) => {
                 if r.len() != jn {
-                    return Err(CaudalError::shape("rest_local", format!("{} transforms for {} joints", r.len(), jn)));
+                    return Err(CaudalError::shape("rest_translations", format!("{} rest transforms for {} joints", r.len(), jn)));
                 }
                 if let Some(i) = r.iter().position(|t| !t.is_finite()) {
-                    return Err(CaudalError::NonFinite { field: "rest_local".into(), index: i });
+                    return Err(CaudalError::NonFinite { field: "rest_translations".into(), index: i });
                 }
                 r
             }
@@ -396,6 +396,17 @@ impl Rig {
     /// Like [`Rig::joint_index`] but an unknown name is an error naming `field`.
     pub fn require_joint(&self, field: &str, name: &str) -> Result<usize> {
         self.joint_index(name).ok_or_else(|| CaudalError::UnknownJoint { field: field.into(), name: name.into() })
+    }
+
+    /// True when this rig is `base` with joints appended (what growing a
+    /// chain makes): the same vertices, and `base`'s joints first, in order,
+    /// with the same names and parents.
+    pub fn appends_to(&self, base: &Rig) -> bool {
+        let j = base.joint_count();
+        self.vertex_count() == base.vertex_count()
+            && self.joint_count() >= j
+            && self.joint_names[..j] == base.joint_names[..]
+            && self.parents[..j] == base.parents[..]
     }
 
     pub fn children(&self, j: usize) -> impl Iterator<Item = usize> + '_ {

@@ -1,14 +1,15 @@
 """The ``caudal`` command line. Each subcommand lives in its own module with
 ``add_parser(subparsers)`` and ``run(args) -> int``; every one takes
-``--json`` for machine-readable output."""
+``--json`` for machine-readable output. Errors print one line and exit 2."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
-from caudal import CaudalError
+from caudal import CaudalError, __version__
 from caudal.cli import demo, info, report, solve, tail
 
 COMMANDS = [info, demo, tail, report, solve]
@@ -19,6 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="caudal",
         description="Gives tails the bones auto-riggers forgot; carries artists' animation onto any auto-rig.",
     )
+    parser.add_argument("--version", action="version", version=f"caudal {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.add_parser(sub)
@@ -29,6 +31,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
+    except BrokenPipeError:
+        # The reader went away (`caudal info X | head`): stop quietly, and
+        # keep Python from complaining when it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
     except (CaudalError, OSError) as e:
         print(f"caudal {args.command}: {e}", file=sys.stderr)
         return 2

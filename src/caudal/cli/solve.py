@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import caudal
+from caudal.cli.paths import gltf_output
 
 # A transfer below this quality gets a warning: the article's best
 # commercial auto-riggers carried 92-94% of a walk onto their own rigs, the
@@ -27,7 +28,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("source", help="file with the artist rig and clip (.glb/.gltf)")
     p.add_argument("--clip", required=True, help="animation name in SOURCE")
     p.add_argument("target", help="file with the rig to animate (.glb/.gltf)")
-    p.add_argument("-o", "--out", required=True, help="output file: TARGET with the solved clip added")
+    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output file: TARGET with the solved clip added")
     p.add_argument("--name", default=None, help="animation name to write (default: the clip's name)")
     p.add_argument("--replace", action="store_true", help="replace an animation of that name already in TARGET")
     p.add_argument("--mode", choices=["rigid", "rotation_only"], default="rigid", help="rotation_only keeps bone lengths")
