@@ -23,6 +23,7 @@
 //! `python` behind the `python` cargo feature.
 
 pub mod error;
+pub mod guard;
 pub mod rig;
 pub mod geometry;
 pub mod appendage;
