@@ -24,6 +24,7 @@
 
 pub mod error;
 pub mod guard;
+pub mod limits;
 pub mod rig;
 pub mod geometry;
 pub mod appendage;

@@ -8,6 +8,7 @@ it with a few thin helpers. Arrays go in and come out as numpy.
 from __future__ import annotations
 
 from caudal._core import (
+    DEFAULT_MAX_BYTES,
     Bake,
     BakedClip,
     CaudalError,
@@ -50,6 +51,7 @@ from caudal._core import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "Bake",
     "BakedClip",
     "CaudalError",

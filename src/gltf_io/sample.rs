@@ -8,6 +8,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use gltf::accessor::Dimensions;
 
 use super::accessor::{self, Source};
+use super::budget::Budget;
 use super::read::GltfModel;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Trs};
@@ -84,8 +85,8 @@ struct NodeTracks {
 }
 
 impl GltfModel {
-    fn tracks_of(&self, animations: &[usize]) -> Result<(HashMap<usize, NodeTracks>, f32)> {
-        let src = Source { buffers: &self.buffers, label: &self.label };
+    fn tracks_of(&self, animations: &[usize], budget: &Budget) -> Result<(HashMap<usize, NodeTracks>, f32)> {
+        let src = Source { buffers: &self.buffers, label: &self.label, budget };
         let mut out: HashMap<usize, NodeTracks> = HashMap::new();
         let mut duration = 0f32;
         for &ai in animations {
@@ -159,16 +160,20 @@ impl GltfModel {
     /// walk as 19 one-joint animations). Frames span exactly
     /// `[0, duration]`: the count is `round(duration * rate) + 1` and the
     /// clip's rate is adjusted so the last frame lands on the end, which
-    /// keeps loop ends comparable.
+    /// keeps loop ends comparable. The keys read and the frames sampled
+    /// are charged to the load's budget ([`super::LoadOptions::max_bytes`]):
+    /// a key at 10^7 s or a rate of 10^9 is a `ParameterError` naming the
+    /// rate, before the frames are allocated.
     pub fn sample_together(&self, character: usize, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
         let ch = self.character(character)?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
         }
-        let (tracks, duration) = self.tracks_of(animations)?;
-        let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as usize + 1 } else { 1 };
-        let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
+        let budget = Budget::new(self.options.max_bytes);
+        let (tracks, duration) = self.tracks_of(animations, &budget)?;
         let jn = ch.rig.joint_count();
+        let frames = crate::limits::clip_frames(duration, rate, jn, self.options.max_bytes.saturating_sub(budget.used()))?;
+        let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
         let mut locals = Vec::with_capacity(frames * jn);
         for f in 0..frames {
             let t = if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 };

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::atomic::write_atomic;
 use super::accessor::{self, Source};
+use super::budget::Budget;
 use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{normalize_weights, Rig};
@@ -150,7 +151,8 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
     for (c, rig) in rigs.iter().enumerate() {
         check_rig(model, c, rig)?;
     }
-    let src = Source { buffers: &model.buffers, label: &model.label };
+    let budget = Budget::new(model.options.max_bytes);
+    let src = Source { buffers: &model.buffers, label: &model.label, budget: &budget };
 
     let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
     compact_buffers(&mut b, model)?;

@@ -8,11 +8,13 @@ use glam::Vec4;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::limits::DEFAULT_MAX_BYTES;
 use crate::rig::Rig;
 
 /// A loaded glTF file: its characters, its animations, and what writing it
@@ -68,7 +70,7 @@ fn primitive_dicts<'py>(py: Python<'py>, c: &Character, out: &Bound<'py, PyList>
 fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>) -> PyResult<PyClip> {
     let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
     let m = m.clone();
-    let clip = py.detach(move || m.sample_clip(c, &name, rate)).py_err()?;
+    let clip = py.core(move || m.sample_clip(c, &name, rate))?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -80,7 +82,7 @@ fn sample_together(py: Python<'_>, m: &Arc<GltfModel>, c: usize, names: Option<V
         Some(ns) => ns.iter().map(|n| m.animation_index(n)).collect::<Result<_, _>>().py_err()?,
         None => (0..m.animations.len()).collect(),
     };
-    let clip = py.detach(move || m.sample_together(c, &idx, rate, &name)).py_err()?;
+    let clip = py.core(move || m.sample_together(c, &idx, rate, &name))?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -290,11 +292,10 @@ impl PyModel {
             None => Vec::new(),
         };
         let m = m.clone();
-        py.detach(move || {
+        py.core(move || {
             let refs: Vec<&Rig> = chosen.iter().map(|r| r.as_ref()).collect();
             gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json })
         })
-        .py_err()
     }
 
     fn __repr__(&self) -> String {
@@ -346,19 +347,25 @@ impl PyModel {
     }
 }
 
-/// Loads a .glb or .gltf file.
+fn load_options(max_bytes: Option<usize>) -> LoadOptions {
+    LoadOptions { max_bytes: max_bytes.unwrap_or(DEFAULT_MAX_BYTES) }
+}
+
+/// Loads a .glb or .gltf file. `max_bytes` caps what reading it (and each
+/// clip sampled from it) may allocate (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyModel> {
-    let m = py.detach(move || gltf_io::load(&path)).py_err()?;
+#[pyo3(signature = (path, *, max_bytes=None))]
+fn load(py: Python<'_>, path: PathBuf, max_bytes: Option<usize>) -> PyResult<PyModel> {
+    let m = py.core(move || gltf_io::load_with(&path, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
 }
 
 /// Loads glTF from bytes; `base_dir` resolves external buffers.
 #[pyfunction]
-#[pyo3(signature = (data, base_dir=None, label=None))]
-fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>) -> PyResult<PyModel> {
+#[pyo3(signature = (data, base_dir=None, label=None, *, max_bytes=None))]
+fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>, max_bytes: Option<usize>) -> PyResult<PyModel> {
     let label = label.unwrap_or_else(|| "<bytes>".to_string());
-    let m = py.detach(move || gltf_io::load_bytes(&data, base_dir.as_deref(), &label)).py_err()?;
+    let m = py.core(move || gltf_io::load_bytes_with(&data, base_dir.as_deref(), &label, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
 }
 
@@ -367,5 +374,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCharacter>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
+    m.add("DEFAULT_MAX_BYTES", DEFAULT_MAX_BYTES)?;
     Ok(())
 }
