@@ -6,6 +6,7 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use crate::error::CaudalError;
@@ -88,7 +89,7 @@ impl PyRig {
             rest_local,
             normalize,
         };
-        let rig = py.detach(|| Rig::new(parts)).py_err()?;
+        let rig = py.core(|| Rig::new(parts))?;
         Ok(PyRig::wrap(rig))
     }
 
@@ -183,7 +184,7 @@ impl PyRig {
     #[pyo3(signature = (overrides=None))]
     fn roles<'py>(&self, py: Python<'py>, overrides: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
         let ov = parse_overrides(overrides)?;
-        let roles = JointRoles::find(&self.inner, &ov).py_err()?;
+        let roles = super::errors::guarded(|| JointRoles::find(&self.inner, &ov))?;
         roles_to_py(py, &self.inner, &roles)
     }
 
@@ -343,30 +344,34 @@ fn check_clip(rig: &Rig, clip: &Clip) -> crate::error::Result<()> {
 fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
+        .core(move || -> crate::error::Result<Vec<f32>> {
             check_clip(&r, &c)?;
             Ok((0..c.frame_count())
                 .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
                 .flat_map(|m| m.transpose().to_cols_array())
                 .collect())
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
 }
 
 /// Linear blend skinning of every frame: f32[F, N, 3]. `frames` selects
-/// frame indices (default all).
+/// frame indices (default all). The output may take at most `max_bytes`
+/// (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-#[pyo3(signature = (rig, clip, frames=None))]
-fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (rig, clip, frames=None, *, max_bytes=None))]
+fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>, max_bytes: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let max_bytes = max_bytes.unwrap_or(crate::limits::DEFAULT_MAX_BYTES);
+    let asked = frames.as_ref().map_or(c.frame_count(), Vec::len);
+    let what = format!("skinning {asked} frames of {} vertices", r.vertex_count());
+    crate::limits::check_bytes("frames", &what, asked as f64 * r.vertex_count() as f64 * 12.0, max_bytes).py_err()?;
     let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
-    if let Some(&bad) = frames.iter().find(|&&f| f >= c.frame_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: 0, value: bad as i64, bound: c.frame_count() }).py_err();
+    if let Some((i, &bad)) = frames.iter().enumerate().find(|(_, &f)| f >= c.frame_count()) {
+        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: i, value: bad as i64, bound: c.frame_count() }).py_err();
     }
     let nf = frames.len();
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
+        .core(move || -> crate::error::Result<Vec<f32>> {
             check_clip(&r, &c)?;
             let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
             for &f in &frames {
@@ -375,8 +380,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
                 out.extend(posed.iter().flat_map(|p| p.to_array()));
             }
             Ok(out)
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
 }
 
@@ -384,7 +388,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
 #[pyfunction]
 fn skin_bind_pose<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyAny>> {
     let r = rig.inner.clone();
-    let v = py.detach(move || skin_vertices(&r, &skin_matrices(&r, r.bind_world())));
+    let v = py.core(move || Ok(skin_vertices(&r, &skin_matrices(&r, r.bind_world()))))?;
     vec3s_to_py(py, &v)
 }
 

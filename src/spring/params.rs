@@ -63,6 +63,10 @@ pub const SUBSTEP_RATE_HZ: f32 = 120.0;
 /// substeps spread over the whole interval (time is stretched, never skipped
 /// in a way that would snap the tail), so one slow frame cannot snowball.
 pub const MAX_SUBSTEPS: u32 = 32;
+/// Upper bound of `max_substeps`: at the default 120 Hz, 10^5 substeps are
+/// 14 minutes of motion in one call. A caller asking for more would hang
+/// the call, not smooth a hitch.
+pub const MAX_SUBSTEPS_BOUND: u32 = 100_000;
 /// A move of the spring's parent (the pelvis) farther than this between two
 /// calls is a teleport: the chain restarts at rest instead of whipping, metres.
 pub const TELEPORT_DISTANCE_M: f32 = 1.0;
@@ -224,6 +228,12 @@ impl SpringParams {
         }
         if self.max_substeps == 0 {
             return Err(CaudalError::param("max_substeps", "must be >= 1"));
+        }
+        if self.max_substeps > MAX_SUBSTEPS_BOUND {
+            return Err(CaudalError::param(
+                "max_substeps",
+                format!("{} is above the bound {MAX_SUBSTEPS_BOUND} (at most that many substeps per call)", self.max_substeps),
+            ));
         }
         if self.teleport_distance.is_nan() || self.teleport_distance <= 0.0 {
             return Err(CaudalError::param(
