@@ -5,6 +5,7 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
@@ -35,8 +36,19 @@ fn params(
     Ok(p)
 }
 
+/// A `RuntimeWarning` when a quality is NaN: the target did not move, so
+/// there was no motion to reproduce (see `solve::quality`).
+fn warn_if_still(py: Python<'_>, quality: f64) -> PyResult<()> {
+    if quality.is_nan() {
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, &category, c"transfer quality is NaN: the target surface does not move (no motion to reproduce)", 1)?;
+    }
+    Ok(())
+}
+
 fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, vertices: usize) -> PyResult<Bound<'py, PyDict>> {
     let q = &r.quality;
+    warn_if_still(py, q.quality)?;
     let frames = q.errors.len() / vertices.max(1);
     let d = PyDict::new(py);
     d.set_item("mode", r.mode.name())?;
@@ -95,7 +107,7 @@ fn solve_surface<'py>(
     let (flat, _) = f32_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
     let surf: Vec<Vec3> = flat.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect();
     let p = params(&mode, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
-    let solved = py.detach(move || solve::solve_surface(&rig, &surf, &name, rate, &p)).py_err()?;
+    let solved = py.core(move || solve::solve_surface(&rig, &surf, &name, rate, &p))?;
     let report = report_to_py(py, &solved.report, n)?;
     Ok((PyClip::wrap(solved.clip), report))
 }
@@ -121,7 +133,7 @@ fn transfer_clip<'py>(
     let (src, c, dst) = (source_rig.inner.clone(), clip.inner.clone(), target_rig.inner.clone());
     let n = dst.vertex_count();
     let p = params(&mode, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
-    let t = py.detach(move || solve::transfer_clip(&src, &c, &dst, &p)).py_err()?;
+    let t = py.core(move || solve::transfer_clip(&src, &c, &dst, &p))?;
     let report = report_to_py(py, &t.solved.report, n)?;
     report.set_item("correspondence", correspondence_to_py(py, &t.correspondence)?)?;
     Ok((PyClip::wrap(t.solved.clip), report))
@@ -129,7 +141,8 @@ fn transfer_clip<'py>(
 
 /// Transfer quality `1 - sum|skinned - target| / sum|target - rest|` of
 /// `skinned` against `targets` (both f32[F, N, 3]) on `rig`, over all
-/// vertices or only `vertices` (a region such as the tail).
+/// vertices or only `vertices` (a region such as the tail). NaN, with a
+/// RuntimeWarning, when the targets do not move.
 #[pyfunction]
 #[pyo3(signature = (rig, skinned, targets, vertices=None))]
 fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, targets: &Bound<'_, PyAny>, vertices: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
@@ -143,7 +156,9 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
     };
     let to3 = |d: Vec<f32>| -> Vec<Vec3> { d.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect() };
     let (s, t) = (to3(s), to3(t));
-    Ok(py.detach(move || solve::quality_over(&r, &s, &t, &subset)))
+    let q = py.core(move || Ok(solve::quality_over(&r, &s, &t, &subset)))?;
+    warn_if_still(py, q)?;
+    Ok(q)
 }
 
 /// The solved `clip` as track dicts for `Model.write` (every joint's
@@ -156,7 +171,7 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
     let (m, character) = model.resolve()?;
-    let tracks = solve::clip_tracks(&m, character, &clip.inner, &animation).py_err()?;
+    let tracks = super::errors::guarded(|| solve::clip_tracks(&m, character, &clip.inner, &animation))?;
     let names = m.characters[character].rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {

@@ -12,15 +12,34 @@
 //! [`crate::rig::skin_vertices`]: the very function a viewer renders with),
 //! `rest` the rig's bind-space vertices. 1 is perfect; 0 is no better than
 //! standing still; it is negative when the rig moves the surface the wrong
-//! way. A target that does not move at all scores 1 if reproduced exactly
-//! and 0 otherwise. Errors are Euclidean distances in model units and also
-//! reported as fractions of the bind-pose bounding-box diagonal.
+//! way. A target that does not move (its mean displacement from rest at
+//! most [`STILL_RATIO`] of the diagonal) has no motion to reproduce: its
+//! quality is undefined, NaN (the Python layer warns). Errors are
+//! Euclidean distances in model units and also reported as fractions of the
+//! bind-pose bounding-box diagonal.
 
 use glam::Vec3;
 
 use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Rig};
 
 use super::params::HEAT_RED_AT;
+
+/// A target whose mean displacement from rest is at most this fraction of
+/// the diagonal does not move: f32 skinning of a rest pose leaves about
+/// 1e-7 of the diagonal of rounding, so 1e-6 is still, and any motion an
+/// eye could see is far above it. Its quality is NaN, not 1 (reproducing
+/// nothing is not a perfect transfer) nor 0.
+pub const STILL_RATIO: f64 = 1e-6;
+
+/// `1 - num / den`, or NaN when the target does not move (`den` over
+/// `count` samples at most [`STILL_RATIO`] of `diagonal`).
+fn ratio(num: f64, den: f64, count: usize, diagonal: f64) -> f64 {
+    if den <= STILL_RATIO * diagonal * count.max(1) as f64 {
+        f64::NAN
+    } else {
+        1.0 - num / den
+    }
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quality {
@@ -79,7 +98,7 @@ pub fn measure(rig: &Rig, skinned: &[Vec3], targets: &[Vec3]) -> Quality {
         num += fsum;
         frame_mean_error.push(fsum / n as f64 / diagonal);
     }
-    let quality = if den > 0.0 { 1.0 - num / den } else if num == 0.0 { 1.0 } else { 0.0 };
+    let quality = ratio(num, den, frames * n, diagonal);
     let count = (frames * n).max(1) as f64;
     Quality {
         quality,
@@ -106,7 +125,7 @@ pub fn quality_over(rig: &Rig, skinned: &[Vec3], targets: &[Vec3], subset: &[usi
             den += (t - rest[v].as_dvec3()).length();
         }
     }
-    if den > 0.0 { 1.0 - num / den } else if num == 0.0 { 1.0 } else { 0.0 }
+    ratio(num, den, frames * subset.len(), rig.diagonal() as f64)
 }
 
 /// Heat-map colour of one error (SPEC X6): blue at 0, red at
