@@ -153,6 +153,7 @@ class Model:
         gltf_json: bool | None = None,
         *,
         rigs: list[Rig | None] | None = None,
+        sidecars: list[tuple[str | PathLike[str], bytes]] | None = None,
     ) -> None: ...
 
 DEFAULT_MAX_BYTES: int

@@ -63,7 +63,7 @@ mod structure;
 mod uri;
 mod write;
 
-pub use atomic::write_atomic;
+pub use atomic::{remove_stale, write_all_atomic, write_atomic};
 pub use meshopt::MAX_EXPANSION as MESHOPT_MAX_EXPANSION;
 pub use budget::LoadOptions;
 pub use read::{load, load_bytes, load_bytes_with, load_with, AnimationInfo, Character, GltfModel, PrimitiveInfo, SkinInfo};

@@ -250,9 +250,7 @@ impl PyBake {
                 &rigs,
                 &tracks(&b),
                 &path,
-                &WriteOptions {
-                    force_gltf_json: gltf_json,
-                },
+                &WriteOptions { force_gltf_json: gltf_json, ..Default::default() },
             )
         })
     }

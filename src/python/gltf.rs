@@ -260,8 +260,11 @@ impl PyModel {
     /// may add joints and change weights. `tracks` are dicts {animation,
     /// joint (name), path ('rotation' | 'translation' | 'scale'), times
     /// f32[K], values f32[K, 4 or 3], character (index; needed when the
-    /// file has several)}.
-    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None))]
+    /// file has several)}. `sidecars` maps other paths to their bytes (a
+    /// report): they are committed together with the model, all or none.
+    /// An output path that is a symlink is refused.
+    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None, sidecars=None))]
+    #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
         py: Python<'_>,
@@ -270,6 +273,7 @@ impl PyModel {
         tracks: Option<&Bound<'_, PyList>>,
         gltf_json: Option<bool>,
         rigs: Option<Vec<Option<PyRef<'_, PyRig>>>>,
+        sidecars: Option<Vec<(PathBuf, Vec<u8>)>>,
     ) -> PyResult<()> {
         let m = &self.inner;
         let n = m.characters.len();
@@ -294,7 +298,7 @@ impl PyModel {
         let m = m.clone();
         py.core(move || {
             let refs: Vec<&Rig> = chosen.iter().map(|r| r.as_ref()).collect();
-            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json })
+            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json, sidecars: sidecars.unwrap_or_default() })
         })
     }
 

@@ -52,11 +52,10 @@ def run(args: argparse.Namespace) -> int:
     target = pick(target_file, args.target_character, "--target-character")
     clip = source.clip(args.clip, args.rate)
     solved, report = caudal.transfer_clip(source.rig, clip, target.rig, mode=args.mode, constraint_budget=args.budget)
-    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved, args.clip))
     result = {"source": args.source, "clip": args.clip, "target": args.target, "out": args.out, "frames": solved.frame_count, **summary(report)}
-    if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2)
+    # The report is committed with the file: both are written or neither.
+    sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
+    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved, args.clip), sidecars=sidecars)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
