@@ -97,3 +97,20 @@ BOUND_CASES = [
 @pytest.mark.parametrize("field,code", BOUND_CASES, ids=[c[0] for c in BOUND_CASES])
 def test_iteration_counts_have_an_upper_bound(field, code):
     expect_parameter_error(code, rf"{field}.*(at most|above|<=)")
+
+
+def test_info_prints_a_chain_of_five_thousand_joints(tmp_path):
+    """`caudal info` recursed past about 990 joint levels; the tree is
+    printed iteratively, in text and JSON."""
+    import subprocess
+    import sys
+
+    from hostile import deep_chain
+
+    p = write_glb(tmp_path / "deep.glb", *deep_chain(5000))
+    for extra in [[], ["--json"]]:
+        out = subprocess.run([sys.executable, "-m", "caudal.cli", "info", str(p), *extra], capture_output=True, text=True, timeout=120)
+        assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr[-2000:]
+        assert "j4999" in out.stdout
+    text = subprocess.run([sys.executable, "-m", "caudal.cli", "info", str(p)], capture_output=True, text=True).stdout
+    assert "  " * 4999 + "j4999" in text
