@@ -195,6 +195,9 @@ VALIDATION_CASES = [
     ("sampler index out of range", lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 77), r"animations\[0\]\.channels\[0\]"),
     ("JOINTS_0 of floats", lambda d: set_path(d, ["meshes", 0, "primitives", 0, "attributes", "JOINTS_0"], 3), r"JOINTS_0"),
     ("node children out of range", lambda d: set_path(d, ["nodes", 0, "children"], [4000]), r"nodes\[0\]\.children"),
+    # Found by fuzz_readers: the gltf crate reads 2^32 as index 0.
+    ("sampler index past 32 bits", lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 2**32), r"animations\[0\]\.channels\[0\]\.sampler: index 4294967296"),
+    ("node index past 32 bits", lambda d: set_path(d, ["skins", 0, "joints", 1], 2**32 + 1), r"skins\[0\]\.joints\[1\]: index"),
 ]
 
 
@@ -251,3 +254,21 @@ def test_cli_refusal_is_one_line_exit_2(tmp_path):
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr and "panicked" not in out.stderr, out.stderr
     assert not (tmp_path / "o.glb").exists()
+
+
+def test_an_input_that_is_a_fifo_or_a_device_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "in.glb")
+    code = textwrap.dedent(
+        f"""
+        import caudal
+        for p in [{str(tmp_path / "in.glb")!r}, "/dev/zero", {str(tmp_path)!r}]:
+            try:
+                caudal.load(p)
+                print(p, "LOADED")
+            except caudal.GltfError as e:
+                print(p, "refused:", e)
+        """
+    )
+    out = run_isolated(code, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.count("refused:") == 3 and "regular file" in out.stdout, out.stdout

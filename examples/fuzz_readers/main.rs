@@ -24,6 +24,8 @@
 //! Longer:         cargo build --release --example fuzz_readers &&
 //!                 (ulimit -v 4194304; target/release/examples/fuzz_readers --seconds 3600 --seed 7)
 //!
+//! Replay a saved case: `fuzz_readers --replay target/fuzz-findings/panic-12.bin`.
+//!
 //! Exit code 0: no finding; 1: findings (listed); 3: a hang.
 
 mod mutate;
@@ -46,11 +48,12 @@ struct Args {
     cases: u64,
     seed: u64,
     corpus: PathBuf,
+    replay: Option<PathBuf>,
 }
 
 fn args() -> Args {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut a = Args { seconds: 60.0, cases: u64::MAX, seed: 0, corpus: root.join("assets") };
+    let mut a = Args { seconds: 60.0, cases: u64::MAX, seed: 0, corpus: root.join("assets"), replay: None };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let v = it.next().unwrap_or_else(|| panic!("{k} needs a value"));
@@ -59,7 +62,8 @@ fn args() -> Args {
             "--cases" => a.cases = v.parse().expect("--cases N"),
             "--seed" => a.seed = v.parse().expect("--seed N"),
             "--corpus" => a.corpus = PathBuf::from(v),
-            other => panic!("unknown option {other} (--seconds, --cases, --seed, --corpus)"),
+            "--replay" => a.replay = Some(PathBuf::from(v)),
+            other => panic!("unknown option {other} (--seconds, --cases, --seed, --corpus, --replay FILE)"),
         }
     }
     a
@@ -210,6 +214,12 @@ fn main() {
     let findings = root.join("fuzz-findings");
     std::fs::create_dir_all(&findings).expect("findings dir");
     let inside = work_dir(&root.join("fuzz-work"));
+    if let Some(p) = &a.replay {
+        // One saved case, with the panic's message and place printed.
+        let (loaded, written, finding) = run_case(&std::fs::read(p).expect("replay file"), &inside);
+        println!("loaded {loaded}, written {written}, finding {finding:?}");
+        return;
+    }
     let seeds = corpus(&a.corpus);
     assert!(!seeds.is_empty(), "no .glb/.gltf under {}", a.corpus.display());
     std::panic::set_hook(Box::new(|_| {})); // panics are counted, with their message, below

@@ -53,6 +53,7 @@ pub fn parse(bytes: &[u8], base_dir: Option<&Path>, label: &str, budget: &Budget
     buffers::check_images(&json, base_dir, label)?;
     let mut buffers = buffers::resolve(&json, blob, base_dir, label, budget)?;
     meshopt::decompress(&mut json, &mut buffers, label, budget)?;
+    structure::index_width(&json, label)?;
     let root = <gltf::json::Root as serde::Deserialize>::deserialize(&json).map_err(|e| CaudalError::gltf(label, format!("bad JSON: {e}")))?;
     structure::before_crate(&root, label)?;
     let doc = gltf::Document::from_json_without_validation(root);

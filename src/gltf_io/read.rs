@@ -121,10 +121,15 @@ pub fn load(path: &Path) -> Result<GltfModel> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<GltfModel> {
     crate::limits::check_budget(options.max_bytes)?;
     let label = path.display().to_string();
+    let not_regular = || CaudalError::gltf(&label, "not a regular file (a folder, device or FIFO); caudal reads only regular files");
+    // The kind first: opening a FIFO would block until someone writes to it.
+    if !std::fs::metadata(path).map_err(|e| CaudalError::io(path, e))?.is_file() {
+        return Err(not_regular());
+    }
     let file = std::fs::File::open(path).map_err(|e| CaudalError::io(path, e))?;
     let meta = file.metadata().map_err(|e| CaudalError::io(path, e))?;
     if !meta.is_file() {
-        return Err(CaudalError::gltf(&label, "not a regular file (a folder, device or FIFO); caudal reads only regular files"));
+        return Err(not_regular());
     }
     let len = usize::try_from(meta.len()).unwrap_or(usize::MAX);
     let budget = Budget::new(options.max_bytes);

@@ -26,6 +26,69 @@ use gltf::json::Root;
 
 use crate::error::{CaudalError, Result};
 
+/// Keys whose values (or array elements) are indices into a collection.
+const INDEX_KEYS: &[&str] = &[
+    "scene", "nodes", "camera", "children", "skin", "mesh", "indices", "material", "bufferView", "buffer", "inverseBindMatrices",
+    "skeleton", "joints", "sampler", "node", "input", "output", "source", "index",
+];
+
+/// What a JSON value is, for [`index_width`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Slot {
+    Other,
+    /// An index, or an array of them.
+    Index,
+    /// An object whose every value is an index (`attributes`, a morph
+    /// target), or an array of such objects (`targets`).
+    Map,
+}
+
+/// Every index of the raw JSON fits 32 bits. The `gltf` crate reads an
+/// index as `value as u32`: 2^32 would become 0 in the checked document
+/// while the JSON the writer keeps still says 2^32 (a fuzzed channel
+/// sampler of 2^32 passed validation as sampler 0 and panicked the writer).
+pub fn index_width(json: &serde_json::Value, label: &str) -> Result<()> {
+    use serde_json::Value;
+    fn walk(v: &Value, path: &mut String, slot: Slot, label: &str) -> Result<()> {
+        match v {
+            Value::Number(n) if slot == Slot::Index => {
+                if n.as_u64().is_some_and(|x| x > u32::MAX as u64) {
+                    return Err(CaudalError::gltf(label, format!("{}: index {n} is out of range (indices are 32-bit)", path.trim_start_matches('.'))));
+                }
+            }
+            Value::Array(a) => {
+                for (i, c) in a.iter().enumerate() {
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    walk(c, path, slot, label)?;
+                    path.truncate(len);
+                }
+            }
+            Value::Object(o) => {
+                for (k, c) in o {
+                    if k == "extras" {
+                        continue;
+                    }
+                    let inner = match (slot, k.as_str()) {
+                        (Slot::Map, _) => Slot::Index,
+                        (_, "attributes" | "targets") => Slot::Map,
+                        (_, key) if INDEX_KEYS.contains(&key) => Slot::Index,
+                        _ => Slot::Other,
+                    };
+                    let len = path.len();
+                    path.push('.');
+                    path.push_str(k);
+                    walk(c, path, inner, label)?;
+                    path.truncate(len);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+    walk(json, &mut String::new(), Slot::Other, label)
+}
+
 /// Indices the `gltf` crate's validation or accessors would use unchecked.
 pub fn before_crate(root: &Root, label: &str) -> Result<()> {
     let bad = |m: String| CaudalError::gltf(label, m);
