@@ -46,21 +46,23 @@ def main() -> int:
     args = ap.parse_args()
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="caudal-mutate-"))
     prepare_work(work)
-    rng = random.Random(args.seed)
-    variants = [make_variant(i, rng) for i in range(args.variants)]
     t0 = time.perf_counter()
     done = 0
 
-    def run(v):  # type: ignore[no-untyped-def]
+    def run(i):  # type: ignore[no-untyped-def]
         nonlocal done
+        # Made when run, from its own seed: reproducible alone, and only
+        # the variants in flight are held in memory.
+        v = make_variant(i, random.Random(f"{args.seed}-{i}"))
         o = run_variant(v, work)
+        o.variant.files.clear()
         done += 1
         if done % 250 == 0:
-            print(f"  {done}/{len(variants)} in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(f"  {done}/{args.variants} in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         return o
 
     with ThreadPoolExecutor(args.workers) as pool:
-        outcomes = list(pool.map(run, variants))
+        outcomes = list(pool.map(run, range(args.variants)))
     elapsed = time.perf_counter() - t0
     counts = Counter(o.verdict for o in outcomes)
     by_command = Counter((o.variant.command[0], o.verdict) for o in outcomes)
