@@ -9,6 +9,9 @@ import bpy
 from . import bpy_arrays
 
 ATTRIBUTE = "caudal_error"
+# The rest-pose distance from each target vertex to the artist's surface
+# (the correspondence gap), apart from the motion error.
+GAP_ATTRIBUTE = "caudal_gap"
 _PREVIOUS = "caudal_previous_colour"
 
 

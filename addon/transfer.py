@@ -1,9 +1,10 @@
 """Transfer Animation (SPEC X): the artist's action, played on the artist's
 armature and mesh, solved onto the target armature by caudal's surface
 solver. The solved clip becomes a new action on the target; the transfer
-quality goes on the card and the per-vertex error of the worst frame
-(colours from caudal's heat scale: blue 0, red 3% of the diagonal) becomes
-the ``caudal_error`` colour attribute."""
+quality goes on the card and the per-vertex motion error of the worst
+frame (colours from caudal's heat scale: blue 0, red 3% of the diagonal)
+becomes the ``caudal_error`` colour attribute; the rest-pose gap between the
+two meshes (same scale) is its own layer, ``caudal_gap``."""
 
 from __future__ import annotations
 
@@ -55,6 +56,7 @@ def transfer(target, source, action, frame_rate: float | None = None) -> Transfe
     colours = np.asarray(report["colours"])[int(report["worst_frame"])]
     active = heatmap.keep_active_colour(tgt_table)
     bpy_arrays.write_vertex_colours(tgt_table, heatmap.ATTRIBUTE, colours)
+    bpy_arrays.write_vertex_colours(tgt_table, heatmap.GAP_ATTRIBUTE, np.asarray(report["correspondence"]["gap_colours"]))
     s = target.caudal
     if not s.show_heat_map:
         heatmap.restore_active_colour(active)

@@ -1,12 +1,28 @@
-//! Surface-solve benchmark (SPEC X7, X8): time per 24-frame clip at 5,000
-//! constraint vertices, on the Wolf (all 3,994 vertices: it has fewer than
-//! the budget) and on a generated 60-bone rig (5,280 vertices subsampled to
-//! the budget), one thread and all threads (parallel over clips), side by
-//! side with benches/solve_numpy.py (the same algorithm in plain numpy) run
-//! on the very same constraint sets and surfaces. Prints a table.
+//! Surface-solve benchmark (SPEC X7, X8; issues 15 and 18). Everything is
+//! timed side by side in one run against the solve as it was before issue
+//! 18 (benches/solve_baseline/, frozen), one thread, 24-frame clips, median
+//! of `CAUDAL_BENCH_REPEATS` runs (default 5), wall time and CPU time of the
+//! process (a shared machine inflates wall time; CPU time does not count
+//! other people's work):
 //!
-//! `cargo bench --bench solve` (set CAUDAL_BENCH_REPEATS to change the
-//! repeat count; CAUDAL_BENCH_PYTHON to choose the interpreter).
+//! 1. per clip at about 5,000 vertices: a generated 60-bone rig solved
+//!    against its own surfaces, and the Alpaca's clips carried onto its
+//!    voxel-remeshed target (4,946 vertices), today's nearest-vertex
+//!    transfer against the surface correspondence (tied once per target,
+//!    timed apart);
+//! 2. a 50,000-vertex, 60-bone, 24-frame solve: today's default call (full
+//!    report and heat colours) against `report = none | summary | full`;
+//! 3. float64 against float32 surfaces (cost and error of a control run);
+//! 4. the default stop against noisy targets: progress tolerance 1e-9
+//!    against 1e-6 on the Wolf's Walk with 0.1% of the diagonal of noise
+//!    (time, and the error against the clean surface);
+//! 5. the numpy twin (benches/solve_numpy.py, the rigid algorithm in plain
+//!    numpy) on the generated rig, when `CAUDAL_BENCH_PYTHON` has numpy.
+//!
+//! `cargo bench --bench solve`.
+
+#[path = "solve_baseline/mod.rs"]
+mod baseline;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -15,39 +31,14 @@ use std::time::Instant;
 
 use caudal::gltf_io::load;
 use caudal::solve::constraints::subsample;
-use caudal::solve::synthetic::{clip, creature};
-use caudal::solve::{skin_clip, solve_surface, solve_surfaces, SolveParams};
+use caudal::solve::frames::skin_points;
+use caudal::solve::synthetic::{clip, creature, Lcg};
+use caudal::solve::{correspond, heat_colours, measure, skin_clip, solve_surface, transfer_with, ReportLevel, SolveParams};
 use caudal::{Clip, Rig};
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 
-struct Case {
-    name: String,
-    rig: Rig,
-    clips: Vec<Clip>,
-}
-
-fn wolf() -> Case {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/quaternius_wolf/Wolf.gltf");
-    let model = load(&root).expect("Wolf.gltf");
-    let clips = ["Walk", "Gallop", "Idle", "Attack", "Eating", "Death", "Jump_ToIdle", "Gallop_Jump"]
-        .iter()
-        .map(|n| {
-            let d = model.animations[model.animation_index(n).unwrap()].duration;
-            model.sample_clip(0, n, 23.0 / d).unwrap()
-        })
-        .collect();
-    Case { name: "Wolf (3,994 v, 51 bones)".into(), rig: model.rig().unwrap().clone(), clips }
-}
-
-fn generated() -> Case {
-    let rig = creature(60, 5400, 17).unwrap();
-    let clips = (0..8).map(|s| clip(&rig, 24, 0.6, true, 100 + s).unwrap()).collect();
-    Case { name: format!("generated ({} v, 60 bones)", rig.vertex_count()), rig, clips }
-}
-
-/// CPU time of every thread of this process (ns), from /proc: on a shared
-/// machine wall time also counts other people's work, CPU time does not.
-fn process_cpu_seconds() -> f64 {
+/// CPU time of every thread of this process (s), from /proc.
+fn cpu_seconds() -> f64 {
     let mut total = 0u64;
     if let Ok(dir) = std::fs::read_dir("/proc/self/task") {
         for t in dir.flatten() {
@@ -64,16 +55,40 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Median wall and CPU seconds of `f`, divided by `per`.
+fn timed(repeats: usize, per: usize, mut f: impl FnMut()) -> (f64, f64) {
+    let (mut w, mut c) = (Vec::new(), Vec::new());
+    for _ in 0..repeats {
+        let (t, c0) = (Instant::now(), cpu_seconds());
+        f();
+        w.push(t.elapsed().as_secs_f64() / per as f64);
+        c.push((cpu_seconds() - c0) / per as f64);
+    }
+    (median(w), median(c))
+}
+
+fn asset(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets").join(rel)
+}
+
+fn clip24(model: &caudal::gltf_io::GltfModel, name: &str) -> Clip {
+    let d = model.animations[model.animation_index(name).unwrap()].duration;
+    model.sample_clip(0, name, 23.0 / d).unwrap()
+}
+
+fn ms(x: f64) -> String {
+    format!("{:.2}", x * 1e3)
+}
+
 fn write_bin<T: Copy>(path: &Path, data: &[T]) {
     let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
     std::fs::write(path, bytes).unwrap();
 }
 
-/// Exports a case for the numpy twin: rest, influences, bind-space
-/// constraint indices, surfaces of every clip.
-fn export(case: &Case, dir: &Path, surfaces: &[Vec<Vec3>]) {
+/// Exports a case for the numpy twin: rest, influences, constraint
+/// indices, surfaces of every clip.
+fn export(name: &str, rig: &Rig, dir: &Path, surfaces: &[Vec<Vec3>]) {
     std::fs::create_dir_all(dir).unwrap();
-    let rig = &case.rig;
     let inf = rig.influences();
     write_bin(&dir.join("rest.f32"), rig.vertices());
     write_bin(&dir.join("offsets.u32"), &inf.offsets);
@@ -86,99 +101,163 @@ fn export(case: &Case, dir: &Path, surfaces: &[Vec<Vec3>]) {
     let all: Vec<Vec3> = surfaces.iter().flatten().copied().collect();
     write_bin(&dir.join("surfaces.f32"), &all);
     let meta = serde_json::json!({
-        "name": case.name, "vertices": rig.vertex_count(), "bones": rig.joint_count(),
-        "frames": 24, "clips": surfaces.len(), "diagonal": rig.diagonal(),
-        "constraints": cons.len(),
+        "name": name, "vertices": rig.vertex_count(), "bones": rig.joint_count(),
+        "frames": 24, "clips": surfaces.len(), "diagonal": rig.diagonal(), "constraints": cons.len(),
     });
     std::fs::write(dir.join("meta.json"), meta.to_string()).unwrap();
 }
 
 fn main() {
     let repeats: usize = std::env::var("CAUDAL_BENCH_REPEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
-    let python = std::env::var("CAUDAL_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
-    let threads = rayon::current_num_threads();
-    let out_dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/solve_bench");
-    let params = SolveParams::default();
-    let mut rows = Vec::new();
-    for case in [wolf(), generated()] {
-        let surfaces: Vec<Vec<Vec3>> = case.clips.iter().map(|c| skin_clip(&case.rig, c)).collect();
-        let jobs: Vec<(String, f32, Vec<Vec3>)> =
-            case.clips.iter().zip(&surfaces).map(|(c, s)| (c.name.clone(), c.rate, s.clone())).collect();
-        // One thread: clips one after another.
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let mut t1 = Vec::new();
-        let mut c1 = Vec::new();
-        let mut quality = 1.0f64;
-        let mut worst_mean = 0.0f64;
-        let mut constraints = 0;
-        for _ in 0..repeats {
-            let t = Instant::now();
-            let c = process_cpu_seconds();
-            let solved = one.install(|| jobs.iter().map(|(n, r, s)| solve_surface(&case.rig, s, n, *r, &params).unwrap()).collect::<Vec<_>>());
-            t1.push(t.elapsed().as_secs_f64() / jobs.len() as f64);
-            c1.push((process_cpu_seconds() - c) / jobs.len() as f64);
-            for s in &solved {
-                quality = quality.min(s.report.quality.quality);
-                worst_mean = worst_mean.max(s.report.quality.mean_error);
-                constraints = s.report.constraint_vertices;
-            }
-        }
-        // All threads: parallel over clips.
-        let mut tn = Vec::new();
-        let mut cn = Vec::new();
-        for _ in 0..repeats {
-            let t = Instant::now();
-            let c = process_cpu_seconds();
-            let solved = solve_surfaces(&case.rig, &jobs, &params).unwrap();
-            tn.push(t.elapsed().as_secs_f64() / jobs.len() as f64);
-            cn.push((process_cpu_seconds() - c) / jobs.len() as f64);
-            assert_eq!(solved.len(), jobs.len());
-        }
-        let dir = out_dir.join(case.name.split_whitespace().next().unwrap().to_lowercase());
-        export(&case, &dir, &surfaces);
-        let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/solve_numpy.py");
-        // The numpy twin takes seconds a clip: two clips, once.
-        let np = Command::new(&python).arg(&script).arg(&dir).arg("1").arg("2").output();
-        let np_result: Option<serde_json::Value> = match np {
-            Ok(o) if o.status.success() => serde_json::from_slice(&o.stdout).ok(),
-            Ok(o) => {
-                eprintln!("numpy twin failed: {}", String::from_utf8_lossy(&o.stderr));
-                None
-            }
-            Err(e) => {
-                eprintln!("numpy twin not run ({python}): {e}");
-                None
-            }
-        };
-        rows.push((case.name.clone(), constraints, median(t1), median(c1), median(tn), median(cn), quality, worst_mean, np_result));
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let mut out = std::io::stdout().lock();
+    let full = SolveParams::default();
+    let summary = SolveParams { report: ReportLevel::Summary, ..SolveParams::default() };
+    let none = SolveParams { report: ReportLevel::None, ..SolveParams::default() };
+    let old = baseline::SolveParams::default();
+
+    // 1a. Per clip, a generated 60-bone rig against its own surfaces.
+    let gen = creature(60, 5400, 17).unwrap();
+    let gen_clips: Vec<Clip> = (0..8).map(|s| clip(&gen, 24, 0.6, true, 100 + s).unwrap()).collect();
+    let gen_surf: Vec<Vec<Vec3>> = gen_clips.iter().map(|c| skin_clip(&gen, c)).collect();
+    let per = gen_surf.len();
+    writeln!(out, "\n1. Per 24-frame clip, one thread, median of {repeats} (ms a clip, wall / CPU)").unwrap();
+    writeln!(out, "| case | today (before issue 18) | now, report full | now, summary | now, none | now full / today (CPU) |").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|").unwrap();
+    let t_old = one.install(|| timed(repeats, per, || gen_surf.iter().for_each(|s| drop(baseline::surface::solve_surface(&gen, s, "g", 24.0, &old).unwrap()))));
+    let mut cases = Vec::new();
+    for p in [&full, &summary, &none] {
+        cases.push(one.install(|| timed(repeats, per, || gen_surf.iter().for_each(|s| drop(solve_surface(&gen, s, "g", 24.0, p).unwrap())))));
     }
-    let mut s = std::io::stdout().lock();
     writeln!(
-        s,
-        "\nSurface solve, rigid mode, 24-frame clips, 8 clips a case, median of {repeats} runs; \
-         wall = elapsed / clips, cpu = CPU time of all threads / clips (a shared machine inflates wall); {threads} threads"
+        out,
+        "| generated ({} v, 60 bones), solve_surface | {} / {} | {} / {} | {} / {} | {} / {} | {:.2}x |",
+        gen.vertex_count(),
+        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1),
+        cases[0].1 / t_old.1
     )
     .unwrap();
-    writeln!(s, "| rig | constraint v | caudal 1 thread wall ms/clip | cpu ms/clip | caudal {threads} threads wall ms/clip | cpu ms/clip | numpy wall ms/clip | numpy / caudal (1 thread wall) | worst mean error caudal | min quality caudal | min quality numpy |").unwrap();
-    writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|").unwrap();
-    for (name, cons, t1, c1, tn, cn, q, m, np) in rows {
-        let (npt, npq) = match &np {
-            Some(v) => (v["ms_per_clip"].as_f64().unwrap_or(f64::NAN), v["min_quality"].as_f64().unwrap_or(f64::NAN)),
-            None => (f64::NAN, f64::NAN),
-        };
+
+    // 1b. Per clip, a transfer onto a re-meshed target of about 5k vertices.
+    let src = load(&asset("quaternius_alpaca/Alpaca.gltf")).unwrap();
+    let dst = load(&asset("quaternius_alpaca/Alpaca_voxel.glb")).unwrap();
+    let names = ["Walk", "Gallop", "Idle", "Eating", "Attack_Kick", "Death", "Jump_toIdle", "Gallop_Jump"];
+    let even: Vec<Clip> = names.iter().map(|n| clip24(&src, n)).collect();
+    let per = even.len();
+    let (src_rig, dst_rig) = (src.rig().unwrap(), dst.rig().unwrap());
+    let t_old = one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(baseline::transfer::transfer_clip(src_rig, c, dst_rig, &old).unwrap()))));
+    let (t_tie, c_tie) = one.install(|| timed(repeats, 1, || drop(correspond(src_rig, dst_rig, &full).unwrap())));
+    let corr = correspond(src_rig, dst_rig, &full).unwrap();
+    let mut cases = Vec::new();
+    for p in [&full, &summary, &none] {
+        cases.push(one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(transfer_with(src_rig, c, dst_rig, &corr, p).unwrap())))));
+    }
+    writeln!(
+        out,
+        "| Alpaca onto Alpaca_voxel ({} v, 46 bones), transfer | {} / {} | {} / {} | {} / {} | {} / {} | {:.2}x |",
+        dst_rig.vertex_count(),
+        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1),
+        cases[0].1 / t_old.1
+    )
+    .unwrap();
+    writeln!(out, "Tying Alpaca_voxel to the Alpaca's surface (once per target, not per clip or frame): {} ms wall, {} ms CPU.", ms(t_tie), ms(c_tie)).unwrap();
+
+    // 2. 50k vertices, 60 bones, 24 frames.
+    let big = creature(60, 50_000, 5).unwrap();
+    let big_clip = clip(&big, 24, 0.6, true, 7).unwrap();
+    let big_surf = skin_clip(&big, &big_clip);
+    let t_old = one.install(|| {
+        timed(repeats, 1, || {
+            let s = baseline::surface::solve_surface(&big, &big_surf, "b", 24.0, &old).unwrap();
+            drop(heat_colours(&s.report.quality.errors, s.report.quality.diagonal as f32));
+        })
+    });
+    let mut cases = Vec::new();
+    for p in [&none, &summary, &full] {
+        cases.push(one.install(|| {
+            timed(repeats, 1, || {
+                let s = solve_surface(&big, &big_surf, "b", 24.0, p).unwrap();
+                if let Some(q) = &s.report.quality {
+                    drop(heat_colours(&q.errors, q.diagonal as f32));
+                }
+            })
+        }));
+    }
+    writeln!(out, "\n2. {} vertices, 60 bones, 24 frames, one thread (ms a call, wall / CPU; the call as the Python layer makes it, heat colours included)", big.vertex_count()).unwrap();
+    writeln!(out, "| today's default (full report) | report=none | share of today (CPU) | summary | full |").unwrap();
+    writeln!(out, "|---|---|---|---|---|").unwrap();
+    writeln!(
+        out,
+        "| {} / {} | {} / {} | {:.0}% | {} / {} | {} / {} |",
+        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), 100.0 * cases[0].1 / t_old.1, ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1)
+    )
+    .unwrap();
+
+    // 3. float64 surfaces: cost and error of a control run.
+    let truth = solve_surface(&gen, &gen_surf[0], "t", 24.0, &none).unwrap().skinning;
+    let b = gen.joint_count();
+    let mut surf64: Vec<DVec3> = Vec::new();
+    for f in 0..24 {
+        skin_points(&gen, &truth[f * b..(f + 1) * b], &mut surf64);
+    }
+    let surf32: Vec<Vec3> = surf64.iter().map(|p| p.as_vec3()).collect();
+    let worst = |s: &caudal::solve::Solved| {
+        let mut back = Vec::new();
+        for f in 0..24 {
+            skin_points(&gen, &s.skinning[f * b..(f + 1) * b], &mut back);
+        }
+        back.iter().zip(&surf64).map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max) / gen.diagonal() as f64
+    };
+    let t32 = one.install(|| timed(repeats, 1, || drop(solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap())));
+    let t64 = one.install(|| timed(repeats, 1, || drop(solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap())));
+    let (w32, w64) = (worst(&solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap()), worst(&solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap()));
+    writeln!(out, "\n3. Control run on float64 surfaces (generated {} v, 60 bones, 24 frames, report none)", gen.vertex_count()).unwrap();
+    writeln!(out, "| surfaces | ms wall / CPU | worst vertex against the float64 surfaces (fraction of the diagonal) |").unwrap();
+    writeln!(out, "|---|---|---|").unwrap();
+    writeln!(out, "| float32 | {} / {} | {:.1e} |", ms(t32.0), ms(t32.1), w32).unwrap();
+    writeln!(out, "| float64 | {} / {} | {:.1e} |", ms(t64.0), ms(t64.1), w64).unwrap();
+
+    // 4. The default stop against noise.
+    let wolf = load(&asset("quaternius_wolf/Wolf.gltf")).unwrap();
+    let walk = clip24(&wolf, "Walk");
+    let wolf_rig = wolf.rig().unwrap();
+    let clean = skin_clip(wolf_rig, &walk);
+    let diag = wolf_rig.diagonal();
+    let mut rng = Lcg(42);
+    let noisy: Vec<Vec3> = clean.iter().map(|p| *p + rng.unit_vec() * (0.001 * diag)).collect();
+    writeln!(out, "\n4. Wolf Walk (3,994 v, 24 frames) with 0.1% of the diagonal of noise on every vertex: the stop").unwrap();
+    writeln!(out, "| progress tolerance | ms a clip, wall / CPU | sweeps (all frames) | mean error vs the clean surface (% diag) | quality vs clean | quality vs noisy |").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|").unwrap();
+    for tol in [1e-9, 1e-6] {
+        let p = SolveParams { progress_tolerance: tol, report: ReportLevel::Summary, ..SolveParams::default() };
+        let t = one.install(|| timed(repeats, 1, || drop(solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap())));
+        let s = solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap();
+        let vs_clean = measure(wolf_rig, &skin_clip(wolf_rig, &s.clip), &clean);
         writeln!(
-            s,
-            "| {name} | {cons} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} | {:.0}x | {:.1e}% | {:.6} | {:.6} |",
-            t1 * 1e3,
-            c1 * 1e3,
-            tn * 1e3,
-            cn * 1e3,
-            npt,
-            npt / (t1 * 1e3),
-            m * 100.0,
-            q,
-            npq
+            out,
+            "| {tol:.0e} | {} / {} | {} | {:.4} | {:.4}% | {:.3}% |",
+            ms(t.0),
+            ms(t.1),
+            s.report.sweeps.iter().sum::<usize>(),
+            vs_clean.mean_error * 100.0,
+            vs_clean.quality * 100.0,
+            s.report.quality().quality * 100.0
         )
         .unwrap();
+    }
+
+    // 5. The numpy twin on the generated rig (two clips, once).
+    let python = std::env::var("CAUDAL_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/solve_bench/generated");
+    export("generated", &gen, &dir, &gen_surf);
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/solve_numpy.py");
+    match Command::new(&python).arg(&script).arg(&dir).arg("1").arg("2").output() {
+        Ok(o) if o.status.success() => {
+            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
+            let (np_ms, q) = (v["ms_per_clip"].as_f64().unwrap_or(f64::NAN), v["min_quality"].as_f64().unwrap_or(f64::NAN));
+            writeln!(out, "\n5. numpy twin (benches/solve_numpy.py) on the generated rig: {np_ms:.0} ms a clip, min quality {q:.6}").unwrap();
+        }
+        Ok(o) => eprintln!("numpy twin failed: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => eprintln!("numpy twin not run ({python}): {e}"),
     }
 }

@@ -19,7 +19,7 @@ fn main() {
                 let r = &s.report;
                 println!("{file} {name} {mode:?} F{} N{} B{}: {:.1} ms q {:.6} mean {:.3e}% worst {:.3e}% sweeps {:?} seeded {} len {:.2e}",
                     clip.frame_count(), rig.vertex_count(), rig.joint_count(),
-                    t.elapsed().as_secs_f64()*1e3, r.quality.quality, r.quality.mean_error*100.0, r.quality.worst_error*100.0, r.sweeps, r.seeded_frames, r.bone_length_change);
+                    t.elapsed().as_secs_f64()*1e3, r.quality().quality, r.quality().mean_error*100.0, r.quality().worst_error*100.0, r.sweeps, r.seeded_frames, r.bone_length_change);
             }
         }
     }

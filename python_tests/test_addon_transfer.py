@@ -73,6 +73,11 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     attr.data.foreach_get("color", got)
     np.testing.assert_allclose(got.reshape(-1, 4)[:, :3], np.asarray(report["colours"])[report["worst_frame"]], atol=1e-6)
     assert mesh.data.color_attributes.active_color_name != heatmap.ATTRIBUTE  # written, not shown
+    # The gap between the meshes is its own layer (zero here: the same mesh).
+    gap = mesh.data.color_attributes[heatmap.GAP_ATTRIBUTE]
+    got = np.empty(len(gap.data) * 4, np.float32)
+    gap.data.foreach_get("color", got)
+    np.testing.assert_allclose(got.reshape(-1, 4)[:, :3], np.asarray(report["correspondence"]["gap_colours"]), atol=1e-6)
     s.show_heat_map = True
     assert mesh.data.color_attributes.active_color_name == heatmap.ATTRIBUTE
     s.show_heat_map = False

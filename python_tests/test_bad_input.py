@@ -42,7 +42,6 @@ RIG_CASES = [
     ("NaN positions", dict(vertices=nan_vertices()), caudal.RigError, r"vertices: non-finite value at index 3"),
     ("joint index out of range", dict(skin_joints=np.array([[0, 5]] * 8)), caudal.RigError, r"skin_joints.*index 5"),
     ("cyclic parents", dict(parents=np.array([1, 0])), caudal.RigError, r"cyclic"),
-    ("no triangles", dict(triangles=np.zeros((0, 3))), caudal.RigError, r"triangles: empty mesh"),
     ("weights summing to 0", dict(skin_weights=np.zeros((8, 2))), caudal.RigError, r"sum.*0"),
     ("weights not summing to 1", dict(skin_weights=np.array([[0.5, 0.4]] * 8)), caudal.RigError, r"normalize=True"),
     ("negative weight", dict(skin_weights=np.array([[1.5, -0.5]] * 8)), caudal.RigError, r"negative weight"),
@@ -64,6 +63,15 @@ RIG_CASES = [
 def test_malformed_rig_is_refused_with_a_named_field(name, change, exc, pattern):
     with pytest.raises(exc, match=pattern):
         box_rig(**change)
+
+
+def test_a_rig_without_triangles_skins_but_refuses_surface_stages():
+    # No triangles is a point cloud (enough for skinning and the solve);
+    # detection, which reads the surface, names what is missing.
+    rig = box_rig(triangles=np.zeros((0, 3)))
+    assert rig.triangles.shape == (0, 3)
+    with pytest.raises(caudal.RigError, match=r"triangles: empty mesh"):
+        caudal.find_appendages(rig)
 
 
 def test_normalize_fixes_weights_that_do_not_sum_to_one():

@@ -11,5 +11,7 @@ mod appendage;
 mod bake;
 mod measure;
 mod solve;
+mod solve_transfer;
 mod characters;
 mod files;
+mod corpus;

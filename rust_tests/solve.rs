@@ -79,7 +79,7 @@ fn control_run_on_a_generated_rig_is_exact() {
     let c = clip(&rig, 24, 0.6, true, 5).unwrap();
     let surf = surfaces_of(&rig, &c);
     let solved = solve_surface(&rig, &surf, "walk", 24.0, &SolveParams::default()).unwrap();
-    let q = &solved.report.quality;
+    let q = solved.report.quality();
     assert!(q.mean_error < 0.008e-2, "mean {}", q.mean_error);
     assert!(q.worst_error < 0.08e-2, "worst {}", q.worst_error);
     assert!(q.quality > 0.998, "quality {}", q.quality);
@@ -98,7 +98,7 @@ fn control_run_without_the_affine_seed_still_converges() {
     let params = SolveParams { affine_seed: false, max_sweeps: 2000, ..SolveParams::default() };
     let solved = solve_surface(&rig, &surf, "walk", 24.0, &params).unwrap();
     assert_eq!(solved.report.seeded_frames, 0);
-    let q = &solved.report.quality;
+    let q = solved.report.quality();
     assert!(q.mean_error < 0.008e-2, "mean {}", q.mean_error);
     assert!(q.quality > 0.998, "quality {}", q.quality);
 }
@@ -111,7 +111,7 @@ fn rotation_only_keeps_bone_lengths_and_is_exact_on_a_rotation_clip() {
     let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
     let solved = solve_surface(&rig, &surf, "walk", 24.0, &params).unwrap();
     assert_eq!(solved.report.bone_length_change, 0.0);
-    let q = &solved.report.quality;
+    let q = solved.report.quality();
     assert!(q.mean_error < 0.008e-2, "mean {}", q.mean_error);
     assert!(q.quality > 0.998, "quality {}", q.quality);
 }
@@ -124,8 +124,8 @@ fn rotation_only_prices_stretching_joints() {
     let rigid = solve_surface(&rig, &surf, "s", 24.0, &SolveParams::default()).unwrap();
     let rot = solve_surface(&rig, &surf, "s", 24.0, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
     assert_eq!(rot.report.bone_length_change, 0.0);
-    assert!(rot.report.quality.quality < rigid.report.quality.quality - 1e-3);
-    assert!(rot.report.quality.quality > 0.5, "rotation-only still carries most of it: {}", rot.report.quality.quality);
+    assert!(rot.report.quality().quality < rigid.report.quality().quality - 1e-3);
+    assert!(rot.report.quality().quality > 0.5, "rotation-only still carries most of it: {}", rot.report.quality().quality);
 }
 
 #[test]
@@ -139,7 +139,7 @@ fn noisy_targets_degrade_gracefully() {
         *p += rng.unit_vec() * (0.001 * diag);
     }
     let solved = solve_surface(&rig, &surf, "n", 24.0, &SolveParams::default()).unwrap();
-    let q = &solved.report.quality;
+    let q = solved.report.quality();
     // The noise itself is 0.1% of the diagonal per vertex: the fit can not
     // be much better than that, and must not be much worse.
     assert!(q.mean_error > 0.0005 && q.mean_error < 0.0015, "mean {}", q.mean_error);
@@ -179,7 +179,7 @@ fn bad_input_names_the_field() {
 // Real data: the shared animals (assets/).
 
 use crate::common::load;
-use caudal::solve::{quality_over, transfer_clip};
+use caudal::solve::{carried_surfaces, quality_over, transfer_clip};
 
 /// The article's sample: 24 frames per clip.
 fn clip24(model: &caudal::gltf_io::GltfModel, name: &str) -> caudal::Clip {
@@ -207,7 +207,7 @@ fn control_run_every_shared_animal_against_its_own_clips() {
             let clip = clip24(&model, name);
             let surf = skin_clip(model.rig().unwrap(), &clip);
             let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &SolveParams::default()).unwrap();
-            let q = &s.report.quality;
+            let q = s.report.quality();
             eprintln!("control {file} {name}: quality {:.6} mean {:.2e}% worst {:.2e}%", q.quality, q.mean_error * 100.0, q.worst_error * 100.0);
             assert!(q.mean_error <= 0.008e-2, "{file} {name}: mean {}", q.mean_error);
             assert!(q.worst_error <= 0.08e-2, "{file} {name}: worst {}", q.worst_error);
@@ -226,7 +226,7 @@ fn control_run_rotation_only_keeps_bone_lengths() {
         let surf = skin_clip(model.rig().unwrap(), &clip);
         let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
         let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &params).unwrap();
-        let q = &s.report.quality;
+        let q = s.report.quality();
         eprintln!("rotation-only control {file} {name}: quality {:.6} mean {:.2e}%", q.quality, q.mean_error * 100.0);
         assert_eq!(s.report.bone_length_change, 0.0);
         // These walks only rotate joints, so the rotation-only answer is exact too.
@@ -243,7 +243,7 @@ fn gallop_needs_translating_joints_rotation_only_prices_them() {
     let rot = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
     assert!(rigid.report.bone_length_change > 1e-3, "the artist's gallop stretches bones");
     assert_eq!(rot.report.bone_length_change, 0.0);
-    let (qr, qo) = (rigid.report.quality.quality, rot.report.quality.quality);
+    let (qr, qo) = (rigid.report.quality().quality, rot.report.quality().quality);
     assert!(qr >= 0.998 && qo < qr && qo > 0.95, "rigid {qr} rotation-only {qo}");
 }
 
@@ -264,10 +264,10 @@ fn noisy_control_run_on_the_wolf_degrades_gracefully() {
     // noise itself: least squares averages it out.
     let skinned = skin_clip(model.rig().unwrap(), &s.clip);
     let clean = caudal::solve::measure(model.rig().unwrap(), &skinned, &exact);
-    eprintln!("noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%", s.report.quality.quality, clean.quality, clean.mean_error * 100.0);
+    eprintln!("noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%", s.report.quality().quality, clean.quality, clean.mean_error * 100.0);
     assert!(clean.mean_error < 0.0005, "clean mean {}", clean.mean_error);
     assert!(clean.quality > 0.99, "clean quality {}", clean.quality);
-    assert!(s.report.quality.quality > 0.9, "noisy quality {}", s.report.quality.quality);
+    assert!(s.report.quality().quality > 0.9, "noisy quality {}", s.report.quality().quality);
 }
 
 fn tail_vertices(truth: &str) -> Vec<usize> {
@@ -284,13 +284,13 @@ fn artist_clip_onto_the_degraded_rig_loses_the_tail() {
     let clip = clip24(&src, "Walk");
     let tr = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default()).unwrap();
     // Same mesh: the correspondence is exact.
-    assert_eq!(tr.correspondence.rest_max_distance, 0.0);
-    let targets = tr.correspondence.carry(&skin_clip(src.rig().unwrap(), &clip), src.rig().unwrap().vertex_count());
+    assert_eq!(tr.correspondence.gap_summary().1, 0.0);
+    let targets = carried_surfaces(src.rig().unwrap(), &clip, &tr.correspondence).unwrap();
     let skinned = skin_clip(dst.rig().unwrap(), &tr.solved.clip);
     let q_tail = quality_over(dst.rig().unwrap(), &skinned, &targets, &tail);
     let body: Vec<usize> = (0..dst.rig().unwrap().vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
     let q_body = quality_over(dst.rig().unwrap(), &skinned, &targets, &body);
-    let q = tr.solved.report.quality.quality;
+    let q = tr.solved.report.quality().quality;
     eprintln!("Fox Walk onto Fox_notail: quality {q:.4}, tail {q_tail:.4}, body {q_body:.4}");
     // A tail skinned to the legs can not follow the artist's tail ...
     assert!(q_tail < 0.8, "tail {q_tail}");
@@ -323,9 +323,9 @@ fn transfer_onto_a_scaled_moved_copy_is_exact() {
     let dst = caudal::Rig::new(parts).unwrap();
     let c = clip(&src, 12, 0.5, true, 4).unwrap();
     let t = transfer_clip(&src, &c, &dst, &SolveParams::default()).unwrap();
-    assert!((t.correspondence.scale - 2.5).abs() < 1e-5, "scale {}", t.correspondence.scale);
-    assert!(t.correspondence.rest_max_distance < 1e-6);
-    let q = &t.solved.report.quality;
+    assert!((t.correspondence.alignment.scale - 2.5).abs() < 1e-5, "scale {}", t.correspondence.alignment.scale);
+    assert!(t.correspondence.gap_summary().1 < 1e-6);
+    let q = t.solved.report.quality();
     assert!(q.quality > 0.998 && q.mean_error < 0.008e-2, "{} {}", q.quality, q.mean_error);
 }
 
@@ -365,9 +365,9 @@ fn the_repaired_rig_carries_the_artist_tail_better_than_the_degraded_one() {
         let mut scores = Vec::new();
         for target in [dst.rig().unwrap(), &repaired] {
             let tr = transfer_clip(src.rig().unwrap(), &clip, target, &SolveParams::default()).unwrap();
-            let targets = tr.correspondence.carry(&skin_clip(src.rig().unwrap(), &clip), src.rig().unwrap().vertex_count());
+            let targets = carried_surfaces(src.rig().unwrap(), &clip, &tr.correspondence).unwrap();
             let skinned = skin_clip(target, &tr.solved.clip);
-            scores.push((tr.solved.report.quality.quality, quality_over(target, &skinned, &targets, &tail)));
+            scores.push((tr.solved.report.quality().quality, quality_over(target, &skinned, &targets, &tail)));
         }
         eprintln!("{artist} {clip_name}: degraded {:.4} (tail {:.4}), repaired {:.4} (tail {:.4})", scores[0].0, scores[0].1, scores[1].0, scores[1].1);
         assert!(scores[1].1 > scores[0].1 + 0.1, "{degraded}: tail quality {:?}", scores);

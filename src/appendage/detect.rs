@@ -197,6 +197,7 @@ pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
 
 pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     params.validate()?;
+    rig.require_triangles("appendage detection")?;
     let height = rig.height();
     if height.is_nan() || height <= 0.0 {
         return Err(CaudalError::param("vertices", "the bind-pose mesh has zero height along Y"));

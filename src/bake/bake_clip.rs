@@ -56,6 +56,7 @@ pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: Lo
             format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
         ));
     }
+    clip.require_uniform("clip")?;
     let frames = clip.frame_count();
     let anchors = anchor_worlds(rig, clip, chain.anchor);
     let mut ignore = chain.bones.clone();

@@ -3,6 +3,7 @@
 //! template rigger leaves it, plus a looping walk. It needs no files, so the
 //! demo and the tests run anywhere.
 
+pub mod corpus;
 mod glb;
 mod mesh;
 mod skeleton;

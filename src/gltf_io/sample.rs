@@ -9,13 +9,19 @@ use gltf::accessor::Dimensions;
 
 use super::accessor::{self, Source};
 use super::budget::Budget;
-use super::read::GltfModel;
+use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Trs};
 
 /// Frames per second when the caller does not choose: the rate most DCC
 /// tools and the Quaternius clips use.
 pub const DEFAULT_SAMPLE_RATE: f32 = 30.0;
+
+/// Most keys per second when a clip is sampled at its own key times
+/// ([`GltfModel::sample_clip_at_keys`]): twice the 60 Hz a game draws at,
+/// so channels keyed on 24, 30 or 60 Hz grids keep every key, while times
+/// closer than 1/120 s (float rounding, two grids almost agreeing) merge.
+pub const DEFAULT_MAX_KEY_RATE: f32 = 120.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Interp {
@@ -171,23 +177,62 @@ impl GltfModel {
         }
         let budget = Budget::new(self.options.max_bytes);
         let (tracks, duration) = self.tracks_of(animations, &budget)?;
-        let jn = ch.rig.joint_count();
-        let frames = crate::limits::clip_frames(duration, rate, jn, self.options.max_bytes.saturating_sub(budget.used()))?;
+        let frames = crate::limits::clip_frames(duration, rate, ch.rig.joint_count(), self.options.max_bytes.saturating_sub(budget.used()))?;
         let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
-        let mut locals = Vec::with_capacity(frames * jn);
-        for f in 0..frames {
-            let t = if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 };
+        let times: Vec<f32> = (0..frames).map(|f| if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 }).collect();
+        Clip::new(name, actual_rate, duration, ch.rig.joint_count(), self.locals_at(ch, &tracks, &times))
+    }
+
+    /// Samples one animation at its own key times, for character
+    /// `character`'s joints: the union of every channel's key times,
+    /// thinned so that no two keys are closer than `1 / max_key_rate`
+    /// seconds (channels keyed on different grids, or times a rounding
+    /// apart, would otherwise multiply the keys). Where the source's keys
+    /// are LINEAR, a clip keyed at these times and played back linearly is
+    /// the source's own motion between keys too.
+    pub fn sample_clip_at_keys(&self, character: usize, name: &str, max_key_rate: f32) -> Result<Clip> {
+        let ch = self.character(character)?;
+        if !(max_key_rate.is_finite() && max_key_rate > 0.0) {
+            return Err(CaudalError::param("max_key_rate", format!("must be positive, got {max_key_rate}")));
+        }
+        let i = self.animation_index(name)?;
+        let budget = Budget::new(self.options.max_bytes);
+        let (tracks, _) = self.tracks_of(&[i], &budget)?;
+        let mut all: Vec<f32> = tracks
+            .values()
+            .flat_map(|n| [&n.translation, &n.rotation, &n.scale])
+            .flatten()
+            .flat_map(|t| t.times.iter().copied())
+            .collect();
+        all.sort_by(f32::total_cmp);
+        let times = thin_key_times(&all, 1.0 / max_key_rate);
+        let what = format!("{} keys of {} joints", times.len(), ch.rig.joint_count());
+        let bytes = crate::limits::bytes_of((times.len() * ch.rig.joint_count()) as f64, std::mem::size_of::<Trs>());
+        crate::limits::check_bytes("max_key_rate", &what, bytes, self.options.max_bytes.saturating_sub(budget.used()))?;
+        if times.len() < 2 {
+            let t = [times.first().copied().unwrap_or(0.0)];
+            return Clip::new(name, 1.0, 0.0, ch.rig.joint_count(), self.locals_at(ch, &tracks, &t));
+        }
+        let locals = self.locals_at(ch, &tracks, &times);
+        Clip::keyed(name, times, ch.rig.joint_count(), locals)
+    }
+
+    /// Local TRS of every joint of `ch` at each of `times`, frame-major.
+    fn locals_at(&self, ch: &Character, tracks: &HashMap<usize, NodeTracks>, times: &[f32]) -> Vec<Trs> {
+        let jn = ch.rig.joint_count();
+        let mut locals = Vec::with_capacity(times.len() * jn);
+        for &t in times {
             for j in 0..jn {
-                let own = self.node_trs_at(&tracks, ch.joint_nodes[j], t);
+                let own = self.node_trs_at(tracks, ch.joint_nodes[j], t);
                 if ch.folded[j].is_empty() {
                     locals.push(own);
                 } else {
-                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(&tracks, n, t).matrix()) * own.matrix();
+                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(tracks, n, t).matrix()) * own.matrix();
                     locals.push(Trs::from_matrix(&m));
                 }
             }
         }
-        Clip::new(name, actual_rate, duration, jn, locals)
+        locals
     }
 
     fn node_trs_at(&self, tracks: &HashMap<usize, NodeTracks>, node: usize, t: f32) -> Trs {
@@ -199,4 +244,25 @@ impl GltfModel {
             scale: tr.scale.as_ref().map_or(rest.scale, |k| k.sample(t, false).truncate()),
         }
     }
+}
+
+/// Sorted key times thinned to at least `min_step` apart: the first time
+/// is kept, then every time at least `min_step` after the last kept one;
+/// the last time always ends the list (it replaces a kept time closer than
+/// `min_step` before it), so the clip keeps its full span.
+pub fn thin_key_times(sorted: &[f32], min_step: f32) -> Vec<f32> {
+    let Some(&last) = sorted.last() else { return Vec::new() };
+    let mut out: Vec<f32> = Vec::new();
+    for &t in sorted {
+        if out.last().is_none_or(|&k| t - k >= min_step) {
+            out.push(t);
+        }
+    }
+    if out.last() != Some(&last) {
+        if out.len() > 1 {
+            out.pop();
+        }
+        out.push(last);
+    }
+    out
 }

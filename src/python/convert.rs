@@ -85,6 +85,31 @@ pub fn f32_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> 
     Ok((data, shape))
 }
 
+/// Whether `obj` holds float64 numbers (a float64 array keeps its
+/// precision where a core function accepts it; everything else is read as
+/// float32).
+pub fn is_float64(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let np = obj.py().import("numpy")?;
+    let dtype = np.call_method1("asarray", (obj,))?.getattr("dtype")?;
+    dtype.eq(np.getattr("float64")?)
+}
+
+pub fn f64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f64>, Vec<usize>)> {
+    check_kind(obj, Kind::Real, field)?;
+    let a = coerce::<f64>(obj, "float64", field)?;
+    check_shape(a.shape(), want, field)?;
+    let shape = a.shape().to_vec();
+    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    if let Some(i) = data.iter().position(|x| !x.is_finite()) {
+        return Err(to_py(CaudalError::NonFinite { field: field.into(), index: i / shape.iter().skip(1).product::<usize>().max(1) }));
+    }
+    Ok((data, shape))
+}
+
+pub fn array_f64<'py>(py: Python<'py>, data: Vec<f64>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
+}
+
 pub fn i64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<i64>, Vec<usize>)> {
     check_kind(obj, Kind::Integer, field)?;
     let a = coerce::<i64>(obj, "int64", field)?;

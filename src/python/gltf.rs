@@ -13,7 +13,7 @@ use super::convert::*;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 use crate::limits::DEFAULT_MAX_BYTES;
 use crate::rig::Rig;
 
@@ -67,10 +67,21 @@ fn primitive_dicts<'py>(py: Python<'py>, c: &Character, out: &Bound<'py, PyList>
     Ok(())
 }
 
-fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>) -> PyResult<PyClip> {
-    let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+/// Samples at about `rate` frames per second (default 30), or with `keys`
+/// at the animation's own key times (the union of its channels' times, at
+/// most `DEFAULT_MAX_KEY_RATE` keys a second): what a transfer keys its
+/// solved clip at.
+fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
+    if keys && rate.is_some() {
+        return Err(CaudalError::param("rate", "give either rate or keys=True, not both")).py_err();
+    }
     let m = m.clone();
-    let clip = py.core(move || m.sample_clip(c, &name, rate))?;
+    let clip = if keys {
+        py.core(move || m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE))?
+    } else {
+        let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
+        py.core(move || m.sample_clip(c, &name, rate))?
+    };
     Ok(PyClip::wrap(clip))
 }
 
@@ -125,10 +136,11 @@ impl PyCharacter {
         primitive_dicts(py, &self.model.characters[self.index], &out)?;
         Ok(out)
     }
-    /// Samples the animation `name` for this character's joints.
-    #[pyo3(signature = (name, rate=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>) -> PyResult<PyClip> {
-        sample(py, &self.model, self.index, name, rate)
+    /// Samples the animation `name` for this character's joints (at
+    /// `rate`, or with `keys=True` at the animation's own key times).
+    #[pyo3(signature = (name, rate=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
+        sample(py, &self.model, self.index, name, rate, keys)
     }
     /// Samples several animations played together for this character.
     #[pyo3(signature = (names=None, rate=None, name=None))]
@@ -239,12 +251,14 @@ impl PyModel {
 
     /// Samples the animation `name` for the only character at about `rate`
     /// frames per second (default 30; the rate is adjusted so the last
-    /// frame lands on the clip's end). With several characters use
-    /// `Character.clip`.
-    #[pyo3(signature = (name, rate=None))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>) -> PyResult<PyClip> {
+    /// frame lands on the clip's end), or with `keys=True` at the
+    /// animation's own key times (the union of its channels' times, at most
+    /// 120 a second): what a transfer keys its solved clip at. With several
+    /// characters use `Character.clip`.
+    #[pyo3(signature = (name, rate=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
-        sample(py, &self.inner, c, name, rate)
+        sample(py, &self.inner, c, name, rate, keys)
     }
 
     /// Samples several animations played together (files that store one

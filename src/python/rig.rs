@@ -33,7 +33,7 @@ impl PyRig {
     fn new(
         py: Python<'_>,
         vertices: &Bound<'_, PyAny>,
-        triangles: &Bound<'_, PyAny>,
+        triangles: Option<&Bound<'_, PyAny>>,
         skin_joints: &Bound<'_, PyAny>,
         skin_weights: &Bound<'_, PyAny>,
         joint_names: Vec<String>,
@@ -47,7 +47,11 @@ impl PyRig {
     ) -> PyResult<Self> {
         let verts = vec3s(vertices, "vertices")?;
         let n = verts.len();
-        let (tris, _) = indices(triangles, "triangles", &[None, Some(3)], None)?;
+        // None: a point cloud (skinning and the surface solve need no triangles).
+        let tris = match triangles {
+            Some(t) => indices(t, "triangles", &[None, Some(3)], None)?.0,
+            None => Vec::new(),
+        };
         let (wj, jshape) = indices(skin_joints, "skin_joints", &[Some(n), None], None)?;
         let (ww, wshape) = f32_flat(skin_weights, "skin_weights", &[Some(n), None])?;
         if jshape != wshape {

@@ -1,30 +1,37 @@
-//! `caudal.solve_surface`, `caudal.transfer_clip`, `caudal.clip_tracks`,
-//! `caudal.transfer_quality`: the surface solver (SPEC X) for Python.
+//! `caudal.solve_surface`, `caudal.transfer_clip`, `caudal.Solved`,
+//! `caudal.clip_tracks`, `caudal.transfer_quality`: the surface solver
+//! (SPEC X) for Python.
 
-use glam::Vec3;
+use glam::{DVec3, Vec3};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
-use super::errors::Guarded;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::gltf_io::TrackPath;
-use crate::solve::{self, heat_colours, Correspondence, SolveMode, SolveParams, SolveReport};
+use crate::rig::Rig;
+use crate::solve::{self, heat_colours, AlignMode, Correspondence, ReportLevel, SolveMode, SolveParams, SolveReport};
+
+/// Bones named in a report's `worst_bones`.
+const WORST_BONES: usize = 5;
 
 #[allow(clippy::too_many_arguments)]
 fn params(
     mode: &str,
+    report: &str,
     constraint_budget: usize,
     max_sweeps: usize,
     progress_tolerance: f64,
-    error_floor: f64,
+    error_floor: Option<f64>,
     affine_seed: bool,
 ) -> PyResult<SolveParams> {
     let p = SolveParams {
         mode: SolveMode::parse("mode", mode).py_err()?,
+        report: ReportLevel::parse("report", report).py_err()?,
         constraint_budget,
         max_sweeps,
         progress_tolerance,
@@ -34,6 +41,60 @@ fn params(
     };
     p.validate().py_err()?;
     Ok(p)
+}
+
+/// The result of a solve: the clip, its skinning matrices, the report.
+/// Unpacks as `(clip, report)`.
+#[pyclass(name = "Solved", module = "caudal._core", frozen)]
+pub struct PySolved {
+    clip: Py<PyClip>,
+    skinning: Py<PyAny>,
+    report: Py<PyAny>,
+}
+
+#[pymethods]
+impl PySolved {
+    /// The solved clip (local transforms in the target's hierarchy).
+    #[getter]
+    fn clip(&self, py: Python<'_>) -> Py<PyClip> {
+        self.clip.clone_ref(py)
+    }
+    /// float64[F, B, 4, 4]: every joint's skinning matrix (bind space to
+    /// posed, `posed = sum_j w_j M_j @ [v, 1]`) at every frame: the solve's
+    /// own answer, which the clip's float32 transforms reproduce to float32
+    /// rounding.
+    #[getter]
+    fn skinning(&self, py: Python<'_>) -> Py<PyAny> {
+        self.skinning.clone_ref(py)
+    }
+    /// float32[F]: the key time of every frame, seconds.
+    #[getter]
+    fn times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.clip.bind(py).getattr("times")
+    }
+    /// The report dict (None when solved with `report="none"`).
+    #[getter]
+    fn report(&self, py: Python<'_>) -> Py<PyAny> {
+        self.report.clone_ref(py)
+    }
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        PyTuple::new(py, [self.clip.clone_ref(py).into_any(), self.report.clone_ref(py)])?.call_method0("__iter__")
+    }
+    fn __len__(&self) -> usize {
+        2
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let c = self.clip.borrow(py);
+        let quality = self.report.bind(py).get_item("quality").ok().and_then(|q| q.extract::<f64>().ok());
+        match quality {
+            Some(q) => format!("Solved({:?}, {} frames, transfer quality {:.2}%)", c.inner.name, c.inner.frame_count(), q * 100.0),
+            None => format!("Solved({:?}, {} frames)", c.inner.name, c.inner.frame_count()),
+        }
+    }
+}
+
+fn names_of(rig: &Rig, joints: impl Iterator<Item = usize>) -> Vec<String> {
+    joints.map(|j| rig.joint_names()[j].clone()).collect()
 }
 
 /// A `RuntimeWarning` when a quality is NaN: the target did not move, so
@@ -46,97 +107,182 @@ fn warn_if_still(py: Python<'_>, quality: f64) -> PyResult<()> {
     Ok(())
 }
 
-fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, vertices: usize) -> PyResult<Bound<'py, PyDict>> {
-    let q = &r.quality;
-    warn_if_still(py, q.quality)?;
-    let frames = q.errors.len() / vertices.max(1);
+fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, rig: &Rig, level: ReportLevel) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("mode", r.mode.name())?;
-    d.set_item("quality", q.quality)?;
-    d.set_item("diagonal", q.diagonal)?;
-    d.set_item("mean_error", q.mean_error)?;
-    d.set_item("worst_error", q.worst_error)?;
-    d.set_item("worst_vertex", q.worst_vertex)?;
-    d.set_item("worst_frame", q.worst_frame)?;
-    d.set_item("frame_mean_error", q.frame_mean_error.clone())?;
-    d.set_item("errors", array_f32(py, q.errors.clone(), &[frames, vertices])?)?;
-    let colours: Vec<f32> = heat_colours(&q.errors, q.diagonal as f32).into_iter().flatten().collect();
-    d.set_item("colours", array_f32(py, colours, &[frames, vertices, 3])?)?;
+    d.set_item("report", level.name())?;
     d.set_item("constraint_vertices", r.constraint_vertices)?;
     d.set_item("sweeps", r.sweeps.clone())?;
     d.set_item("seeded_frames", r.seeded_frames)?;
     d.set_item("constraint_rms", r.constraint_rms.clone())?;
+    d.set_item("looped", r.looped)?;
     d.set_item("bone_length_change", r.bone_length_change)?;
+    d.set_item("bone_length_changes", r.bone_length_changes.clone())?;
+    d.set_item("bone_stretch", r.bone_stretch.clone())?;
+    d.set_item("stretch_bound", r.stretch_bound)?;
+    d.set_item("source_bone_length_change", r.source_bone_length_change)?;
+    let stretched = PyList::empty(py);
+    for j in r.stretched_bones() {
+        stretched.append((rig.joint_names()[j].clone(), r.bone_length_changes[j]))?;
+    }
+    d.set_item("stretched_bones", stretched)?;
+    let Some(q) = &r.quality else { return Ok(d) };
+    let n = rig.vertex_count();
+    warn_if_still(py, q.quality)?;
+    d.set_item("quality", q.quality)?;
+    d.set_item("quality_keys", q.quality_keys)?;
+    d.set_item("quality_halfway", q.quality_halfway)?;
+    d.set_item("diagonal", q.diagonal)?;
+    d.set_item("mean_error", q.mean_error)?;
+    d.set_item("worst_error", q.worst_error)?;
+    d.set_item("worst_vertex", q.worst_vertex)?;
+    d.set_item("worst_time", q.worst_time)?;
+    d.set_item("worst_frame", q.worst_frame)?;
+    d.set_item("frame_mean_error", q.frame_mean_error.clone())?;
+    d.set_item("bone_errors", q.bone_errors.clone())?;
+    let mut order: Vec<usize> = (0..q.bone_errors.len()).filter(|&j| q.bone_errors[j] > 0.0).collect();
+    order.sort_by(|&a, &b| q.bone_errors[b].total_cmp(&q.bone_errors[a]).then(a.cmp(&b)));
+    let worst = PyList::empty(py);
+    for (name, j) in names_of(rig, order.iter().copied().take(WORST_BONES)).into_iter().zip(&order) {
+        worst.append((name, q.bone_errors[*j]))?;
+    }
+    d.set_item("worst_bones", worst)?;
+    if level == ReportLevel::Full {
+        let frames = q.errors.len() / n.max(1);
+        d.set_item("errors", array_f32(py, q.errors.clone(), &[frames, n])?)?;
+        let colours: Vec<f32> = heat_colours(&q.errors, q.diagonal as f32).into_iter().flatten().collect();
+        d.set_item("colours", array_f32(py, colours, &[frames, n, 3])?)?;
+    }
     Ok(d)
 }
 
-fn correspondence_to_py<'py>(py: Python<'py>, c: &Correspondence) -> PyResult<Bound<'py, PyDict>> {
+fn correspondence_to_py<'py>(py: Python<'py>, c: &Correspondence, level: ReportLevel) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("scale", c.scale)?;
-    d.set_item("source_centre", c.source_centre.to_array().to_vec())?;
-    d.set_item("target_centre", c.target_centre.to_array().to_vec())?;
-    d.set_item("rest_mean_distance", c.rest_mean_distance)?;
-    d.set_item("rest_max_distance", c.rest_max_distance)?;
-    d.set_item("nearest", array_u32(py, c.nearest.iter().map(|&i| i as u32).collect(), &[c.nearest.len()])?)?;
+    let a = &c.alignment;
+    d.set_item("alignment", a.mode.name())?;
+    d.set_item("scale", a.scale)?;
+    d.set_item("rotation", array_f64(py, a.rotation.transpose().to_cols_array().to_vec(), &[3, 3])?)?;
+    d.set_item("translation", a.translation.to_array().to_vec())?;
+    let (mean, max) = c.gap_summary();
+    d.set_item("gap_mean", mean)?;
+    d.set_item("gap_max", max)?;
+    if level == ReportLevel::Full {
+        let n = c.vertex_count();
+        let gap: Vec<f32> = c.gap.iter().map(|&g| g as f32).collect();
+        let colours: Vec<f32> = heat_colours(&gap, c.diagonal as f32).into_iter().flatten().collect();
+        d.set_item("gap", array_f32(py, gap, &[n])?)?;
+        d.set_item("gap_colours", array_f32(py, colours, &[n, 3])?)?;
+        d.set_item("triangle", array_u32(py, c.triangle.iter().map(|&t| t as u32).collect(), &[n])?)?;
+        let bary: Vec<f32> = c.barycentric.iter().flat_map(|b| b.map(|x| x as f32)).collect();
+        d.set_item("barycentric", array_f32(py, bary, &[n, 3])?)?;
+    }
     Ok(d)
+}
+
+fn wrap<'py>(py: Python<'py>, solved: solve::Solved, rig: &Rig, level: ReportLevel, corr: Option<&Correspondence>) -> PyResult<PySolved> {
+    let b = rig.joint_count();
+    let frames = solved.clip.frame_count();
+    // numpy's m[row, col]: glam's columns, transposed.
+    let flat: Vec<f64> = solved.skinning.iter().flat_map(|m| m.transpose().to_cols_array()).collect();
+    let skinning = array_f64(py, flat, &[frames, b, 4, 4])?.unbind();
+    let report = match level {
+        ReportLevel::None => py.None(),
+        _ => {
+            let d = report_to_py(py, &solved.report, rig, level)?;
+            if let Some(c) = corr {
+                d.set_item("correspondence", correspondence_to_py(py, c, level)?)?;
+            }
+            d.into_any().unbind()
+        }
+    };
+    Ok(PySolved { clip: Py::new(py, PyClip::wrap(solved.clip))?, skinning, report })
+}
+
+fn key_times(times: Option<&Bound<'_, PyAny>>, frames: usize) -> PyResult<Option<Vec<f32>>> {
+    times.map(|t| f32_flat(t, "times", &[Some(frames)]).map(|(v, _)| v)).transpose()
 }
 
 /// Solve `target_rig`'s per-frame bone transforms so that its own skinning
-/// reproduces `surfaces` (f32[F, N, 3], bind space). Returns (clip, report).
+/// reproduces `surfaces` ([F, N, 3], bind space; float64 stays float64).
 // The text signature spells the defaults out for introspection (stubtest);
 // the values are the named constants of crate::solve::params.
 #[pyfunction]
-#[pyo3(text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, mode='rigid', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=1e-07, affine_seed=True)")]
-#[pyo3(signature = (target_rig, surfaces, *, name="solved".to_string(), rate=24.0, mode="rigid".to_string(), constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=solve::params::DEFAULT_ERROR_FLOOR, affine_seed=true))]
+#[pyo3(text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, times=None, mode='rigid', report='full', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)")]
+#[pyo3(signature = (target_rig, surfaces, *, name="solved".to_string(), rate=24.0, times=None, mode="rigid".to_string(), report="full".to_string(), constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
 #[allow(clippy::too_many_arguments)]
-fn solve_surface<'py>(
-    py: Python<'py>,
+fn solve_surface(
+    py: Python<'_>,
     target_rig: &PyRig,
-    surfaces: &Bound<'py, PyAny>,
+    surfaces: &Bound<'_, PyAny>,
     name: String,
     rate: f32,
+    times: Option<&Bound<'_, PyAny>>,
     mode: String,
+    report: String,
     constraint_budget: usize,
     max_sweeps: usize,
     progress_tolerance: f64,
-    error_floor: f64,
+    error_floor: Option<f64>,
     affine_seed: bool,
-) -> PyResult<(PyClip, Bound<'py, PyDict>)> {
+) -> PyResult<PySolved> {
     let rig = target_rig.inner.clone();
     let n = rig.vertex_count();
-    let (flat, _) = f32_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
-    let surf: Vec<Vec3> = flat.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect();
-    let p = params(&mode, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
-    let solved = py.core(move || solve::solve_surface(&rig, &surf, &name, rate, &p))?;
-    let report = report_to_py(py, &solved.report, n)?;
-    Ok((PyClip::wrap(solved.clip), report))
+    let p = params(&mode, &report, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
+    let level = p.report;
+    let keys = |frames: usize| key_times(times, frames);
+    let solved = if is_float64(surfaces)? {
+        let (flat, shape) = f64_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
+        let surf: Vec<DVec3> = flat.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect();
+        let t = keys(shape[0])?;
+        let r = rig.clone();
+        py.core(move || match t {
+            Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
+            None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
+        })?
+    } else {
+        let (flat, shape) = f32_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
+        let surf: Vec<Vec3> = flat.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect();
+        let t = keys(shape[0])?;
+        let r = rig.clone();
+        py.core(move || match t {
+            Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
+            None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
+        })?
+    };
+    wrap(py, solved, &rig, level, None)
 }
 
-/// Carry `clip` from `source_rig` onto `target_rig` by solving the surface.
-/// Returns (clip, report); report["correspondence"] describes the mesh match.
+/// Carry `clip` from `source_rig` onto `target_rig` by solving the surface;
+/// the solved clip keeps the clip's frame times. report["correspondence"]
+/// describes the alignment and the gap between the meshes.
 #[pyfunction]
-#[pyo3(text_signature = "(source_rig, clip, target_rig, *, mode='rigid', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=1e-07, affine_seed=True)")]
-#[pyo3(signature = (source_rig, clip, target_rig, *, mode="rigid".to_string(), constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=solve::params::DEFAULT_ERROR_FLOOR, affine_seed=true))]
+#[pyo3(text_signature = "(source_rig, clip, target_rig, *, mode='rigid', report='full', alignment='auto', max_median_gap=0.01, constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)")]
+#[pyo3(signature = (source_rig, clip, target_rig, *, mode="rigid".to_string(), report="full".to_string(), alignment="auto".to_string(), max_median_gap=solve::correspondence::DEFAULT_MAX_MEDIAN_GAP, constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
 #[allow(clippy::too_many_arguments)]
-fn transfer_clip<'py>(
-    py: Python<'py>,
+fn transfer_clip(
+    py: Python<'_>,
     source_rig: &PyRig,
     clip: &PyClip,
     target_rig: &PyRig,
     mode: String,
+    report: String,
+    alignment: String,
+    max_median_gap: f64,
     constraint_budget: usize,
     max_sweeps: usize,
     progress_tolerance: f64,
-    error_floor: f64,
+    error_floor: Option<f64>,
     affine_seed: bool,
-) -> PyResult<(PyClip, Bound<'py, PyDict>)> {
+) -> PyResult<PySolved> {
     let (src, c, dst) = (source_rig.inner.clone(), clip.inner.clone(), target_rig.inner.clone());
-    let n = dst.vertex_count();
-    let p = params(&mode, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
-    let t = py.core(move || solve::transfer_clip(&src, &c, &dst, &p))?;
-    let report = report_to_py(py, &t.solved.report, n)?;
-    report.set_item("correspondence", correspondence_to_py(py, &t.correspondence)?)?;
-    Ok((PyClip::wrap(t.solved.clip), report))
+    let mut p = params(&mode, &report, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
+    p.alignment = AlignMode::parse("alignment", &alignment).py_err()?;
+    p.max_median_gap = max_median_gap;
+    p.validate().py_err()?;
+    let level = p.report;
+    let d = dst.clone();
+    let t = py.core(move || solve::transfer_clip(&src, &c, &d, &p))?;
+    wrap(py, t.solved, &dst, level, Some(&t.correspondence))
 }
 
 /// Transfer quality `1 - sum|skinned - target| / sum|target - rest|` of
@@ -148,13 +294,13 @@ fn transfer_clip<'py>(
 fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, targets: &Bound<'_, PyAny>, vertices: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
     let r = rig.inner.clone();
     let n = r.vertex_count();
-    let (s, shape) = f32_flat(skinned, "skinned", &[None, Some(n), Some(3)])?;
-    let (t, _) = f32_flat(targets, "targets", &[Some(shape[0]), Some(n), Some(3)])?;
+    let (s, shape) = f64_flat(skinned, "skinned", &[None, Some(n), Some(3)])?;
+    let (t, _) = f64_flat(targets, "targets", &[Some(shape[0]), Some(n), Some(3)])?;
     let subset: Vec<usize> = match vertices {
         Some(v) => indices(v, "vertices", &[None], Some(n))?.0.into_iter().map(|i| i as usize).collect(),
         None => (0..n).collect(),
     };
-    let to3 = |d: Vec<f32>| -> Vec<Vec3> { d.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect() };
+    let to3 = |d: Vec<f64>| -> Vec<DVec3> { d.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect() };
     let (s, t) = (to3(s), to3(t));
     let q = py.core(move || Ok(solve::quality_over(&r, &s, &t, &subset)))?;
     warn_if_still(py, q)?;
@@ -162,10 +308,10 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 }
 
 /// The solved `clip` as track dicts for `Model.write` (every joint's
-/// translation, rotation and scale at every frame, in the joint nodes' own
-/// space), written into the animation `animation` (default: the clip's
-/// name). `model` is a one-character model or the `Character` the clip
-/// animates.
+/// translation, rotation and scale at every frame's time, in the joint
+/// nodes' own space), written into the animation `animation` (default: the
+/// clip's name). `model` is a one-character model or the `Character` the
+/// clip animates.
 #[pyfunction]
 #[pyo3(signature = (model, clip, animation=None))]
 fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
@@ -195,6 +341,7 @@ fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PySolved>()?;
     m.add_function(wrap_pyfunction!(solve_surface, m)?)?;
     m.add_function(wrap_pyfunction!(transfer_clip, m)?)?;
     m.add_function(wrap_pyfunction!(transfer_quality, m)?)?;

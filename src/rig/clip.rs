@@ -1,12 +1,15 @@
 use super::Trs;
 use crate::error::{CaudalError, Result};
 
-/// An animation sampled at a fixed rate: the local transform of every joint
-/// of one rig at every frame. Frame `f` is at time `f / rate` seconds.
+/// An animation as keys: the local transform of every joint of one rig at
+/// every frame. Frames are either sampled at a fixed rate (frame `f` at
+/// `f / rate` seconds) or keyed at explicit times (a solved transfer keeps
+/// the source clip's own key times); see [`Clip::time`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
     pub name: String,
-    /// Samples per second.
+    /// Samples per second. For a clip keyed at explicit times, the mean
+    /// rate `(frames - 1) / (last time - first time)`.
     pub rate: f32,
     /// Clip length in seconds (the last frame is at `duration` when the
     /// clip was sampled to include its end).
@@ -14,6 +17,22 @@ pub struct Clip {
     joint_count: usize,
     /// Frame-major: `locals[f * joint_count + j]`.
     locals: Vec<Trs>,
+    /// Explicit key time of every frame (seconds, strictly increasing), or
+    /// `None` for a fixed-rate clip.
+    times: Option<Vec<f32>>,
+}
+
+fn check_locals(joint_count: usize, locals: &[Trs]) -> Result<()> {
+    if joint_count == 0 || locals.is_empty() || locals.len() % joint_count != 0 {
+        return Err(CaudalError::shape(
+            "locals",
+            format!("{} transforms is not a whole number of frames of {joint_count} joints", locals.len()),
+        ));
+    }
+    if let Some(i) = locals.iter().position(|t| !t.is_finite()) {
+        return Err(CaudalError::NonFinite { field: "locals".into(), index: i });
+    }
+    Ok(())
 }
 
 impl Clip {
@@ -24,16 +43,28 @@ impl Clip {
         if !(duration.is_finite() && duration >= 0.0) {
             return Err(CaudalError::param("duration", format!("must be finite and >= 0, got {duration}")));
         }
-        if joint_count == 0 || locals.is_empty() || locals.len() % joint_count != 0 {
-            return Err(CaudalError::shape(
-                "locals",
-                format!("{} transforms is not a whole number of frames of {joint_count} joints", locals.len()),
-            ));
+        check_locals(joint_count, &locals)?;
+        Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: None })
+    }
+
+    /// A clip keyed at explicit `times` (seconds, finite, >= 0, strictly
+    /// increasing, one per frame). Its `duration` is the last time.
+    pub fn keyed(name: impl Into<String>, times: Vec<f32>, joint_count: usize, locals: Vec<Trs>) -> Result<Self> {
+        check_locals(joint_count, &locals)?;
+        let frames = locals.len() / joint_count;
+        if times.len() != frames {
+            return Err(CaudalError::shape("times", format!("{} key times for {frames} frames", times.len())));
         }
-        if let Some(i) = locals.iter().position(|t| !t.is_finite()) {
-            return Err(CaudalError::NonFinite { field: "locals".into(), index: i });
+        if let Some(i) = times.iter().position(|t| !(t.is_finite() && *t >= 0.0)) {
+            return Err(CaudalError::param("times", format!("key time {i} must be finite and >= 0, got {}", times[i])));
         }
-        Ok(Clip { name: name.into(), rate, duration, joint_count, locals })
+        if let Some(i) = times.windows(2).position(|w| w[1] <= w[0]) {
+            return Err(CaudalError::param("times", format!("key times must increase: {} then {} at {}", times[i], times[i + 1], i + 1)));
+        }
+        let span = times[frames - 1] - times[0];
+        let rate = if frames > 1 && span > 0.0 { (frames - 1) as f32 / span } else { 1.0 };
+        let duration = times[frames - 1];
+        Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: Some(times) })
     }
 
     pub fn frame_count(&self) -> usize {
@@ -48,7 +79,38 @@ impl Clip {
     pub fn locals(&self) -> &[Trs] {
         &self.locals
     }
+    /// Time of frame `f` in seconds.
     pub fn time(&self, f: usize) -> f32 {
-        f as f32 / self.rate
+        match &self.times {
+            Some(t) => t[f],
+            None => f as f32 / self.rate,
+        }
+    }
+    /// The explicit key times, if the clip is keyed rather than sampled.
+    pub fn key_times(&self) -> Option<&[f32]> {
+        self.times.as_deref()
+    }
+    /// Whether frames are evenly spaced in time (a fixed-rate clip, or keys
+    /// whose steps differ by less than a thousandth of the mean step):
+    /// what a fixed-step simulation needs.
+    pub fn is_uniform(&self) -> bool {
+        match &self.times {
+            None => true,
+            Some(t) if t.len() < 3 => true,
+            Some(t) => {
+                let mean = 1.0 / self.rate;
+                t.windows(2).all(|w| ((w[1] - w[0]) - mean).abs() <= 1e-3 * mean)
+            }
+        }
+    }
+    /// An error naming `field` unless [`Clip::is_uniform`].
+    pub fn require_uniform(&self, field: &str) -> Result<()> {
+        if self.is_uniform() {
+            return Ok(());
+        }
+        Err(CaudalError::param(
+            field,
+            format!("clip {:?} is keyed at uneven times (a fixed time step is needed here): sample it at a rate", self.name),
+        ))
     }
 }

@@ -159,9 +159,10 @@ fn check_finite_vec3(field: &str, v: &[Vec3]) -> Result<()> {
 
 /// A mesh caudal can measure: a finite bounding box with a height (every
 /// threshold is relative to the height `H` along Y, the diagonal to the
-/// box), and at least one triangle with an area. A triangle counts as
-/// degenerate below `1e-12` of the squared diagonal: f32 positions carry
-/// about 7 digits, so a smaller cross product is rounding, not area.
+/// box), and, unless it is a point cloud (no triangles at all), at least one
+/// triangle with an area. A triangle counts as degenerate below `1e-12` of
+/// the squared diagonal: f32 positions carry about 7 digits, so a smaller
+/// cross product is rounding, not area.
 fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
     let (lo, hi) = vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
     let extent = hi - lo;
@@ -183,7 +184,7 @@ fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
         let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
         (b - a).cross(c - a).length() > min_area2
     });
-    if !has_area {
+    if !triangles.is_empty() && !has_area {
         return Err(CaudalError::shape("triangles", format!("all {} triangles are degenerate (zero area)", triangles.len())));
     }
     Ok(())
@@ -262,9 +263,9 @@ impl Rig {
         if n == 0 {
             return Err(CaudalError::EmptyMesh { field: "vertices".into(), message: "no vertices".into() });
         }
-        if triangles.is_empty() {
-            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: "no triangles".into() });
-        }
+        // No triangles is a point cloud: enough for skinning and the surface
+        // solve; the stages that read the surface ask for it
+        // (`require_triangles`).
         check_finite_vec3("vertices", &vertices)?;
         for (t, tri) in triangles.iter().enumerate() {
             for &i in tri {
@@ -432,6 +433,14 @@ impl Rig {
     /// Joint indices with every parent before its children.
     pub fn topological_order(&self) -> &[usize] {
         &self.order
+    }
+    /// An error naming `stage` when the rig has no triangles (a point
+    /// cloud skins and solves, but has no surface to detect or measure on).
+    pub fn require_triangles(&self, stage: &str) -> Result<()> {
+        if self.triangles.is_empty() {
+            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: format!("{stage} needs the rig's triangles; this rig is a point cloud") });
+        }
+        Ok(())
     }
     pub fn vertex_count(&self) -> usize {
         self.vertices.len()

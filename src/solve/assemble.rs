@@ -8,9 +8,15 @@
 //! Joints without constraint weight are not seen by the surface, so the
 //! hierarchy places them: a joint with a parent moves rigidly with it
 //! (`M_j = M_parent`: its local stays the bind local), an unweighted root
-//! (Quaternius' `Body`) takes the motion of its shallowest weighted
-//! descendant (the heaviest one if several), so root motion stays on the
-//! root; a root with no weighted descendant keeps its bind pose.
+//! (Quaternius' `Body`, the Fox's `_rootJoint`) takes the *travel* of its
+//! shallowest weighted descendant (the heaviest one if several): a pure
+//! translation that carries that joint's head where the solve put it, so
+//! root motion stays on the root while the joint's own local keeps the
+//! rotation, about its own head. Keyed that way, a clip played between its
+//! keys turns the skin about the bone that carries it, as an animator's
+//! keys do; a root that took the whole motion would swing the skin about
+//! the root's origin (the Fox's is at its feet) and cut corners between
+//! keys. A root with no weighted descendant keeps its bind pose.
 
 use glam::{DMat4, DVec3, DVec4, Mat4};
 use nalgebra::{Matrix3, Matrix3x4, Vector3};
@@ -20,8 +26,9 @@ use crate::rig::{Clip, Rig, Trs};
 
 use super::rigid::compose;
 
-/// Fills the skinning matrices of inactive joints from the hierarchy.
-pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], m: &mut [Matrix3x4<f64>]) {
+/// Fills the skinning matrices of inactive joints from the hierarchy
+/// (`m` centred on `center`, like the constraints).
+pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], center: &Vector3<f64>, m: &mut [Matrix3x4<f64>]) {
     let parents = rig.parents();
     let b = rig.joint_count();
     let depth = {
@@ -50,7 +57,11 @@ pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], m: &mut [Matri
             };
         }
         m[j] = match rep {
-            Some(r) => m[r],
+            Some(r) => {
+                let h = rig.bind_world()[r].w_axis;
+                let head = Vector3::new(h.x as f64, h.y as f64, h.z as f64) - center;
+                compose(&Matrix3::identity(), &(m[r] * head.push(1.0) - head))
+            }
             None => compose(&Matrix3::identity(), &Vector3::zeros()),
         };
     }
@@ -110,16 +121,28 @@ pub fn locals_from_worlds(rig: &Rig, worlds: &[DMat4]) -> Vec<Trs> {
         .collect()
 }
 
+/// When a solved clip's frames happen: a fixed rate, or explicit key times.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Keys<'a> {
+    Rate(f32),
+    Times(&'a [f32]),
+}
+
 /// The solved clip: `worlds` frame-major (`worlds[f * B + j]`).
-pub fn clip_from_worlds(rig: &Rig, name: &str, rate: f32, worlds: &[DMat4]) -> Result<Clip> {
+pub fn clip_from_worlds(rig: &Rig, name: &str, keys: Keys<'_>, worlds: &[DMat4]) -> Result<Clip> {
     let b = rig.joint_count();
     let frames = worlds.len() / b;
     let mut locals = Vec::with_capacity(worlds.len());
     for f in 0..frames {
         locals.extend(locals_from_worlds(rig, &worlds[f * b..(f + 1) * b]));
     }
-    let duration = if frames > 1 { (frames - 1) as f32 / rate } else { 0.0 };
-    Clip::new(name, rate, duration, b, locals)
+    match keys {
+        Keys::Rate(rate) => {
+            let duration = if frames > 1 { (frames - 1) as f32 / rate } else { 0.0 };
+            Clip::new(name, rate, duration, b, locals)
+        }
+        Keys::Times(times) => Clip::keyed(name, times.to_vec(), b, locals),
+    }
 }
 
 /// Bone lengths (distance from each joint to its parent) per frame, for the

@@ -12,6 +12,7 @@
 use glam::Vec3;
 use nalgebra::{Matrix3x4, Matrix4, Vector3, Vector4};
 
+use super::frames::Positions;
 use crate::rig::Rig;
 
 /// Vertices always kept per weighted bone by the subsample, on top of the
@@ -31,6 +32,11 @@ pub struct Constraints {
     pub offsets: Vec<usize>,
     pub joints: Vec<usize>,
     pub weights: Vec<f64>,
+    /// Each constraint vertex's weight sum: one up to the float32 rounding
+    /// of the file's weights, which centring must not turn into an error of
+    /// `(1 - sum) * center` (3e-8 of the diagonal, above what float64
+    /// surfaces resolve).
+    pub weight_sums: Vec<f64>,
     /// Joints with constraint weight; the others are placed by the hierarchy.
     pub active: Vec<bool>,
     /// Per joint `j`, every `(k, G_jk)` with shared constraint vertices,
@@ -103,6 +109,7 @@ impl Constraints {
         let mut points = Vec::with_capacity(vertices.len());
         let mut offsets = Vec::with_capacity(vertices.len() + 1);
         let (mut joints, mut weights) = (Vec::new(), Vec::new());
+        let mut weight_sums = Vec::with_capacity(vertices.len());
         offsets.push(0);
         // Dense pair table: a rig has at most a few hundred joints.
         let mut moments: Vec<Option<Matrix4<f64>>> = vec![None; b * b];
@@ -125,6 +132,7 @@ impl Constraints {
                 }
             }
             offsets.push(joints.len());
+            weight_sums.push(weights[offsets[offsets.len() - 2]..].iter().sum());
             points.push(q);
         }
         let mut pairs: Vec<Vec<(usize, Matrix4<f64>)>> = vec![Vec::new(); b];
@@ -139,7 +147,7 @@ impl Constraints {
             }
             pairs[ja].push((jb, g));
         }
-        Constraints { center, vertices, points, offsets, joints, weights, active, pairs, own }
+        Constraints { center, vertices, points, offsets, joints, weights, weight_sums, active, pairs, own }
     }
 
     pub fn len(&self) -> usize {
@@ -156,14 +164,18 @@ impl Constraints {
         (&self.joints[a..b], &self.weights[a..b])
     }
 
-    /// Centred targets of the constraint vertices for one frame of a full
-    /// surface (`surface[v]` for every rig vertex).
-    pub fn targets(&self, surface: &[Vec3]) -> Vec<Vector3<f64>> {
+    /// Centred targets of the constraint vertices for one frame of full
+    /// surfaces (`surfaces.at(offset + v)` for every rig vertex `v`): with
+    /// `M v = M_c (v - c) + c` for every joint, a vertex skinned by weights
+    /// summing to `s` lands at `sum w M_c (v - c) + s c`, so `s c` is what
+    /// comes off.
+    pub fn targets<S: Positions + ?Sized>(&self, surfaces: &S, offset: usize) -> Vec<Vector3<f64>> {
         self.vertices
             .iter()
-            .map(|&v| {
-                let p = surface[v];
-                Vector3::new(p.x as f64 - self.center.x, p.y as f64 - self.center.y, p.z as f64 - self.center.z)
+            .zip(&self.weight_sums)
+            .map(|(&v, &s)| {
+                let p = surfaces.at(offset + v);
+                Vector3::new(p.x - s * self.center.x, p.y - s * self.center.y, p.z - s * self.center.z)
             })
             .collect()
     }

@@ -43,6 +43,7 @@ pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams
     if clip.joint_count() != rig.joint_count() {
         return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
     }
+    clip.require_uniform("clip")?;
     let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;
     let mut path = vec![chain.anchor];
     while let Some(p) = rig.parents()[*path.last().unwrap()] {

@@ -80,6 +80,7 @@ pub fn stretch_report(
             ));
         }
     }
+    rig.require_triangles("edge stretch")?;
     let ends = tail_ends(rig, tail, anchor)?;
     let mut on_tail = vec![false; rig.vertex_count()];
     for &v in tail {

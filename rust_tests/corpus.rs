@@ -1,0 +1,12 @@
+//! The generated corpus (issue 12 item 5): seeded rigged creatures with
+//! known answers (src/demo/corpus/), checked for consistency, and today's
+//! detection measured against them by failure class.
+
+#[path = "corpus/harness.rs"]
+pub mod harness;
+#[path = "corpus/consistency.rs"]
+mod consistency;
+#[path = "corpus/runs.rs"]
+mod runs;
+#[path = "corpus/generator.rs"]
+mod generator;

@@ -1,0 +1,359 @@
+//! Runs today's pipeline (joint roles, appendage detection, chain growth)
+//! on generated cases and measures each against its truth: chains found
+//! against tails expected, the joint each chain hangs from, precision and
+//! recall of the tail's vertices (a vertex is taken when at least 45% of
+//! its weight is on the grown chain), grown joints inside the tail,
+//! weighted bone distance, false chains on other parts, and roles. Prints
+//! a table by failure class.
+
+use std::collections::{BTreeMap, HashSet};
+
+use caudal::appendage::{Decision, Report};
+use caudal::chain::{grow_chains, ChainParams};
+use caudal::demo::corpus::{CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth};
+use caudal::gltf_io::{self, Character, GltfModel};
+use caudal::measure::weighted_bone_distance;
+use caudal::rig::{JointRoles, RoleOverrides};
+use caudal::Rig;
+use glam::Vec3;
+
+/// A vertex belongs to a chain when at least this share of its weight is on
+/// the chain's joints (issue 12).
+pub const TAKEN_SHARE: f32 = 0.45;
+/// Precision and recall of each tail's vertices (issue 12).
+pub const MIN_PRECISION: f32 = 0.95;
+pub const MIN_RECALL: f32 = 0.95;
+/// Weighted bone distance over the true tail must fall at least this much
+/// (issue 12)...
+pub const MIN_BONE_DISTANCE_DROP: f32 = 0.5;
+/// ...or, where even the artist's own rig cannot halve it (a stubby, thick
+/// tail on a rigger bone that already runs near it: 1 case in 2000), come
+/// within this factor of the artist's.
+pub const ARTIST_BONE_DISTANCE_SLACK: f32 = 1.05;
+/// A grown joint lies inside the tail when it is at most this many local
+/// skin radii from the true centre line (the shared fixtures' bar).
+pub const MAX_JOINT_OFFSET: f32 = 1.0;
+/// A chain taking more than this share of a covering's vertices is a false
+/// chain on it.
+pub const FALSE_CHAIN_SHARE: f32 = 0.1;
+
+#[derive(Clone, Debug, Default)]
+pub struct TailResult {
+    pub chain: Option<String>,
+    pub parent: Option<String>,
+    pub precision: f32,
+    pub recall: f32,
+    pub worst_offset: f32,
+    pub bone_distance: (f32, f32),
+}
+
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub seed: u64,
+    pub classes: Vec<FailureClass>,
+    pub tails: Vec<TailResult>,
+    /// Short failure keys, one per failed bar.
+    pub failures: Vec<&'static str>,
+    /// Human-readable detail of each failure.
+    pub details: Vec<String>,
+}
+
+impl Measured {
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+
+    /// No failure of the given family (`roles_*` or everything else).
+    fn clean(&self, roles: bool) -> bool {
+        self.failures.iter().all(|f| f.starts_with("roles_") != roles)
+    }
+
+    fn fail(&mut self, key: &'static str, detail: String) {
+        self.failures.push(key);
+        self.details.push(format!("{key}: {detail}"));
+    }
+}
+
+/// The loaded character a truth character describes (by its skin).
+pub fn character<'a>(model: &'a GltfModel, truth: &CharacterTruth) -> &'a Character {
+    &model.characters[model.skins[truth.skin].character]
+}
+
+/// Character rig vertex indices of per-primitive lists.
+pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
+    let mut out = Vec::new();
+    for l in lists {
+        let p = model
+            .primitives
+            .iter()
+            .find(|p| p.mesh == l.mesh && p.primitive == l.primitive)
+            .unwrap_or_else(|| panic!("no primitive {}/{} in the loaded rig", l.mesh, l.primitive));
+        out.extend(l.vertices.iter().map(|&v| (p.vertex_offset + v as usize) as u32));
+    }
+    out
+}
+
+/// Distance from `p` to the true centre line (a separate shell's buried
+/// start included), over the local skin radius.
+pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
+    let mut line: Vec<(Vec3, f32)> = tail.centre_line.iter().zip(&tail.centre_radius).map(|(&q, &r)| (Vec3::from(q), r)).collect();
+    if let Some(b) = tail.buried_start {
+        line.insert(0, (Vec3::from(b), tail.root_radius));
+    }
+    let mut best = f32::INFINITY;
+    for w in line.windows(2) {
+        let ((a, ra), (b, rb)) = (w[0], w[1]);
+        let ab = b - a;
+        let t = ((p - a).dot(ab) / ab.length_squared().max(1e-12)).clamp(0.0, 1.0);
+        best = best.min(p.distance(a + t * ab) / (ra + t * (rb - ra)));
+    }
+    best
+}
+
+fn chain_joints(out: &Rig, bones: &[String]) -> Vec<usize> {
+    bones.iter().filter_map(|b| out.joint_index(b)).collect()
+}
+
+/// Vertices with at least [`TAKEN_SHARE`] of their weight on `joints`.
+fn taken(out: &Rig, joints: &[usize]) -> HashSet<u32> {
+    (0..out.vertex_count())
+        .filter(|&v| {
+            let (js, ws) = out.influences().of(v);
+            js.iter().zip(ws).filter(|(j, _)| joints.contains(&(**j as usize))).map(|(_, w)| *w).sum::<f32>() >= TAKEN_SHARE
+        })
+        .map(|v| v as u32)
+        .collect()
+}
+
+fn check_roles(m: &mut Measured, rig: &Rig, truth: &CharacterTruth) {
+    let roles = match JointRoles::find(rig, &RoleOverrides::default()) {
+        Ok(r) => r,
+        Err(e) => return m.fail("roles_pelvis", format!("roles failed: {e}")),
+    };
+    let name = |j: Option<usize>| j.map_or("-".to_string(), |j| rig.joint_names()[j].clone());
+    let r = &truth.roles;
+    if name(roles.pelvis) != r.pelvis {
+        m.fail("roles_pelvis", format!("pelvis {} (truth {})", name(roles.pelvis), r.pelvis));
+    }
+    let legs = [
+        (name(roles.thighs[0]), &r.thigh_left),
+        (name(roles.thighs[1]), &r.thigh_right),
+        (name(roles.shins[0]), &r.shin_left),
+        (name(roles.shins[1]), &r.shin_right),
+    ];
+    if legs.iter().any(|(a, b)| a != *b) {
+        let got: Vec<&String> = legs.iter().map(|l| &l.0).collect();
+        m.fail("roles_legs", format!("thighs/shins {got:?} (truth {}, {}, {}, {})", r.thigh_left, r.thigh_right, r.shin_left, r.shin_right));
+    }
+    if name(roles.neck) != r.neck || name(roles.head) != r.head {
+        m.fail("roles_neck_head", format!("neck {} head {} (truth {} {})", name(roles.neck), name(roles.head), r.neck, r.head));
+    }
+    let spine: Vec<String> = roles.spine.iter().map(|&j| rig.joint_names()[j].clone()).collect();
+    if spine != r.spine {
+        m.fail("roles_spine", format!("spine {spine:?} (truth {:?})", r.spine));
+    }
+}
+
+/// A grown chain: its first bone's name, its bones and its end joint.
+pub struct Chain {
+    pub name: String,
+    pub joints: Vec<usize>,
+    pub end: Option<usize>,
+}
+
+/// Runs today's pipeline on one character's rig and scores it; `artist`
+/// is the same character from the artist's file.
+pub fn measure_character(m: &mut Measured, model: &Character, artist: &Character, truth: &CharacterTruth) {
+    let rig = &model.rig;
+    if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
+        m.fail("height", format!("rig height {} (truth {})", rig.height(), truth.height));
+    }
+    check_roles(m, rig, truth);
+    let (out, report): (Rig, Report) = match grow_chains(rig, &ChainParams::default()) {
+        Ok(x) => x,
+        Err(e) => return m.fail("grow_error", e.to_string()),
+    };
+    let chains: Vec<Chain> = report
+        .chains()
+        .map(|p| {
+            let name = p.bones.first().cloned().unwrap_or_default();
+            let end = out.joint_index(&format!("{}_End", name.trim_end_matches("_1")));
+            Chain { joints: chain_joints(&out, &p.bones), name, end }
+        })
+        .collect();
+    let rigid: Vec<(Option<String>, Vec<u32>)> =
+        report.parts.iter().filter(|p| p.decision == Decision::Rigid).map(|p| (p.rigid_joint.clone(), p.vertices.clone())).collect();
+    score(m, model, &out, &chains, &rigid, truth, &artist_bone_distances(model, artist, truth));
+}
+
+/// The artist's weighted bone distance over each true tail: what a perfect
+/// repair reaches.
+pub fn artist_bone_distances(model: &Character, artist: &Character, truth: &CharacterTruth) -> Vec<f32> {
+    truth.tails.iter().map(|t| weighted_bone_distance(&artist.rig, &rig_vertices(model, &t.vertices)).unwrap_or(f32::NAN)).collect()
+}
+
+/// Scores a repaired rig `out` (same vertices as `model`'s rig) with its
+/// `chains` and the parts made `rigid` against the truth's bars; `artist`
+/// holds the artist's bone distance per tail.
+pub fn score(
+    m: &mut Measured,
+    model: &Character,
+    out: &Rig,
+    chains: &[Chain],
+    rigid: &[(Option<String>, Vec<u32>)],
+    truth: &CharacterTruth,
+    artist: &[f32],
+) {
+    let rig = &model.rig;
+    let taken: Vec<HashSet<u32>> = chains.iter().map(|c| taken(out, &c.joints)).collect();
+    let tails: Vec<(HashSet<u32>, &TailTruth)> = truth.tails.iter().map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t)).collect();
+    let mut matched = vec![None; chains.len()];
+    for (ti, (set, t)) in tails.iter().enumerate() {
+        let mut r = TailResult::default();
+        let list: Vec<u32> = set.iter().copied().collect();
+        let before = weighted_bone_distance(rig, &list).unwrap_or(f32::NAN);
+        let after = weighted_bone_distance(out, &list).unwrap_or(f32::NAN);
+        r.bone_distance = (before, after);
+        let hits = |c: usize| taken[c].intersection(set).count();
+        let best = (0..chains.len()).max_by_key(|&c| hits(c)).filter(|&c| hits(c) > 0);
+        let on_this: Vec<usize> = (0..chains.len()).filter(|&c| 2 * hits(c) > taken[c].len()).collect();
+        match best {
+            None => m.fail("no_chain", format!("tail {ti}: no chain takes its vertices ({} chains in all)", chains.len())),
+            Some(c) => {
+                matched[c] = Some(ti);
+                let chain = &chains[c];
+                let hit = hits(c) as f32;
+                r.chain = Some(chain.name.clone());
+                r.precision = hit / taken[c].len() as f32;
+                r.recall = hit / set.len() as f32;
+                r.parent = out.parents()[chain.joints[0]].map(|p| out.joint_names()[p].clone());
+                r.worst_offset = chain.joints.iter().chain(chain.end.iter()).map(|&j| offset_in_radii(out.bind_heads()[j], t)).fold(0.0, f32::max);
+                if r.parent.as_deref() != Some(t.parent.as_str()) {
+                    m.fail("wrong_parent", format!("tail {ti}: chain hangs from {:?} (truth {})", r.parent, t.parent));
+                }
+                if r.precision < MIN_PRECISION {
+                    m.fail("precision", format!("tail {ti}: precision {:.3}", r.precision));
+                }
+                if r.recall < MIN_RECALL {
+                    m.fail("recall", format!("tail {ti}: recall {:.3}", r.recall));
+                }
+                if r.worst_offset > MAX_JOINT_OFFSET {
+                    m.fail("joint_outside", format!("tail {ti}: a grown joint {:.2} local radii off the centre line", r.worst_offset));
+                }
+                let bar = ((1.0 - MIN_BONE_DISTANCE_DROP) * before).max(ARTIST_BONE_DISTANCE_SLACK * artist[ti]);
+                // Written so that a NaN distance fails too.
+                #[allow(clippy::neg_cmp_op_on_partial_ord)]
+                let too_far = !(after <= bar);
+                if too_far {
+                    m.fail("bone_distance", format!("tail {ti}: weighted bone distance {before:.4} -> {after:.4} (artist {:.4})", artist[ti]));
+                }
+                if on_this.len() > 1 {
+                    m.fail("split_tail", format!("tail {ti}: {} chains on it", on_this.len()));
+                    for &c in &on_this {
+                        matched[c] = Some(ti);
+                    }
+                }
+            }
+        }
+        m.tails.push(r);
+    }
+    for (c, chain) in chains.iter().enumerate() {
+        if matched[c].is_some() {
+            continue;
+        }
+        let set = &taken[c];
+        let on = truth
+            .others
+            .iter()
+            .find(|o| {
+                let vs = rig_vertices(model, &o.vertices);
+                vs.iter().filter(|v| set.contains(v)).count() as f32 > FALSE_CHAIN_SHARE * vs.len() as f32
+            })
+            .map_or("body", |o| o.kind);
+        m.fail("false_chain", format!("chain {} on the {on} ({} vertices)", chain.name, set.len()));
+    }
+    for o in &truth.others {
+        let vs: HashSet<u32> = rig_vertices(model, &o.vertices).into_iter().collect();
+        for (joint, part) in rigid {
+            let on = part.iter().filter(|v| vs.contains(v)).count();
+            if o.expected == "untouched" && o.rigid_joint.is_none() && 2 * on > vs.len() {
+                m.fail("rigid_garment", format!("the {} made rigid on {joint:?}", o.kind));
+            }
+        }
+    }
+}
+
+/// Loads and measures one case, character by character.
+pub fn measure(case: &CorpusCase) -> Measured {
+    let truth = &case.truth;
+    let mut m = Measured { seed: truth.seed, classes: truth.classes.clone(), tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
+    let (model, artist) = match (gltf_io::load_bytes(&case.glb, None, "corpus"), gltf_io::load_bytes(&case.artist_glb, None, "corpus artist")) {
+        (Ok(x), Ok(a)) => (x, a),
+        (x, a) => {
+            m.fail("load", format!("{:?} / {:?}", x.err().map(|e| e.to_string()), a.err().map(|e| e.to_string())));
+            return m;
+        }
+    };
+    if model.characters.len() != truth.characters.len() {
+        m.fail("characters", format!("{} characters read, {} in the file", model.characters.len(), truth.characters.len()));
+        return m;
+    }
+    for ch in &truth.characters {
+        measure_character(&mut m, character(&model, ch), character(&artist, ch), ch);
+    }
+    m
+}
+
+/// The table by failure class, plus an "all" row. "tails ok" counts cases
+/// with no failure but of roles, "roles ok" those with no roles failure;
+/// min P and min R are over the tails that got a chain.
+pub fn table(results: &[Measured]) -> String {
+    let mut rows: BTreeMap<(usize, String), Vec<&Measured>> = BTreeMap::new();
+    for r in results {
+        rows.entry((0, "all".into())).or_default().push(r);
+        for c in &r.classes {
+            let pos = FailureClass::ALL.iter().position(|x| x == c).unwrap() + 1;
+            rows.entry((pos, c.name().into())).or_default().push(r);
+        }
+    }
+    let mut s = format!(
+        "{:<17} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6}  {}\n",
+        "class", "cases", "passed", "tails ok", "roles ok", "min P", "min R", "common failures (cases)"
+    );
+    for ((_, name), rs) in &rows {
+        let measured: Vec<&&Measured> = rs.iter().collect();
+        let passed = measured.iter().filter(|r| r.passed()).count();
+        // Over the tails that got a chain (missing chains are counted as no_chain).
+        let tails = measured.iter().flat_map(|r| r.tails.iter()).filter(|t| t.chain.is_some());
+        let (mut min_p, mut min_r) = (f32::INFINITY, f32::INFINITY);
+        for t in tails {
+            min_p = min_p.min(t.precision);
+            min_r = min_r.min(t.recall);
+        }
+        let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in &measured {
+            let mut keys = r.failures.clone();
+            keys.sort();
+            keys.dedup();
+            for k in keys {
+                *reasons.entry(k).or_default() += 1;
+            }
+        }
+        let mut reasons: Vec<(&str, usize)> = reasons.into_iter().collect();
+        reasons.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let common: Vec<String> = reasons.iter().take(4).map(|(k, n)| format!("{k} {n}")).collect();
+        let fmt = |x: f32| if x.is_finite() { format!("{x:.3}") } else { "-".into() };
+        s += &format!(
+            "{:<17} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6}  {}\n",
+            name,
+            rs.len(),
+            passed,
+            measured.iter().filter(|r| r.clean(false)).count(),
+            measured.iter().filter(|r| r.clean(true)).count(),
+            fmt(min_p),
+            fmt(min_r),
+            common.join(", ")
+        );
+    }
+    s
+}
