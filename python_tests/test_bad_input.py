@@ -89,7 +89,8 @@ def fox_bytes() -> bytes:
 
 
 def gltf_with_missing_buffer(tmp_path):
-    doc = {"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 12}]}
+    # A view reads the buffer: a buffer nothing uses is never opened.
+    doc = {"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 12}], "bufferViews": [{"buffer": 0, "byteLength": 12}]}
     p = tmp_path / "missing.gltf"
     p.write_text(json.dumps(doc))
     return p

@@ -14,7 +14,7 @@ import caudal
 def big_rig_and_clip(n=200_000, frames=40):
     rng = np.random.default_rng(0)
     v = rng.uniform(-1, 1, size=(n, 3)).astype(np.float32)
-    joints = np.stack([np.zeros(n), np.ones(n)], axis=1)
+    joints = np.stack([np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)], axis=1)
     w = np.stack([np.full(n, 0.25), np.full(n, 0.75)], axis=1)
     bind = np.stack([np.eye(4), np.eye(4)])
     rig = caudal.Rig(v, [[0, 1, 2]], joints, w, ["a", "b"], [-1, 0], bind_matrices=bind)

@@ -51,6 +51,11 @@ pub enum CaudalError {
     #[error("{field}: {message}")]
     NotFound { field: String, message: String },
 
+    /// A panic caught at the boundary ([`crate::guard`]): a caudal bug, not
+    /// bad input; the message and place say where.
+    #[error("internal error (a caudal bug; please report it): {message} at {place}")]
+    Internal { message: String, place: String },
+
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io { path: PathBuf, #[source] source: std::io::Error },
@@ -106,7 +111,7 @@ impl CaudalError {
             | EmptyMesh { field, .. }
             | Parameter { field, .. }
             | NotFound { field, .. } => Some(field),
-            CyclicParents { .. } | DuplicateName { .. } | Gltf { .. } | Io { .. } => None,
+            CyclicParents { .. } | DuplicateName { .. } | Gltf { .. } | Io { .. } | Internal { .. } => None,
         }
     }
 }

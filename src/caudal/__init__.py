@@ -11,6 +11,7 @@ Every other name in ``__all__`` carries its own docstring: ``help(caudal.bake)``
 from __future__ import annotations
 
 from caudal._core import (
+    DEFAULT_MAX_BYTES,
     Bake,
     BakedClip,
     CaudalError,
@@ -56,6 +57,7 @@ from caudal._core import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "Bake",
     "BakedClip",
     "CaudalError",

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
@@ -250,19 +251,16 @@ impl PyBake {
     #[pyo3(signature = (path, gltf_json=None))]
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
-        py.detach(move || {
+        py.core(move || {
             let rigs: Vec<&Rig> = m.characters.iter().map(|c| if c.index == b.character { r.as_ref() } else { &c.rig }).collect();
             gltf_io::write(
                 &m,
                 &rigs,
                 &tracks(&b),
                 &path,
-                &WriteOptions {
-                    force_gltf_json: gltf_json,
-                },
+                &WriteOptions { force_gltf_json: gltf_json, ..Default::default() },
             )
         })
-        .py_err()
     }
     fn __repr__(&self) -> String {
         format!("Bake({} clips x {} chains)", self.inner.clip_names.len(), self.inner.chains.len())
@@ -290,7 +288,7 @@ fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[Strin
 
 fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailChain>> {
     match chains {
-        None => find_chains(rig).py_err(),
+        None => super::errors::guarded(|| find_chains(rig)),
         Some(cs) => cs
             .iter()
             .map(|names| {
@@ -340,15 +338,14 @@ fn bake(
         Some(r) => (r.inner.clone(), None),
         None => {
             let m2 = m.clone();
-            let (grown, report) = py.detach(move || grow_chains(&m2.characters[character].rig, &ChainParams::default())).py_err()?;
+            let (grown, report) = py.core(move || grow_chains(&m2.characters[character].rig, &ChainParams::default()))?;
             (Arc::new(grown), Some(report.to_json()))
         }
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
     let inner = py
-        .detach(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))
-        .py_err()?;
+        .core(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))?;
     Ok(PyBake {
         model: m,
         rig: r,
@@ -383,7 +380,7 @@ fn bake_clip(
     };
     let chain = super::spring::chain_from(&rig.inner, chain)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let inner = py.detach(move || core_bake_clip(&r, &c, &chain, mode, &params)).py_err()?;
+    let inner = py.core(move || core_bake_clip(&r, &c, &chain, mode, &params))?;
     let names = rig.inner.joint_names();
     let bones = inner.track.joints.iter().map(|&j| names[j].clone()).collect();
     Ok(PyBakedClip { inner, bones, character: None })
@@ -394,7 +391,7 @@ fn bake_clip(
 fn tail_chains<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyList>> {
     let names = rig.inner.joint_names();
     let out = PyList::empty(py);
-    for c in find_chains(&rig.inner).py_err()? {
+    for c in super::errors::guarded(|| find_chains(&rig.inner))? {
         let d = PyDict::new(py);
         d.set_item("bones", c.bones.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
         d.set_item("end", c.end.map(|j| names[j].clone()))?;

@@ -8,11 +8,13 @@ use glam::Vec4;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
+use crate::limits::DEFAULT_MAX_BYTES;
 use crate::rig::{Clip, Rig};
 
 /// A loaded glTF file: its characters, its animations, and what writing it
@@ -76,11 +78,10 @@ fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Opti
     m.animation_index(&name).map_err(|e| e.with_field("name")).py_err()?;
     let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
     let clip = py
-        .detach(move || {
+        .core(move || {
             let sampled = if keys { m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)? } else { m.sample_clip(c, &name, rate.unwrap_or(DEFAULT_SAMPLE_RATE))? };
             for_rig(&m, c, r.as_deref(), sampled)
-        })
-        .py_err()?;
+        })?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -101,7 +102,7 @@ fn sample_together(
         Some(ns) => ns.iter().map(|n| m.animation_index(n).map_err(|e| e.with_field("names"))).collect::<Result<_, _>>().py_err()?,
         None => (0..m.animations.len()).collect(),
     };
-    let clip = py.detach(move || for_rig(&m, c, r.as_deref(), m.sample_together(c, &idx, rate, &name)?)).py_err()?;
+    let clip = py.core(move || for_rig(&m, c, r.as_deref(), m.sample_together(c, &idx, rate, &name)?))?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -299,8 +300,11 @@ impl PyModel {
     /// may add joints and change weights. `tracks` are dicts {animation,
     /// joint (name), path ('rotation' | 'translation' | 'scale'), times
     /// f32[K], values f32[K, 4 or 3], character (index; needed when the
-    /// file has several)}.
-    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None))]
+    /// file has several)}. `sidecars` maps other paths to their bytes (a
+    /// report): they are committed together with the model, all or none.
+    /// An output path that is a symlink is refused.
+    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None, sidecars=None))]
+    #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
         py: Python<'_>,
@@ -309,6 +313,7 @@ impl PyModel {
         tracks: Option<&Bound<'_, PyList>>,
         gltf_json: Option<bool>,
         rigs: Option<Vec<Option<PyRef<'_, PyRig>>>>,
+        sidecars: Option<Vec<(PathBuf, Vec<u8>)>>,
     ) -> PyResult<()> {
         let m = &self.inner;
         let n = m.characters.len();
@@ -331,11 +336,10 @@ impl PyModel {
             None => Vec::new(),
         };
         let m = m.clone();
-        py.detach(move || {
+        py.core(move || {
             let refs: Vec<&Rig> = chosen.iter().map(|r| r.as_ref()).collect();
-            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json })
+            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json, sidecars: sidecars.unwrap_or_default() })
         })
-        .py_err()
     }
 
     fn __repr__(&self) -> String {
@@ -387,19 +391,25 @@ impl PyModel {
     }
 }
 
-/// Loads a .glb or .gltf file.
+fn load_options(max_bytes: Option<usize>) -> LoadOptions {
+    LoadOptions { max_bytes: max_bytes.unwrap_or(DEFAULT_MAX_BYTES) }
+}
+
+/// Loads a .glb or .gltf file. `max_bytes` caps what reading it (and each
+/// clip sampled from it) may allocate (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyModel> {
-    let m = py.detach(move || gltf_io::load(&path)).py_err()?;
+#[pyo3(signature = (path, *, max_bytes=None))]
+fn load(py: Python<'_>, path: PathBuf, max_bytes: Option<usize>) -> PyResult<PyModel> {
+    let m = py.core(move || gltf_io::load_with(&path, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
 }
 
 /// Loads glTF from bytes; `base_dir` resolves external buffers.
 #[pyfunction]
-#[pyo3(signature = (data, base_dir=None, label=None))]
-fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>) -> PyResult<PyModel> {
+#[pyo3(signature = (data, base_dir=None, label=None, *, max_bytes=None))]
+fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>, max_bytes: Option<usize>) -> PyResult<PyModel> {
     let label = label.unwrap_or_else(|| "<bytes>".to_string());
-    let m = py.detach(move || gltf_io::load_bytes(&data, base_dir.as_deref(), &label)).py_err()?;
+    let m = py.core(move || gltf_io::load_bytes_with(&data, base_dir.as_deref(), &label, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
 }
 
@@ -408,5 +418,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCharacter>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
+    m.add("DEFAULT_MAX_BYTES", DEFAULT_MAX_BYTES)?;
     Ok(())
 }

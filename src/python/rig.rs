@@ -6,6 +6,7 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use crate::error::CaudalError;
@@ -104,7 +105,7 @@ impl PyRig {
             rest_local,
             normalize,
         };
-        let rig = py.detach(|| Rig::new(parts)).py_err()?;
+        let rig = py.core(|| Rig::new(parts))?;
         Ok(PyRig::wrap(rig))
     }
 
@@ -204,7 +205,7 @@ impl PyRig {
     #[pyo3(signature = (overrides=None))]
     fn roles<'py>(&self, py: Python<'py>, overrides: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
         let ov = parse_overrides(overrides)?;
-        let roles = JointRoles::find(&self.inner, &ov).py_err()?;
+        let roles = super::errors::guarded(|| JointRoles::find(&self.inner, &ov))?;
         roles_to_py(py, &self.inner, &roles)
     }
 
@@ -379,7 +380,7 @@ impl PyClip {
     /// and pads in one call.
     fn for_rig(&self, py: Python<'_>, rig: &PyRig) -> PyResult<Self> {
         let (c, r) = (self.inner.clone(), rig.inner.clone());
-        Ok(PyClip::wrap(py.detach(move || c.for_rig(&r)).py_err()?))
+        Ok(PyClip::wrap(py.core(move || c.for_rig(&r))?))
     }
     fn __repr__(&self) -> String {
         format!("Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)", self.inner.name, self.inner.frame_count(), self.inner.rate, self.inner.duration, self.inner.joint_count())
@@ -392,30 +393,34 @@ impl PyClip {
 fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
+        .core(move || -> crate::error::Result<Vec<f32>> {
             c.check_joints(&r)?;
             Ok((0..c.frame_count())
                 .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
                 .flat_map(|m| m.transpose().to_cols_array())
                 .collect())
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
 }
 
 /// Linear blend skinning of every frame: f32[F, N, 3]. `frames` selects
-/// frame indices (default all).
+/// frame indices (default all). The output may take at most `max_bytes`
+/// (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-#[pyo3(signature = (rig, clip, frames=None))]
-fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (rig, clip, frames=None, *, max_bytes=None))]
+fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>, max_bytes: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let max_bytes = max_bytes.unwrap_or(crate::limits::DEFAULT_MAX_BYTES);
+    let asked = frames.as_ref().map_or(c.frame_count(), Vec::len);
+    let what = format!("skinning {asked} frames of {} vertices", r.vertex_count());
+    crate::limits::check_bytes("frames", &what, asked as f64 * r.vertex_count() as f64 * 12.0, max_bytes).py_err()?;
     let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
-    if let Some(&bad) = frames.iter().find(|&&f| f >= c.frame_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: 0, value: bad as i64, bound: c.frame_count() }).py_err();
+    if let Some((i, &bad)) = frames.iter().enumerate().find(|(_, &f)| f >= c.frame_count()) {
+        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: i, value: bad as i64, bound: c.frame_count() }).py_err();
     }
     let nf = frames.len();
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
+        .core(move || -> crate::error::Result<Vec<f32>> {
             c.check_joints(&r)?;
             let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
             for &f in &frames {
@@ -424,8 +429,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
                 out.extend(posed.iter().flat_map(|p| p.to_array()));
             }
             Ok(out)
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
 }
 
@@ -433,7 +437,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
 #[pyfunction]
 fn skin_bind_pose<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyAny>> {
     let r = rig.inner.clone();
-    let v = py.detach(move || skin_vertices(&r, &skin_matrices(&r, r.bind_world())));
+    let v = py.core(move || Ok(skin_vertices(&r, &skin_matrices(&r, r.bind_world()))))?;
     vec3s_to_py(py, &v)
 }
 

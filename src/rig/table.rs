@@ -157,6 +157,62 @@ fn check_finite_vec3(field: &str, v: &[Vec3]) -> Result<()> {
     }
 }
 
+/// A mesh caudal can measure: a finite bounding box with a height (every
+/// threshold is relative to the height `H` along Y, the diagonal to the
+/// box), and, unless it is a point cloud (no triangles at all), at least one
+/// triangle with an area. A triangle counts as degenerate below `1e-12` of
+/// the squared diagonal: f32 positions carry about 7 digits, so a smaller
+/// cross product is rounding, not area.
+fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
+    let (lo, hi) = vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let extent = hi - lo;
+    let diagonal = extent.length();
+    if !diagonal.is_finite() {
+        return Err(CaudalError::shape(
+            "vertices",
+            format!("the bind-pose extent {extent} overflows f32 (positions from {lo} to {hi}): not a finite extent to measure against"),
+        ));
+    }
+    if extent.y <= 0.0 {
+        return Err(CaudalError::shape(
+            "vertices",
+            format!("zero height: every vertex lies at y = {} (Y is up; caudal's thresholds are relative to the model height)", lo.y),
+        ));
+    }
+    let min_area2 = 1e-12 * (diagonal as f64).powi(2);
+    let has_area = triangles.iter().any(|t| {
+        let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
+        (b - a).cross(c - a).length() > min_area2
+    });
+    if !triangles.is_empty() && !has_area {
+        return Err(CaudalError::shape("triangles", format!("all {} triangles are degenerate (zero area)", triangles.len())));
+    }
+    Ok(())
+}
+
+/// Bind and inverse bind matrices given together must agree: each inverse
+/// bind matrix within `1e-3` (relative to its largest entry, at least 1)
+/// of its bind matrix's inverse. f32 inverses of real rigs agree to about
+/// 1e-6; a larger gap is a contradiction, and taking either silently would
+/// skin with one and measure with the other.
+fn check_bind_pair(bind_world: &[Mat4], inverse_bind: &[Mat4], names: &[String]) -> Result<()> {
+    for (j, (b, ib)) in bind_world.iter().zip(inverse_bind).enumerate() {
+        let want = b.inverse();
+        let scale = want.to_cols_array().iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        let off = (want - *ib).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        if off.is_nan() || off > 1e-3 * scale {
+            return Err(CaudalError::param(
+                "inverse_bind",
+                format!(
+                    "joint {:?}: inverse_bind_matrices is not the inverse of bind_matrices (off by {off}); pass one of them, or both in agreement",
+                    names[j]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_finite_mat(field: &str, m: &[Mat4]) -> Result<()> {
     match m.iter().position(|p| !p.is_finite()) {
         Some(i) => Err(CaudalError::NonFinite { field: field.into(), index: i }),
@@ -218,6 +274,7 @@ impl Rig {
                 }
             }
         }
+        check_measurable(&vertices, &triangles)?;
 
         let jn = joint_names.len();
         if jn == 0 {
@@ -247,7 +304,10 @@ impl Rig {
             }
         }
         let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
-            (Some(b), Some(ib)) => (b, ib),
+            (Some(b), Some(ib)) => {
+                check_bind_pair(&b, &ib, &joint_names)?;
+                (b, ib)
+            }
             (Some(b), None) => {
                 let ib = b.iter().map(|m| m.inverse()).collect();
                 (b, ib)

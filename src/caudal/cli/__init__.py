@@ -28,6 +28,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Runs one command. Every failure is one line on stderr and exit code
+    2: refused input (a CaudalError, a panic caught in the core included)
+    and I/O errors as they are; anything else is a caudal bug, reported as
+    an internal error (``CAUDAL_TRACEBACK=1`` shows its traceback)."""
     args = build_parser().parse_args(argv)
     try:
         return int(args.run(args))
@@ -37,8 +41,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except (CaudalError, OSError) as e:
-        print(f"caudal {args.command}: {e}", file=sys.stderr)
+        print(f"caudal {args.command}: {one_line(e)}", file=sys.stderr)
         return 2
+    except Exception as e:
+        if os.environ.get("CAUDAL_TRACEBACK") == "1":
+            raise
+        print(f"caudal {args.command}: internal error (a caudal bug; please report it): {type(e).__name__}: {one_line(e)}", file=sys.stderr)
+        return 2
+
+
+def one_line(e: BaseException) -> str:
+    return " ".join(str(e).split())
 
 
 if __name__ == "__main__":

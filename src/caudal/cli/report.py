@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,14 @@ def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
         ax.set_ylabel("skinned / bind edge length (whiskers p1-p99)")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    # Through a temporary in the same folder (the core's naming, so a killed
+    # run's leftover is cleaned by the next write there): no partial image.
+    tmp = path.with_name(f".caudal-{os.getpid()}-plot.tmp")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     plt.close(fig)
 
 

@@ -101,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
     )
     report = solved.report
     assert report is not None
-    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name))
     result = {
         "source": args.source,
         "clip": args.clip,
@@ -114,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
     }
     notes = warnings(report, args.warn_below, args.mode)
     result["warnings"] = notes
-    if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2)
+    # The report is committed with the file: both are written or neither.
+    sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
+    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name), sidecars=sidecars)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 import caudal
@@ -196,14 +195,14 @@ def run(args: argparse.Namespace) -> int:
         if args.bake:
             plain["bake"] = baked
         entries.append({"character": ch.index, "name": ch.name, **plain})
-    with working(f"writing {Path(args.out).name}"):
-        model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None)
     # One character: its report at the top level (as before characters
     # existed); always the list of characters.
     result: dict[str, Any] = {k: v for k, v in entries[0].items() if k not in ("character", "name")} if len(entries) == 1 else {}
     result["characters"] = entries
-    if args.report:
-        Path(args.report).write_text(json.dumps(result, indent=2))
+    # The report is committed with the file: both are written or neither.
+    sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
+    with working(f"writing {Path(args.out).name}"):
+        model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None, sidecars=sidecars)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
