@@ -1,0 +1,182 @@
+"""``caudal.batch``: repairs many files into one output folder, file by file
+results as they finish, and a summary at the end."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from caudal.pipeline import store
+from caudal.pipeline.inputs import Job, expand
+from caudal.pipeline.rows import Summary, rows_of, summarise
+from caudal.pipeline.settings import RepairSettings
+from caudal.pipeline.work import Outcome
+
+Engine = Literal["local", "ray"]
+
+CHARACTER_TASKS_ABOVE = 50_000
+"""Vertices of a several-character file above which the Ray engine gives
+each character a task of its own: below it, the repeated read and repair
+of the file costs more than the parallel bake saves."""
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One input file, done, failed or skipped by ``resume``."""
+
+    index: int
+    """Position in the batch (input order; results arrive in completion order)."""
+    path: str
+    ok: bool
+    resumed: bool
+    """Skipped: an earlier run made its output from the same bytes and settings."""
+    output: Path | None
+    """The repaired GLB, None when the file failed."""
+    report_path: Path
+    report: dict[str, Any]
+    rows: list[dict[str, Any]]
+    """Its summary rows, one per character (one for a failed file)."""
+
+    @property
+    def error(self) -> str | None:
+        e = self.report["error"]
+        return None if e is None else f"{e['type']}: {e['message']}"
+
+    @property
+    def seconds(self) -> float:
+        return float(self.report["seconds"])
+
+
+class Batch:
+    """An iterable of :class:`FileResult` in completion order (the work
+    runs as it is iterated, once), then :meth:`summary`."""
+
+    def __init__(
+        self,
+        inputs: Iterable[str | os.PathLike[str]],
+        out_dir: str | os.PathLike[str],
+        settings: RepairSettings,
+        *,
+        workers: int,
+        engine: Engine,
+        address: str | None,
+        resume: bool,
+        character_tasks_above: int,
+    ) -> None:
+        if engine not in ("local", "ray"):
+            raise ValueError(f"engine: {engine!r} is not 'local' or 'ray'")
+        if workers < 1:
+            raise ValueError(f"workers: {workers} must be at least 1")
+        self.out_dir = Path(out_dir)
+        self.jobs: list[Job] = expand(inputs, settings, self.out_dir)
+        self.workers = workers
+        self.engine = engine
+        self.address = address
+        self.resume = resume
+        self.character_tasks_above = character_tasks_above
+        self._done: list[tuple[int, dict[str, Any], bool]] = []
+        self._started = False
+        self._summary: Summary | None = None
+
+    def __len__(self) -> int:
+        return len(self.jobs)
+
+    def __iter__(self) -> Iterator[FileResult]:
+        if self._started:
+            raise RuntimeError("a Batch runs once: iterate it once, then call summary()")
+        self._started = True
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        store.remove_stale_temps(self.out_dir)
+        todo = []
+        for job in self.jobs:
+            earlier = store.previous(self.out_dir, job) if self.resume else None
+            if earlier is None:
+                todo.append(job)
+            else:
+                yield self._record(job, earlier, resumed=True)
+        for outcome in self._engine(todo):
+            store.save(self.out_dir, outcome)
+            yield self._record(outcome.job, outcome.report, resumed=False)
+        self._summary = summarise(self._done)
+        self._summary.write(self.out_dir)
+
+    def summary(self) -> Summary:
+        """The rows of every file in input order (runs what is left first).
+        Also written as ``summary.csv`` and ``summary.jsonl`` in the output folder."""
+        if not self._started:
+            for _ in self:
+                pass
+        if self._summary is None:
+            raise RuntimeError("the batch was stopped before its end: no summary")
+        return self._summary
+
+    @property
+    def failed(self) -> bool:
+        """Whether any file failed (so far)."""
+        return any(r["error"] is not None for _, r, _ in self._done)
+
+    def _record(self, job: Job, report: dict[str, Any], resumed: bool) -> FileResult:
+        self._done.append((job.index, report, resumed))
+        ok = report["error"] is None
+        return FileResult(
+            index=job.index,
+            path=job.path,
+            ok=ok,
+            resumed=resumed,
+            output=self.out_dir / job.output if ok else None,
+            report_path=self.out_dir / job.report,
+            report=report,
+            rows=rows_of(report, resumed),
+        )
+
+    def _engine(self, jobs: list[Job]) -> Iterator[Outcome]:
+        if not jobs:
+            return iter(())
+        if self.engine == "ray":
+            try:
+                from caudal.pipeline.ray_engine import run_ray
+            except ImportError as e:
+                raise ImportError(f"engine 'ray' needs Ray: pip install 'caudal[ray]' ({e})") from e
+            return run_ray(jobs, address=self.address, num_cpus=self.workers, character_tasks_above=self.character_tasks_above)
+        from caudal.pipeline.local import run_local
+
+        return run_local(jobs, self.workers)
+
+
+def batch(
+    inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    settings: RepairSettings | None = None,
+    *,
+    workers: int | None = None,
+    engine: Engine = "local",
+    address: str | None = None,
+    resume: bool = False,
+    character_tasks_above: int = CHARACTER_TASKS_ABOVE,
+) -> Batch:
+    """Repairs every input (files, folders searched for .glb/.gltf,
+    CSV or JSON-lines manifests) into ``out_dir``: per file the repaired GLB
+    and a JSON report, at the end ``summary.csv`` and ``summary.jsonl``.
+    ``caudal batch`` on the command line; ``settings`` are its flags.
+
+    ``workers``: processes of the local engine, CPUs of a local Ray
+    (default: every core). ``address``: an existing Ray cluster.
+    ``resume``: skip files whose output an earlier run made from the same
+    input bytes and settings. Iterate the result for each file's
+    :class:`FileResult` as it finishes, then ``summary()``."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return Batch(
+        inputs,
+        out_dir,
+        settings or RepairSettings(),
+        workers=workers or os.cpu_count() or 1,
+        engine=engine,
+        address=address,
+        resume=resume,
+        character_tasks_above=character_tasks_above,
+    )
+
