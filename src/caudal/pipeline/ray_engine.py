@@ -27,6 +27,7 @@ from typing import Any
 import ray
 
 from caudal.pipeline.inputs import Job
+from caudal.pipeline.settings import RepairSettings
 from caudal.pipeline.work import CharacterWork, Outcome, Repaired, each_character, failed, one_character, run_bytes
 
 MAX_RETRIES = 3
@@ -45,10 +46,10 @@ def _file_task(job: Job, data_box: list[Any], character_tasks_above: int) -> Out
     start = time.perf_counter()
     data = ray.get(data_box[0])
 
-    def characters(job: Job, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
+    def characters(settings: RepairSettings, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
         vertices = sum(rig.vertex_count for _, rig, _ in repaired)
         if len(repaired) < 2 or vertices <= character_tasks_above:
-            return each_character(job, repaired, names)
+            return each_character(settings, repaired, names)
         try:
             return list(ray.get([_character_task.remote(job, data_box, i) for i in range(len(repaired))]))
         except ray.exceptions.RayTaskError as e:

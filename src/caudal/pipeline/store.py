@@ -17,8 +17,9 @@ from caudal.pipeline.inputs import Job
 from caudal.pipeline.rows import finite
 from caudal.pipeline.work import Outcome, resume_key, sha256
 
-TEMP_NAME = re.compile(r"^\..+\.caudal-(\d+)\.tmp$")
-"""``write_atomic``'s temporary files: ``.NAME.caudal-PID.tmp``."""
+TEMP_NAME = re.compile(r"^\.(?:.+\.)?caudal-(\d+)(?:-\d+)?\.tmp$")
+"""``write_atomic``'s temporary files: ``.NAME.caudal-PID.tmp``, or
+``.caudal-PID-N.tmp``."""
 
 
 def save(out_dir: Path, outcome: Outcome) -> None:

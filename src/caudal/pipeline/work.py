@@ -68,7 +68,7 @@ def run_path(job: Job) -> Outcome:
 Repaired = list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]
 """Each character of a file with its new rig and appendage report."""
 
-CharacterRunner = Callable[[Job, Repaired, list[str]], list[CharacterWork]]
+CharacterRunner = Callable[[RepairSettings, Repaired, list[str]], list[CharacterWork]]
 """Does every character's bake and measurement: in turn (the default), or
 as tasks of their own (the Ray engine, for large files)."""
 
@@ -80,17 +80,23 @@ def run_bytes(job: Job, data: bytes, start: float | None = None, characters: Cha
     digest = sha256(data)
     try:
         model = load(job, data)
-        names = clip_names(model, job.settings)
-        repaired = repair_characters(model, job.settings)
-        works = (characters or each_character)(job, repaired, names)
-        glb = encode(model, [rig for _, rig, _ in repaired], [t for w in works for t in w.tracks])
+        glb, entries = repair_model(model, job.settings, characters)
     except Exception as e:  # noqa: BLE001 - whatever one file raises, the batch goes on
         return failed(job, e, start, digest)
-    return done(job, digest, model, [w.entry for w in works], glb, start)
+    return done(job, digest, model, entries, glb, start)
 
 
-def each_character(job: Job, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
-    return [character_work(ch, rig, report, job.settings, names) for ch, rig, report in repaired]
+def repair_model(model: caudal.Model, settings: RepairSettings, characters: CharacterRunner | None = None) -> tuple[bytes, list[dict[str, Any]]]:
+    """The repaired file's bytes and each character's report entry."""
+    names = clip_names(model, settings)
+    repaired = repair_characters(model, settings)
+    works = (characters or each_character)(settings, repaired, names)
+    glb = encode(model, [rig for _, rig, _ in repaired], [t for w in works for t in w.tracks])
+    return glb, [w.entry for w in works]
+
+
+def each_character(settings: RepairSettings, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
+    return [character_work(ch, rig, report, settings, names) for ch, rig, report in repaired]
 
 
 def one_character(job: Job, data: bytes, index: int) -> CharacterWork:
