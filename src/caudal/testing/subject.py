@@ -110,4 +110,5 @@ def grown_joints(before: caudal.Rig, after: caudal.Rig) -> list[int]:
 def chain_share(rig: caudal.Rig, joints: list[int]) -> npt.NDArray[np.float32]:
     """Each vertex's summed weight on ``joints``."""
     on = np.isin(rig.skin_joints, np.asarray(joints, dtype=np.int64))
-    return np.where(on, rig.skin_weights, 0.0).sum(axis=1).astype(np.float32)
+    share: npt.NDArray[np.float32] = np.where(on, rig.skin_weights, 0.0).sum(axis=1).astype(np.float32)
+    return share
