@@ -51,7 +51,7 @@ class FileResult:
 
 
 class Batch:
-    """An iterable of :class:`FileResult` in completion order (the work
+    """An iterator of :class:`FileResult` in completion order (the work
     runs as it is iterated, once), then :meth:`summary`."""
 
     def __init__(
@@ -78,16 +78,22 @@ class Batch:
         self.resume = resume
         self.character_tasks_above = character_tasks_above
         self._done: list[tuple[int, dict[str, Any], bool]] = []
-        self._started = False
+        self._results: Iterator[FileResult] | None = None
         self._summary: Summary | None = None
 
     def __len__(self) -> int:
+        """How many files the batch has (results come one per file)."""
         return len(self.jobs)
 
     def __iter__(self) -> Iterator[FileResult]:
-        if self._started:
-            raise RuntimeError("a Batch runs once: iterate it once, then call summary()")
-        self._started = True
+        return self
+
+    def __next__(self) -> FileResult:
+        if self._results is None:
+            self._results = self._run()
+        return next(self._results)
+
+    def _run(self) -> Iterator[FileResult]:
         self.out_dir.mkdir(parents=True, exist_ok=True)
         store.remove_stale_temps(self.out_dir)
         todo = []
@@ -106,9 +112,8 @@ class Batch:
     def summary(self) -> Summary:
         """The rows of every file in input order (runs what is left first).
         Also written as ``summary.csv`` and ``summary.jsonl`` in the output folder."""
-        if not self._started:
-            for _ in self:
-                pass
+        for _ in self:
+            pass
         if self._summary is None:
             raise RuntimeError("the batch was stopped before its end: no summary")
         return self._summary
@@ -147,7 +152,7 @@ class Batch:
 
 
 def batch(
-    inputs: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
     out_dir: str | os.PathLike[str],
     settings: RepairSettings | None = None,
     *,
@@ -157,7 +162,7 @@ def batch(
     resume: bool = False,
     character_tasks_above: int = CHARACTER_TASKS_ABOVE,
 ) -> Batch:
-    """Repairs every input (files, folders searched for .glb/.gltf,
+    """Repairs every path (files, folders searched for .glb/.gltf,
     CSV or JSON-lines manifests) into ``out_dir``: per file the repaired GLB
     and a JSON report, at the end ``summary.csv`` and ``summary.jsonl``.
     ``caudal batch`` on the command line; ``settings`` are its flags.
@@ -167,10 +172,10 @@ def batch(
     ``resume``: skip files whose output an earlier run made from the same
     input bytes and settings. Iterate the result for each file's
     :class:`FileResult` as it finishes, then ``summary()``."""
-    if isinstance(inputs, (str, os.PathLike)):
-        inputs = [inputs]
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
     return Batch(
-        inputs,
+        paths,
         out_dir,
         settings or RepairSettings(),
         workers=workers or os.cpu_count() or 1,
