@@ -167,39 +167,27 @@ def encode(model: caudal.Model, rigs: list[caudal.Rig], tracks: list[dict[str, A
         return out.read_bytes()
 
 
-def done(job: Job, input_sha256: str, model: caudal.Model, entries: list[dict[str, Any]], glb: bytes, start: float) -> Outcome:
-    report: dict[str, Any] = {
+def file_report(job: Job, input_sha256: str | None, start: float, **fields: Any) -> dict[str, Any]:
+    """A file's report: what it was made from, then ``fields`` (what came of it)."""
+    return {
         "format": REPORT_FORMAT,
         "caudal_version": caudal.__version__,
         "input": job.path,
         "source": job.source,
         "input_sha256": input_sha256,
         "settings": job.settings.to_json(),
-        "key": resume_key(input_sha256, job.settings),
-        "output": job.output,
-        "output_sha256": sha256(glb),
-        "error": None,
-        "warnings": model.warnings,
+        **fields,
         "seconds": time.perf_counter() - start,
-        "characters": entries,
     }
-    return Outcome(job, report, glb)
+
+
+def done(job: Job, input_sha256: str, model: caudal.Model, entries: list[dict[str, Any]], glb: bytes, start: float) -> Outcome:
+    key = resume_key(input_sha256, job.settings)
+    fields = {"key": key, "output": job.output, "output_sha256": sha256(glb), "error": None, "warnings": model.warnings, "characters": entries}
+    return Outcome(job, file_report(job, input_sha256, start, **fields), glb)
 
 
 def failed(job: Job, error: BaseException, start: float, input_sha256: str | None = None) -> Outcome:
-    report: dict[str, Any] = {
-        "format": REPORT_FORMAT,
-        "caudal_version": caudal.__version__,
-        "input": job.path,
-        "source": job.source,
-        "input_sha256": input_sha256,
-        "settings": job.settings.to_json(),
-        "key": None,
-        "output": None,
-        "output_sha256": None,
-        "error": {"type": type(error).__name__, "message": str(error) or type(error).__name__},
-        "warnings": [],
-        "seconds": time.perf_counter() - start,
-        "characters": [],
-    }
-    return Outcome(job, report, None)
+    message = {"type": type(error).__name__, "message": str(error) or type(error).__name__}
+    fields: dict[str, Any] = {"key": None, "output": None, "output_sha256": None, "error": message, "warnings": [], "characters": []}
+    return Outcome(job, file_report(job, input_sha256, start, **fields), None)
