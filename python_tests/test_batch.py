@@ -268,3 +268,12 @@ def test_progress_is_plain_lines_off_a_terminal_and_a_bar_with_eta_on_one(tmp_pa
             progress.update(r)
         assert "ETA" in progress.line(time.monotonic() + 1) and "2/4 files" in progress.line(time.monotonic())
     assert "\r[############------------] 2/4 files" in stream.getvalue()
+
+
+def test_the_ray_engine_without_ray_is_a_one_line_error(tmp_path):
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("ray is installed here (the Ray engine is tested in test_batch_ray.py)")
+    run = cli(str(tmp_path), "-o", str(tmp_path / "out"), "--engine", "ray")
+    assert run.returncode == 2 and run.stderr.strip() == "caudal batch: engine: 'ray' needs Ray installed: pip install 'caudal[ray]'"

@@ -3,12 +3,14 @@ results as they finish, and a summary at the end."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+import caudal
 from caudal.pipeline import store
 from caudal.pipeline.inputs import Job, expand
 from caudal.pipeline.rows import Summary, rows_of, summarise
@@ -67,9 +69,11 @@ class Batch:
         character_tasks_above: int,
     ) -> None:
         if engine not in ("local", "ray"):
-            raise ValueError(f"engine: {engine!r} is not 'local' or 'ray'")
+            raise caudal.ParameterError(f"engine: {engine!r} is not 'local' or 'ray'")
+        if engine == "ray" and importlib.util.find_spec("ray") is None:
+            raise caudal.ParameterError("engine: 'ray' needs Ray installed: pip install 'caudal[ray]'")
         if workers < 1:
-            raise ValueError(f"workers: {workers} must be at least 1")
+            raise caudal.ParameterError(f"workers: {workers} must be at least 1")
         self.out_dir = Path(out_dir)
         self.jobs: list[Job] = expand(inputs, settings, self.out_dir)
         self.workers = workers
@@ -141,10 +145,8 @@ class Batch:
         if not jobs:
             return iter(())
         if self.engine == "ray":
-            try:
-                from caudal.pipeline.ray_engine import run_ray
-            except ImportError as e:
-                raise ImportError(f"engine 'ray' needs Ray: pip install 'caudal[ray]' ({e})") from e
+            from caudal.pipeline.ray_engine import run_ray
+
             return run_ray(jobs, address=self.address, num_cpus=self.workers, character_tasks_above=self.character_tasks_above)
         from caudal.pipeline.local import run_local
 
