@@ -34,13 +34,11 @@ MAX_RETRIES = 3
 """Ray's retries of a task whose worker process died (its own default)."""
 
 
-@ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)
-def _character_task(job: Job, data_box: list[Any], index: int) -> CharacterWork:
+def _character_work(job: Job, data_box: list[Any], index: int) -> CharacterWork:
     return one_character(job, ray.get(data_box[0]), index)
 
 
-@ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)
-def _file_task(job: Job, data_box: list[Any], character_tasks_above: int) -> Outcome:
+def _file_work(job: Job, data_box: list[Any], character_tasks_above: int) -> Outcome:
     # The bytes come boxed in a list: Ray hands a nested ObjectRef over
     # unresolved, so character tasks share the one copy in the object store.
     start = time.perf_counter()
@@ -58,6 +56,12 @@ def _file_task(job: Job, data_box: list[Any], character_tasks_above: int) -> Out
             raise (cause if isinstance(cause, Exception) else e) from None
 
     return run_bytes(job, data, start, characters)
+
+
+# Ray's tasks (plain calls of ray.remote rather than decorators: typed the
+# same with or without Ray's own type hints installed).
+_character_task = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_character_work)
+_file_task = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_file_work)
 
 
 def run_ray(jobs: Sequence[Job], *, address: str | None, num_cpus: int | None, character_tasks_above: int) -> Iterator[Outcome]:

@@ -96,7 +96,8 @@ def unique_edges(triangles: npt.NDArray[np.uint32]) -> npt.NDArray[np.int64]:
     e = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
     e.sort(axis=1)
     e = e[e[:, 0] != e[:, 1]]
-    return np.unique(e, axis=0)
+    edges: npt.NDArray[np.int64] = np.unique(e, axis=0)
+    return edges
 
 
 def grown_joints(before: caudal.Rig, after: caudal.Rig) -> list[int]:
