@@ -54,11 +54,19 @@ from caudal._core import (
     transfer_clip,
     transfer_quality,
     world_matrices_of,
+    write_atomic,
 )
+# After the native names: the pipeline modules import them from here.
+from caudal.pipeline import Batch, FileResult, RepairSettings, Summary, batch
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "Bake",
+    "Batch",
+    "FileResult",
+    "RepairSettings",
+    "Summary",
+    "batch",
     "BakedClip",
     "CaudalError",
     "Character",
@@ -100,4 +108,5 @@ __all__ = [
     "transfer_clip",
     "transfer_quality",
     "world_matrices_of",
+    "write_atomic",
 ]

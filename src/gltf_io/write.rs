@@ -220,7 +220,11 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
         ibms.truncate(16 * before);
         let from = model.skins[s].bind_from_file;
         for &j in &skin_joints[s][before..] {
-            ibms.extend((rig.inverse_bind()[j] * from).to_cols_array());
+            // glTF wants an inverse bind's last row exactly (0, 0, 0, 1): the
+            // f32 product of two affine matrices can miss it by an ulp.
+            let mut m = (rig.inverse_bind()[j] * from).to_cols_array();
+            (m[3], m[7], m[11], m[15]) = (0.0, 0.0, 0.0, 1.0);
+            ibms.extend(m);
         }
         let acc = b.f32_accessor(&ibms, "MAT4", 16, false);
         let skin = &mut b.json["skins"][s];

@@ -413,11 +413,21 @@ fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: O
     Ok(PyModel::wrap(m))
 }
 
+/// Writes `data` to `path` the way caudal writes its GLBs: through a
+/// temporary file in the same folder and a rename, so a failed or killed
+/// write never leaves a partial file under `path` (`caudal batch` writes
+/// its reports and summaries with it too).
+#[pyfunction]
+fn write_atomic(py: Python<'_>, path: PathBuf, data: &[u8]) -> PyResult<()> {
+    py.core(move || gltf_io::write_atomic(&path, data))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyModel>()?;
     m.add_class::<PyCharacter>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
     m.add("DEFAULT_MAX_BYTES", DEFAULT_MAX_BYTES)?;
+    m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     Ok(())
 }

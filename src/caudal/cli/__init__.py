@@ -10,9 +10,9 @@ import sys
 from collections.abc import Sequence
 
 from caudal import CaudalError, __version__
-from caudal.cli import demo, info, report, solve, tail
+from caudal.cli import batch, demo, info, report, solve, tail
 
-COMMANDS = [info, demo, tail, report, solve]
+COMMANDS = [info, demo, tail, report, solve, batch]
 
 
 def build_parser() -> argparse.ArgumentParser:
