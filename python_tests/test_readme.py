@@ -17,10 +17,12 @@ README = (ROOT / "README.md").read_text(encoding="utf-8")
 SKIPPED = {
     "python3.11 -m venv .venv && .venv/bin/pip install . && .venv/bin/caudal demo --out demo-out",
     "bash .ci/run",
+    "caudal batch library/ -o repaired --bake --engine ray --address ray://head:10001",
 }
 """The blocks README marks as not run here, and why: installing the package
-(a release build; its last command is run below from the installed wheel)
-and the whole CI (which runs this test)."""
+(a release build; its last command is run below from the installed wheel),
+the whole CI (which runs this test), and a Ray cluster's address (the Ray
+engine is tested on a local Ray in test_batch_ray.py)."""
 
 
 def report(failures):
@@ -30,7 +32,7 @@ def report(failures):
 def test_every_readme_example_runs_and_shows_what_it_says(tmp_path):
     found, failures = run(README, tmp_path, ASSETS)
     assert failures == [], report(failures)
-    # Nothing is left out but the two blocks named above.
+    # Nothing is left out but the blocks named above.
     assert {b.code.strip() for b in found if b.skip} == SKIPPED
     ran = [b for b in found if not b.skip]
     assert sum(b.lang == "python" for b in ran) >= 7 and sum(b.lang == "sh" for b in ran) >= 3

@@ -71,14 +71,6 @@ impl PyRig {
                 p => return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p, bound: jn }).py_err(),
             });
         }
-        if bind_matrices.is_some() && inverse_bind_matrices.is_some() {
-            // Two sources for one fact: which would win if they disagreed?
-            return Err(CaudalError::param(
-                "bind_matrices",
-                "give bind_matrices or inverse_bind_matrices, not both (each is the inverse of the other)",
-            ))
-            .py_err();
-        }
         let bind_world = bind_matrices.map(|m| mat4s(m, "bind_matrices")).transpose()?;
         let inverse_bind = inverse_bind_matrices.map(|m| mat4s(m, "inverse_bind_matrices")).transpose()?;
         let rest_local = match (rest_translations, rest_rotations, rest_scales) {

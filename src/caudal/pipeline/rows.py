@@ -127,6 +127,7 @@ class Summary:
 
     @property
     def files(self) -> int:
+        """How many input files the rows come from."""
         return len({r["file"] for r in self.rows})
 
     @property
@@ -149,6 +150,7 @@ class Summary:
         return pandas.DataFrame(list(self.records()), columns=self.columns)
 
     def csv_text(self) -> str:
+        """The rows as CSV, one line per character (header first)."""
         out = io.StringIO()
         w = csv.DictWriter(out, fieldnames=self.columns, lineterminator="\n")
         w.writeheader()
@@ -157,6 +159,7 @@ class Summary:
         return out.getvalue()
 
     def jsonl_text(self) -> str:
+        """The rows as JSON Lines (non-finite figures as null)."""
         return "".join(json.dumps(finite(row), allow_nan=False) + "\n" for row in self.records())
 
     def write(self, out_dir: str | os.PathLike[str]) -> tuple[str, str]:

@@ -46,11 +46,13 @@ class FileResult:
 
     @property
     def error(self) -> str | None:
+        """``"Type: message"`` of the failure, None when the file was done."""
         e = self.report["error"]
         return None if e is None else f"{e['type']}: {e['message']}"
 
     @property
     def seconds(self) -> float:
+        """Wall time this file took in its worker."""
         return float(self.report["seconds"])
 
 

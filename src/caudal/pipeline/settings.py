@@ -91,6 +91,7 @@ class RepairSettings:
         )
 
     def to_json(self) -> dict[str, Any]:
+        """Every setting as plain JSON values (what a resumed run compares)."""
         out = {f.name: getattr(self, f.name) for f in fields(self)}
         out["clips"] = list(self.clips) if self.clips is not None else None
         out["spring"] = dict(sorted(self.spring.items()))
