@@ -2,8 +2,12 @@
 
     python addon/build_extension.py --wheel dist/caudal-0.1.0-cp311-abi3-manylinux_2_28_x86_64.whl --out dist
 
-The wheel must be built first. For official Blender builds (glibc 2.28) use
-a manylinux_2_28 wheel:
+writes dist/caudal-0.1.0-linux-x64.zip (one platform: its name in the file
+name; several wheels for several platforms: dist/caudal-0.1.0.zip).
+``scripts/build_extension.sh`` builds the linux-x64 wheel and calls this;
+docs/blender.md says how to build for another platform. The wheel must be
+built first. For official Blender builds (glibc 2.28) use a manylinux_2_28
+wheel:
 
     pip install ziglang
     maturin build --release --zig --compatibility manylinux_2_28 -o dist
@@ -25,6 +29,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+LICENCES = ["LICENSE", "LICENSE-MIT", "LICENSE-APACHE"]
+"""The package's licence texts (repository root), shipped inside the zip."""
 
 # Wheel platform tag -> Blender extension platform.
 PLATFORMS = {
@@ -68,6 +74,8 @@ def find_blender_ext() -> Path:
 def stage(wheels: list[Path], dest: Path) -> Path:
     src = dest / "caudal"
     shutil.copytree(HERE, src, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "build_extension.py"))
+    for name in LICENCES:
+        shutil.copy2(HERE.parent / name, src / name)
     (src / "wheels").mkdir()
     for w in wheels:
         shutil.copy2(w, src / "wheels" / w.name)
@@ -85,7 +93,8 @@ def build(wheels: list[Path], out: Path, blender_ext: Path | None = None) -> Pat
     with tempfile.TemporaryDirectory() as tmp:
         src = stage(wheels, Path(tmp))
         version = re.search(r'(?m)^version = "([^"]+)"', (src / "blender_manifest.toml").read_text()).group(1)
-        target = out / f"caudal-{version}.zip"
+        plats = sorted({blender_platform(w) for w in wheels})
+        target = out / (f"caudal-{version}-{plats[0]}.zip" if len(plats) == 1 else f"caudal-{version}.zip")
         if target.exists():
             target.unlink()
         subprocess.run(

@@ -22,24 +22,6 @@ def asset(rel: str) -> Path:
     return p
 
 
-def padded_clip(model, rig, name: str, rate: float = 30.0):
-    """The model's clip with the joints grown on ``rig`` held at their rest
-    pose: a clip for every joint of ``rig`` (what the add-on samples from
-    actions, and what ``caudal.bake_clip`` takes)."""
-    import numpy as np
-
-    import caudal
-
-    clip = model.clip(name, rate)
-    f, j = np.asarray(clip.rotations).shape[:2]
-
-    def pad(a, rest):
-        rest = np.asarray(rest)[j:]
-        return np.concatenate([np.asarray(a), np.broadcast_to(rest, (f,) + rest.shape)], axis=1).astype(np.float32)
-
-    return caudal.Clip(name, clip.rate, pad(clip.translations, rig.rest_translations), pad(clip.rotations, rig.rest_rotations), pad(clip.scales, rig.rest_scales))
-
-
 def validator_dir() -> Path | None:
     d = os.environ.get("CAUDAL_GLTF_VALIDATOR_DIR")
     if d and (Path(d) / "node_modules" / "gltf-validator").exists():

@@ -77,25 +77,38 @@ def wheel() -> Path | None:
     return None
 
 
-def test_zip_installs_into_fresh_blender_and_operators_run(tmp_path):
-    import_bpy()
+def extension_zip(tmp_path: Path) -> Path:
+    """The zip to test: the one .ci/run built for release (CAUDAL_EXTENSION_ZIP),
+    or one packed here around a built wheel."""
+    built = os.environ.get("CAUDAL_EXTENSION_ZIP")
+    if built:
+        return Path(built)
     w = wheel()
     if w is None:
         if os.environ.get("CAUDAL_REQUIRE_BPY") == "1":
-            pytest.fail("no caudal wheel to bundle (set CAUDAL_WHEEL)")
+            pytest.fail("no caudal wheel to bundle (set CAUDAL_WHEEL or CAUDAL_EXTENSION_ZIP)")
         pytest.skip("no caudal wheel built (maturin build -o dist)")
     sys.path.insert(0, str(ROOT / "addon"))
     try:
         import build_extension
     finally:
         sys.path.pop(0)
-    z = build_extension.build([w], tmp_path / "dist")
+    return build_extension.build([w], tmp_path / "dist")
+
+
+def test_zip_installs_into_fresh_blender_and_operators_run(tmp_path):
+    import_bpy()
+    z = extension_zip(tmp_path)
     names = set(zipfile.ZipFile(z).namelist())
-    assert {"blender_manifest.toml", "__init__.py", "bpy_arrays.py", f"wheels/{w.name}"} <= names
+    bundled = sorted(n for n in names if n.startswith("wheels/caudal-") and n.endswith(".whl"))
+    assert len(bundled) == 1, names
+    assert {"blender_manifest.toml", "__init__.py", "bpy_arrays.py", "LICENSE", "LICENSE-MIT", "LICENSE-APACHE"} <= names
     assert not any(n.startswith("numpy") or "/numpy-" in n for n in names)
     assert "build_extension.py" not in names
     manifest = zipfile.ZipFile(z).read("blender_manifest.toml").decode()
-    assert f'"./wheels/{w.name}"' in manifest
+    assert f'"./{bundled[0]}"' in manifest
+    if bundled[0].endswith("_x86_64.whl"):
+        assert 'platforms = ["linux-x64"]' in manifest and z.name.endswith("-linux-x64.zip")
 
     env = {**os.environ, "BLENDER_USER_RESOURCES": str(tmp_path / "user")}
     env.pop("PYTHONPATH", None)

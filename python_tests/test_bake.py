@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import caudal
-from conftest import asset, import_bpy, padded_clip, validate_gltf
+from conftest import asset, import_bpy, validate_gltf
 from gltf_numpy import NumpyGltf
 
 CLOSURE_DEG = 0.5
@@ -50,13 +50,13 @@ def test_demo_walk_is_a_closed_loop(demo):
 def test_bake_clip_equals_the_model_bake(demo):
     model, bake = demo
     (walk,) = bake.clips
-    one = caudal.bake_clip(bake.rig, padded_clip(model, bake.rig, "Walk"))
+    one = caudal.bake_clip(bake.rig, model.clip("Walk", rig=bake.rig))
     assert one.bones == walk.bones and one.looping
     np.testing.assert_array_equal(one.rotations, walk.rotations)
     s = one.summary()
     assert s["converged"] and s["seam_blend_deg"] == 0.0 and s["closure_deg"] <= CLOSURE_DEG
     assert s["bend_capacity"] == 1.0  # the demo's tail is slender
-    once = caudal.bake_clip(bake.rig, padded_clip(model, bake.rig, "Walk"), loop="once").summary()
+    once = caudal.bake_clip(bake.rig, model.clip("Walk", rig=bake.rig), loop="once").summary()
     assert not once["looping"] and once["closure_deg"] is None
     with pytest.raises(ValueError, match="clip"):
         caudal.bake_clip(bake.rig, model.clip("Walk", 30.0))
@@ -67,7 +67,7 @@ def test_a_loop_that_never_repeats_is_blended_shut():
     # then repeats only every third cycle (see rust_tests/bake/loops.rs).
     model = caudal.load(asset("fox/Fox_notail.glb"))
     rig = caudal.bake(model, clips=["Walk"]).rig
-    b = caudal.bake_clip(rig, padded_clip(model, rig, "Walk"), spring={"carry_deg": 18.0}).summary()
+    b = caudal.bake_clip(rig, model.clip("Walk", rig=rig), spring={"carry_deg": 18.0}).summary()
     assert not b["converged"] and b["seam_blend_deg"] > CLOSURE_DEG
     assert b["closure_deg"] < 1e-3 and b["seam_ratio"] <= SEAM_RATIO
 

@@ -15,3 +15,4 @@ mod solve_transfer;
 mod characters;
 mod files;
 mod corpus;
+mod grown_rig_clip;

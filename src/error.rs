@@ -51,6 +51,11 @@ pub enum CaudalError {
     #[error("{field}: {message}")]
     NotFound { field: String, message: String },
 
+    /// A panic caught at the boundary ([`crate::guard`]): a caudal bug, not
+    /// bad input; the message and place say where.
+    #[error("internal error (a caudal bug; please report it): {message} at {place}")]
+    Internal { message: String, place: String },
+
     /// A file could not be read or written.
     #[error("{path}: {source}")]
     Io { path: PathBuf, #[source] source: std::io::Error },
@@ -73,5 +78,40 @@ impl CaudalError {
     }
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         CaudalError::Io { path: path.into(), source }
+    }
+
+    /// The same error named after `field`: a caller whose own parameter
+    /// carried the value (`clips`, `name`) renames what a shared helper
+    /// reported, so the message names what the user passed. Errors about a
+    /// file, or with a fixed field, are returned unchanged.
+    pub fn with_field(mut self, field: &str) -> Self {
+        if let Some(f) = self.field_mut() {
+            *f = field.to_string();
+        }
+        self
+    }
+
+    /// The same error with its field inside `parent` (`carry_deg` of the
+    /// bake's spring becomes `spring.carry_deg`).
+    pub fn within(mut self, parent: &str) -> Self {
+        if let Some(f) = self.field_mut() {
+            *f = format!("{parent}.{f}");
+        }
+        self
+    }
+
+    fn field_mut(&mut self) -> Option<&mut String> {
+        use CaudalError::*;
+        match self {
+            Shape { field, .. }
+            | NonFinite { field, .. }
+            | IndexOutOfRange { field, .. }
+            | Weights { field, .. }
+            | UnknownJoint { field, .. }
+            | EmptyMesh { field, .. }
+            | Parameter { field, .. }
+            | NotFound { field, .. } => Some(field),
+            CyclicParents { .. } | DuplicateName { .. } | Gltf { .. } | Io { .. } | Internal { .. } => None,
+        }
     }
 }

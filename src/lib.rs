@@ -23,6 +23,8 @@
 //! `python` behind the `python` cargo feature.
 
 pub mod error;
+pub mod guard;
+pub mod limits;
 pub mod rig;
 pub mod geometry;
 pub mod appendage;

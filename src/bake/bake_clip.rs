@@ -7,7 +7,7 @@ use super::looping::{check_loop, LoopCheck};
 use super::params::{BakeParams, LoopMode};
 use super::seam::{close_loop, measure, Seam};
 use super::warmup::{cycle_anchor, settle, warm_loop, Warmup};
-use crate::error::{CaudalError, Result};
+use crate::error::Result;
 use crate::rig::{Clip, Rig};
 use crate::spring::{TailChain, TailSpring, TailTrack};
 
@@ -50,12 +50,7 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
 /// bend capacity computed once. `params` are validated by the caller.
 pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
     let chain = spring.chain().clone();
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
-        ));
-    }
+    clip.check_joints(rig)?;
     clip.require_uniform("clip")?;
     let frames = clip.frame_count();
     let anchors = anchor_worlds(rig, clip, chain.anchor);

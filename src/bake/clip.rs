@@ -7,22 +7,9 @@ use crate::rig::{Clip, Rig, Trs};
 use crate::spring::TailTrack;
 
 /// `clip` (sampled for the first `clip.joint_count()` joints of `rig`) with
-/// every further joint of `rig` at its rest local transform.
+/// every further joint of `rig` at its rest local transform: [`Clip::for_rig`].
 pub fn extend_clip(clip: &Clip, rig: &Rig) -> Result<Clip> {
-    let (old, new) = (clip.joint_count(), rig.joint_count());
-    if old == new {
-        return Ok(clip.clone());
-    }
-    if old > new {
-        return Err(CaudalError::shape("clip", format!("clip has {old} joints, the rig only {new}")));
-    }
-    let rest = rig.rest_local();
-    let mut locals = Vec::with_capacity(clip.frame_count() * new);
-    for f in 0..clip.frame_count() {
-        locals.extend_from_slice(clip.frame(f));
-        locals.extend_from_slice(&rest[old..]);
-    }
-    Clip::new(clip.name.clone(), clip.rate, clip.duration, new, locals)
+    clip.for_rig(rig)
 }
 
 /// `clip` with the tail bones of `track` rotated as baked (translations and

@@ -41,7 +41,7 @@ pub use chains::find_chains;
 pub use clip::{apply_track, extend_clip};
 pub use drive::{anchor_worlds, state_distance_deg, TailState};
 pub use looping::{check_loop, LoopCheck};
-pub use model::{bake_model, select_clips, tracks, ModelBake};
+pub use model::{bake_model, baked_tracks, select_clips, tracks, ModelBake};
 pub use params::*;
 pub use seam::{angle_between, close_loop, Seam, STILL_STEP_DEG};
 pub use warmup::Warmup;

@@ -28,7 +28,7 @@ pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<S
         None => Ok(model.animations.iter().map(|a| a.name.clone()).collect()),
         Some(ns) => {
             for n in ns {
-                model.animation_index(n)?;
+                model.animation_index(n).map_err(|e| e.with_field("clips"))?;
             }
             Ok(ns.to_vec())
         }
@@ -45,12 +45,7 @@ pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[Tail
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }
     let old = &model.character(character)?.rig;
-    let j = old.joint_count();
-    if rig.vertex_count() != old.vertex_count()
-        || rig.joint_count() < j
-        || rig.joint_names()[..j] != old.joint_names()[..]
-        || rig.parents()[..j] != old.parents()[..]
-    {
+    if !rig.appends_to(old) {
         return Err(CaudalError::shape(
             "rig",
             format!("must be character {character}'s rig (same vertices, its joints first and in order) with grown joints appended"),
@@ -77,21 +72,24 @@ pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[Tail
 
 /// One rotation track per baked bone per clip, into the clip's own animation.
 pub fn tracks(bake: &ModelBake) -> Vec<AnimationTrack> {
-    let mut out = Vec::new();
-    for per_chain in &bake.clips {
-        for b in per_chain {
-            let k = b.track.joints.len();
-            for (i, &joint) in b.track.joints.iter().enumerate() {
-                out.push(AnimationTrack {
-                    animation: b.name.clone(),
-                    character: bake.character,
-                    joint,
-                    path: TrackPath::Rotation,
-                    times: b.times.clone(),
-                    values: (0..b.times.len()).map(|f| Vec4::from(b.track.rotations[f * k + i])).collect(),
-                });
-            }
-        }
-    }
-    out
+    bake.clips.iter().flatten().flat_map(|b| baked_tracks(b, &b.name, bake.character)).collect()
+}
+
+/// One rotation track per baked bone of `b`, keyed at every baked frame,
+/// into the animation named `animation` of the file's character `character`.
+pub fn baked_tracks(b: &BakedClip, animation: &str, character: usize) -> Vec<AnimationTrack> {
+    let k = b.track.joints.len();
+    b.track
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, &joint)| AnimationTrack {
+            animation: animation.to_string(),
+            character,
+            joint,
+            path: TrackPath::Rotation,
+            times: b.times.clone(),
+            values: (0..b.times.len()).map(|f| Vec4::from(b.track.rotations[f * k + i])).collect(),
+        })
+        .collect()
 }

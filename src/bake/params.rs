@@ -17,11 +17,18 @@ pub const LOOP_STATE_TOLERANCE_DEG: f32 = 0.05;
 /// 0.5 s cycle needs about a dozen passes from a cold start; 64 bounds the
 /// work on a clip that never settles (reported, not an error).
 pub const MAX_WARMUP_PASSES: u32 = 64;
+/// Upper bound of `max_warmup_passes`: a tail that has not repeated its
+/// motion after 10^4 passes over its clip never will (the softest link's
+/// transient has long decayed); more passes would only hang the bake.
+pub const MAX_WARMUP_PASSES_BOUND: u32 = 10_000;
 /// Settling a one-shot clip: the first frame's pose is held in chunks of
 /// this many seconds until the state stops changing (same tolerance).
 pub const SETTLE_CHUNK_SECONDS: f32 = 0.5;
 /// Longest hold while settling a one-shot clip, seconds.
 pub const MAX_SETTLE_SECONDS: f32 = 30.0;
+/// Upper bound of `max_settle`, seconds: an hour of held pose, far past the
+/// tail's slowest settling time (seconds); more would only hang the bake.
+pub const MAX_SETTLE_BOUND: f32 = 3600.0;
 /// A clip loops when its first and last frames agree: every joint rotation
 /// within this angle, degrees...
 pub const LOOP_POSE_ANGLE_DEG: f32 = 0.5;
@@ -118,7 +125,16 @@ impl BakeParams {
         if self.max_warmup_passes == 0 {
             return Err(CaudalError::param("max_warmup_passes", "must be >= 1"));
         }
-        self.spring.validate()
+        if self.max_warmup_passes > MAX_WARMUP_PASSES_BOUND {
+            return Err(CaudalError::param(
+                "max_warmup_passes",
+                format!("{} is above the bound {MAX_WARMUP_PASSES_BOUND} (at most that many passes)", self.max_warmup_passes),
+            ));
+        }
+        if self.max_settle > MAX_SETTLE_BOUND {
+            return Err(CaudalError::param("max_settle", format!("{} s is above the bound {MAX_SETTLE_BOUND} s (at most that long)", self.max_settle)));
+        }
+        self.spring.validate().map_err(|e| e.within("spring"))
     }
 
     /// The loop handling of the clip called `name`.

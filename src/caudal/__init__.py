@@ -3,11 +3,15 @@ animation onto any auto-rig.
 
 The numerics live in the Rust core (``caudal._core``); this package re-exports
 it with a few thin helpers. Arrays go in and come out as numpy.
+
+``caudal.__version__`` is the package version (also ``caudal --version``).
+Every other name in ``__all__`` carries its own docstring: ``help(caudal.bake)``.
 """
 
 from __future__ import annotations
 
 from caudal._core import (
+    DEFAULT_MAX_BYTES,
     Bake,
     BakedClip,
     CaudalError,
@@ -50,10 +54,19 @@ from caudal._core import (
     transfer_clip,
     transfer_quality,
     world_matrices_of,
+    write_atomic,
 )
+# After the native names: the pipeline modules import them from here.
+from caudal.pipeline import Batch, FileResult, RepairSettings, Summary, batch
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "Bake",
+    "Batch",
+    "FileResult",
+    "RepairSettings",
+    "Summary",
+    "batch",
     "BakedClip",
     "CaudalError",
     "Character",
@@ -95,4 +108,5 @@ __all__ = [
     "transfer_clip",
     "transfer_quality",
     "world_matrices_of",
+    "write_atomic",
 ]

@@ -75,3 +75,34 @@ def joint_tree_lines(summary: dict[str, Any]) -> list[str]:
         lines.append(f"{'  ' * depth}{j['name']}{role}")
         stack.extend((c, depth + 1) for c in reversed(children.get(j["name"], [])))
     return lines
+
+
+RULE_WORDS = {
+    "name": "by name",
+    "topology": "by the skeleton's shape",
+    "override": "as you set it",
+}
+"""How each rule of ``Rig.roles()`` reads in a sentence."""
+
+
+def role_lines(roles: dict[str, Any]) -> list[str]:
+    """One line per role: its joint(s) and the rule that found them, in the
+    order the roles were found (joints of one role and rule share a line)."""
+    rows: list[tuple[str, list[str], str, str, str]] = []
+    for s in roles["sources"]:
+        last = rows[-1] if rows else None
+        over = s.get("overruled") or ""
+        if last is not None and last[0] == s["role"] and last[2:] == (s["rule"], s["detail"], over):
+            last[1].append(s["joint"])
+        else:
+            rows.append((s["role"], [s["joint"]], s["rule"], s["detail"], over))
+    width = max((len(r[0]) for r in rows), default=0)
+    lines = []
+    for role, joints, rule, detail, over in rows:
+        why = RULE_WORDS.get(rule, rule) + (f": {detail}" if detail else "")
+        # A name the structure overruled is what a TD would have expected:
+        # saying so explains why `Hips` is not the pelvis.
+        why += f"; overruled {over}" if over else ""
+        lines.append(f"{role:<{width}}  {', '.join(joints)}  ({why})")
+    return lines
+

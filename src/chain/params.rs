@@ -10,6 +10,11 @@ pub const MIN_BONES: usize = 3;
 pub const MAX_BONES: usize = 8;
 /// Passes of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` over interior joints (SPEC T8).
 pub const SMOOTHING_PASSES: usize = 2;
+/// Most smoothing passes a caller may ask for. Each pass is a diffusion
+/// step over at most 64 joints; its slowest mode shrinks by about
+/// `1 - π²/(4·65²)` a pass, so 10^5 passes straighten even the longest
+/// chain completely (e^-58) in milliseconds. More is a typo or a hang.
+pub const MAX_SMOOTHING_PASSES: usize = 100_000;
 /// Fraction of a segment on each side of a joint over which the two bones
 /// share the skin. SPEC T9's `w_prev = clamp(0.5 - 2f, 0, 0.5)` is a
 /// quarter segment (0.25); caudal blends over the whole segment (0.5: the
@@ -105,6 +110,12 @@ impl ChainParams {
         }
         if !(self.handover_radii.is_finite() && (0.0..=MAX_HANDOVER_RADII).contains(&self.handover_radii)) {
             return Err(CaudalError::param("handover_radii", format!("{} must lie in [0, {MAX_HANDOVER_RADII}]", self.handover_radii)));
+        }
+        if self.smoothing_passes > MAX_SMOOTHING_PASSES {
+            return Err(CaudalError::param(
+                "smoothing_passes",
+                format!("{} is above the bound {MAX_SMOOTHING_PASSES} (at most that many: more changes nothing)", self.smoothing_passes),
+            ));
         }
         if self.max_bones > 64 {
             return Err(CaudalError::param("max_bones", format!("{} is above 64", self.max_bones)));

@@ -10,13 +10,16 @@
 
 use gltf::accessor::{DataType, Dimensions};
 
+use super::budget::Budget;
 use crate::error::{CaudalError, Result};
 
-/// The file's buffers and its name for error messages.
+/// The file's buffers, its name for error messages, and the load's byte
+/// budget every read is charged to before it allocates.
 #[derive(Clone, Copy)]
 pub struct Source<'a> {
     pub buffers: &'a [Vec<u8>],
     pub label: &'a str,
+    pub budget: &'a Budget,
 }
 
 /// One component at the start of `bytes`, as f32.
@@ -103,30 +106,28 @@ fn element_size(src: &Source, ty: DataType, dims: Dimensions, what: &str) -> Res
     Ok(ty.size() * dims.multiplicity())
 }
 
-/// Raw element bytes of every element (base values with sparse ones
-/// substituted), as a list of byte slices of one element each.
-fn elements<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str) -> Result<Vec<std::borrow::Cow<'a, [u8]>>> {
+/// Zero bytes for the base of a sparse accessor without a view (the
+/// largest element, a MAT4 of f32, is 64 bytes).
+const ZEROS: [u8; 64] = [0; 64];
+
+/// Calls `emit` with the bytes of every element in order (base values with
+/// sparse ones substituted), after every range was checked and the output
+/// (`out_bytes_per_element` each) charged to the load's budget. Nothing is
+/// allocated per element.
+fn for_each_element<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str, out_bytes_per_element: usize, mut emit: impl FnMut(&[u8])) -> Result<()> {
     let ty = acc.data_type();
     let size = element_size(src, ty, acc.dimensions(), what)?;
     let count = acc.count();
-    let mut out: Vec<std::borrow::Cow<[u8]>> = match acc.view() {
-        Some(view) => {
-            let s = Strided::new(&view, src, acc.offset(), count, size, true, what)?;
-            (0..count).map(|i| std::borrow::Cow::Borrowed(s.element(i))).collect()
+    src.budget.charge_items(src.label, what, count, out_bytes_per_element)?;
+    let base = match acc.view() {
+        Some(view) => Some(Strided::new(&view, src, acc.offset(), count, size, true, what)?),
+        None if acc.sparse().is_none() => {
+            return Err(CaudalError::gltf(src.label, format!("{what}: accessor {} has neither a bufferView nor sparse values", acc.index())));
         }
-        None => {
-            if acc.sparse().is_none() {
-                return Err(CaudalError::gltf(src.label, format!("{what}: accessor {} has neither a bufferView nor sparse values", acc.index())));
-            }
-            // Without a view the base values are zeros. Only allocate what
-            // the file can hold: a count far beyond the buffers is a lie.
-            let total: usize = src.buffers.iter().map(Vec::len).sum();
-            if count > total.saturating_mul(64).max(1 << 20) {
-                return Err(CaudalError::gltf(src.label, format!("{what}: sparse accessor {} claims {count} elements", acc.index())));
-            }
-            vec![std::borrow::Cow::Owned(vec![0u8; size]); count]
-        }
+        None => None,
     };
+    // Sparse substitutions, in the strictly increasing index order glTF requires.
+    let mut subs: Vec<(usize, &'a [u8])> = Vec::new();
     if let Some(sparse) = acc.sparse() {
         let n = sparse.count();
         let idx_ty = match sparse.indices().index_type() {
@@ -134,17 +135,36 @@ fn elements<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str) -> Resul
             gltf::accessor::sparse::IndexType::U16 => DataType::U16,
             gltf::accessor::sparse::IndexType::U32 => DataType::U32,
         };
+        src.budget.charge_items(src.label, what, n, std::mem::size_of::<(usize, &[u8])>())?;
         let iv = Strided::new(&sparse.indices().view(), src, sparse.indices().offset(), n, idx_ty.size(), false, what)?;
         let vv = Strided::new(&sparse.values().view(), src, sparse.values().offset(), n, size, false, what)?;
+        subs.reserve_exact(n);
         for k in 0..n {
             let i = uint(iv.element(k), idx_ty).expect("sparse indices are unsigned") as usize;
-            let slot = out
-                .get_mut(i)
-                .ok_or_else(|| CaudalError::gltf(src.label, format!("{what}: sparse index {i} is beyond the accessor's {count} elements")))?;
-            *slot = std::borrow::Cow::Borrowed(vv.element(k));
+            if i >= count {
+                return Err(CaudalError::gltf(src.label, format!("{what}: sparse index {i} is beyond the accessor's {count} elements")));
+            }
+            if subs.last().is_some_and(|&(last, _)| i <= last) {
+                return Err(CaudalError::gltf(src.label, format!("{what}: sparse indices must strictly increase ({i} follows {})", subs.last().map_or(0, |s| s.0))));
+            }
+            subs.push((i, vv.element(k)));
         }
     }
-    Ok(out)
+    let mut next = subs.iter().peekable();
+    for i in 0..count {
+        let bytes = match next.peek() {
+            Some(&&(j, v)) if j == i => {
+                next.next();
+                v
+            }
+            _ => match &base {
+                Some(s) => s.element(i),
+                None => &ZEROS[..size],
+            },
+        };
+        emit(bytes);
+    }
+    Ok(())
 }
 
 /// Every element of `acc` as `dims.multiplicity()` f32 components, in
@@ -153,13 +173,15 @@ pub fn floats(acc: &gltf::Accessor, src: &Source, what: &str) -> Result<Vec<f32>
     let ty = acc.data_type();
     let n = acc.dimensions().multiplicity();
     let normalized = acc.normalized();
-    let els = elements(acc, src, what)?;
-    let mut out = Vec::with_capacity(els.len() * n);
-    for e in &els {
+    let mut out = Vec::new();
+    for_each_element(acc, src, what, 4 * n, |e| {
+        if out.capacity() == 0 {
+            out.reserve_exact(acc.count() * n);
+        }
         for c in 0..n {
             out.push(component(&e[c * ty.size()..], ty, normalized));
         }
-    }
+    })?;
     Ok(out)
 }
 
@@ -171,13 +193,15 @@ pub fn uints(acc: &gltf::Accessor, src: &Source, what: &str) -> Result<Vec<u32>>
         return Err(CaudalError::gltf(src.label, format!("{what}: accessor {} holds {ty:?}{}, not unsigned integers", acc.index(), if acc.normalized() { " (normalized)" } else { "" })));
     }
     let n = acc.dimensions().multiplicity();
-    let els = elements(acc, src, what)?;
-    let mut out = Vec::with_capacity(els.len() * n);
-    for e in &els {
+    let mut out = Vec::new();
+    for_each_element(acc, src, what, 4 * n, |e| {
+        if out.capacity() == 0 {
+            out.reserve_exact(acc.count() * n);
+        }
         for c in 0..n {
             out.push(uint(&e[c * ty.size()..], ty).expect("checked unsigned"));
         }
-    }
+    })?;
     Ok(out)
 }
 

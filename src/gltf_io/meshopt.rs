@@ -14,6 +14,7 @@
 
 use serde_json::Value;
 
+use super::budget::Budget;
 use super::extensions;
 use crate::error::{CaudalError, Result};
 
@@ -185,7 +186,7 @@ pub fn is_fallback(buffer: &Value) -> bool {
 /// Decodes every compressed view of `json` into `buffers` (fallback
 /// buffers, empty on entry, are sized here) and rewrites the JSON as an
 /// uncompressed file. Returns whether anything was compressed.
-pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str) -> Result<bool> {
+pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str, budget: &Budget) -> Result<bool> {
     let relabel = |e: CaudalError| match e {
         CaudalError::Gltf { message, .. } => CaudalError::gltf(label, message),
         other => other,
@@ -227,6 +228,7 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str) -> Res
                 return Err(CaudalError::gltf(label, format!("bufferViews[{}] ends at byte {end} of fallback buffer {} ({declared} bytes)", j.view, j.target)));
             }
             if buffers[j.target].len() < end {
+                budget.charge(label, &format!("bufferViews[{}] (meshopt, decoded)", j.view), end - buffers[j.target].len())?;
                 buffers[j.target].resize(end, 0);
             }
         }
@@ -238,6 +240,8 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str) -> Res
             .checked_add(j.source_length)
             .and_then(|end| src.get(j.source_offset..end))
             .ok_or_else(|| CaudalError::gltf(label, format!("bufferViews[{}]: compressed bytes lie outside buffer {}", j.view, j.source)))?;
+        // The decoder's own output, before it is copied into place.
+        budget.charge(label, &format!("bufferViews[{}] (meshopt, decoding)", j.view), j.decoded_len())?;
         let bytes = decode(j, encoded).map_err(|e| CaudalError::gltf(label, format!("bufferViews[{}]: meshopt data does not decode ({e})", j.view)))?;
         let dst = &mut buffers[j.target];
         let end = j.target_offset + bytes.len();

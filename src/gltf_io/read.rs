@@ -5,6 +5,7 @@ use glam::{Mat3, Mat4, Quat, Vec3};
 use gltf::accessor::Dimensions;
 
 use super::accessor::{self, Source};
+use super::budget::{Budget, LoadOptions};
 use super::{characters, document};
 use crate::error::{CaudalError, Result};
 use crate::rig::{Influences, Rig, RigParts, Trs};
@@ -101,21 +102,58 @@ pub struct GltfModel {
     pub(super) buffers: Vec<Vec<u8>>,
     pub(super) base_dir: Option<PathBuf>,
     pub(super) node_rest: Vec<Trs>,
+    /// The load's options: its budget also caps each clip sampled later.
+    pub options: LoadOptions,
 }
 
 /// One JOINTS_n/WEIGHTS_n pair as read: 4 joint indices and 4 weights per vertex.
 type InfluenceSet = (Vec<u32>, Vec<f32>);
 
-/// Loads a .glb or .gltf (embedded or external buffers).
+/// Loads a .glb or .gltf (embedded or external buffers) with the default
+/// [`LoadOptions`].
 pub fn load(path: &Path) -> Result<GltfModel> {
-    let bytes = std::fs::read(path).map_err(|e| CaudalError::io(path, e))?;
-    load_bytes(&bytes, path.parent(), &path.display().to_string())
+    load_with(path, &LoadOptions::default())
+}
+
+/// Loads a .glb or .gltf. The file itself is read only if it is a regular
+/// file within the budget (a FIFO or `/dev/zero` named as the input is
+/// refused, not read for ever).
+pub fn load_with(path: &Path, options: &LoadOptions) -> Result<GltfModel> {
+    crate::limits::check_budget(options.max_bytes)?;
+    let label = path.display().to_string();
+    let not_regular = || CaudalError::gltf(&label, "not a regular file (a folder, device or FIFO); caudal reads only regular files");
+    // The kind first: opening a FIFO would block until someone writes to it.
+    if !std::fs::metadata(path).map_err(|e| CaudalError::io(path, e))?.is_file() {
+        return Err(not_regular());
+    }
+    let file = std::fs::File::open(path).map_err(|e| CaudalError::io(path, e))?;
+    let meta = file.metadata().map_err(|e| CaudalError::io(path, e))?;
+    if !meta.is_file() {
+        return Err(not_regular());
+    }
+    let len = usize::try_from(meta.len()).unwrap_or(usize::MAX);
+    let budget = Budget::new(options.max_bytes);
+    budget.charge(&label, "the file", len)?;
+    let mut bytes = Vec::with_capacity(len);
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, meta.len()), &mut bytes).map_err(|e| CaudalError::io(path, e))?;
+    load_within(&bytes, path.parent(), &label, options, &budget)
+}
+
+/// Loads from memory with the default [`LoadOptions`]; `base_dir`
+/// resolves external buffer files (none are read without it).
+pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>, label: &str) -> Result<GltfModel> {
+    load_bytes_with(bytes, base_dir, label, &LoadOptions::default())
 }
 
 /// Loads from memory; `base_dir` resolves external buffer files.
-pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>, label: &str) -> Result<GltfModel> {
-    let parsed = document::parse(bytes, base_dir, label)?;
-    build(parsed, base_dir.map(Path::to_path_buf), label)
+pub fn load_bytes_with(bytes: &[u8], base_dir: Option<&Path>, label: &str, options: &LoadOptions) -> Result<GltfModel> {
+    crate::limits::check_budget(options.max_bytes)?;
+    load_within(bytes, base_dir, label, options, &Budget::new(options.max_bytes))
+}
+
+fn load_within(bytes: &[u8], base_dir: Option<&Path>, label: &str, options: &LoadOptions, budget: &Budget) -> Result<GltfModel> {
+    let parsed = document::parse(bytes, base_dir, label, budget)?;
+    build(parsed, base_dir.map(Path::to_path_buf), label, options, budget)
 }
 
 fn node_trs(node: &gltf::Node) -> Trs {
@@ -215,9 +253,9 @@ struct FileView<'a> {
     src: Source<'a>,
 }
 
-fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str) -> Result<GltfModel> {
+fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, options: &LoadOptions, budget: &Budget) -> Result<GltfModel> {
     let document::Parsed { doc, json, buffers, warnings } = parsed;
-    let src = Source { buffers: &buffers, label };
+    let src = Source { buffers: &buffers, label, budget };
     let nodes: Vec<gltf::Node> = doc.nodes().collect();
     let (node_parent, order) = node_forest(&doc, label)?;
     let node_rest: Vec<Trs> = nodes.iter().map(node_trs).collect();
@@ -396,6 +434,7 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str) -> Re
         buffers,
         base_dir,
         node_rest,
+        options: *options,
     })
 }
 

@@ -8,6 +8,7 @@ use glam::{Mat4, Quat, Vec3, Vec4};
 use gltf::accessor::Dimensions;
 
 use super::accessor::{self, Source};
+use super::budget::Budget;
 use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Trs};
@@ -90,8 +91,8 @@ struct NodeTracks {
 }
 
 impl GltfModel {
-    fn tracks_of(&self, animations: &[usize]) -> Result<(HashMap<usize, NodeTracks>, f32)> {
-        let src = Source { buffers: &self.buffers, label: &self.label };
+    fn tracks_of(&self, animations: &[usize], budget: &Budget) -> Result<(HashMap<usize, NodeTracks>, f32)> {
+        let src = Source { buffers: &self.buffers, label: &self.label, budget };
         let mut out: HashMap<usize, NodeTracks> = HashMap::new();
         let mut duration = 0f32;
         for &ai in animations {
@@ -165,14 +166,18 @@ impl GltfModel {
     /// walk as 19 one-joint animations). Frames span exactly
     /// `[0, duration]`: the count is `round(duration * rate) + 1` and the
     /// clip's rate is adjusted so the last frame lands on the end, which
-    /// keeps loop ends comparable.
+    /// keeps loop ends comparable. The keys read and the frames sampled
+    /// are charged to the load's budget ([`super::LoadOptions::max_bytes`]):
+    /// a key at 10^7 s or a rate of 10^9 is a `ParameterError` naming the
+    /// rate, before the frames are allocated.
     pub fn sample_together(&self, character: usize, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
         let ch = self.character(character)?;
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
         }
-        let (tracks, duration) = self.tracks_of(animations)?;
-        let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as usize + 1 } else { 1 };
+        let budget = Budget::new(self.options.max_bytes);
+        let (tracks, duration) = self.tracks_of(animations, &budget)?;
+        let frames = crate::limits::clip_frames(duration, rate, ch.rig.joint_count(), self.options.max_bytes.saturating_sub(budget.used()))?;
         let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
         let times: Vec<f32> = (0..frames).map(|f| if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 }).collect();
         Clip::new(name, actual_rate, duration, ch.rig.joint_count(), self.locals_at(ch, &tracks, &times))
@@ -191,7 +196,8 @@ impl GltfModel {
             return Err(CaudalError::param("max_key_rate", format!("must be positive, got {max_key_rate}")));
         }
         let i = self.animation_index(name)?;
-        let (tracks, _) = self.tracks_of(&[i])?;
+        let budget = Budget::new(self.options.max_bytes);
+        let (tracks, _) = self.tracks_of(&[i], &budget)?;
         let mut all: Vec<f32> = tracks
             .values()
             .flat_map(|n| [&n.translation, &n.rotation, &n.scale])
@@ -200,6 +206,9 @@ impl GltfModel {
             .collect();
         all.sort_by(f32::total_cmp);
         let times = thin_key_times(&all, 1.0 / max_key_rate);
+        let what = format!("{} keys of {} joints", times.len(), ch.rig.joint_count());
+        let bytes = crate::limits::bytes_of((times.len() * ch.rig.joint_count()) as f64, std::mem::size_of::<Trs>());
+        crate::limits::check_bytes("max_key_rate", &what, bytes, self.options.max_bytes.saturating_sub(budget.used()))?;
         if times.len() < 2 {
             let t = [times.first().copied().unwrap_or(0.0)];
             return Clip::new(name, 1.0, 0.0, ch.rig.joint_count(), self.locals_at(ch, &tracks, &t));

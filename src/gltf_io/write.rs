@@ -9,8 +9,9 @@ use base64::Engine;
 use glam::{Mat4, Quat, Vec4};
 use serde_json::{json, Map, Value};
 
-use super::atomic::write_atomic;
+use super::atomic::write_all_atomic;
 use super::accessor::{self, Source};
+use super::budget::Budget;
 use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{normalize_weights, Rig};
@@ -53,6 +54,9 @@ pub struct WriteOptions {
     /// Write a .gltf (JSON with an embedded base64 buffer) instead of GLB;
     /// by default chosen from the file extension.
     pub force_gltf_json: Option<bool>,
+    /// Other files (a report) committed together with the model: all of
+    /// them are written or none ([`super::atomic::write_all_atomic`]).
+    pub sidecars: Vec<(std::path::PathBuf, Vec<u8>)>,
 }
 
 const ARRAY_BUFFER: u64 = 34962;
@@ -118,14 +122,17 @@ impl Builder {
 
 /// Writes `rigs` (one per character, in order: the loaded rig, possibly
 /// with joints appended and weights changed) and `tracks` over the file
-/// `model` was read from, to `path`, atomically. `.gltf` paths get JSON
-/// with an embedded buffer, others GLB.
+/// `model` was read from, to `path`, atomically (with `options.sidecars`:
+/// all or none; see [`super::atomic`] for temporaries and symlinks).
+/// `.gltf` paths get JSON with an embedded buffer, others GLB.
 pub fn write(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], path: &Path, options: &WriteOptions) -> Result<()> {
     let as_json = options
         .force_gltf_json
         .unwrap_or_else(|| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf")));
     let bytes = encode(model, rigs, tracks, as_json)?;
-    write_atomic(path, &bytes)
+    let mut files: Vec<(&Path, &[u8])> = vec![(path, &bytes)];
+    files.extend(options.sidecars.iter().map(|(p, b)| (p.as_path(), b.as_slice())));
+    write_all_atomic(&files)
 }
 
 /// Checks that `rig` is character `c`'s rig with joints only appended.
@@ -150,7 +157,8 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
     for (c, rig) in rigs.iter().enumerate() {
         check_rig(model, c, rig)?;
     }
-    let src = Source { buffers: &model.buffers, label: &model.label };
+    let budget = Budget::new(model.options.max_bytes);
+    let src = Source { buffers: &model.buffers, label: &model.label, budget: &budget };
 
     let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
     compact_buffers(&mut b, model)?;
@@ -212,7 +220,11 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
         ibms.truncate(16 * before);
         let from = model.skins[s].bind_from_file;
         for &j in &skin_joints[s][before..] {
-            ibms.extend((rig.inverse_bind()[j] * from).to_cols_array());
+            // glTF wants an inverse bind's last row exactly (0, 0, 0, 1): the
+            // f32 product of two affine matrices can miss it by an ulp.
+            let mut m = (rig.inverse_bind()[j] * from).to_cols_array();
+            (m[3], m[7], m[11], m[15]) = (0.0, 0.0, 0.0, 1.0);
+            ibms.extend(m);
         }
         let acc = b.f32_accessor(&ibms, "MAT4", 16, false);
         let skin = &mut b.json["skins"][s];

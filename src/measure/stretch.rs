@@ -29,6 +29,10 @@ pub use stats::{mesh_edges, StretchStats};
 
 /// Times sampled over a clip (SPEC M1).
 pub const STRETCH_SAMPLES: usize = 24;
+/// Most sampled times a caller may ask for: each is one skinning of the
+/// whole mesh; 10^5 is far past any clip's frame count (a sample beyond the
+/// frames only repeats one).
+pub const MAX_STRETCH_SAMPLES: usize = 100_000;
 /// An edge stretched beyond this ratio is torn.
 pub const TORN_ABOVE: f32 = 1.5;
 /// An edge squashed below this ratio is torn.

@@ -6,6 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::{array_f32, array_u32, indices};
 use super::errors::IntoPy;
 use super::rig::PyRig;
@@ -85,7 +86,7 @@ fn find_appendages<'py>(
         min_protrusion_ratio, min_tail_length_ratio, min_part_vertices, broad, pelvis,
     )?;
     let r = rig.inner.clone();
-    let report = py.detach(move || core_find(&r, &params)).py_err()?;
+    let report = py.core(move || core_find(&r, &params))?;
     report_to_py(py, &report)
 }
 
@@ -142,7 +143,7 @@ fn grow_chains<'py>(
         reserved_names: reserved_names.unwrap_or_default(),
     };
     let r = rig.inner.clone();
-    let (out, report) = py.detach(move || core_grow(&r, &params)).py_err()?;
+    let (out, report) = py.core(move || core_grow(&r, &params))?;
     Ok((PyRig::wrap(out), report_to_py(py, &report)?))
 }
 
@@ -160,7 +161,7 @@ fn weighted_bone_distance<'py>(
     let n = rig.inner.vertex_count();
     let vs = vertices.map(|v| indices(v, "vertices", &[None], Some(n))).transpose()?.map(|(v, _)| v);
     let r = rig.inner.clone();
-    let d = py.detach(move || weighted_bone_distances(&r, vs.as_deref())).py_err()?;
+    let d = py.core(move || weighted_bone_distances(&r, vs.as_deref()))?;
     if per_vertex {
         let len = d.len();
         return array_f32(py, d, &[len]);

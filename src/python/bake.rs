@@ -7,14 +7,15 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
-use crate::bake::{bake_clip as core_bake_clip, bake_model, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use crate::bake::{bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, GltfModel, WriteOptions};
+use crate::gltf_io::{self, AnimationTrack, GltfModel, WriteOptions};
 use crate::rig::Rig;
 use crate::spring::{SpringParams, TailChain};
 
@@ -79,10 +80,13 @@ pub fn bake_params(
 pub struct PyBakedClip {
     inner: BakedClip,
     bones: Vec<String>,
+    /// The file's character it was baked for, when it came from `bake`.
+    character: Option<usize>,
 }
 
 #[pymethods]
 impl PyBakedClip {
+    /// The clip's name (the animation the keys belong to).
     #[getter]
     fn name(&self) -> String {
         self.inner.name.clone()
@@ -116,6 +120,18 @@ impl PyBakedClip {
     /// Warm-up and loop-closure figures as a dict.
     fn summary<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         summary(py, &self.inner)
+    }
+    /// The keys as track dicts for `Model.write(..., tracks=...)`: one
+    /// rotation track per baked bone, into the animation `animation`
+    /// (default: the clip's name, which replaces that clip's keys for these
+    /// bones in the written file). A clip from `bake` names its character;
+    /// one from `bake_clip` goes to a one-character file's character.
+    #[pyo3(signature = (animation=None))]
+    fn tracks<'py>(&self, py: Python<'py>, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+        let animation = animation.unwrap_or_else(|| self.inner.name.clone());
+        // baked_tracks keeps the order of the track's joints, which `bones` names.
+        let ts = baked_tracks(&self.inner, &animation, self.character.unwrap_or(0));
+        tracks_to_py(py, &ts, &self.bones, self.character.is_some())
     }
     fn __repr__(&self) -> String {
         let b = &self.inner;
@@ -198,6 +214,7 @@ impl PyBake {
             .map(|b| PyBakedClip {
                 inner: b.clone(),
                 bones: b.track.joints.iter().map(|&j| names[j].clone()).collect(),
+                character: Some(self.inner.character),
             })
             .collect()
     }
@@ -214,23 +231,15 @@ impl PyBake {
             None => Ok(py.None().into_bound(py)),
         }
     }
-    /// The keys as track dicts for `Model.write(..., tracks=...)`.
+    /// The keys as track dicts for `Model.write(..., tracks=...)`: one
+    /// rotation track per baked bone per clip, each into its clip's own
+    /// animation, with the keys of `BakedClip.times` (`Bake.write` writes
+    /// exactly these). A dict holds animation (name), joint (name), path
+    /// ('rotation'), times f32[F] and values f32[F, 4] (x, y, z, w).
     fn tracks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for t in tracks(&self.inner) {
-            let d = PyDict::new(py);
-            d.set_item("animation", &t.animation)?;
-            d.set_item("character", t.character)?;
-            d.set_item("joint", &self.rig.joint_names()[t.joint])?;
-            d.set_item("path", "rotation")?;
-            d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
-            d.set_item(
-                "values",
-                array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?,
-            )?;
-            out.append(d)?;
-        }
-        Ok(out)
+        let ts = tracks(&self.inner);
+        let names: Vec<String> = ts.iter().map(|t| self.rig.joint_names()[t.joint].clone()).collect();
+        tracks_to_py(py, &ts, &names, true)
     }
     /// The character of the file that was baked.
     #[getter]
@@ -242,28 +251,44 @@ impl PyBake {
     #[pyo3(signature = (path, gltf_json=None))]
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
-        py.detach(move || {
+        py.core(move || {
             let rigs: Vec<&Rig> = m.characters.iter().map(|c| if c.index == b.character { r.as_ref() } else { &c.rig }).collect();
             gltf_io::write(
                 &m,
                 &rigs,
                 &tracks(&b),
                 &path,
-                &WriteOptions {
-                    force_gltf_json: gltf_json,
-                },
+                &WriteOptions { force_gltf_json: gltf_json, ..Default::default() },
             )
         })
-        .py_err()
     }
     fn __repr__(&self) -> String {
         format!("Bake({} clips x {} chains)", self.inner.clip_names.len(), self.inner.chains.len())
     }
 }
 
+/// Rotation tracks as the dicts `Model.write` reads; `joints[i]` names
+/// track `i`'s joint; `with_character`: the dicts name the character.
+fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[String], with_character: bool) -> PyResult<Bound<'py, PyList>> {
+    let out = PyList::empty(py);
+    for (t, name) in tracks.iter().zip(joints) {
+        let d = PyDict::new(py);
+        d.set_item("animation", &t.animation)?;
+        if with_character {
+            d.set_item("character", t.character)?;
+        }
+        d.set_item("joint", name)?;
+        d.set_item("path", "rotation")?;
+        d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
+        d.set_item("values", array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?)?;
+        out.append(d)?;
+    }
+    Ok(out)
+}
+
 fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailChain>> {
     match chains {
-        None => find_chains(rig).py_err(),
+        None => super::errors::guarded(|| find_chains(rig)),
         Some(cs) => cs
             .iter()
             .map(|names| {
@@ -313,15 +338,14 @@ fn bake(
         Some(r) => (r.inner.clone(), None),
         None => {
             let m2 = m.clone();
-            let (grown, report) = py.detach(move || grow_chains(&m2.characters[character].rig, &ChainParams::default())).py_err()?;
+            let (grown, report) = py.core(move || grow_chains(&m2.characters[character].rig, &ChainParams::default()))?;
             (Arc::new(grown), Some(report.to_json()))
         }
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
     let inner = py
-        .detach(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))
-        .py_err()?;
+        .core(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))?;
     Ok(PyBake {
         model: m,
         rig: r,
@@ -356,10 +380,10 @@ fn bake_clip(
     };
     let chain = super::spring::chain_from(&rig.inner, chain)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let inner = py.detach(move || core_bake_clip(&r, &c, &chain, mode, &params)).py_err()?;
+    let inner = py.core(move || core_bake_clip(&r, &c, &chain, mode, &params))?;
     let names = rig.inner.joint_names();
     let bones = inner.track.joints.iter().map(|&j| names[j].clone()).collect();
-    Ok(PyBakedClip { inner, bones })
+    Ok(PyBakedClip { inner, bones, character: None })
 }
 
 /// The rig's grown chains: dicts {bones, end, anchor} of joint names.
@@ -367,7 +391,7 @@ fn bake_clip(
 fn tail_chains<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyList>> {
     let names = rig.inner.joint_names();
     let out = PyList::empty(py);
-    for c in find_chains(&rig.inner).py_err()? {
+    for c in super::errors::guarded(|| find_chains(&rig.inner))? {
         let d = PyDict::new(py);
         d.set_item("bones", c.bones.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
         d.set_item("end", c.end.map(|j| names[j].clone()))?;

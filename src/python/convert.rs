@@ -1,5 +1,15 @@
-//! numpy <-> core conversions. Inputs of any numeric dtype are coerced once
-//! (numpy.ascontiguousarray); shapes are checked here so errors name the field.
+//! numpy <-> core conversions. Shapes and kinds are checked here so errors
+//! name the field; nothing is coerced silently:
+//!
+//! - geometry (positions, weights, matrices, times) takes real numbers:
+//!   any float or integer dtype, converted once to f32; complex values
+//!   (numpy would drop the imaginary part with only a warning), booleans,
+//!   strings and objects are refused;
+//! - indices (triangles, joints, parents, vertex lists) take integers:
+//!   any integer dtype; floats (numpy would truncate 1.7 to 1), booleans
+//!   and unsigned values past 2^63 (numpy would wrap 2^64-1 to -1, a root
+//!   parent) are refused. An empty array of any real dtype is accepted: it
+//!   holds no value to coerce (numpy makes `[]` float64).
 
 use glam::{Mat4, Quat, Vec3};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -7,6 +17,42 @@ use pyo3::prelude::*;
 
 use super::errors::to_py;
 use crate::error::CaudalError;
+
+/// What a field accepts (see the module doc).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Real,
+    Integer,
+}
+
+/// Checks the numpy kind of `obj` (as `numpy.asarray` sees it) against `kind`.
+fn check_kind(obj: &Bound<'_, PyAny>, kind: Kind, field: &str) -> PyResult<()> {
+    let np = obj.py().import("numpy")?;
+    let arr = np
+        .call_method1("asarray", (obj,))
+        .map_err(|e| to_py(CaudalError::shape(field, format!("not convertible to an array ({e})"))))?;
+    let dtype = arr.getattr("dtype")?;
+    let k: String = dtype.getattr("kind")?.extract()?;
+    let size: usize = arr.getattr("size")?.extract()?;
+    let name: String = dtype.getattr("name")?.extract()?;
+    match (kind, k.as_str()) {
+        (Kind::Real, "f" | "i" | "u") => Ok(()),
+        (Kind::Real, "c") => Err(to_py(CaudalError::shape(field, format!("holds complex values ({name}); geometry must be real numbers")))),
+        (Kind::Real, _) => Err(to_py(CaudalError::shape(field, format!("holds {name} values; geometry must be real numbers")))),
+        (Kind::Integer, "i") => Ok(()),
+        (Kind::Integer, "u") => {
+            if size > 0 && dtype.getattr("itemsize")?.extract::<usize>()? >= 8 {
+                let max: u64 = arr.call_method0("max")?.extract()?;
+                if max > i64::MAX as u64 {
+                    return Err(to_py(CaudalError::shape(field, format!("value {max} ({name}) is not a valid index"))));
+                }
+            }
+            Ok(())
+        }
+        (Kind::Integer, "f") if size == 0 => Ok(()),
+        (Kind::Integer, _) => Err(to_py(CaudalError::shape(field, format!("holds {name} values; indices must be integer arrays (they are not rounded)")))),
+    }
+}
 
 fn coerce<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, dtype: &str, field: &str) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
     let np = obj.py().import("numpy")?;
@@ -28,6 +74,7 @@ fn check_shape(shape: &[usize], want: &[Option<usize>], field: &str) -> PyResult
 }
 
 pub fn f32_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    check_kind(obj, Kind::Real, field)?;
     let a = coerce::<f32>(obj, "float32", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
@@ -48,6 +95,7 @@ pub fn is_float64(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
 }
 
 pub fn f64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f64>, Vec<usize>)> {
+    check_kind(obj, Kind::Real, field)?;
     let a = coerce::<f64>(obj, "float64", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
@@ -63,6 +111,7 @@ pub fn array_f64<'py>(py: Python<'py>, data: Vec<f64>, shape: &[usize]) -> PyRes
 }
 
 pub fn i64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<i64>, Vec<usize>)> {
+    check_kind(obj, Kind::Integer, field)?;
     let a = coerce::<i64>(obj, "int64", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();

@@ -3,22 +3,22 @@
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use super::errors::IntoPy;
+use super::errors::{Guarded, IntoPy};
 use super::gltf::PyModel;
 use crate::demo::corpus::{self, FailureClass};
 
 /// The demo creature (Mixamo-named biped, tail skinned to the legs, walk
 /// clip) as GLB bytes.
 #[pyfunction]
-fn demo_creature_glb<'py>(py: Python<'py>) -> Bound<'py, PyBytes> {
-    let bytes = py.detach(crate::demo::creature_glb);
-    PyBytes::new(py, &bytes)
+fn demo_creature_glb<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+    let bytes = py.core(|| Ok(crate::demo::creature_glb()))?;
+    Ok(PyBytes::new(py, &bytes))
 }
 
 /// The demo creature as a loaded model.
 #[pyfunction]
-fn demo_creature(py: Python<'_>) -> PyModel {
-    PyModel::wrap(py.detach(crate::demo::creature))
+fn demo_creature(py: Python<'_>) -> PyResult<PyModel> {
+    Ok(PyModel::wrap(py.core(|| Ok(crate::demo::creature()))?))
 }
 
 /// A generated creature of the corpus: (degraded GLB, artist GLB, truth
@@ -31,10 +31,12 @@ fn generated_creature<'py>(
     force: Option<&str>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyAny>)> {
     let class = force.map(|f| FailureClass::named("force", f)).transpose().py_err()?;
-    let case = py.detach(|| match class {
-        Some(c) => corpus::case_forced(seed, c),
-        None => corpus::case(seed),
-    });
+    let case = py.core(|| {
+        Ok(match class {
+            Some(c) => corpus::case_forced(seed, c),
+            None => corpus::case(seed),
+        })
+    })?;
     let truth = py.import("json")?.call_method1("loads", (case.truth.to_json(),))?;
     Ok((PyBytes::new(py, &case.glb), PyBytes::new(py, &case.artist_glb), truth))
 }

@@ -30,12 +30,30 @@ pub fn to_py(e: CaudalError) -> PyErr {
         CaudalError::Parameter { .. } => ParameterError::new_err(msg),
         CaudalError::Gltf { .. } => GltfError::new_err(msg),
         CaudalError::NotFound { .. } => NotFoundError::new_err(msg),
+        CaudalError::Internal { .. } => CaudalError_::new_err(msg),
         CaudalError::Io { source, .. } => match source.kind() {
             std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
             std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
             _ => PyOSError::new_err(msg),
         },
     }
+}
+
+/// Core work behind the boundary: the GIL released, a panic caught and
+/// turned into a `CaudalError` ([`crate::guard`]), core errors mapped.
+pub trait Guarded {
+    fn core<T: Send, F: FnOnce() -> crate::error::Result<T> + Send>(self, f: F) -> PyResult<T>;
+}
+
+impl Guarded for Python<'_> {
+    fn core<T: Send, F: FnOnce() -> crate::error::Result<T> + Send>(self, f: F) -> PyResult<T> {
+        self.detach(move || crate::guard::catch(f)).map_err(to_py)
+    }
+}
+
+/// Core work that keeps the GIL (it touches Python objects), guarded the same way.
+pub fn guarded<T>(f: impl FnOnce() -> crate::error::Result<T>) -> PyResult<T> {
+    crate::guard::catch(f).map_err(to_py)
 }
 
 /// `?`-friendly conversion for core results.
@@ -49,8 +67,16 @@ impl<T> IntoPy<T> for crate::error::Result<T> {
     }
 }
 
+/// Panics inside the guard, for the tests of the guard itself: a panic
+/// must come back as a `CaudalError`, never pyo3's `PanicException`.
+#[pyfunction]
+fn _selftest_panic(py: Python<'_>, message: String) -> PyResult<()> {
+    py.core(move || -> crate::error::Result<()> { panic!("{message}") })
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
+    m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
     m.add("CaudalError", py.get_type::<CaudalError_>())?;
     m.add("RigError", py.get_type::<RigError>())?;
     m.add("UnknownJointError", py.get_type::<UnknownJointError>())?;

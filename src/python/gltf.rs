@@ -8,12 +8,14 @@ use glam::Vec4;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
-use crate::rig::Rig;
+use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
+use crate::limits::DEFAULT_MAX_BYTES;
+use crate::rig::{Clip, Rig};
 
 /// A loaded glTF file: its characters, its animations, and what writing it
 /// back needs.
@@ -68,31 +70,50 @@ fn primitive_dicts<'py>(py: Python<'py>, c: &Character, out: &Bound<'py, PyList>
 /// Samples at about `rate` frames per second (default 30), or with `keys`
 /// at the animation's own key times (the union of its channels' times, at
 /// most `DEFAULT_MAX_KEY_RATE` keys a second): what a transfer keys its
-/// solved clip at.
-fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
+/// solved clip at. With `rig`, padded for that grown rig (`for_rig`).
+fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, keys: bool, rig: Option<&PyRig>) -> PyResult<PyClip> {
     if keys && rate.is_some() {
         return Err(CaudalError::param("rate", "give either rate or keys=True, not both")).py_err();
     }
-    let m = m.clone();
-    let clip = if keys {
-        py.detach(move || m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)).py_err()?
-    } else {
-        let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
-        py.detach(move || m.sample_clip(c, &name, rate)).py_err()?
-    };
+    m.animation_index(&name).map_err(|e| e.with_field("name")).py_err()?;
+    let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
+    let clip = py
+        .core(move || {
+            let sampled = if keys { m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)? } else { m.sample_clip(c, &name, rate.unwrap_or(DEFAULT_SAMPLE_RATE))? };
+            for_rig(&m, c, r.as_deref(), sampled)
+        })?;
     Ok(PyClip::wrap(clip))
 }
 
-fn sample_together(py: Python<'_>, m: &Arc<GltfModel>, c: usize, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>) -> PyResult<PyClip> {
+#[allow(clippy::too_many_arguments)]
+fn sample_together(
+    py: Python<'_>,
+    m: &Arc<GltfModel>,
+    c: usize,
+    names: Option<Vec<String>>,
+    rate: Option<f32>,
+    name: Option<String>,
+    rig: Option<&PyRig>,
+) -> PyResult<PyClip> {
     let rate = rate.unwrap_or(DEFAULT_SAMPLE_RATE);
     let name = name.unwrap_or_else(|| "combined".to_string());
-    let m = m.clone();
+    let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
     let idx: Vec<usize> = match names {
-        Some(ns) => ns.iter().map(|n| m.animation_index(n)).collect::<Result<_, _>>().py_err()?,
+        Some(ns) => ns.iter().map(|n| m.animation_index(n).map_err(|e| e.with_field("names"))).collect::<Result<_, _>>().py_err()?,
         None => (0..m.animations.len()).collect(),
     };
-    let clip = py.detach(move || m.sample_together(c, &idx, rate, &name)).py_err()?;
+    let clip = py.core(move || for_rig(&m, c, r.as_deref(), m.sample_together(c, &idx, rate, &name)?))?;
     Ok(PyClip::wrap(clip))
+}
+
+/// `clip` of character `c`, padded for `rig` when one is given (which must
+/// be that character's rig with joints appended).
+fn for_rig(model: &GltfModel, c: usize, rig: Option<&Rig>, clip: Clip) -> crate::error::Result<Clip> {
+    match rig {
+        None => Ok(clip),
+        Some(r) if r.appends_to(&model.characters[c].rig) => clip.for_rig(r),
+        Some(_) => Err(CaudalError::shape("rig", "must be this character's rig (same vertices, its joints first and in order) with joints appended")),
+    }
 }
 
 #[pymethods]
@@ -135,15 +156,17 @@ impl PyCharacter {
         Ok(out)
     }
     /// Samples the animation `name` for this character's joints (at
-    /// `rate`, or with `keys=True` at the animation's own key times).
-    #[pyo3(signature = (name, rate=None, *, keys=false))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
-        sample(py, &self.model, self.index, name, rate, keys)
+    /// `rate`, or with `keys=True` at the animation's own key times); `rig`
+    /// as in `Model.clip`.
+    #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
+        sample(py, &self.model, self.index, name, rate, keys, rig)
     }
-    /// Samples several animations played together for this character.
-    #[pyo3(signature = (names=None, rate=None, name=None))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>) -> PyResult<PyClip> {
-        sample_together(py, &self.model, self.index, names, rate, name)
+    /// Samples several animations played together for this character;
+    /// `rig` as in `Model.clip`.
+    #[pyo3(signature = (names=None, rate=None, name=None, rig=None))]
+    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>, rig: Option<&PyRig>) -> PyResult<PyClip> {
+        sample_together(py, &self.model, self.index, names, rate, name, rig)
     }
     fn __repr__(&self) -> String {
         let c = &self.model.characters[self.index];
@@ -177,10 +200,12 @@ impl PyModel {
     fn node_names(&self) -> Vec<String> {
         self.inner.node_names()
     }
+    /// The file it was loaded from (or the label given to `load_bytes`).
     #[getter]
     fn path(&self) -> String {
         self.inner.label.clone()
     }
+    /// `asset.generator` of the file (the exporter), if it names one.
     #[getter]
     fn generator(&self) -> Option<String> {
         self.inner.generator.clone()
@@ -252,19 +277,22 @@ impl PyModel {
     /// frame lands on the clip's end), or with `keys=True` at the
     /// animation's own key times (the union of its channels' times, at most
     /// 120 a second): what a transfer keys its solved clip at. With several
-    /// characters use `Character.clip`.
-    #[pyo3(signature = (name, rate=None, *, keys=false))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, keys: bool) -> PyResult<PyClip> {
+    /// characters use `Character.clip`. With `rig` (the character's rig
+    /// with grown joints, as `grow_chains` returns it) the clip covers every
+    /// joint of `rig`, the grown ones held at their bind pose (`Clip.for_rig`).
+    #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
+    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
-        sample(py, &self.inner, c, name, rate, keys)
+        sample(py, &self.inner, c, name, rate, keys, rig)
     }
 
     /// Samples several animations played together (files that store one
-    /// motion as one animation per joint, like CesiumMan).
-    #[pyo3(signature = (names=None, rate=None, name=None))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>) -> PyResult<PyClip> {
+    /// motion as one animation per joint, like CesiumMan); `rig` as in
+    /// `Model.clip`.
+    #[pyo3(signature = (names=None, rate=None, name=None, rig=None))]
+    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>, rig: Option<&PyRig>) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
-        sample_together(py, &self.inner, c, names, rate, name)
+        sample_together(py, &self.inner, c, names, rate, name, rig)
     }
 
     /// Writes the file back, atomically. `rig` (one-character files) or
@@ -272,8 +300,11 @@ impl PyModel {
     /// may add joints and change weights. `tracks` are dicts {animation,
     /// joint (name), path ('rotation' | 'translation' | 'scale'), times
     /// f32[K], values f32[K, 4 or 3], character (index; needed when the
-    /// file has several)}.
-    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None))]
+    /// file has several)}. `sidecars` maps other paths to their bytes (a
+    /// report): they are committed together with the model, all or none.
+    /// An output path that is a symlink is refused.
+    #[pyo3(signature = (path, rig=None, tracks=None, gltf_json=None, *, rigs=None, sidecars=None))]
+    #[allow(clippy::too_many_arguments)]
     fn write(
         &self,
         py: Python<'_>,
@@ -282,6 +313,7 @@ impl PyModel {
         tracks: Option<&Bound<'_, PyList>>,
         gltf_json: Option<bool>,
         rigs: Option<Vec<Option<PyRef<'_, PyRig>>>>,
+        sidecars: Option<Vec<(PathBuf, Vec<u8>)>>,
     ) -> PyResult<()> {
         let m = &self.inner;
         let n = m.characters.len();
@@ -304,11 +336,10 @@ impl PyModel {
             None => Vec::new(),
         };
         let m = m.clone();
-        py.detach(move || {
+        py.core(move || {
             let refs: Vec<&Rig> = chosen.iter().map(|r| r.as_ref()).collect();
-            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json })
+            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json, sidecars: sidecars.unwrap_or_default() })
         })
-        .py_err()
     }
 
     fn __repr__(&self) -> String {
@@ -360,20 +391,35 @@ impl PyModel {
     }
 }
 
-/// Loads a .glb or .gltf file.
+fn load_options(max_bytes: Option<usize>) -> LoadOptions {
+    LoadOptions { max_bytes: max_bytes.unwrap_or(DEFAULT_MAX_BYTES) }
+}
+
+/// Loads a .glb or .gltf file. `max_bytes` caps what reading it (and each
+/// clip sampled from it) may allocate (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-fn load(py: Python<'_>, path: PathBuf) -> PyResult<PyModel> {
-    let m = py.detach(move || gltf_io::load(&path)).py_err()?;
+#[pyo3(signature = (path, *, max_bytes=None))]
+fn load(py: Python<'_>, path: PathBuf, max_bytes: Option<usize>) -> PyResult<PyModel> {
+    let m = py.core(move || gltf_io::load_with(&path, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
 }
 
 /// Loads glTF from bytes; `base_dir` resolves external buffers.
 #[pyfunction]
-#[pyo3(signature = (data, base_dir=None, label=None))]
-fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>) -> PyResult<PyModel> {
+#[pyo3(signature = (data, base_dir=None, label=None, *, max_bytes=None))]
+fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>, max_bytes: Option<usize>) -> PyResult<PyModel> {
     let label = label.unwrap_or_else(|| "<bytes>".to_string());
-    let m = py.detach(move || gltf_io::load_bytes(&data, base_dir.as_deref(), &label)).py_err()?;
+    let m = py.core(move || gltf_io::load_bytes_with(&data, base_dir.as_deref(), &label, &load_options(max_bytes)))?;
     Ok(PyModel::wrap(m))
+}
+
+/// Writes `data` to `path` the way caudal writes its GLBs: through a
+/// temporary file in the same folder and a rename, so a failed or killed
+/// write never leaves a partial file under `path` (`caudal batch` writes
+/// its reports and summaries with it too).
+#[pyfunction]
+fn write_atomic(py: Python<'_>, path: PathBuf, data: &[u8]) -> PyResult<()> {
+    py.core(move || gltf_io::write_atomic(&path, data))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -381,5 +427,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyCharacter>()?;
     m.add_function(wrap_pyfunction!(load, m)?)?;
     m.add_function(wrap_pyfunction!(load_bytes, m)?)?;
+    m.add("DEFAULT_MAX_BYTES", DEFAULT_MAX_BYTES)?;
+    m.add_function(wrap_pyfunction!(write_atomic, m)?)?;
     Ok(())
 }

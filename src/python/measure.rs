@@ -6,6 +6,7 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::bake::bake_params;
 use super::convert::*;
 use super::errors::IntoPy;
@@ -42,8 +43,7 @@ fn motion<'py>(py: Python<'py>, m: &TailMotion) -> PyResult<Bound<'py, PyDict>> 
 fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
     match name {
         Some(n) => rig.require_joint(field, &n).py_err(),
-        None => JointRoles::find(rig, &RoleOverrides::default())
-            .py_err()?
+        None => super::errors::guarded(|| JointRoles::find(rig, &RoleOverrides::default()))?
             .pelvis
             .ok_or_else(|| super::errors::to_py(CaudalError::not_found(field, "the rig has no pelvis role; name the joint"))),
     }
@@ -71,8 +71,7 @@ fn edge_stretch<'py>(
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let rep = py
-        .detach(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples))
-        .py_err()?;
+        .core(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples))?;
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
     d.set_item("body", stats(py, &rep.body)?)?;
@@ -109,11 +108,10 @@ fn stretch_table<'py>(
     let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let results = py
-        .detach(move || -> crate::error::Result<Vec<_>> {
+        .core(move || -> crate::error::Result<Vec<_>> {
             let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
             names.iter().map(|n| h.compare(n, samples)).collect()
-        })
-        .py_err()?;
+        })?;
     let out = PyList::empty(py);
     for c in results {
         let d = PyDict::new(py);
@@ -198,7 +196,7 @@ fn body_floor(
 ) -> PyResult<f32> {
     let p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, calibration, up)?;
     let r = rig.inner.clone();
-    py.detach(move || core_body_floor(&r, &p)).py_err()
+    py.core(move || core_body_floor(&r, &p))
 }
 
 /// How far to move the model along up so its body (tail skin ignored)
@@ -228,7 +226,7 @@ fn placement_offset(
     }
     let p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, None, up)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    py.detach(move || core_place(&r, c.frame(frame), floor, &p)).py_err()
+    py.core(move || core_place(&r, c.frame(frame), floor, &p))
 }
 
 /// The body-grounding pass over `clip`: f_body, c(t), L_raw(t), the pelvis
@@ -266,7 +264,7 @@ fn pelvis_lift<'py>(
     }
     let pv = joint(&rig.inner, "pelvis", pelvis)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let g = py.detach(move || core_lift(&r, &c, pv, &p)).py_err()?;
+    let g = py.core(move || core_lift(&r, &c, pv, &p))?;
     let n = g.lift.len();
     let d = PyDict::new(py);
     d.set_item("body_floor", g.body_floor)?;
@@ -289,8 +287,7 @@ fn pelvis_lift<'py>(
 fn crouch_clip(py: Python<'_>, rig: &PyRig, depth: f32, duration: f32, rate: f32) -> PyResult<PyClip> {
     let r = rig.inner.clone();
     let c = py
-        .detach(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))
-        .py_err()?;
+        .core(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))?;
     Ok(PyClip::wrap(c))
 }
 

@@ -20,6 +20,7 @@ mod solve;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    crate::guard::install_quiet_hook();
     errors::register(m)?;
     rig::register(m)?;
     gltf::register(m)?;

@@ -6,13 +6,18 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use crate::error::CaudalError;
 use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts, RoleOverrides, RoleRule, Trs};
 
 /// A validated rig table in bind space (immutable; every operation returns
-/// new data).
+/// new data): `Rig(vertices f32[N, 3], triangles [M, 3], skin_joints [N, K],
+/// skin_weights [N, K], joint_names, parents [J] (-1 for a root), *,
+/// bind_matrices [J, 4, 4] or inverse_bind_matrices [J, 4, 4] (one of the
+/// two), rest_translations / rest_rotations / rest_scales (default: the bind
+/// pose), normalize=False)`. Errors name the argument at fault.
 #[pyclass(name = "Rig", module = "caudal._core", frozen)]
 pub struct PyRig {
     pub inner: Arc<Rig>,
@@ -92,7 +97,7 @@ impl PyRig {
             rest_local,
             normalize,
         };
-        let rig = py.detach(|| Rig::new(parts)).py_err()?;
+        let rig = py.core(|| Rig::new(parts))?;
         Ok(PyRig::wrap(rig))
     }
 
@@ -129,6 +134,7 @@ impl PyRig {
             array_f32(py, i.weights.clone(), &[i.weights.len()])?,
         ))
     }
+    /// Joint names, in joint index order (unique).
     #[getter]
     fn joint_names(&self) -> Vec<String> {
         self.inner.joint_names().to_vec()
@@ -144,6 +150,7 @@ impl PyRig {
     fn bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         mat4s_to_py(py, self.inner.bind_world())
     }
+    /// f32[J, 4, 4] inverse bind matrices (row-major): mesh space to joint space.
     #[getter]
     fn inverse_bind_matrices<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         mat4s_to_py(py, self.inner.inverse_bind())
@@ -158,14 +165,17 @@ impl PyRig {
     fn rest_rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         quats_to_py(py, &self.inner.rest_local().iter().map(|t| t.rotation).collect::<Vec<_>>())
     }
+    /// f32[J, 3] rest pose scales.
     #[getter]
     fn rest_scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         vec3s_to_py(py, &self.inner.rest_local().iter().map(|t| t.scale).collect::<Vec<_>>())
     }
+    /// N, the number of vertices.
     #[getter]
     fn vertex_count(&self) -> usize {
         self.inner.vertex_count()
     }
+    /// J, the number of joints.
     #[getter]
     fn joint_count(&self) -> usize {
         self.inner.joint_count()
@@ -187,7 +197,7 @@ impl PyRig {
     #[pyo3(signature = (overrides=None))]
     fn roles<'py>(&self, py: Python<'py>, overrides: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
         let ov = parse_overrides(overrides)?;
-        let roles = JointRoles::find(&self.inner, &ov).py_err()?;
+        let roles = super::errors::guarded(|| JointRoles::find(&self.inner, &ov))?;
         roles_to_py(py, &self.inner, &roles)
     }
 
@@ -264,7 +274,10 @@ pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyRes
     Ok(d)
 }
 
-/// An animation sampled at a fixed rate: local TRS of every joint per frame.
+/// An animation sampled at a fixed rate: local TRS of every joint per frame,
+/// `Clip(name, rate, translations f32[F, J, 3], rotations f32[F, J, 4]
+/// (x, y, z, w), scales f32[F, J, 3] = ones)`. `Model.clip` samples one
+/// from a file; `Clip.for_rig` adds a grown rig's joints.
 #[pyclass(name = "Clip", module = "caudal._core", frozen)]
 pub struct PyClip {
     pub inner: Arc<Clip>,
@@ -301,22 +314,27 @@ impl PyClip {
         let duration = if frames > 1 && rate > 0.0 { (frames - 1) as f32 / rate } else { 0.0 };
         Ok(PyClip::wrap(Clip::new(name, rate, duration, joints, locals).py_err()?))
     }
+    /// The clip's name (the animation it was sampled from).
     #[getter]
     fn name(&self) -> String {
         self.inner.name.clone()
     }
+    /// Frames per second.
     #[getter]
     fn rate(&self) -> f32 {
         self.inner.rate
     }
+    /// Seconds from the first frame to the last.
     #[getter]
     fn duration(&self) -> f32 {
         self.inner.duration
     }
+    /// F, the number of frames.
     #[getter]
     fn frame_count(&self) -> usize {
         self.inner.frame_count()
     }
+    /// J, the number of joints (the rig's, in the rig's order).
     #[getter]
     fn joint_count(&self) -> usize {
         self.inner.joint_count()
@@ -327,63 +345,75 @@ impl PyClip {
         let n = self.inner.frame_count();
         array_f32(py, (0..n).map(|f| self.inner.time(f)).collect(), &[n])
     }
+    /// f32[F, J, 3] local translations.
     #[getter]
     fn translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.translation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
     }
+    /// f32[F, J, 4] local rotations as quaternions x, y, z, w.
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 4])
     }
+    /// f32[F, J, 3] local scales.
     #[getter]
     fn scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
         array_f32(py, c.locals().iter().flat_map(|t| t.scale.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
+    }
+    /// This clip for `rig`, a rig with joints appended to the clip's own
+    /// (a rig from `grow_chains`): the appended joints are held at their
+    /// bind pose, every other value is the clip's. What `simulate`,
+    /// `bake_clip` and `skin` need for a grown rig. A clip knows its joints
+    /// by index only, so the rig's first joints must be the clip's;
+    /// `Model.clip(name, rig=rig)` samples, checks that against the file,
+    /// and pads in one call.
+    fn for_rig(&self, py: Python<'_>, rig: &PyRig) -> PyResult<Self> {
+        let (c, r) = (self.inner.clone(), rig.inner.clone());
+        Ok(PyClip::wrap(py.core(move || c.for_rig(&r))?))
     }
     fn __repr__(&self) -> String {
         format!("Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)", self.inner.name, self.inner.frame_count(), self.inner.rate, self.inner.duration, self.inner.joint_count())
     }
 }
 
-fn check_clip(rig: &Rig, clip: &Clip) -> crate::error::Result<()> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
-    }
-    Ok(())
-}
 
 /// Joint world matrices of every frame: f32[F, J, 4, 4].
 #[pyfunction]
 fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
-            check_clip(&r, &c)?;
+        .core(move || -> crate::error::Result<Vec<f32>> {
+            c.check_joints(&r)?;
             Ok((0..c.frame_count())
                 .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
                 .flat_map(|m| m.transpose().to_cols_array())
                 .collect())
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
 }
 
 /// Linear blend skinning of every frame: f32[F, N, 3]. `frames` selects
-/// frame indices (default all).
+/// frame indices (default all). The output may take at most `max_bytes`
+/// (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
-#[pyo3(signature = (rig, clip, frames=None))]
-fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>) -> PyResult<Bound<'py, PyAny>> {
+#[pyo3(signature = (rig, clip, frames=None, *, max_bytes=None))]
+fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>, max_bytes: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
+    let max_bytes = max_bytes.unwrap_or(crate::limits::DEFAULT_MAX_BYTES);
+    let asked = frames.as_ref().map_or(c.frame_count(), Vec::len);
+    let what = format!("skinning {asked} frames of {} vertices", r.vertex_count());
+    crate::limits::check_bytes("frames", &what, asked as f64 * r.vertex_count() as f64 * 12.0, max_bytes).py_err()?;
     let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
-    if let Some(&bad) = frames.iter().find(|&&f| f >= c.frame_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: 0, value: bad as i64, bound: c.frame_count() }).py_err();
+    if let Some((i, &bad)) = frames.iter().enumerate().find(|(_, &f)| f >= c.frame_count()) {
+        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: i, value: bad as i64, bound: c.frame_count() }).py_err();
     }
     let nf = frames.len();
     let data = py
-        .detach(move || -> crate::error::Result<Vec<f32>> {
-            check_clip(&r, &c)?;
+        .core(move || -> crate::error::Result<Vec<f32>> {
+            c.check_joints(&r)?;
             let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
             for &f in &frames {
                 let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));
@@ -391,8 +421,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
                 out.extend(posed.iter().flat_map(|p| p.to_array()));
             }
             Ok(out)
-        })
-        .py_err()?;
+        })?;
     array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
 }
 
@@ -400,7 +429,7 @@ fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usi
 #[pyfunction]
 fn skin_bind_pose<'py>(py: Python<'py>, rig: &PyRig) -> PyResult<Bound<'py, PyAny>> {
     let r = rig.inner.clone();
-    let v = py.detach(move || skin_vertices(&r, &skin_matrices(&r, r.bind_world())));
+    let v = py.core(move || Ok(skin_vertices(&r, &skin_matrices(&r, r.bind_world()))))?;
     vec3s_to_py(py, &v)
 }
 

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
@@ -96,6 +97,16 @@ fn names_of(rig: &Rig, joints: impl Iterator<Item = usize>) -> Vec<String> {
     joints.map(|j| rig.joint_names()[j].clone()).collect()
 }
 
+/// A `RuntimeWarning` when a quality is NaN: the target did not move, so
+/// there was no motion to reproduce (see `solve::quality`).
+fn warn_if_still(py: Python<'_>, quality: f64) -> PyResult<()> {
+    if quality.is_nan() {
+        let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+        PyErr::warn(py, &category, c"transfer quality is NaN: the target surface does not move (no motion to reproduce)", 1)?;
+    }
+    Ok(())
+}
+
 fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, rig: &Rig, level: ReportLevel) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("mode", r.mode.name())?;
@@ -117,6 +128,7 @@ fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, rig: &Rig, level: ReportL
     d.set_item("stretched_bones", stretched)?;
     let Some(q) = &r.quality else { return Ok(d) };
     let n = rig.vertex_count();
+    warn_if_still(py, q.quality)?;
     d.set_item("quality", q.quality)?;
     d.set_item("quality_keys", q.quality_keys)?;
     d.set_item("quality_halfway", q.quality_halfway)?;
@@ -223,21 +235,20 @@ fn solve_surface(
         let surf: Vec<DVec3> = flat.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect();
         let t = keys(shape[0])?;
         let r = rig.clone();
-        py.detach(move || match t {
+        py.core(move || match t {
             Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
             None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
-        })
+        })?
     } else {
         let (flat, shape) = f32_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
         let surf: Vec<Vec3> = flat.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect();
         let t = keys(shape[0])?;
         let r = rig.clone();
-        py.detach(move || match t {
+        py.core(move || match t {
             Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
             None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
-        })
-    }
-    .py_err()?;
+        })?
+    };
     wrap(py, solved, &rig, level, None)
 }
 
@@ -270,13 +281,14 @@ fn transfer_clip(
     p.validate().py_err()?;
     let level = p.report;
     let d = dst.clone();
-    let t = py.detach(move || solve::transfer_clip(&src, &c, &d, &p)).py_err()?;
+    let t = py.core(move || solve::transfer_clip(&src, &c, &d, &p))?;
     wrap(py, t.solved, &dst, level, Some(&t.correspondence))
 }
 
 /// Transfer quality `1 - sum|skinned - target| / sum|target - rest|` of
 /// `skinned` against `targets` (both f32[F, N, 3]) on `rig`, over all
-/// vertices or only `vertices` (a region such as the tail).
+/// vertices or only `vertices` (a region such as the tail). NaN, with a
+/// RuntimeWarning, when the targets do not move.
 #[pyfunction]
 #[pyo3(signature = (rig, skinned, targets, vertices=None))]
 fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, targets: &Bound<'_, PyAny>, vertices: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
@@ -290,21 +302,26 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
     };
     let to3 = |d: Vec<f64>| -> Vec<DVec3> { d.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect() };
     let (s, t) = (to3(s), to3(t));
-    Ok(py.detach(move || solve::quality_over(&r, &s, &t, &subset)))
+    let q = py.core(move || Ok(solve::quality_over(&r, &s, &t, &subset)))?;
+    warn_if_still(py, q)?;
+    Ok(q)
 }
 
 /// The solved `clip` as track dicts for `Model.write` (every joint's
 /// translation, rotation and scale at every frame's time, in the joint
 /// nodes' own space), written into the animation `animation` (default: the
 /// clip's name). `model` is a one-character model or the `Character` the
-/// clip animates.
+/// clip animates. `rig` is the rig the clip animates when it is not that
+/// character's own: its rig with grown joints (write with
+/// `Model.write(path, rig=rig, tracks=...)`).
 #[pyfunction]
-#[pyo3(signature = (model, clip, animation=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+#[pyo3(signature = (model, clip, animation=None, rig=None))]
+fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
     let (m, character) = model.resolve()?;
-    let tracks = solve::clip_tracks(&m, character, &clip.inner, &animation).py_err()?;
-    let names = m.characters[character].rig.joint_names();
+    let rig = rig.map_or(&m.characters[character].rig, |r| &*r.inner);
+    let tracks = super::errors::guarded(|| solve::clip_tracks_for(&m, character, rig, &clip.inner, &animation))?;
+    let names = rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
         let d = PyDict::new(py);

@@ -7,6 +7,7 @@ use glam::{Mat4, Quat, Vec3};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
+use super::errors::Guarded;
 use super::convert::*;
 use super::errors::IntoPy;
 use super::rig::{PyClip, PyRig};
@@ -77,7 +78,12 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
             }
         }
     }
-    p.validate().py_err()?;
+    // Named as passed: `carry_deg` to TailSpring, `spring.carry_deg` to bake.
+    p.validate().map_err(|e| match prefix.strip_suffix('.') {
+        Some(parent) => e.within(parent),
+        None => e,
+    })
+    .py_err()?;
     Ok(p)
 }
 
@@ -86,7 +92,7 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
 /// end helper).
 pub(super) fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResult<TailChain> {
     let Some(c) = chain.filter(|c| !c.is_none()) else {
-        return TailChain::find(rig).py_err();
+        return super::errors::guarded(|| TailChain::find(rig));
     };
     let list =
         c.cast::<PyList>().map_err(|_| super::errors::to_py(CaudalError::shape("chain", "expected a list of joint names or indices")))?;
@@ -103,7 +109,7 @@ pub(super) fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResul
             return Err(CaudalError::shape("chain", format!("item {i} is neither a joint name nor an index"))).py_err();
         }
     }
-    TailChain::from_joints(rig, &joints).py_err()
+    super::errors::guarded(|| TailChain::from_joints(rig, &joints))
 }
 
 fn one_mat4(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Mat4> {
@@ -133,7 +139,7 @@ impl PyTailSpring {
         let bones = chain.bones.iter().map(|&j| names[j].clone()).collect();
         let end = chain.end.map(|j| names[j].clone());
         let anchor = names[chain.anchor].clone();
-        let inner = TailSpring::new(&rig.inner, chain, p).py_err()?;
+        let inner = super::errors::guarded(|| TailSpring::new(&rig.inner, chain, p))?;
         Ok(PyTailSpring { inner, names: bones, end, anchor })
     }
 
@@ -142,7 +148,7 @@ impl PyTailSpring {
     fn step<'py>(&mut self, py: Python<'py>, parent_world: &Bound<'py, PyAny>, dt: f64) -> PyResult<Bound<'py, PyAny>> {
         let m = one_mat4(parent_world, "parent_world")?;
         let inner = &mut self.inner;
-        let out = py.detach(move || inner.step(m, dt as f32).map(|o| o.to_vec())).py_err()?;
+        let out = py.core(move || inner.step(m, dt as f32).map(|o| o.to_vec()))?;
         quats_to_py(py, &out)
     }
 
@@ -154,7 +160,8 @@ impl PyTailSpring {
     /// Starts at rest under `parent_world` now; returns the rest rotations.
     fn reset_to<'py>(&mut self, py: Python<'py>, parent_world: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let m = one_mat4(parent_world, "parent_world")?;
-        let out = self.inner.reset_to(m).py_err()?.to_vec();
+        let inner = &mut self.inner;
+        let out = super::errors::guarded(|| inner.reset_to(m).map(|q| q.to_vec()))?;
         quats_to_py(py, &out)
     }
 
@@ -295,12 +302,11 @@ fn step_springs<'py>(
     let mut refs: Vec<&mut TailSpring> = springs.iter_mut().map(|s| &mut s.inner).collect();
     let total = *output_offsets(&refs).last().unwrap_or(&0);
     let out = py
-        .detach(|| -> crate::error::Result<Vec<Quat>> {
+        .core(|| -> crate::error::Result<Vec<Quat>> {
             let mut out = vec![Quat::IDENTITY; total];
             step_many(&mut refs, &worlds, dt as f32, &mut out)?;
             Ok(out)
-        })
-        .py_err()?;
+        })?;
     quats_to_py(py, &out)
 }
 
@@ -320,7 +326,7 @@ fn simulate<'py>(
     let chain = chain_from(&rig.inner, chain)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let k = chain.bones.len();
-    let track = py.detach(move || simulate_core(&r, &c, &chain, &p)).py_err()?;
+    let track = py.core(move || simulate_core(&r, &c, &chain, &p))?;
     let frames = track.frame_count();
     array_f32(py, track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[frames, k, 4])
 }

@@ -1,4 +1,4 @@
-use super::Trs;
+use super::{Rig, Trs};
 use crate::error::{CaudalError, Result};
 
 /// An animation as keys: the local transform of every joint of one rig at
@@ -25,12 +25,21 @@ pub struct Clip {
 fn check_locals(joint_count: usize, locals: &[Trs]) -> Result<()> {
     if joint_count == 0 || locals.is_empty() || locals.len() % joint_count != 0 {
         return Err(CaudalError::shape(
-            "locals",
+            "translations",
             format!("{} transforms is not a whole number of frames of {joint_count} joints", locals.len()),
         ));
     }
     if let Some(i) = locals.iter().position(|t| !t.is_finite()) {
-        return Err(CaudalError::NonFinite { field: "locals".into(), index: i });
+        // Named as the Python constructor's arrays are.
+        let t = &locals[i];
+        let field = if !t.translation.is_finite() {
+            "translations"
+        } else if !t.rotation.is_finite() {
+            "rotations"
+        } else {
+            "scales"
+        };
+        return Err(CaudalError::NonFinite { field: field.into(), index: i });
     }
     Ok(())
 }
@@ -103,6 +112,45 @@ impl Clip {
             }
         }
     }
+    /// Errors unless the clip has exactly one local transform per joint of
+    /// `rig`. A clip sampled from a file has only the file's joints; for a
+    /// rig grown from it the message says how to get the grown joints too.
+    pub fn check_joints(&self, rig: &Rig) -> Result<()> {
+        let (c, r) = (self.joint_count, rig.joint_count());
+        if c == r {
+            return Ok(());
+        }
+        let hint = if c < r {
+            ": a rig with appended joints (a grown tail) needs them in the clip; for_rig holds them at bind"
+        } else {
+            ": the clip is for another rig"
+        };
+        Err(CaudalError::shape("clip", format!("clip {:?} has {c} joints, the rig {r}{hint}", self.name)))
+    }
+
+    /// This clip for `rig`, a rig that holds the clip's joints first and in
+    /// order and may append more (a rig with grown tail bones): every
+    /// appended joint is held at its rest local transform, which for grown
+    /// joints is their bind pose relative to their parent. Key times are
+    /// kept. A clip that already has every joint comes back unchanged.
+    pub fn for_rig(&self, rig: &Rig) -> Result<Clip> {
+        let (old, new) = (self.joint_count, rig.joint_count());
+        if old == new {
+            return Ok(self.clone());
+        }
+        if old > new {
+            return self.check_joints(rig).map(|_| self.clone());
+        }
+        let rest = &rig.rest_local()[old..];
+        let mut locals = Vec::with_capacity(self.frame_count() * new);
+        for f in 0..self.frame_count() {
+            locals.extend_from_slice(self.frame(f));
+            locals.extend_from_slice(rest);
+        }
+        check_locals(new, &locals)?;
+        Ok(Clip { name: self.name.clone(), rate: self.rate, duration: self.duration, joint_count: new, locals, times: self.times.clone() })
+    }
+
     /// An error naming `field` unless [`Clip::is_uniform`].
     pub fn require_uniform(&self, field: &str) -> Result<()> {
         if self.is_uniform() {

@@ -157,6 +157,62 @@ fn check_finite_vec3(field: &str, v: &[Vec3]) -> Result<()> {
     }
 }
 
+/// A mesh caudal can measure: a finite bounding box with a height (every
+/// threshold is relative to the height `H` along Y, the diagonal to the
+/// box), and, unless it is a point cloud (no triangles at all), at least one
+/// triangle with an area. A triangle counts as degenerate below `1e-12` of
+/// the squared diagonal: f32 positions carry about 7 digits, so a smaller
+/// cross product is rounding, not area.
+fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
+    let (lo, hi) = vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let extent = hi - lo;
+    let diagonal = extent.length();
+    if !diagonal.is_finite() {
+        return Err(CaudalError::shape(
+            "vertices",
+            format!("the bind-pose extent {extent} overflows f32 (positions from {lo} to {hi}): not a finite extent to measure against"),
+        ));
+    }
+    if extent.y <= 0.0 {
+        return Err(CaudalError::shape(
+            "vertices",
+            format!("zero height: every vertex lies at y = {} (Y is up; caudal's thresholds are relative to the model height)", lo.y),
+        ));
+    }
+    let min_area2 = 1e-12 * (diagonal as f64).powi(2);
+    let has_area = triangles.iter().any(|t| {
+        let [a, b, c] = t.map(|i| vertices[i as usize].as_dvec3());
+        (b - a).cross(c - a).length() > min_area2
+    });
+    if !triangles.is_empty() && !has_area {
+        return Err(CaudalError::shape("triangles", format!("all {} triangles are degenerate (zero area)", triangles.len())));
+    }
+    Ok(())
+}
+
+/// Bind and inverse bind matrices given together must agree: each inverse
+/// bind matrix within `1e-3` (relative to its largest entry, at least 1)
+/// of its bind matrix's inverse. f32 inverses of real rigs agree to about
+/// 1e-6; a larger gap is a contradiction, and taking either silently would
+/// skin with one and measure with the other.
+fn check_bind_pair(bind_world: &[Mat4], inverse_bind: &[Mat4], names: &[String]) -> Result<()> {
+    for (j, (b, ib)) in bind_world.iter().zip(inverse_bind).enumerate() {
+        let want = b.inverse();
+        let scale = want.to_cols_array().iter().fold(1.0f32, |m, x| m.max(x.abs()));
+        let off = (want - *ib).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        if off.is_nan() || off > 1e-3 * scale {
+            return Err(CaudalError::param(
+                "inverse_bind",
+                format!(
+                    "joint {:?}: inverse_bind_matrices is not the inverse of bind_matrices (off by {off}); pass one of them, or both in agreement",
+                    names[j]
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_finite_mat(field: &str, m: &[Mat4]) -> Result<()> {
     match m.iter().position(|p| !p.is_finite()) {
         Some(i) => Err(CaudalError::NonFinite { field: field.into(), index: i }),
@@ -218,6 +274,7 @@ impl Rig {
                 }
             }
         }
+        check_measurable(&vertices, &triangles)?;
 
         let jn = joint_names.len();
         if jn == 0 {
@@ -236,7 +293,7 @@ impl Rig {
 
         // Check what was given before deriving the other: a singular matrix
         // would otherwise surface as a NaN in a field the caller never passed.
-        for (field, m) in [("bind_world", &bind_world), ("inverse_bind", &inverse_bind)] {
+        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)] {
             let Some(m) = m else { continue };
             if m.len() != jn {
                 return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
@@ -247,7 +304,10 @@ impl Rig {
             }
         }
         let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
-            (Some(b), Some(ib)) => (b, ib),
+            (Some(b), Some(ib)) => {
+                check_bind_pair(&b, &ib, &joint_names)?;
+                (b, ib)
+            }
             (Some(b), None) => {
                 let ib = b.iter().map(|m| m.inverse()).collect();
                 (b, ib)
@@ -257,14 +317,14 @@ impl Rig {
                 (b, ib)
             }
             (None, None) => {
-                return Err(CaudalError::shape("bind_world", "either bind world matrices or inverse bind matrices are required"))
+                return Err(CaudalError::shape("bind_matrices", "either bind world matrices or inverse bind matrices are required"))
             }
         };
 
         // Influences
         if influences.offsets.len() != n + 1 {
             return Err(CaudalError::shape(
-                "influences",
+                "skin_joints",
                 format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
             ));
         }
@@ -275,7 +335,7 @@ impl Rig {
             || influences.offsets.windows(2).any(|w| w[1] < w[0])
             || *influences.offsets.last().unwrap() as usize != influences.joints.len()
         {
-            return Err(CaudalError::shape("influences", "row offsets are not increasing or do not cover the rows"));
+            return Err(CaudalError::shape("skin_joints", "row offsets are not increasing or do not cover the rows"));
         }
         for (i, &j) in influences.joints.iter().enumerate() {
             if j as usize >= jn {
@@ -319,10 +379,10 @@ impl Rig {
         let rest_local = match rest_local {
             Some(r) => {
                 if r.len() != jn {
-                    return Err(CaudalError::shape("rest_local", format!("{} transforms for {} joints", r.len(), jn)));
+                    return Err(CaudalError::shape("rest_translations", format!("{} rest transforms for {} joints", r.len(), jn)));
                 }
                 if let Some(i) = r.iter().position(|t| !t.is_finite()) {
-                    return Err(CaudalError::NonFinite { field: "rest_local".into(), index: i });
+                    return Err(CaudalError::NonFinite { field: "rest_translations".into(), index: i });
                 }
                 r
             }
@@ -396,6 +456,17 @@ impl Rig {
     /// Like [`Rig::joint_index`] but an unknown name is an error naming `field`.
     pub fn require_joint(&self, field: &str, name: &str) -> Result<usize> {
         self.joint_index(name).ok_or_else(|| CaudalError::UnknownJoint { field: field.into(), name: name.into() })
+    }
+
+    /// True when this rig is `base` with joints appended (what growing a
+    /// chain makes): the same vertices, and `base`'s joints first, in order,
+    /// with the same names and parents.
+    pub fn appends_to(&self, base: &Rig) -> bool {
+        let j = base.joint_count();
+        self.vertex_count() == base.vertex_count()
+            && self.joint_count() >= j
+            && self.joint_names[..j] == base.joint_names[..]
+            && self.parents[..j] == base.parents[..]
     }
 
     pub fn children(&self, j: usize) -> impl Iterator<Item = usize> + '_ {

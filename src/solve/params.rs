@@ -69,6 +69,10 @@ pub const DEFAULT_CONSTRAINT_BUDGET: usize = 5_000;
 
 /// Upper bound on block-coordinate sweeps per frame.
 pub const DEFAULT_MAX_SWEEPS: usize = 200;
+/// Upper bound of `max_sweeps`: a frame that has not converged in 10^5
+/// sweeps will not (each sweep is a full pass over every bone); more would
+/// only hang the solve.
+pub const MAX_SWEEPS_BOUND: usize = 100_000;
 
 /// A frame stops when one sweep lowers the RMS constraint error by less than
 /// this fraction of the model diagonal. Absolute progress, not relative: a
@@ -176,6 +180,9 @@ impl SolveParams {
     pub fn validate(&self) -> Result<()> {
         if self.max_sweeps == 0 {
             return Err(CaudalError::param("max_sweeps", "must be at least 1"));
+        }
+        if self.max_sweeps > MAX_SWEEPS_BOUND {
+            return Err(CaudalError::param("max_sweeps", format!("{} is above the bound {MAX_SWEEPS_BOUND} (at most that many sweeps)", self.max_sweeps)));
         }
         for (field, v) in [
             ("progress_tolerance", self.progress_tolerance),

@@ -14,10 +14,11 @@
 //! the *projected target*, whose rest pose is the target's own, so the
 //! figure measures motion, not the distance between the meshes). 1 is
 //! perfect; 0 is no better than standing still; it is negative when the rig
-//! moves the surface the wrong way. A target that does not move at all
-//! scores 1 if reproduced exactly and 0 otherwise. Errors are Euclidean
-//! distances in model units, reported as fractions of the bind-pose
-//! bounding-box diagonal.
+//! moves the surface the wrong way. A target that does not move (its mean
+//! displacement from rest at most [`STILL_RATIO`] of the diagonal) has no
+//! motion to reproduce: its quality is undefined, NaN (the Python layer
+//! warns). Errors are Euclidean distances in model units, reported as
+//! fractions of the bind-pose bounding-box diagonal.
 //!
 //! The poses: the solve's own frames (its keys) and, in a transfer, the
 //! times halfway between them, where the solved clip plays interpolated
@@ -30,6 +31,13 @@ use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Rig};
 
 use super::frames::Positions;
 use super::params::HEAT_RED_AT;
+
+/// A target whose mean displacement from rest is at most this fraction of
+/// the diagonal does not move: f32 skinning of a rest pose leaves about
+/// 1e-7 of the diagonal of rounding, so 1e-6 is still, and any motion an
+/// eye could see is far above it. Its quality is NaN, not 1 (reproducing
+/// nothing is not a perfect transfer) nor 0.
+pub const STILL_RATIO: f64 = 1e-6;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quality {
@@ -111,18 +119,18 @@ impl Tally {
         self.frame_means.push(sum / skinned.len().max(1) as f64);
     }
 
-    fn share(error: f64, motion: f64) -> f64 {
-        if motion > 0.0 {
-            1.0 - error / motion
-        } else if error == 0.0 {
-            1.0
+    /// `1 - error / motion`, or NaN when the target does not move (`motion`
+    /// over `count` samples at most [`STILL_RATIO`] of `diagonal`).
+    fn share(error: f64, motion: f64, count: usize, diagonal: f64) -> f64 {
+        if motion <= STILL_RATIO * diagonal * count.max(1) as f64 {
+            f64::NAN
         } else {
-            0.0
+            1.0 - error / motion
         }
     }
 
-    pub fn quality(&self) -> f64 {
-        Self::share(self.error_sum, self.motion_sum)
+    pub fn quality(&self, diagonal: f64) -> f64 {
+        Self::share(self.error_sum, self.motion_sum, self.count, diagonal)
     }
 }
 
@@ -148,9 +156,9 @@ pub fn combine(rig: &Rig, keys: Tally, halfway: Option<Tally>) -> Quality {
         }
     }
     Quality {
-        quality: Tally::share(error_sum, motion_sum),
-        quality_keys: keys.quality(),
-        quality_halfway: halfway.as_ref().map(|h| h.quality()),
+        quality: Tally::share(error_sum, motion_sum, count, diagonal),
+        quality_keys: keys.quality(diagonal),
+        quality_halfway: halfway.as_ref().map(|h| h.quality(diagonal)),
         diagonal,
         mean_error: error_sum / count.max(1) as f64 / diagonal,
         worst_error: worst.0 / diagonal,
@@ -203,7 +211,7 @@ pub fn quality_over<A: Positions + ?Sized, B: Positions + ?Sized>(rig: &Rig, ski
             den += (t - rest[v].as_dvec3()).length();
         }
     }
-    Tally::share(num, den)
+    Tally::share(num, den, frames * subset.len(), rig.diagonal() as f64)
 }
 
 /// Heat-map colour of one error (SPEC X6): blue at 0, red at

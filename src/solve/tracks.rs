@@ -9,22 +9,30 @@ use glam::Mat4;
 
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
-use crate::rig::{Clip, Trs};
+use crate::rig::{Clip, Rig, Trs};
 
 /// The tracks of `clip` (a clip of character `character`'s rig).
 pub fn clip_tracks(model: &GltfModel, character: usize, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
-    let rig = &model.character(character)?.rig;
-    if clip.joint_count() != rig.joint_count() {
+    clip_tracks_for(model, character, &model.character(character)?.rig, clip, animation)
+}
+
+/// [`clip_tracks`] for `rig`, character `character`'s rig with joints
+/// appended (a grown tail): the appended joints hang directly from joints,
+/// so their locals need no unfolding.
+pub fn clip_tracks_for(model: &GltfModel, character: usize, rig: &Rig, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+    let file_joints = model.character(character)?.rig.joint_count();
+    if !rig.appends_to(&model.character(character)?.rig) {
         return Err(CaudalError::shape(
-            "clip",
-            format!("clip {:?} has {} joints, the model's rig {}", clip.name, clip.joint_count(), rig.joint_count()),
+            "rig",
+            format!("must be character {character}'s rig (same vertices, its joints first and in order) with grown joints appended"),
         ));
     }
+    clip.check_joints(rig)?;
     let frames = clip.frame_count();
     let times: Vec<f32> = (0..frames).map(|f| clip.time(f)).collect();
     let mut out = Vec::with_capacity(3 * rig.joint_count());
     for j in 0..rig.joint_count() {
-        let folded = model.folded_rest(character, j);
+        let folded = if j < file_joints { model.folded_rest(character, j) } else { Mat4::IDENTITY };
         let unfold = (folded != Mat4::IDENTITY).then(|| folded.inverse());
         let locals: Vec<Trs> = (0..frames)
             .map(|f| {

@@ -6,7 +6,7 @@ use glam::{Mat4, Quat};
 use super::chain::TailChain;
 use super::params::SpringParams;
 use super::tail_spring::TailSpring;
-use crate::error::{CaudalError, Result};
+use crate::error::Result;
 use crate::rig::{Clip, Rig};
 
 /// Tail rotations of every clip frame.
@@ -40,9 +40,7 @@ impl TailTrack {
 /// the anchor's ancestors are evaluated; the clip's own values for tail
 /// bones (clips never animate them) are ignored.
 pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams) -> Result<TailTrack> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
-    }
+    clip.check_joints(rig)?;
     clip.require_uniform("clip")?;
     let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;
     let mut path = vec![chain.anchor];

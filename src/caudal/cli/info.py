@@ -1,15 +1,18 @@
-"""``caudal info FILE``: the file's characters (each with its joint tree and
-roles, counts, height, skins), meshes, skins, clips and reader warnings.
+"""``caudal info FILE``: the file's characters (each with its joint tree,
+its roles and the rule that found each, counts, height, skins), meshes,
+skins, clips and reader warnings.
 ``--json`` prints ``caudal.summary.model_summary``."""
 
 from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 import caudal
-from caudal.summary import joint_tree_lines, model_summary
+from caudal.cli.progress import working
+from caudal.summary import joint_tree_lines, model_summary, role_lines
 
 
 def add_parser(sub: Any) -> None:
@@ -20,7 +23,8 @@ def add_parser(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    summary = model_summary(caudal.load(args.file))
+    with working(f"reading {Path(args.file).name}"):
+        summary = model_summary(caudal.load(args.file))
     if args.json:
         print(json.dumps(summary, indent=2))
         return 0
@@ -38,11 +42,9 @@ def run(args: argparse.Namespace) -> int:
         print("  joints:")
         for line in joint_tree_lines(c):
             print(f"    {line}")
-        print("  roles:")
-        for r in c["roles"]["sources"]:
-            how = r["detail"] or r["rule"]
-            over = f"; overruled {r['overruled']}" if r.get("overruled") else ""
-            print(f"    {r['role']}: {r['joint']} ({how}{over})")
+        print("  roles (how each was found):")
+        for line in role_lines(c["roles"]):
+            print(f"    {line}")
     print("meshes:")
     for m in summary["meshes"]:
         bound = f"skin {m['skin']}" if m["skin"] is not None else f"rigid to {m['rigid_joint']}"

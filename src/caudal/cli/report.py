@@ -1,4 +1,4 @@
-"""``caudal report IN``: the edge-stretch table of SPEC M1 for a rig as a
+"""``caudal report IN``: the edge-stretch table (SPEC M1) for a rig as a
 template rigger delivered it: original weights, the tail rigid on the
 pelvis (the harness's self-check, exactly 1.000), the grown chain with its
 baked spring motion, and the body's own edges, always with how much the tail
@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import caudal
+from caudal.cli.progress import each, working
 
 LABELS = {
     "original": "original weights",
@@ -26,7 +28,7 @@ LABELS = {
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("report", help="edge stretch: original weights, rigid, chain, body (SPEC M1)")
+    p = sub.add_parser("report", help="how far the tail's skin stretches: original weights, rigid, grown chain, body")
     p.add_argument("input", help="a rigged .glb/.gltf whose tail has no bones")
     p.add_argument("--clip", action="append", help="clip name (repeatable or comma-separated; default: every clip)")
     p.add_argument("--samples", type=int, default=24, help="evenly spaced times per clip (default 24)")
@@ -96,18 +98,41 @@ def plot(entries: list[dict[str, Any]], path: Path, title: str) -> None:
         ax.set_ylabel("skinned / bind edge length (whiskers p1-p99)")
     fig.suptitle(title)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    # Through a temporary in the same folder (the core's naming, so a killed
+    # run's leftover is cleaned by the next write there): no partial image.
+    tmp = path.with_name(f".caudal-{os.getpid()}-plot.tmp")
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     plt.close(fig)
 
 
 def run(args: argparse.Namespace) -> int:
-    model = caudal.load(args.input)
+    with working(f"reading {Path(args.input).name}"):
+        model = caudal.load(args.input)
     chars = model.characters if args.character is None else [model.characters[args.character]] if 0 <= args.character < len(model.characters) else None
     if chars is None:
         raise caudal.ParameterError(f"--character: {args.input} has {len(model.characters)} character(s), no {args.character}")
+    names = clip_names(args.clip)
+    if names is None:
+        names = model.clip_names
+    for name in names:
+        if name not in model.clip_names:
+            raise caudal.NotFoundError(f"--clip: no animation named {name!r} (have: {', '.join(model.clip_names)})")
+
+    def table(unit: tuple[Any, str]) -> dict[str, Any]:
+        # Each clip's table stands alone: one call per clip gives the same
+        # rows as one call for all, and a bar that counts clips.
+        ch, name = unit
+        (entry,) = caudal.stretch_table(ch, [name], samples=args.samples, ratios=bool(args.plot))
+        return entry
+
+    tables = each("measuring", [(ch, n) for ch in chars for n in names], table, name=lambda unit: unit[1])
     results = []
-    for ch in chars:
-        entries = caudal.stretch_table(ch, clip_names(args.clip), samples=args.samples, ratios=bool(args.plot))
+    for i, ch in enumerate(chars):
+        entries = tables[i * len(names) : (i + 1) * len(names)]
         if args.plot:
             suffix = "" if len(chars) == 1 else f" character {ch.index} {ch.name!r}"
             png = Path(args.plot) if len(chars) == 1 else Path(args.plot).with_stem(f"{Path(args.plot).stem}_{ch.index}")
@@ -125,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for ch, entries in results:
         who = "" if len(results) == 1 else f" character {ch.index} {ch.name!r}"
-        print(f"{Path(args.input).name}{who}: edge stretch (SPEC M1)")
+        print(f"{Path(args.input).name}{who}: how far the tail's skin stretches (skinned / bind edge length)")
         for e in entries:
             print()
             print(format_table(e))

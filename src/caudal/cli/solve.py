@@ -15,6 +15,7 @@ import sys
 from typing import Any
 
 import caudal
+from caudal.cli.paths import gltf_output
 
 # A transfer below this quality gets a warning: the article's best
 # commercial auto-riggers carried 92-94% of a walk onto their own rigs, the
@@ -27,7 +28,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("source", help="file with the artist rig and clip (.glb/.gltf)")
     p.add_argument("--clip", required=True, help="animation name in SOURCE")
     p.add_argument("target", help="file with the rig to animate (.glb/.gltf)")
-    p.add_argument("-o", "--out", required=True, help="output file: TARGET with the solved clip added")
+    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output file: TARGET with the solved clip added")
     p.add_argument("--name", default=None, help="animation name to write (default: the clip's name)")
     p.add_argument("--replace", action="store_true", help="replace an animation of that name already in TARGET")
     p.add_argument("--mode", choices=["rigid", "rotation_only"], default="rigid", help="rotation_only keeps bone lengths")
@@ -100,7 +101,6 @@ def run(args: argparse.Namespace) -> int:
     )
     report = solved.report
     assert report is not None
-    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name))
     result = {
         "source": args.source,
         "clip": args.clip,
@@ -113,9 +113,9 @@ def run(args: argparse.Namespace) -> int:
     }
     notes = warnings(report, args.warn_below, args.mode)
     result["warnings"] = notes
-    if args.report:
-        with open(args.report, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=2)
+    # The report is committed with the file: both are written or neither.
+    sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
+    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name), sidecars=sidecars)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -11,12 +11,19 @@ from pathlib import Path
 from typing import Any
 
 import caudal
+from caudal.cli.paths import gltf_output
+from caudal.cli.progress import each, working
+
+SHAPE_RATIO_CAP = 1e3
+"""The core caps elongation and tube ratio at 1000 for a part with no
+measurable cross-section (points on a line, a single ring): the figure then
+means "not measurable", and the text output says n/a."""
 
 
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("tail", help="grow Tail_* bone chains for tails the rigger left without bones")
     p.add_argument("input", help="rigged .glb/.gltf")
-    p.add_argument("-o", "--out", required=True, help="output .glb/.gltf")
+    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output .glb or .gltf (the extension picks the format)")
     p.add_argument("--rigid", action="store_true", help="bind each tail rigidly to the pelvis instead of growing a chain")
     p.add_argument(
         "--broad",
@@ -24,12 +31,12 @@ def add_parser(sub: Any) -> None:
         default="untouched",
         help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
     )
-    p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3, SPEC T8)")
-    p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8, SPEC T8)")
+    p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
+    p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
     p.add_argument(
         "--segment-thickness",
         type=float,
-        help="no bone shorter than this many times the tail's thickness (default 1.25; 0 = SPEC T8's count alone)",
+        help="no bone shorter than this many times the tail's thickness (default 1.25; 0 = one bone per tenth of the height)",
     )
     p.add_argument(
         "--handover-radii",
@@ -39,7 +46,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--joint-blend",
         type=float,
-        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; SPEC T9: 0.25)",
+        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; the article's 0.25 bends low-poly tails in folds)",
     )
     p.add_argument("--bake", action="store_true", help="simulate the clips and write the tail rotations into each as loop-closed keys")
     p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
@@ -59,7 +66,7 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.set_defaults(run=run)
+    p.set_defaults(run=run, usage_error=p.error)
 
 
 def report_json(report: dict[str, Any]) -> dict[str, Any]:
@@ -68,8 +75,16 @@ def report_json(report: dict[str, Any]) -> dict[str, Any]:
     return {**report, "parts": parts}
 
 
+def shape_ratio(value: float) -> str:
+    """Elongation or tube ratio for people: n/a where the core could not measure it."""
+    return "n/a" if not value < SHAPE_RATIO_CAP else f"{value:.2f}"
+
+
 def summary_lines(report: dict[str, Any]) -> list[str]:
-    lines = [f"height {report['height']:.4g}, far threshold {report['far_threshold']:.4g}, pelvis {report['pelvis']}"]
+    lines = [
+        f"model height {report['height']:.4g}; skin farther than {report['far_threshold']:.4g} from every bone "
+        f"was examined; pelvis {report['pelvis']}"
+    ]
     for p in report["parts"]:
         after = p["bone_distance_after"]
         dist = f"{p['bone_distance_before']:.4g}" + (f" -> {after:.4g}" if after is not None else "")
@@ -77,7 +92,7 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         lines.append(
             f"  #{p['index']} {p['kind']:<8} {p['decision']:<9} at {p['attachment']}: {p['vertex_count']} vertices, "
             f"length {p['length']:.4g}, bones {p['bone_count']}, centroid ratio {t['centroid_ratio']:.2f}, "
-            f"elongation {t['elongation']:.2f}, tube {t['tube_ratio']:.2f}, bone distance {dist}"
+            f"elongation {shape_ratio(t['elongation'])}, tube {shape_ratio(t['tube_ratio'])}, bone distance {dist}"
         )
         lines.append(f"      {p['reason']}")
     return lines
@@ -102,6 +117,15 @@ def spring_value(text: str) -> float | bool:
         return float(text)
     except ValueError:
         raise caudal.CaudalError(f"--spring: {text!r} is not a number or on/off") from None
+
+
+def check(args: argparse.Namespace) -> str | None:
+    """Options that only mean something with --bake, given without it."""
+    stray = [flag for flag, value in (("--clips", args.clips), ("--spring", args.spring), ("--loop", args.loop)) if value]
+    if stray and not args.bake:
+        verb = "applies" if len(stray) == 1 else "apply"
+        return f"{', '.join(stray)} only {verb} with --bake (add --bake, or leave {'it' if len(stray) == 1 else 'them'} out)"
+    return None
 
 
 def repair(model: caudal.Model, args: argparse.Namespace) -> list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]:
@@ -147,30 +171,45 @@ def print_character(label: str, report: dict[str, Any], baked: list[dict[str, An
 
 
 def run(args: argparse.Namespace) -> int:
-    model = caudal.load(args.input)
-    repaired = repair(model, args)
+    problem = check(args)
+    if problem:
+        args.usage_error(problem)  # exits 2 with the usage line
     clips = [c.strip() for c in args.clips.split(",") if c.strip()] if args.clips else None
     spring = {k: spring_value(v) for k, v in pairs("--spring", args.spring).items()}
     loops: dict[str, str | bool] = dict(pairs("--loop", args.loop))
-    tracks: list[dict[str, Any]] = []
+    with working(f"reading {Path(args.input).name}"):
+        model = caudal.load(args.input)
+    names = clips if clips is not None else model.clip_names
+    for name in names:
+        if name not in model.clip_names:
+            raise caudal.NotFoundError(f"--clips: no animation named {name!r} (have: {', '.join(model.clip_names)})")
+    with working("finding appendages and growing chains"):
+        repaired = repair(model, args)
+    # Clips bake independently: one call per clip gives the keys of one call
+    # over all of them, and a bar that counts clips.
+    todo = [(ch, rig, name) for ch, rig, report in repaired if args.bake and any(p["decision"] == "chain" for p in report["parts"]) for name in names]
+
+    def bake_one(unit: tuple[caudal.Character, caudal.Rig, str]) -> caudal.Bake:
+        ch, rig, name = unit
+        return caudal.bake(ch, rig, [name], loops=loops or None, spring=spring or None)
+
+    bakes = each("baking", todo, bake_one, name=lambda unit: unit[2])
+    tracks: list[dict[str, Any]] = [t for b in bakes for t in b.tracks()]
     entries: list[dict[str, Any]] = []
     for ch, rig, report in repaired:
-        baked: list[dict[str, Any]] = []
-        if args.bake and any(p["decision"] == "chain" for p in report["parts"]):
-            bake = caudal.bake(ch, rig, clips, loops=loops or None, spring=spring or None)
-            tracks += bake.tracks()
-            baked = [c.summary() for c in bake.clips]
+        baked = [c.summary() for b in bakes if b.character == ch.index for c in b.clips]
         plain = report_json(report)
         if args.bake:
             plain["bake"] = baked
         entries.append({"character": ch.index, "name": ch.name, **plain})
-    model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None)
     # One character: its report at the top level (as before characters
     # existed); always the list of characters.
     result: dict[str, Any] = {k: v for k, v in entries[0].items() if k not in ("character", "name")} if len(entries) == 1 else {}
     result["characters"] = entries
-    if args.report:
-        Path(args.report).write_text(json.dumps(result, indent=2))
+    # The report is committed with the file: both are written or neither.
+    sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
+    with working(f"writing {Path(args.out).name}"):
+        model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None, sidecars=sidecars)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -70,7 +70,8 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
     let bind = rig.bind_world();
     let base = rig.bind_locals();
     let order = rig.topological_order();
-    let frames = (duration * rate).round().max(1.0) as usize + 1;
+    // Checked against the default budget before the frames are allocated.
+    let frames = crate::limits::clip_frames(duration, rate, rig.joint_count(), crate::limits::DEFAULT_MAX_BYTES)?;
     let mut locals = Vec::with_capacity(frames * rig.joint_count());
     for f in 0..frames {
         let t = f as f32 / (frames - 1) as f32;

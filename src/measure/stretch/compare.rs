@@ -119,6 +119,7 @@ impl<'a> StretchHarness<'a> {
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
+        super::report::check_samples(samples)?;
         let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
         let extended = extend_clip(&sampled, &self.grown)?;
         let mode = self.bake.loop_mode(clip);

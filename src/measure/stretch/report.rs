@@ -21,6 +21,18 @@ pub fn sample_frames(frame_count: usize, samples: usize) -> Vec<usize> {
         .collect()
 }
 
+/// `samples` in `1..=MAX_STRETCH_SAMPLES`.
+pub fn check_samples(samples: usize) -> Result<()> {
+    use super::MAX_STRETCH_SAMPLES;
+    if samples == 0 {
+        return Err(CaudalError::param("samples", "must be >= 1"));
+    }
+    if samples > MAX_STRETCH_SAMPLES {
+        return Err(CaudalError::param("samples", format!("{samples} is above the bound {MAX_STRETCH_SAMPLES} (at most that many times per clip)")));
+    }
+    Ok(())
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct StretchReport {
     pub tail: StretchStats,
@@ -59,9 +71,7 @@ pub fn stretch_report(
             format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
         ));
     }
-    if samples == 0 {
-        return Err(CaudalError::param("samples", "must be >= 1"));
-    }
+    check_samples(samples)?;
     if let Some(r) = reference {
         if r.len() != rig.joint_count() {
             return Err(CaudalError::shape(

@@ -1,0 +1,96 @@
+"""``assert_tail_found``: the repaired file's tail chains own the true tail.
+
+A vertex is the chain's when more than half its weight is on the chain's
+joints: the rule the truth files use for the artist's tail joints."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+import numpy.typing as npt
+
+import caudal
+from caudal.pipeline.settings import RepairSettings
+from caudal.testing.subject import ModelLike, grown_joints, chain_share, characters, heaviest_joint, repair, who
+
+TruthLike = Union[str, "os.PathLike[str]", dict[str, Any]]
+
+TAIL_SHARE = 0.5
+"""A vertex belongs to the tail when more than this share of its weight is
+on tail joints (the truth files' own rule, ``tail_share > 0.5``)."""
+
+
+def true_tail(truth: dict[str, Any], character: caudal.Character) -> npt.NDArray[np.int64]:
+    """The character's true tail vertices as rig indices. Two formats: the
+    shared fixtures' ``*.truth.json`` (``tail_vertices``: global indices
+    over the file's skinned primitives) and the generated corpus's truth
+    (per character, per tail, per primitive)."""
+    offsets = {(p["mesh"], p["primitive"]): p["vertex_offset"] for p in character.primitives()}
+    if "characters" in truth:
+        mine = [t for t in truth["characters"] if t["skin"] in character.skins]
+        lists = [l for t in mine for tail in t["tails"] for l in tail["vertices"]]
+        idx = [offsets[(l["mesh"], l["primitive"])] + np.asarray(l["vertices"], dtype=np.int64) for l in lists]
+        return np.unique(np.concatenate(idx)) if idx else np.zeros(0, np.int64)
+    out = []
+    prims = truth["primitives"]
+    for g in truth["tail_vertices"]:
+        p = next((p for p in prims if p["vertex_offset"] <= g < p["vertex_offset"] + p["vertex_count"]), None)
+        if p is not None and (p["mesh"], p["primitive"]) in offsets and p.get("skin", 0) in character.skins:
+            out.append(offsets[(p["mesh"], p["primitive"])] + g - p["vertex_offset"])
+    return np.unique(np.asarray(out, dtype=np.int64))
+
+
+def read_truth(truth: TruthLike) -> dict[str, Any]:
+    if isinstance(truth, dict):
+        return truth
+    data: dict[str, Any] = json.loads(Path(truth).read_text())
+    return data
+
+
+def assert_tail_found(
+    model: ModelLike,
+    truth: TruthLike,
+    *,
+    min_recall: float = 0.9,
+    min_precision: float | None = None,
+    settings: RepairSettings | None = None,
+    repaired: ModelLike | None = None,
+    character: int | None = None,
+) -> None:
+    """Fails when the repair's chains own less than ``min_recall`` of the
+    true tail vertices (or, with ``min_precision``, when less than that
+    share of what they own is tail)."""
+    __tracebackhide__ = True
+    subject = repair(model, settings, repaired)
+    facts = read_truth(truth)
+    for c in characters(subject.original, character):
+        ch = subject.repaired.characters[c]
+        expected = true_tail(facts, subject.original.characters[c])
+        if len(expected) == 0:
+            continue
+        where = who(subject.label, subject.original, c)
+        share = chain_share(ch.rig, grown_joints(subject.original.characters[c].rig, ch.rig))
+        found = np.flatnonzero(share > TAIL_SHARE)
+        hit = np.intersect1d(found, expected)
+        recall = len(hit) / len(expected)
+        precision = len(hit) / len(found) if len(found) else 0.0
+        if recall < min_recall:
+            missed = np.setdiff1d(expected, found)
+            worst = int(missed[np.argmin(share[missed])])
+            raise AssertionError(
+                f"{where}: the tail chains own {len(hit)} of {len(expected)} true tail vertices: recall {recall:.3f} "
+                f"against at least {min_recall}; worst missed: vertex {worst} ({100 * float(share[worst]):.0f}% chain weight, "
+                f"weighted most to {heaviest_joint(ch.rig, worst)}); precision {precision:.3f}"
+            )
+        if min_precision is not None and precision < min_precision:
+            extra = np.setdiff1d(found, expected)
+            worst = int(extra[np.argmax(share[extra])])
+            raise AssertionError(
+                f"{where}: of {len(found)} vertices the tail chains own, {len(hit)} are tail: precision {precision:.3f} "
+                f"against at least {min_precision}; worst: vertex {worst} ({100 * float(share[worst]):.0f}% chain weight) "
+                f"is not tail; recall {recall:.3f}"
+            )
