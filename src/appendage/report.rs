@@ -105,9 +105,9 @@ pub struct PartReport {
     /// Whether the rigger's weights showed where it put the tail (the bones
     /// most of the part is weighted to, apart from the attachment).
     pub rigger_signature: bool,
-    /// Welded body vertices round the root handed over from the rigger's
-    /// weights towards the pelvis (see `chain::handover`), and the band's
-    /// width in metres (0 when the part got no chain).
+    /// Welded vertices at the tail's root whose weights go over from the
+    /// pelvis to the chain's (see `chain::handover`), and
+    /// the band's width in metres (0 when the part got no chain).
     pub handover_vertices: usize,
     pub handover_width: f32,
     /// The part's original vertex indices.

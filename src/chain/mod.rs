@@ -12,7 +12,7 @@ mod weights;
 
 pub use apply::chain_bind;
 pub use file::grow_file_chains;
-pub use handover::{handover_share, HANDOVER_RADII};
+pub use handover::{chain_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
 pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK};
 pub use naming::chain_prefix;
 pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};
@@ -36,7 +36,6 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     let mut rows: Vec<Option<Vec<(u32, f32)>>> = vec![None; rig.vertex_count()];
     let mut joints: Vec<NewJoint> = Vec::new();
     let pelvis = det.roles.pelvis;
-    let mut rings: Vec<(usize, handover::RootRing)> = Vec::new();
 
     // Longest tail first, so the main tail is `Tail_*`.
     let mut tails: Vec<usize> = (0..report.parts.len()).filter(|&i| report.parts[i].decision == Decision::Chain).collect();
@@ -80,8 +79,9 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
                 names.push(name);
             }
         }
-        for (&w, &g) in part.welded.iter().zip(&part.geodesic) {
-            let row = chain_weights(g, part.length, &bones, params.joint_blend);
+        let chain_rows: Vec<Vec<(u32, f32)>> = part.geodesic.iter().map(|&g| chain_weights(g, part.length, &bones, params.joint_blend)).collect();
+        let (chain_rows, handed, width) = hand_over(pelvis as u32, &det.weld, &det.graph, part, chain_rows, params.handover_radii, part.length / k as f32);
+        for (&w, row) in part.welded.iter().zip(chain_rows) {
             for &v in det.weld.members_of(w as usize) {
                 rows[v as usize] = Some(row.clone());
             }
@@ -89,9 +89,8 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         let r = &mut report.parts[i];
         r.bone_count = k;
         r.bones = names;
-        if let Some(ring) = handover::root_ring(&det.graph, &det.weld.positions, &part.welded) {
-            rings.push((i, ring));
-        }
+        r.handover_vertices = handed;
+        r.handover_width = width;
     }
 
     for r in report.parts.iter_mut() {
@@ -108,10 +107,6 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         }
     }
 
-    if let Some(pelvis) = pelvis {
-        hand_over(rig, &det.weld, &det.graph, &rings, pelvis as u32, params.handover_radii, &mut rows, &mut report);
-    }
-
     let out = apply(rig, &joints, &rows)?;
     let bone_distance = BoneDistance::new(&out);
     for r in report.parts.iter_mut() {
@@ -120,31 +115,29 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     Ok((out, report))
 }
 
-/// The body round each chain's root hands over from the rigger's weights
-/// to the pelvis (see [`handover`]). Only skin no fix claimed is touched.
+
+/// The tail's rows with its root handed over from `parent` (the pelvis,
+/// see [`handover`]): the band is `radii` root radii wide, at most `most` (the
+/// first bone's length). Returns the rows, how many welded vertices the
+/// band holds, and its width.
+#[allow(clippy::too_many_arguments)]
 fn hand_over(
-    rig: &Rig,
+    parent: u32,
     weld: &crate::geometry::Weld,
     graph: &crate::geometry::MeshGraph,
-    rings: &[(usize, handover::RootRing)],
-    pelvis: u32,
+    part: &crate::appendage::PartGeometry,
+    mut chain_rows: Vec<Vec<(u32, f32)>>,
     radii: f32,
-    rows: &mut [Option<Vec<(u32, f32)>>],
-    report: &mut Report,
-) {
-    let claimed = |w: u32| weld.members_of(w as usize).iter().any(|&v| rows[v as usize].is_some());
-    let mut all = Vec::new();
-    for (i, ring) in rings {
-        let width = radii * ring.radius;
-        let band = handover::band(graph, &weld.positions, ring, width, |w| !claimed(w));
-        let r = &mut report.parts[*i];
-        r.handover_vertices = band.len();
-        r.handover_width = width;
-        all.extend(band);
+    most: f32,
+) -> (Vec<Vec<(u32, f32)>>, usize, f32) {
+    let Some(ring) = handover::root_ring(weld, graph, &part.welded) else {
+        return (chain_rows, 0, 0.0);
+    };
+    let width = (radii * ring.radius).min(most);
+    let band = handover::band(weld, graph, &part.welded, &ring, width);
+    for &(w, share) in &band {
+        let i = part.welded.binary_search(&w).expect("the band stays in the part");
+        chain_rows[i] = handover::blend(parent, &chain_rows[i], share);
     }
-    for (w, share) in handover::merge_bands(all) {
-        for &v in weld.members_of(w as usize) {
-            rows[v as usize] = Some(handover::handed_over(rig, v as usize, pelvis, share));
-        }
-    }
+    (chain_rows, band.len(), width)
 }

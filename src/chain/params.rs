@@ -33,10 +33,6 @@ pub const JOINT_BLEND: f32 = 0.5;
 /// unaffected); 0 turns it off.
 pub const SEGMENT_THICKNESS: f32 = 1.25;
 
-/// The widest hand-over band, in root radii: wider would hand a thigh's
-/// skin to the pelvis, which is moving the body, not repairing a tail.
-pub const MAX_HANDOVER_RADII: f32 = 4.0;
-
 /// How a tail is fixed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TailFix {
@@ -63,8 +59,8 @@ pub struct ChainParams {
     pub joint_blend: f32,
     /// [`SEGMENT_THICKNESS`], >= 0.
     pub segment_thickness: f32,
-    /// [`super::HANDOVER_RADII`], >= 0 (0: the body keeps the rigger's
-    /// weights right up to the tail).
+    /// [`super::HANDOVER_RADII`], in [0, [`super::MAX_HANDOVER_RADII`]]
+    /// (0: the chain's weights start at the tail's first ring).
     pub handover_radii: f32,
     /// Names a new joint must not take besides the rig's own: the other
     /// characters' joints and chains when a file holds several, so chain
@@ -108,8 +104,8 @@ impl ChainParams {
         if !(self.segment_thickness.is_finite() && self.segment_thickness >= 0.0) {
             return Err(CaudalError::param("segment_thickness", format!("{} must be a number >= 0", self.segment_thickness)));
         }
-        if !(self.handover_radii.is_finite() && (0.0..=MAX_HANDOVER_RADII).contains(&self.handover_radii)) {
-            return Err(CaudalError::param("handover_radii", format!("{} must lie in [0, {MAX_HANDOVER_RADII}]", self.handover_radii)));
+        if !(self.handover_radii.is_finite() && (0.0..=super::MAX_HANDOVER_RADII).contains(&self.handover_radii)) {
+            return Err(CaudalError::param("handover_radii", format!("{} must lie in [0, {}]", self.handover_radii, super::MAX_HANDOVER_RADII)));
         }
         if self.smoothing_passes > MAX_SMOOTHING_PASSES {
             return Err(CaudalError::param(

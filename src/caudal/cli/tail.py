@@ -41,7 +41,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--handover-radii",
         type=float,
-        help="width of the band round a tail's root where the body's weights hand over to the pelvis, in root radii (default 1; 0 = off)",
+        help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2: the root's thickness, at most the first bone; 0 = off)",
     )
     p.add_argument(
         "--joint-blend",
