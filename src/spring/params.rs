@@ -14,7 +14,11 @@ pub const TIP_FREQUENCY_RATIO: f32 = 0.5;
 pub const DAMPING_RATIO: f32 = 0.65;
 /// Gravity on the particles, m/s² (not 9.8: a tail has muscles).
 pub const GRAVITY_M_S2: f32 = 1.0;
-/// Lift of the whole tail, degrees, distributed over its joints (SPEC S3).
+/// Carry, degrees (SPEC S3): the elevation above straight down the rest arc
+/// lifts the tail's root direction to, distributed over its joints.
+/// Departure: S3 lifts by the whole carry, written for a tail modelled
+/// hanging down; caudal lifts by `max(0, carry - modelled elevation)`, so a
+/// level or curled tail is not lifted further (`spring::rest::carry_lift`).
 pub const CARRY_DEG: f32 = 50.0;
 /// Bend coupling rate `k`, 1/s (SPEC S4: α = 1 - exp(-k Δt)).
 pub const COUPLING_RATE: f32 = 12.0;
@@ -97,8 +101,12 @@ pub struct SpringParams {
     pub damping_ratio: f32,
     /// Downward acceleration, metres/s² (see [`Units`]).
     pub gravity: f32,
-    /// Total lift of the tail about the hips' lateral axis, degrees; link `i`
-    /// of `N` gets `carry (i+1)/N` of it, so the arc does not depend on `N`.
+    /// Target elevation of the tail above straight down, degrees: the rest
+    /// arc lifts the tail about the hips' lateral axis by
+    /// `max(0, carry - modelled root elevation)`; link `i` of `N` gets
+    /// `(i+1)/N` of that lift, so the arc does not depend on `N`. A tail
+    /// modelled at or above the carry (level, curled) is not lifted; 0 or
+    /// less never lifts.
     pub carry_deg: f32,
     /// Keep every particle below the root behind the forward-facing plane
     /// through the tail root (so the tail never swings between the legs;
