@@ -696,7 +696,11 @@ fn crouch(low: f32, params: SpringParams) -> GroundRun {
         for p in spring.particles() {
             // A head below the floor cannot be helped (u > 1 is clamped):
             // only tips whose head can reach count.
-            if root_y > floor {
+            // The first call places the chain at its rest pose without a
+            // step, contacts unapplied: the creature modelled at 53 degrees
+            // (above the carry, so not lifted) starts 5 mm under the raised
+            // floor. From the first step on, contact holds.
+            if root_y > floor && f > 0 {
                 r.below = r.below.max(floor - p.y);
             }
         }
