@@ -5,11 +5,12 @@
 
 use rayon::prelude::*;
 
+use super::mesh::{mesh_stretch, MeshStretch, Played};
 use super::motion::{carry_reference, TailMotion};
 use super::report::stretch_report;
 use super::stats::StretchStats;
 use crate::appendage::{Decision, Report};
-use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip};
+use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
@@ -40,6 +41,25 @@ pub struct StretchComparison {
     pub rows: Vec<StretchRow>,
     /// The chain's bake of this clip (first chain).
     pub baked: BakedClip,
+    /// Every edge of the mesh: rigid, rigger and repaired rows, what the
+    /// repair tore, how far the body drifted.
+    pub mesh: MeshStretch,
+}
+
+/// Depth of the generated crouch as a share of the model height `H`: a
+/// quarter of the height sinks the pelvis of every fixture far enough for a
+/// hanging or level tail to reach the floor, while two-bone legs can still
+/// keep the feet planted.
+pub const CROUCH_DEPTH_SHARE: f32 = 0.25;
+/// Length of the generated crouch, seconds (a third going down, the rest held).
+pub const CROUCH_SECONDS: f32 = 1.5;
+
+/// The whole-mesh view of a generated crouch (`crouch_clip`) baked as a
+/// one-shot: the tail meets the floor while the pelvis sinks.
+#[derive(Clone, Debug)]
+pub struct CrouchCheck {
+    pub depth: f32,
+    pub mesh: MeshStretch,
 }
 
 /// Vertices of every part the detection turned into a chain.
@@ -119,9 +139,14 @@ impl<'a> StretchHarness<'a> {
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
-        let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
-        let extended = extend_clip(&sampled, &self.grown)?;
-        let mode = self.bake.loop_mode(clip);
+        self.compare_with(clip, samples, None)
+    }
+
+    /// Plays `sampled` (the original rig's joints) on the repaired rig with
+    /// every chain baked in `mode`: the played clip, the rigid carry pose
+    /// and the bakes.
+    fn play(&self, sampled: &crate::rig::Clip, mode: LoopMode) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
+        let extended = extend_clip(sampled, &self.grown)?;
         let baked: Vec<BakedClip> = self
             .chains
             .iter()
@@ -136,6 +161,55 @@ impl<'a> StretchHarness<'a> {
                 reference[j] = carry[j];
             }
         }
+        Ok((played, reference, baked))
+    }
+
+    /// The whole-mesh view of `sampled` against the rigid baseline and the
+    /// rigger's rig, the rows following `truth` (the true tail's vertices)
+    /// when given, else the detected tail.
+    fn mesh_view(&self, sampled: &crate::rig::Clip, played: &crate::rig::Clip, reference: &[crate::rig::Trs], truth: Option<&[u32]>, samples: usize) -> Result<MeshStretch> {
+        let original = &self.model.characters[self.character].rig;
+        mesh_stretch(
+            Played { rig: &self.rigid, clip: sampled },
+            Played { rig: original, clip: sampled },
+            Played { rig: &self.grown, clip: played },
+            reference,
+            truth.unwrap_or(&self.tail),
+            self.chains[0].anchor,
+            samples,
+        )
+    }
+
+    /// The whole-mesh view of a crouch of [`CROUCH_DEPTH_SHARE`] of the
+    /// height (every frame sampled): a tail pressing on the floor must bend
+    /// at its own joints and leave the body where the rigger's skinning
+    /// puts it.
+    pub fn crouch(&self, truth: Option<&[u32]>) -> Result<CrouchCheck> {
+        let original = &self.model.characters[self.character].rig;
+        let depth = CROUCH_DEPTH_SHARE * original.height();
+        let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
+        let sampled = crate::measure::ground::crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
+        let (played, reference, _) = self.play(&sampled, LoopMode::Once)?;
+        let mesh = self.mesh_view(&sampled, &played, &reference, truth, sampled.frame_count())?;
+        Ok(CrouchCheck { depth, mesh })
+    }
+
+    /// [`Self::compare`], the whole-mesh rows following `truth` (the true
+    /// tail's vertex ids) when given.
+    pub fn compare_with(&self, clip: &str, samples: usize, truth: Option<&[u32]>) -> Result<StretchComparison> {
+        if let Some(t) = truth {
+            let n = self.grown.vertex_count();
+            if let Some((i, &v)) = t.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+                return Err(CaudalError::IndexOutOfRange { field: "truth".into(), index: i, value: v as i64, bound: n });
+            }
+            if t.is_empty() {
+                return Err(CaudalError::shape("truth", "the true tail has no vertices"));
+            }
+        }
+        let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
+        let mode = self.bake.loop_mode(clip);
+        let (played, reference, baked) = self.play(&sampled, mode)?;
+        let mesh = self.mesh_view(&sampled, &played, &reference, truth, samples)?;
         let anchor = self.chains[0].anchor;
         let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
             (&self.model.characters[self.character].rig, &sampled, None),
@@ -178,6 +252,7 @@ impl<'a> StretchHarness<'a> {
             samples,
             rows,
             baked: baked.into_iter().next().expect("at least one chain"),
+            mesh,
         })
     }
 }
