@@ -16,8 +16,8 @@ use crate::error::CaudalError;
 use crate::measure::ground::{
     body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift, placement_offset as core_place, GroundParams,
 };
-use super::stretch_mesh::{mesh_dict, motion, truth_vertices};
-use crate::measure::stretch::{stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES};
+use super::stretch_mesh::{mesh_dict, motion, rows_list, truth_vertices};
+use crate::measure::stretch::{rig_rows, stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES};
 use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {
@@ -40,7 +40,8 @@ fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
 /// `samples` evenly spaced times (default 24, SPEC M1). `tail_vertices`: the tail; `anchor`: the
 /// joint the swing is measured against (default: the pelvis role);
 /// `reference`: a Clip whose first frame is the rigid reference pose
-/// (default: the bind pose).
+/// (default: the bind pose). `regions`: the whole-mesh rows (tail beyond
+/// the collar band, collar band, body beyond it, whole mesh).
 #[pyfunction]
 #[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=None))]
 fn edge_stretch<'py>(
@@ -57,8 +58,10 @@ fn edge_stretch<'py>(
     let a = joint(&rig.inner, "anchor", anchor)?;
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let rep = py
-        .detach(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples))
+    let (rep, rows) = py
+        .detach(move || -> crate::error::Result<_> {
+            Ok((stretch_report(&r, &c, &tail, a, reference.as_deref(), samples)?, rig_rows(&r, &c, &tail, a, samples)?))
+        })
         .py_err()?;
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
@@ -69,6 +72,7 @@ fn edge_stretch<'py>(
     d.set_item("body_edges", rep.body_edges)?;
     d.set_item("collar_edges", rep.collar_edges)?;
     d.set_item("frames", rep.frames)?;
+    d.set_item("regions", rows_list(py, &rows, false)?)?;
     Ok(d)
 }
 

@@ -9,7 +9,7 @@ use super::convert::*;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use crate::chain::ChainParams;
-use crate::measure::stretch::{MeshStretch, StretchHarness, StretchStats, TailMotion, WorstEdge};
+use crate::measure::stretch::{MeshStretch, RigRows, StretchHarness, StretchStats, TailMotion, WorstEdge};
 
 pub(crate) fn stats_into(d: &Bound<'_, PyDict>, s: &StretchStats) -> PyResult<()> {
     d.set_item("samples", s.samples)?;
@@ -43,6 +43,24 @@ fn worst<'py>(py: Python<'py>, w: &[WorstEdge]) -> PyResult<Bound<'py, PyList>> 
     Ok(out)
 }
 
+/// One rig's region rows as a list of dicts.
+pub(crate) fn rows_list<'py>(py: Python<'py>, r: &RigRows, ratios: bool) -> PyResult<Bound<'py, PyList>> {
+    let rows = PyList::empty(py);
+    for row in &r.rows {
+        let x = PyDict::new(py);
+        x.set_item("region", &row.region)?;
+        x.set_item("edges", row.edges)?;
+        stats_into(&x, &row.stats)?;
+        x.set_item("torn_edges", row.torn_edges)?;
+        x.set_item("worst", worst(py, &row.worst)?)?;
+        if ratios {
+            x.set_item("ratios", array_f32(py, row.ratios.clone(), &[row.ratios.len()])?)?;
+        }
+        rows.append(x)?;
+    }
+    Ok(rows)
+}
+
 /// The whole-mesh view as a dict; `ratios` adds every sampled ratio
 /// (sorted) to each row.
 pub(crate) fn mesh_dict<'py>(py: Python<'py>, m: &MeshStretch, truth: bool, ratios: bool) -> PyResult<Bound<'py, PyDict>> {
@@ -51,20 +69,7 @@ pub(crate) fn mesh_dict<'py>(py: Python<'py>, m: &MeshStretch, truth: bool, rati
     for r in &m.rigs {
         let rd = PyDict::new(py);
         rd.set_item("rig", &r.rig)?;
-        let rows = PyList::empty(py);
-        for row in &r.rows {
-            let x = PyDict::new(py);
-            x.set_item("region", &row.region)?;
-            x.set_item("edges", row.edges)?;
-            stats_into(&x, &row.stats)?;
-            x.set_item("torn_edges", row.torn_edges)?;
-            x.set_item("worst", worst(py, &row.worst)?)?;
-            if ratios {
-                x.set_item("ratios", array_f32(py, row.ratios.clone(), &[row.ratios.len()])?)?;
-            }
-            rows.append(x)?;
-        }
-        rd.set_item("rows", rows)?;
+        rd.set_item("rows", rows_list(py, r, ratios)?)?;
         rigs.append(rd)?;
     }
     d.set_item("rigs", rigs)?;

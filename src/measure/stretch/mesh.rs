@@ -311,6 +311,9 @@ pub fn mesh_stretch(
     if samples == 0 {
         return Err(CaudalError::param("samples", "must be >= 1"));
     }
+    if reference.len() != rig.joint_count() {
+        return Err(CaudalError::shape("reference", format!("{} locals for {} joints", reference.len(), rig.joint_count())));
+    }
     let regions = mesh_regions(rig, tail, anchor)?;
     let frames = sample_frames(repaired.clip.frame_count(), samples);
     let bind = rig.vertices();
@@ -365,4 +368,21 @@ pub fn mesh_stretch(
         motion: TailMotion::from_directions(&dirs, reference_dir),
         frames,
     })
+}
+
+/// The four rows (tail, collar, body, whole) of one rig on one clip, the
+/// regions following `tail` hanging from `anchor`: how an artist's own rig
+/// (the file the degraded fixture was made from, same mesh) scores on the
+/// same clip.
+pub fn rig_rows(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, samples: usize) -> Result<RigRows> {
+    if clip.joint_count() != rig.joint_count() {
+        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+    }
+    if samples == 0 {
+        return Err(CaudalError::param("samples", "must be >= 1"));
+    }
+    let regions = mesh_regions(rig, tail, anchor)?;
+    let frames = sample_frames(clip.frame_count(), samples);
+    let r = ratios(rig.vertices(), &pose(rig, clip, &frames), &regions.edges);
+    Ok(rows_of(rig, "rig", &regions, &r, &frames))
 }
