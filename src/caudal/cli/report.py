@@ -203,8 +203,8 @@ def run(args: argparse.Namespace) -> int:
             try:
                 c = caudal.crouch_stretch(ch, truth=truth, ratios=bool(args.plot))
                 entries.append({"clip": "crouch", "generated": True, "depth": c["depth"], "mesh": c["mesh"]})
-            except caudal.CaudalError as e:
-                entries.append({"clip": "crouch", "generated": True, "error": str(e)})
+            except caudal.CaudalError as err:
+                entries.append({"clip": "crouch", "generated": True, "error": str(err)})
         if args.plot:
             entries_plotted = [e for e in entries if "mesh" in e]
             suffix = "" if len(chars) == 1 else f" character {ch.index} {ch.name!r}"
