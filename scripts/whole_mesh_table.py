@@ -71,9 +71,8 @@ def measure(truth_path: Path) -> dict[str, Any]:
         out["crouch"] = {
             "drift_share_h": m["body_drift"]["share_h"],
             "torn_by_repair": m["torn_by_repair"]["edges"],
-            "tail_torn_share": by["tail"]["torn_share"],
-            "tail_p99": by["tail"]["p99"],
-            "body_p99": by["body"]["p99"],
+            "swing_deg": m["motion"]["swing_deg"],
+            **{f"{k}_{f}": by[k][f] for k in ("tail", "collar", "body", "whole") for f in ("torn_share", "p99")},
         }
     except caudal.CaudalError as err:
         out["crouch"] = {"error": str(err)}
@@ -87,20 +86,22 @@ def pct(x: float) -> str:
 
 def table(results: list[dict[str, Any]]) -> tuple[str, list[str]]:
     lines = [
-        "| fixture | clip | tail torn / p99 | body p99 | collar torn (artist's) | whole torn / p99 | torn by repair | swing | body drift | closure |",
+        "| fixture | clip | tail torn / p99 | collar torn / p99 (artist's torn) | body torn / p99 | whole torn / p99 | torn by repair | swing | body drift | closure |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     fails = []
     for r in results:
         name = r["fixture"].removesuffix(".glb")
         for c in r["clips"]:
+            clip = c["clip"].replace("|", "\\|")  # Blender's Armature|Action names, in a markdown cell
             rep, art = c["repaired"], c["artist"]
             tail, body, collar, whole = rep["tail"], rep["body"], rep["collar"], rep["whole"]
             tbr = c["torn_by_repair"]
             where = ",".join(f"{k[0]}{v}" for k, v in tbr["by_region"].items() if v)
             lines.append(
-                f"| {name} | {c['clip']} | {pct(tail['torn_share'])} / {tail['p99']:.2f} | {body['p99']:.2f} "
-                f"| {pct(collar['torn_share'])} ({pct(art['collar']['torn_share'])}) | {pct(whole['torn_share'])} / {whole['p99']:.2f} "
+                f"| {name} | {clip} | {pct(tail['torn_share'])} / {tail['p99']:.2f} "
+                f"| {pct(collar['torn_share'])} / {collar['p99']:.2f} ({pct(art['collar']['torn_share'])}) "
+                f"| {pct(body['torn_share'])} / {body['p99']:.2f} | {pct(whole['torn_share'])} / {whole['p99']:.2f} "
                 f"| {tbr['edges']}{' (' + where + ')' if where else ''} | {c['swing_deg']:.1f} | {100 * c['drift_share_h']:.3f}% | {c['closure_deg']:.3f} |"
             )
             label = f"{name} {c['clip']}"
@@ -123,7 +124,8 @@ def table(results: list[dict[str, Any]]) -> tuple[str, list[str]]:
             lines.append(f"| {name} | crouch | not generated: {cr['error']} | | | | | | | |")
             continue
         lines.append(
-            f"| {name} | crouch | {pct(cr['tail_torn_share'])} / {cr['tail_p99']:.2f} | {cr['body_p99']:.2f} | | | {cr['torn_by_repair']} | | {100 * cr['drift_share_h']:.3f}% | |"
+            f"| {name} | crouch | {pct(cr['tail_torn_share'])} / {cr['tail_p99']:.2f} | {pct(cr['collar_torn_share'])} / {cr['collar_p99']:.2f} "
+            f"| {pct(cr['body_torn_share'])} / {cr['body_p99']:.2f} | {pct(cr['whole_torn_share'])} / {cr['whole_p99']:.2f} | {cr['torn_by_repair']} | {cr['swing_deg']:.1f} | {100 * cr['drift_share_h']:.3f}% | |"
         )
         if cr["drift_share_h"] > BODY_DRIFT_BAR:
             fails.append(f"{name} crouch: body drift {100 * cr['drift_share_h']:.3f}% H")
