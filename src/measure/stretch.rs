@@ -31,7 +31,7 @@ mod stats;
 pub use compare::{compare_stretch, CrouchCheck, CROUCH_DEPTH_SHARE, CROUCH_SECONDS, rigid_rig, tail_vertices_of, StretchComparison, StretchHarness, StretchRow};
 pub use collar::{collar_band, CollarBand, COLLAR_BAND_DIAMETERS};
 pub use mesh::{
-    body_drift, mesh_regions, mesh_stretch, rig_rows, BodyDrift, MeshRegions, MeshStretch, Played, Region, RegionRow, RigRows, TornByRepair, WorstEdge,
+    body_drift, lowest_point, mesh_regions, mesh_stretch, rig_rows, BodyDrift, MeshRegions, MeshStretch, Played, Region, RegionRow, RigRows, TornByRepair, WorstEdge,
     BODY_DRIFT_SHARE, ROWS, WORST_EDGES,
 };
 pub use motion::{carry_reference, tail_ends, TailEnds, TailMotion};

@@ -98,6 +98,11 @@ pub(crate) fn mesh_dict<'py>(py: Python<'py>, m: &MeshStretch, truth: bool, rati
     d.set_item("truth", truth)?;
     d.set_item("tail_vertices", m.tail_vertices)?;
     d.set_item("motion", motion(py, &m.motion)?)?;
+    let low = PyDict::new(py);
+    for (name, y) in ["rigid", "rigger", "repaired"].iter().zip(m.tail_lowest) {
+        low.set_item(name, y)?;
+    }
+    d.set_item("tail_lowest", low)?;
     d.set_item("frames", m.frames.clone())?;
     Ok(d)
 }
@@ -132,6 +137,7 @@ fn crouch_stretch<'py>(
         .py_err()?;
     let d = PyDict::new(py);
     d.set_item("depth", c.depth)?;
+    d.set_item("floor", c.floor)?;
     d.set_item("mesh", mesh_dict(py, &c.mesh, has_truth, ratios)?)?;
     Ok(d)
 }

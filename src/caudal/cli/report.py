@@ -202,7 +202,7 @@ def run(args: argparse.Namespace) -> int:
         if args.crouch:
             try:
                 c = caudal.crouch_stretch(ch, truth=truth, ratios=bool(args.plot))
-                entries.append({"clip": "crouch", "generated": True, "depth": c["depth"], "mesh": c["mesh"]})
+                entries.append({"clip": "crouch", "generated": True, "depth": c["depth"], "floor": c["floor"], "mesh": c["mesh"]})
             except caudal.CaudalError as err:
                 entries.append({"clip": "crouch", "generated": True, "error": str(err)})
         if args.plot:
@@ -233,7 +233,12 @@ def run(args: argparse.Namespace) -> int:
                 if "error" in e:
                     print(f"crouch: not generated ({e['error']})")
                     continue
-                print(f"crouch (generated: the pelvis sinks {e['depth']:.3g} units, a quarter of the height, feet planted; every frame)")
+                low = e["mesh"]["tail_lowest"]
+                print(
+                    f"crouch (generated: the pelvis sinks {e['depth']:.3g} units, a quarter of the height, feet planted; every frame); "
+                    f"floor at {e['floor']:.3g} (the spring's, or half a tail thickness above the rigid tail's lowest point); "
+                    f"the tail's lowest point: rigid {low['rigid']:.3g}, rigger {low['rigger']:.3g}, repaired {low['repaired']:.3g}"
+                )
             else:
                 print(format_table(e))
             print(format_mesh(e["mesh"]))

@@ -5,7 +5,8 @@
 
 use rayon::prelude::*;
 
-use super::mesh::{mesh_stretch, MeshStretch, Played};
+use super::collar::{collar_band, COLLAR_BAND_DIAMETERS};
+use super::mesh::{lowest_point, mesh_stretch, MeshStretch, Played};
 use super::motion::{carry_reference, TailMotion};
 use super::report::stretch_report;
 use super::stats::StretchStats;
@@ -15,7 +16,7 @@ use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
 use crate::rig::{Influences, Rig};
-use crate::spring::TailChain;
+use crate::spring::{TailChain, TailSpring};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +60,10 @@ pub const CROUCH_SECONDS: f32 = 1.5;
 #[derive(Clone, Debug)]
 pub struct CrouchCheck {
     pub depth: f32,
+    /// The floor the spring met (world Y): the spring's own, or raised to
+    /// half a tail thickness above the lowest point the rigid tail reaches
+    /// in the crouch, whichever is higher.
+    pub floor: f32,
     pub mesh: MeshStretch,
 }
 
@@ -184,14 +189,44 @@ impl<'a> StretchHarness<'a> {
     /// height (every frame sampled): a tail pressing on the floor must bend
     /// at its own joints and leave the body where the rigger's skinning
     /// puts it.
+    ///
+    /// A level or curled tail never reaches the floor in a crouch its legs
+    /// can make, so the floor is raised (SPEC C's "raised floor") to half a
+    /// tail-root thickness above the lowest point the rigid tail reaches:
+    /// about where the tail's centre line (which the spring keeps above the
+    /// floor) runs there, so the tail rests on the floor whatever pose it
+    /// was modelled in; a level tail lies along it.
     pub fn crouch(&self, truth: Option<&[u32]>) -> Result<CrouchCheck> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
         let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
         let sampled = crate::measure::ground::crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
-        let (played, reference, _) = self.play(&sampled, LoopMode::Once)?;
+        let tail = truth.unwrap_or(&self.tail);
+        let anchor = self.chains[0].anchor;
+        let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
+        let rigid_lowest = lowest_point(&self.rigid, &sampled, tail);
+        let units = TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?.units_per_metre();
+        let spring = &self.bake.spring;
+        let own = (spring.floor_height + spring.clearance) * units;
+        let floor = own.max(rigid_lowest + radius);
+        let raised = self.clone_with_floor(floor / units - spring.clearance);
+        let (played, reference, _) = raised.play(&sampled, LoopMode::Once)?;
         let mesh = self.mesh_view(&sampled, &played, &reference, truth, sampled.frame_count())?;
-        Ok(CrouchCheck { depth, mesh })
+        Ok(CrouchCheck { depth, floor, mesh })
+    }
+
+    fn clone_with_floor(&self, floor_height: f32) -> StretchHarness<'a> {
+        let mut bake = self.bake.clone();
+        bake.spring.floor_height = floor_height;
+        StretchHarness {
+            model: self.model,
+            character: self.character,
+            grown: self.grown.clone(),
+            rigid: self.rigid.clone(),
+            chains: self.chains.clone(),
+            tail: self.tail.clone(),
+            bake,
+        }
     }
 
     /// [`Self::compare`], the whole-mesh rows following `truth` (the true

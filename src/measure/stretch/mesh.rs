@@ -177,6 +177,10 @@ pub struct MeshStretch {
     pub tail_vertices: usize,
     /// How the measured tail moves on the repaired rig.
     pub motion: TailMotion,
+    /// Lowest point of the measured tail over the sampled times (world up,
+    /// Y), for rigid, rigger and repaired: with the floor at 0 it shows
+    /// whether the tail reached it (the crouch) and whether it went through.
+    pub tail_lowest: [f32; 3],
     pub frames: Vec<usize>,
 }
 
@@ -355,8 +359,11 @@ pub fn mesh_stretch(
             carried_tip(p, &ends.tip, &skin_matrices(rig, &worlds)[anchor]) - ends.root
         })
         .collect();
+    let lowest = |p: &[Vec<Vec3>]| p.iter().flat_map(|f| tail.iter().map(move |&v| f[v as usize].y)).fold(f32::INFINITY, f32::min);
+    let tail_lowest = [lowest(&posed[0]), lowest(&posed[1]), lowest(&posed[2])];
     let h = rig.height();
     Ok(MeshStretch {
+        tail_lowest,
         rigs,
         torn_by_repair: tbr,
         drift,
@@ -385,4 +392,13 @@ pub fn rig_rows(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, samples: us
     let frames = sample_frames(clip.frame_count(), samples);
     let r = ratios(rig.vertices(), &pose(rig, clip, &frames), &regions.edges);
     Ok(rows_of(rig, "rig", &regions, &r, &frames))
+}
+
+/// Lowest point (world Y) of `vertices` of `rig` over every frame of `clip`.
+pub fn lowest_point(rig: &Rig, clip: &Clip, vertices: &[u32]) -> f32 {
+    let frames: Vec<usize> = (0..clip.frame_count()).collect();
+    pose(rig, clip, &frames)
+        .iter()
+        .flat_map(|p| vertices.iter().map(move |&v| p[v as usize].y))
+        .fold(f32::INFINITY, f32::min)
 }
