@@ -72,6 +72,10 @@ def measure(truth_path: Path) -> dict[str, Any]:
             "drift_share_h": m["body_drift"]["share_h"],
             "torn_by_repair": m["torn_by_repair"]["edges"],
             "swing_deg": m["motion"]["swing_deg"],
+            "height": degraded.characters[0].height,
+            "depth": c["depth"],
+            "floor": c["floor"],
+            "tail_lowest": m["tail_lowest"],
             **{f"{k}_{f}": by[k][f] for k in ("tail", "collar", "body", "whole") for f in ("torn_share", "p99")},
         }
     except caudal.CaudalError as err:
@@ -131,6 +135,24 @@ def table(results: list[dict[str, Any]]) -> tuple[str, list[str]]:
             fails.append(f"{name} crouch: body drift {100 * cr['drift_share_h']:.3f}% H")
         if cr["torn_by_repair"]:
             fails.append(f"{name} crouch: {cr['torn_by_repair']} edges torn by the repair")
+    lines += [
+        "",
+        "Crouches, as shares of H: the pelvis's depth, the floor the spring met, and the lowest point of the true tail's skin",
+        "over the crouch for the rigid tail, the rigger's and the repaired one (the spring keeps the tail's centre line,",
+        "not its skin, above the floor).",
+        "",
+        "| fixture | depth | floor | rigid tail lowest | rigger's | repaired |",
+        "|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        cr = r["crouch"]
+        if "error" in cr:
+            continue
+        h, low = cr["height"], cr["tail_lowest"]
+        lines.append(
+            f"| {r['fixture'].removesuffix('.glb')} | {pct(cr['depth'] / h)} | {pct(cr['floor'] / h)} "
+            f"| {pct(low['rigid'] / h)} | {pct(low['rigger'] / h)} | {pct(low['repaired'] / h)} |"
+        )
     return "\n".join(lines), fails
 
 
