@@ -28,7 +28,7 @@ pub const COUPLING_RATE: f32 = 12.0;
 /// velocity note in `solver::substep`).
 pub const STOP_DEG: f32 = 30.0;
 /// Bend capacity ratio: a chain whose bones are shorter than this many
-/// times its skin's thickness has its carry and stop scaled by
+/// times its skin's thickness has its carry's lift and its stop scaled by
 /// `κ = min(1, bone length / (ratio · thickness))` (see
 /// `spring::bend_capacity`). Not in the SPEC: its fox tail is slender and
 /// unaffected, as are the Khronos Fox (κ 1, bones 0.83 of its thickness)
@@ -116,7 +116,7 @@ pub struct SpringParams {
     pub coupling_rate: f32,
     /// Elastic stop angle beyond the rest direction, degrees (0 < stop ≤ 180).
     pub stop_deg: f32,
-    /// [`BEND_CAPACITY`]: scales `carry_deg` and `stop_deg` down for a
+    /// [`BEND_CAPACITY`]: scales the carry's lift and `stop_deg` down for a
     /// chain too short for its skin's thickness; 0 = off.
     pub bend_capacity: f32,
     /// Ground contact on or off.

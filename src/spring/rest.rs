@@ -98,12 +98,14 @@ pub(crate) fn root_elevation(c: Vec3, forward: Vec3, up: Vec3) -> f32 {
 /// tail modelled level or curled over the back it lifted that tail 50°
 /// further (the curled demo tails stretched most, p99 up to 1.49). The lift
 /// is `max(0, carry - elevation)`: a hanging tail gets the article's whole
-/// carry, a level or curled one keeps its modelled elevation.
+/// carry, a level or curled one keeps its modelled elevation. A stub's
+/// bend capacity κ then scales the lift (`SpringParams::bend_capacity`).
 pub(crate) fn carry_lift(carry: f32, elevation: f32) -> f32 {
     (carry - elevation).max(0.0)
 }
 
-pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<ChainRest> {
+/// `capacity`: the chain's bend capacity κ, which scales the carry's lift.
+pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacity: f32) -> Result<ChainRest> {
     params.validate()?;
     let neutral = rig.bind_locals();
     let n = chain.bones.len();
@@ -167,7 +169,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     // Centred arc (S7): the root direction without its lateral part.
     let c = side_free(authored[0], -up);
     let beta = params.rest_curve;
-    let carry = carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
+    let carry = capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
 
     let two_zeta = 2.0 * params.damping_ratio;
     // Reference link length in anchor-local units (H is in bind space).
