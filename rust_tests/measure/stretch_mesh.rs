@@ -6,36 +6,12 @@
 use caudal::bake::BakeParams;
 use caudal::chain::ChainParams;
 use caudal::measure::stretch::{mesh_regions, mesh_stretch, rig_rows, Played, Region, StretchHarness, BODY_DRIFT_SHARE, STRETCH_SAMPLES};
-use caudal::rig::{Influences, RigParts};
-use caudal::{Clip, Rig, Trs};
-use glam::{Mat4, Vec3};
+use caudal::{Clip, Trs};
+use glam::Vec3;
 
 use crate::common;
 
-/// A strip along +X, 11 columns of 2 (vertex `2c + r`); `joint_of(v)` picks
-/// each vertex's joint (0 the pelvis at the origin, 1 the tail at x = 6).
-fn strip(joint_of: impl Fn(u32) -> u32) -> Rig {
-    let vertices: Vec<Vec3> = (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
-    let joint: Vec<u32> = (0..22).map(joint_of).collect();
-    let mut triangles = Vec::new();
-    for c in 0..10u32 {
-        let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
-        triangles.push([a, d, b]);
-        triangles.push([b, d, e]);
-    }
-    Rig::new(RigParts {
-        vertices,
-        triangles,
-        influences: Influences::rigid(&joint),
-        joint_names: vec!["Hips".into(), "Tail".into()],
-        parents: vec![None, Some(0)],
-        bind_world: Some(vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::new(6.0, 0.0, 0.0))]),
-        inverse_bind: None,
-        rest_local: None,
-        normalize: false,
-    })
-    .unwrap()
-}
+use super::stretch_known::strip_with as strip;
 
 /// The tail joint pulled 1 along +X on every odd frame.
 fn tugging() -> Clip {
