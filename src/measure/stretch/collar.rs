@@ -87,11 +87,8 @@ pub fn collar_band(rig: &Rig, tail: &[u32], anchor: usize, diameters: f32) -> Re
         (ends.root, r)
     };
     if !seam {
-        for w in 0..wn {
-            if !on_tail[w] && (weld.positions[w] - centre).length() <= root_radius {
-                sources.push(w as u32);
-            }
-        }
+        let near = |(w, p): (usize, &Vec3)| (!on_tail[w] && (*p - centre).length() <= root_radius).then_some(w as u32);
+        sources.extend(weld.positions.iter().enumerate().filter_map(near));
     }
     sources.sort_unstable();
     sources.dedup();
