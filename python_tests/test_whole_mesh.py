@@ -128,3 +128,14 @@ def test_report_command_prints_the_whole_mesh(tmp_path):
     clips = json.loads(j.stdout)["clips"]
     assert [c["clip"] for c in clips] == ["Walk", "crouch"]
     assert clips[1]["mesh"]["body_drift"]["share_h"] <= 0.002
+
+
+def test_crouch_stretch_names_bad_input():
+    fox = caudal.load(asset("fox/Fox_notail.glb"))
+    with pytest.raises(caudal.RigError, match="truth"):
+        caudal.crouch_stretch(fox, truth=np.array([10**6]))
+    c = caudal.crouch_stretch(fox)
+    low = c["mesh"]["tail_lowest"]
+    # The floor sits at the spring's own or half a tail thickness above the
+    # rigid tail's lowest point, never below that point.
+    assert c["floor"] > low["rigid"] and c["depth"] == pytest.approx(0.25 * fox.characters[0].height, rel=1e-5)
