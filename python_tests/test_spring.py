@@ -263,6 +263,14 @@ def test_bend_capacity_scales_a_stubs_carry():
         c = np.dot(a, b) / np.linalg.norm(a) / np.linalg.norm(b)
         return np.degrees(np.arccos(np.clip(c, -1, 1)))
 
+    # The creature's tail is modelled 53.13 degrees above straight down
+    # (direction (0, -0.6, -0.8)); carry is a target elevation, so the
+    # default 50 leaves it where it is.
+    assert lift(free) == pytest.approx(0.0, abs=0.1)
+    # A carry of 103.13 asks for a 50 degree lift; the stub gets kappa of it.
+    elevation = np.degrees(np.arctan2(0.8, 0.6))
+    free = caudal.TailSpring(rig, bend_capacity=0.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES)
+    stub = caudal.TailSpring(rig, bend_capacity=2.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES)
     assert lift(free) == pytest.approx(50.0, abs=0.1)
     assert lift(stub) == pytest.approx(50.0 * 0.05 / 0.12, abs=0.1)
     with pytest.raises(ValueError, match="bend_capacity"):

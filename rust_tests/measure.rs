@@ -5,5 +5,7 @@
 mod ground;
 #[path = "measure/stretch_known.rs"]
 mod stretch_known;
+#[path = "measure/stretch_mesh.rs"]
+mod stretch_mesh;
 #[path = "measure/stretch_tables.rs"]
 mod stretch_tables;

@@ -497,6 +497,28 @@ fn carry_is_the_lift_of_the_whole_tail_for_4_and_8_bones() {
 }
 
 #[test]
+fn carry_is_a_target_elevation_not_a_turn() {
+    // A tail modelled at elevation e above straight down is lifted by
+    // max(0, 50 - e): a tail at 30 degrees ends at the carry's 50, a level
+    // one (90) and one curled up over the back (120) keep their own.
+    for (modelled, want) in [(0.0f32, 50.0f32), (30.0, 50.0), (90.0, 90.0), (120.0, 120.0)] {
+        let mut c = Creature::new(4);
+        let e = modelled.to_radians();
+        c.direction = Vec3::new(0.0, -e.cos(), -e.sin());
+        let (rig, chain) = c.build();
+        let mut spring = TailSpring::new(&rig, chain, SpringParams { gravity: 0.0, ground: false, ..metres() }).unwrap();
+        spring.step(rest_hips(), 0.0).unwrap();
+        for _ in 0..600 {
+            spring.step(rest_hips(), 1.0 / 60.0).unwrap();
+        }
+        // The last link carries the whole lift (link i gets (i+1)/N of it).
+        let p = spring.particles();
+        let lift = lift_deg((p[p.len() - 1] - p[p.len() - 2]).normalize());
+        assert!((lift - want).abs() < 0.1, "modelled at {modelled} deg: rests at {lift}, want {want}");
+    }
+}
+
+#[test]
 fn a_stub_bends_less_by_its_bend_capacity() {
     // The creature's tail skin lies 0.03 m round its centre line (thickness
     // 0.06 m); four bones on 0.2 m are 0.05 m long: κ = 0.05 / (r 0.06).
@@ -674,7 +696,11 @@ fn crouch(low: f32, params: SpringParams) -> GroundRun {
         for p in spring.particles() {
             // A head below the floor cannot be helped (u > 1 is clamped):
             // only tips whose head can reach count.
-            if root_y > floor {
+            // The first call places the chain at its rest pose without a
+            // step, contacts unapplied: the creature modelled at 53 degrees
+            // (above the carry, so not lifted) starts 5 mm under the raised
+            // floor. From the first step on, contact holds.
+            if root_y > floor && f > 0 {
                 r.below = r.below.max(floor - p.y);
             }
         }

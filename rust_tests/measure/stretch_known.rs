@@ -23,18 +23,11 @@ fn edges_are_unique_and_filtered() {
     assert_eq!(sample_frames(49, 24), (0..24).map(|i| 2 * i).collect::<Vec<_>>());
 }
 
-/// A strip along +X, 11 columns; vertices of column c ≥ 6 ride joint 1,
-/// the rest joint 0 (the pelvis). Joint 1 moving by d stretches the one
-/// column of edges between 5 and 6 from 1 to (1 + d).
-fn strip() -> Rig {
-    let mut vertices = Vec::new();
-    let mut joint = Vec::new();
-    for c in 0..11 {
-        for r in 0..2 {
-            vertices.push(Vec3::new(c as f32, r as f32, 0.0));
-            joint.push(if c >= 6 { 1 } else { 0 });
-        }
-    }
+/// A strip along +X, 11 columns of 2 (vertex `2c + r`); `joint_of(v)` picks
+/// each vertex's joint (0 the pelvis at the origin, 1 the tail at x = 6).
+pub(crate) fn strip_with(joint_of: impl Fn(u32) -> u32) -> Rig {
+    let vertices: Vec<Vec3> = (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
+    let joint: Vec<u32> = (0..22).map(joint_of).collect();
     let mut triangles = Vec::new();
     for c in 0..10u32 {
         let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
@@ -53,6 +46,13 @@ fn strip() -> Rig {
         normalize: false,
     })
     .unwrap()
+}
+
+/// Vertices of column c >= 6 ride joint 1, the rest joint 0 (the pelvis).
+/// Joint 1 moving by d stretches the one column of edges between 5 and 6
+/// from 1 to (1 + d).
+fn strip() -> Rig {
+    strip_with(|v| u32::from(v >= 12))
 }
 
 #[test]

@@ -350,7 +350,16 @@ def stretch_table(
     rate: float | None = None,
     spring: dict[str, Any] | None = None,
     ratios: bool = False,
+    truth: _ArrayLike | None = None,
 ) -> list[dict[str, Any]]: ...
+def crouch_stretch(
+    model: Model | Character,
+    *,
+    truth: _ArrayLike | None = None,
+    rate: float | None = None,
+    spring: dict[str, Any] | None = None,
+    ratios: bool = False,
+) -> dict[str, Any]: ...
 def body_floor(
     rig: Rig,
     *,

@@ -17,26 +17,13 @@ use crate::error::CaudalError;
 use crate::measure::ground::{
     body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift, placement_offset as core_place, GroundParams,
 };
-use crate::measure::stretch::{stretch_report, StretchHarness, StretchStats, TailMotion, STRETCH_SAMPLES};
+use super::stretch_mesh::{mesh_dict, motion, rows_list, truth_vertices};
+use crate::measure::stretch::{rig_rows, stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES};
 use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    d.set_item("samples", s.samples)?;
-    d.set_item("p95", s.p95)?;
-    d.set_item("p99", s.p99)?;
-    d.set_item("max", s.max)?;
-    d.set_item("min", s.min)?;
-    d.set_item("torn_share", s.torn_share)?;
-    Ok(d)
-}
-
-fn motion<'py>(py: Python<'py>, m: &TailMotion) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("amplitude_deg", m.amplitude_deg)?;
-    d.set_item("max_deg", m.max_deg)?;
-    d.set_item("mean_deg", m.mean_deg)?;
-    d.set_item("swing_deg", m.swing_deg)?;
+    super::stretch_mesh::stats_into(&d, s)?;
     Ok(d)
 }
 
@@ -53,7 +40,8 @@ fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
 /// `samples` evenly spaced times (default 24, SPEC M1). `tail_vertices`: the tail; `anchor`: the
 /// joint the swing is measured against (default: the pelvis role);
 /// `reference`: a Clip whose first frame is the rigid reference pose
-/// (default: the bind pose).
+/// (default: the bind pose). `regions`: the whole-mesh rows (tail beyond
+/// the collar band, collar band, body beyond it, whole mesh).
 #[pyfunction]
 #[pyo3(signature = (rig, clip, tail_vertices, *, anchor=None, reference=None, samples=None))]
 fn edge_stretch<'py>(
@@ -70,8 +58,9 @@ fn edge_stretch<'py>(
     let a = joint(&rig.inner, "anchor", anchor)?;
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let rep = py
-        .core(move || stretch_report(&r, &c, &tail, a, reference.as_deref(), samples))?;
+    let (rep, rows) = py.core(move || -> crate::error::Result<_> {
+        Ok((stretch_report(&r, &c, &tail, a, reference.as_deref(), samples)?, rig_rows(&r, &c, &tail, a, samples)?))
+    })?;
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
     d.set_item("body", stats(py, &rep.body)?)?;
@@ -81,6 +70,7 @@ fn edge_stretch<'py>(
     d.set_item("body_edges", rep.body_edges)?;
     d.set_item("collar_edges", rep.collar_edges)?;
     d.set_item("frames", rep.frames)?;
+    d.set_item("regions", rows_list(py, &rows, false)?)?;
     Ok(d)
 }
 
@@ -93,7 +83,12 @@ fn edge_stretch<'py>(
 /// amplitude_deg}], edge counts, and the bake summary.
 #[pyfunction]
 /// `ratios=True` adds every sampled ratio (sorted f32 array) to each row.
-#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false))]
+/// Each dict's `mesh` is the whole-mesh view (every edge: tail, collar,
+/// body, whole for the rigid baseline, the rigger's rig and the repaired
+/// one; edges torn by the repair; body drift); with `truth` (the true
+/// tail's vertex ids) its rows follow the true tail.
+#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false, truth=None))]
+#[allow(clippy::too_many_arguments)]
 fn stretch_table<'py>(
     py: Python<'py>,
     model: ModelOrCharacter<'py>,
@@ -102,15 +97,18 @@ fn stretch_table<'py>(
     rate: Option<f32>,
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
+    truth: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let params = bake_params(rate, None, None, None, None, None, spring)?;
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
+    let truth = truth_vertices(truth, m.character(character).py_err()?.rig.vertex_count())?;
+    let has_truth = truth.is_some();
     let results = py
         .core(move || -> crate::error::Result<Vec<_>> {
             let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
-            names.iter().map(|n| h.compare(n, samples)).collect()
+            names.iter().map(|n| h.compare_with(n, samples, truth.as_deref())).collect()
         })?;
     let out = PyList::empty(py);
     for c in results {
@@ -134,6 +132,7 @@ fn stretch_table<'py>(
         }
         d.set_item("rows", rows)?;
         d.set_item("bake", super::bake::summary(py, &c.baked)?)?;
+        d.set_item("mesh", mesh_dict(py, &c.mesh, has_truth, ratios)?)?;
         out.append(d)?;
     }
     Ok(out)

@@ -15,6 +15,7 @@ mod rig;
 mod spring;
 mod bake;
 mod measure;
+mod stretch_mesh;
 mod solve;
 
 #[pymodule]
@@ -28,6 +29,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     spring::register(m)?;
     bake::register(m)?;
     measure::register(m)?;
+    stretch_mesh::register(m)?;
     appendage::register(m)?;
     solve::register(m)?;
     Ok(())

@@ -14,7 +14,11 @@ pub const TIP_FREQUENCY_RATIO: f32 = 0.5;
 pub const DAMPING_RATIO: f32 = 0.65;
 /// Gravity on the particles, m/s² (not 9.8: a tail has muscles).
 pub const GRAVITY_M_S2: f32 = 1.0;
-/// Lift of the whole tail, degrees, distributed over its joints (SPEC S3).
+/// Carry, degrees (SPEC S3): the elevation above straight down the rest arc
+/// lifts the tail's root direction to, distributed over its joints.
+/// Departure: S3 lifts by the whole carry, written for a tail modelled
+/// hanging down; caudal lifts by `max(0, carry - modelled elevation)`, so a
+/// level or curled tail is not lifted further (`spring::rest::carry_lift`).
 pub const CARRY_DEG: f32 = 50.0;
 /// Bend coupling rate `k`, 1/s (SPEC S4: α = 1 - exp(-k Δt)).
 pub const COUPLING_RATE: f32 = 12.0;
@@ -35,7 +39,7 @@ pub const COUPLING_RATE: f32 = 12.0;
 /// of a 1.9 m creature (hips at the floor) did (109°).
 pub const STOP_DEG: f32 = 30.0;
 /// Bend capacity ratio: a chain whose bones are shorter than this many
-/// times its skin's thickness has its carry and stop scaled by
+/// times its skin's thickness has its carry's lift and its stop scaled by
 /// `κ = min(1, bone length / (ratio · thickness))` (see
 /// `spring::bend_capacity`). Not in the SPEC: its fox tail is slender and
 /// unaffected, as are the Khronos Fox (κ 1, bones 0.83 of its thickness)
@@ -112,8 +116,12 @@ pub struct SpringParams {
     pub damping_ratio: f32,
     /// Downward acceleration, metres/s² (see [`Units`]).
     pub gravity: f32,
-    /// Total lift of the tail about the hips' lateral axis, degrees; link `i`
-    /// of `N` gets `carry (i+1)/N` of it, so the arc does not depend on `N`.
+    /// Target elevation of the tail above straight down, degrees: the rest
+    /// arc lifts the tail about the hips' lateral axis by
+    /// `max(0, carry - modelled root elevation)`; link `i` of `N` gets
+    /// `(i+1)/N` of that lift, so the arc does not depend on `N`. A tail
+    /// modelled at or above the carry (level, curled) is not lifted; 0 or
+    /// less never lifts.
     pub carry_deg: f32,
     /// Keep every particle below the root behind the forward-facing plane
     /// through the tail root (so the tail never swings between the legs;
@@ -123,7 +131,7 @@ pub struct SpringParams {
     pub coupling_rate: f32,
     /// Elastic stop angle beyond the rest direction, degrees (0 < stop ≤ 180).
     pub stop_deg: f32,
-    /// [`BEND_CAPACITY`]: scales `carry_deg` and `stop_deg` down for a
+    /// [`BEND_CAPACITY`]: scales the carry's lift and `stop_deg` down for a
     /// chain too short for its skin's thickness; 0 = off.
     pub bend_capacity: f32,
     /// Ground contact on or off.

@@ -84,7 +84,28 @@ pub(crate) fn body_axes(params: &SpringParams) -> (Vec3, Vec3, Vec3) {
     (forward, up, up.cross(forward))
 }
 
-pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<ChainRest> {
+/// Elevation of the modelled root direction `c` (lateral part removed)
+/// above straight down, radians, about the hips' lateral axis: 0 hanging
+/// straight down, π/2 level and pointing back, beyond π/2 curled up over
+/// the back; negative when it points forward between the legs.
+pub(crate) fn root_elevation(c: Vec3, forward: Vec3, up: Vec3) -> f32 {
+    (-c.dot(forward)).atan2(-c.dot(up))
+}
+
+/// The lift the rest arc applies (radians): carry is a target elevation,
+/// not a fixed turn. Departure from SPEC S3, which lifts a tail modelled
+/// hanging straight down between the legs by the whole carry: applied to a
+/// tail modelled level or curled over the back it lifted that tail 50°
+/// further (the curled demo tails stretched most, p99 up to 1.49). The lift
+/// is `max(0, carry - elevation)`: a hanging tail gets the article's whole
+/// carry, a level or curled one keeps its modelled elevation. A stub's
+/// bend capacity κ then scales the lift (`SpringParams::bend_capacity`).
+pub(crate) fn carry_lift(carry: f32, elevation: f32) -> f32 {
+    (carry - elevation).max(0.0)
+}
+
+/// `capacity`: the chain's bend capacity κ, which scales the carry's lift.
+pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacity: f32) -> Result<ChainRest> {
     params.validate()?;
     let neutral = rig.bind_locals();
     let n = chain.bones.len();
@@ -148,7 +169,7 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Resu
     // Centred arc (S7): the root direction without its lateral part.
     let c = side_free(authored[0], -up);
     let beta = params.rest_curve;
-    let carry = params.carry_deg.to_radians();
+    let carry = capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
 
     let two_zeta = 2.0 * params.damping_ratio;
     // Reference link length in anchor-local units (H is in bind space).

@@ -82,8 +82,10 @@ impl TailSpring {
         let chain = TailChain::new(rig, chain.bones, chain.end)?;
         params.validate()?;
         let capacity = super::capacity::bend_capacity(rig, &chain, params.bend_capacity);
-        let bent = SpringParams { carry_deg: params.carry_deg * capacity, stop_deg: params.stop_deg * capacity, ..params.clone() };
-        let rest = rest::build(rig, &chain, &bent)?;
+        // The capacity scales the stop and the carry's lift (not its target
+        // elevation: see `rest::carry_lift`).
+        let bent = SpringParams { stop_deg: params.stop_deg * capacity, ..params.clone() };
+        let rest = rest::build(rig, &chain, &bent, capacity)?;
         let n = chain.bones.len();
         let rules = rules_of(&bent);
         let mut state = ChainState::new(n);

@@ -5,16 +5,18 @@
 
 use rayon::prelude::*;
 
+use super::collar::{collar_band, COLLAR_BAND_DIAMETERS};
+use super::mesh::{lowest_point, mesh_stretch, MeshStretch, Played};
 use super::motion::{carry_reference, TailMotion};
 use super::report::stretch_report;
 use super::stats::StretchStats;
 use crate::appendage::{Decision, Report};
-use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip};
+use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
 use crate::rig::{Influences, Rig};
-use crate::spring::TailChain;
+use crate::spring::{TailChain, TailSpring};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,6 +42,29 @@ pub struct StretchComparison {
     pub rows: Vec<StretchRow>,
     /// The chain's bake of this clip (first chain).
     pub baked: BakedClip,
+    /// Every edge of the mesh: rigid, rigger and repaired rows, what the
+    /// repair tore, how far the body drifted.
+    pub mesh: MeshStretch,
+}
+
+/// Depth of the generated crouch as a share of the model height `H`: a
+/// quarter of the height sinks the pelvis of every fixture far enough for a
+/// hanging or level tail to reach the floor, while two-bone legs can still
+/// keep the feet planted.
+pub const CROUCH_DEPTH_SHARE: f32 = 0.25;
+/// Length of the generated crouch, seconds (a third going down, the rest held).
+pub const CROUCH_SECONDS: f32 = 1.5;
+
+/// The whole-mesh view of a generated crouch (`crouch_clip`) baked as a
+/// one-shot: the tail meets the floor while the pelvis sinks.
+#[derive(Clone, Debug)]
+pub struct CrouchCheck {
+    pub depth: f32,
+    /// The floor the spring met (world Y): the spring's own, or raised to
+    /// half a tail thickness above the lowest point the rigid tail reaches
+    /// in the crouch, whichever is higher.
+    pub floor: f32,
+    pub mesh: MeshStretch,
 }
 
 /// Vertices of every part the detection turned into a chain.
@@ -119,10 +144,14 @@ impl<'a> StretchHarness<'a> {
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
-        super::report::check_samples(samples)?;
-        let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
-        let extended = extend_clip(&sampled, &self.grown)?;
-        let mode = self.bake.loop_mode(clip);
+        self.compare_with(clip, samples, None)
+    }
+
+    /// Plays `sampled` (the original rig's joints) on the repaired rig with
+    /// every chain baked in `mode`: the played clip, the rigid carry pose
+    /// and the bakes.
+    fn play(&self, sampled: &crate::rig::Clip, mode: LoopMode) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
+        let extended = extend_clip(sampled, &self.grown)?;
         let baked: Vec<BakedClip> = self
             .chains
             .iter()
@@ -137,6 +166,86 @@ impl<'a> StretchHarness<'a> {
                 reference[j] = carry[j];
             }
         }
+        Ok((played, reference, baked))
+    }
+
+    /// The whole-mesh view of `sampled` against the rigid baseline and the
+    /// rigger's rig, the rows following `truth` (the true tail's vertices)
+    /// when given, else the detected tail.
+    fn mesh_view(&self, sampled: &crate::rig::Clip, played: &crate::rig::Clip, reference: &[crate::rig::Trs], truth: Option<&[u32]>, samples: usize) -> Result<MeshStretch> {
+        let original = &self.model.characters[self.character].rig;
+        mesh_stretch(
+            Played { rig: &self.rigid, clip: sampled },
+            Played { rig: original, clip: sampled },
+            Played { rig: &self.grown, clip: played },
+            reference,
+            truth.unwrap_or(&self.tail),
+            self.chains[0].anchor,
+            samples,
+        )
+    }
+
+    /// The whole-mesh view of a crouch of [`CROUCH_DEPTH_SHARE`] of the
+    /// height (every frame sampled): a tail pressing on the floor must bend
+    /// at its own joints and leave the body where the rigger's skinning
+    /// puts it.
+    ///
+    /// A level or curled tail never reaches the floor in a crouch its legs
+    /// can make, so the floor is raised (SPEC C's "raised floor") to half a
+    /// tail-root thickness above the lowest point the rigid tail reaches:
+    /// about where the tail's centre line (which the spring keeps above the
+    /// floor) runs there, so the tail rests on the floor whatever pose it
+    /// was modelled in; a level tail lies along it.
+    pub fn crouch(&self, truth: Option<&[u32]>) -> Result<CrouchCheck> {
+        let original = &self.model.characters[self.character].rig;
+        let depth = CROUCH_DEPTH_SHARE * original.height();
+        let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
+        let sampled = crate::measure::ground::crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
+        let tail = truth.unwrap_or(&self.tail);
+        let anchor = self.chains[0].anchor;
+        let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
+        let rigid_lowest = lowest_point(&self.rigid, &sampled, tail);
+        let units = TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?.units_per_metre();
+        let spring = &self.bake.spring;
+        let own = (spring.floor_height + spring.clearance) * units;
+        let floor = own.max(rigid_lowest + radius);
+        let raised = self.clone_with_floor(floor / units - spring.clearance);
+        let (played, reference, _) = raised.play(&sampled, LoopMode::Once)?;
+        let mesh = self.mesh_view(&sampled, &played, &reference, truth, sampled.frame_count())?;
+        Ok(CrouchCheck { depth, floor, mesh })
+    }
+
+    fn clone_with_floor(&self, floor_height: f32) -> StretchHarness<'a> {
+        let mut bake = self.bake.clone();
+        bake.spring.floor_height = floor_height;
+        StretchHarness {
+            model: self.model,
+            character: self.character,
+            grown: self.grown.clone(),
+            rigid: self.rigid.clone(),
+            chains: self.chains.clone(),
+            tail: self.tail.clone(),
+            bake,
+        }
+    }
+
+    /// [`Self::compare`], the whole-mesh rows following `truth` (the true
+    /// tail's vertex ids) when given.
+    pub fn compare_with(&self, clip: &str, samples: usize, truth: Option<&[u32]>) -> Result<StretchComparison> {
+        super::report::check_samples(samples)?;
+        if let Some(t) = truth {
+            let n = self.grown.vertex_count();
+            if let Some((i, &v)) = t.iter().enumerate().find(|(_, &v)| v as usize >= n) {
+                return Err(CaudalError::IndexOutOfRange { field: "truth".into(), index: i, value: v as i64, bound: n });
+            }
+            if t.is_empty() {
+                return Err(CaudalError::shape("truth", "the true tail has no vertices"));
+            }
+        }
+        let sampled = self.model.sample_clip(self.character, clip, self.bake.rate)?;
+        let mode = self.bake.loop_mode(clip);
+        let (played, reference, baked) = self.play(&sampled, mode)?;
+        let mesh = self.mesh_view(&sampled, &played, &reference, truth, samples)?;
         let anchor = self.chains[0].anchor;
         let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
             (&self.model.characters[self.character].rig, &sampled, None),
@@ -179,6 +288,7 @@ impl<'a> StretchHarness<'a> {
             samples,
             rows,
             baked: baked.into_iter().next().expect("at least one chain"),
+            mesh,
         })
     }
 }

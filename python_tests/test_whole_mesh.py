@@ -1,0 +1,141 @@
+"""The whole-mesh stretch (issue 13) from Python: the report's whole-mesh
+rows agree with an independent measure (the baked GLB skinned by the numpy
+reader of gltf_numpy.py, sharing no code with the core), the rows follow a
+truth file, and ``caudal report --truth --crouch`` prints them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import caudal
+from conftest import asset
+from gltf_numpy import NumpyGltf, skinned_positions
+
+TORN = (0.67, 1.5)
+
+
+def numpy_edges(g: NumpyGltf) -> tuple[np.ndarray, np.ndarray]:
+    """Bind positions (POSITION, every skinned primitive in node order) and
+    the mesh's unique undirected edges, read straight from the file."""
+    pos, tris, base = [], [], 0
+    for n in g.doc["nodes"]:
+        if "mesh" not in n or "skin" not in n:
+            continue
+        for prim in g.doc["meshes"][n["mesh"]]["primitives"]:
+            p = g.accessor(prim["attributes"]["POSITION"]).astype(np.float64)
+            # Without indices a primitive's vertices are its triangles, in order.
+            idx = (g.accessor(prim["indices"]).astype(np.int64) if "indices" in prim else np.arange(len(p))).reshape(-1, 3)
+            pos.append(p)
+            tris.append(idx + base)
+            base += len(p)
+    bind = np.concatenate(pos)
+    t = np.concatenate(tris)
+    e = np.concatenate([t[:, [0, 1]], t[:, [1, 2]], t[:, [2, 0]]])
+    e = np.unique(np.sort(e, axis=1), axis=0)
+    e = e[e[:, 0] != e[:, 1]]
+    diag = np.linalg.norm(bind.max(0) - bind.min(0))
+    e = e[np.linalg.norm(bind[e[:, 0]] - bind[e[:, 1]], axis=1) > 1e-6 * diag]
+    return bind, e
+
+
+def whole_row(path, animation: str, times: list[float]) -> dict[str, float]:
+    """p95, p99, max and torn share of every edge of the file's mesh at
+    ``times`` of ``animation``, skinned by numpy (nearest-rank percentiles,
+    SPEC M1's torn thresholds)."""
+    g = NumpyGltf(path)
+    anim = next(i for i, a in enumerate(g.doc["animations"]) if a.get("name") == animation)
+    bind, e = numpy_edges(g)
+    bind_len = np.linalg.norm(bind[e[:, 0]] - bind[e[:, 1]], axis=1)
+    r = []
+    for t in times:
+        p = skinned_positions(g, anim, t)
+        r.append(np.linalg.norm(p[e[:, 0]] - p[e[:, 1]], axis=1) / bind_len)
+    r = np.sort(np.concatenate(r))
+    rank = lambda q: float(r[max(int(np.ceil(q * len(r))), 1) - 1])  # noqa: E731
+    return {"p95": rank(0.95), "p99": rank(0.99), "max": float(r[-1]), "torn_share": float(np.mean((r < TORN[0]) | (r > TORN[1]))), "samples": len(r)}
+
+
+@pytest.fixture(scope="module")
+def fox_baked(tmp_path_factory):
+    out = tmp_path_factory.mktemp("whole") / "fox_tail.glb"
+    cmd = [sys.executable, "-m", "caudal.cli", "tail", str(asset("fox/Fox_notail.glb")), "-o", str(out), "--bake", "--clips", "Walk"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    entry = caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"])[0]
+    return out, entry
+
+
+def test_the_report_agrees_with_an_independent_measure(fox_baked):
+    out, entry = fox_baked
+    mesh = entry["mesh"]
+    by = {r["rig"]: {x["region"]: x for x in r["rows"]} for r in mesh["rigs"]}
+    # The bake's keys sit at the sampled frame times: read them off a baked
+    # tail channel of the written file.
+    g = NumpyGltf(out)
+    walk = next(a for a in g.doc["animations"] if a["name"] == "Walk")
+    tail_nodes = {i for i, n in enumerate(g.doc["nodes"]) if n.get("name", "").startswith("Tail_")}
+    ch = next(c for c in walk["channels"] if c["target"]["node"] in tail_nodes)
+    key_times = g.accessor(walk["samplers"][ch["sampler"]]["input"])[:, 0].astype(np.float64)
+    times = [float(key_times[f]) for f in mesh["frames"]]
+    assert len(times) == 24
+    for rig, path in (("repaired", out), ("rigger", asset("fox/Fox_notail.glb"))):
+        ours = by[rig]["whole"]
+        theirs = whole_row(path, "Walk", times)
+        assert theirs["samples"] == ours["samples"], (rig, theirs, ours)
+        for k in ("p95", "p99", "max", "torn_share"):
+            assert theirs[k] == pytest.approx(ours[k], abs=0.01), (rig, k, theirs, ours)
+    # Not a vacuous match: the rigger's rig tears what the repair mends.
+    assert by["rigger"]["whole"]["torn_share"] > by["repaired"]["whole"]["torn_share"] + 0.01
+
+
+def test_rows_follow_the_truth_and_partition_the_mesh(fox_baked):
+    _, detected = fox_baked
+    truth = json.loads(asset("fox/Fox_notail.truth.json").read_text())["tail_vertices"]
+    entry = caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array(truth))[0]
+    mesh = entry["mesh"]
+    assert mesh["truth"] and not detected["mesh"]["truth"]
+    assert mesh["tail_vertices"] == len(truth)
+    for rig in mesh["rigs"]:
+        rows = {x["region"]: x for x in rig["rows"]}
+        assert rows["tail"]["edges"] + rows["collar"]["edges"] + rows["body"]["edges"] == rows["whole"]["edges"]
+    rep = {x["region"]: x for x in mesh["rigs"][2]["rows"]}
+    assert rep["tail"]["torn_share"] == 0.0 and rep["tail"]["p99"] <= rep["body"]["p99"]
+    assert mesh["torn_by_repair"]["edges"] == 0
+    assert mesh["body_drift"]["share_h"] <= 0.002
+    with pytest.raises(caudal.RigError, match="truth"):
+        caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array([10**6]))
+
+
+def test_report_command_prints_the_whole_mesh(tmp_path):
+    png = tmp_path / "fox.png"
+    cmd = [
+        sys.executable, "-m", "caudal.cli", "report", str(asset("fox/Fox_notail.glb")), "--clip", "Walk",
+        "--truth", str(asset("fox/Fox_notail.truth.json")), "--crouch", "--plot", str(png),
+    ]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "whole mesh: true tail of 180 vertices" in r.stdout
+    assert "torn by the repair" in r.stdout and "body drift outside the band" in r.stdout
+    assert "crouch (generated" in r.stdout
+    assert png.stat().st_size > 10_000
+    j = subprocess.run(cmd[:-2] + ["--json"], capture_output=True, text=True)
+    assert j.returncode == 0, j.stderr
+    clips = json.loads(j.stdout)["clips"]
+    assert [c["clip"] for c in clips] == ["Walk", "crouch"]
+    assert clips[1]["mesh"]["body_drift"]["share_h"] <= 0.002
+
+
+def test_crouch_stretch_names_bad_input():
+    fox = caudal.load(asset("fox/Fox_notail.glb"))
+    with pytest.raises(caudal.RigError, match="truth"):
+        caudal.crouch_stretch(fox, truth=np.array([10**6]))
+    c = caudal.crouch_stretch(fox)
+    low = c["mesh"]["tail_lowest"]
+    # The floor sits at the spring's own or half a tail thickness above the
+    # rigid tail's lowest point, never below that point.
+    assert c["floor"] > low["rigid"] and c["depth"] == pytest.approx(0.25 * fox.characters[0].height, rel=1e-5)
