@@ -67,7 +67,12 @@ def test_grow_chains_returns_a_new_rig_with_a_weighted_chain():
     assert not ((new.skin_joints == end) & (w > 0)).any(), "Tail_End is weightless"
     tv = tail["vertices"]
     on_chain = np.isin(new.skin_joints[tv], [names.index(n) for n in tail["bones"]]) & (w[tv] > 0)
+    # The chain owns the tail to where it meets the body: the hand-over at
+    # the root leaves at least half of every vertex on the chain.
     assert on_chain.any(axis=1).all()
+    chain_share = np.where(np.isin(new.skin_joints[tv], [names.index(n) for n in tail["bones"]]), w[tv], 0).sum(axis=1)
+    assert chain_share.min() >= 0.5 - 1e-5
+    assert tail["handover_vertices"] > 0 and tail["handover_width"] > 0
     d0 = caudal.weighted_bone_distance(rig, tv)
     d1 = caudal.weighted_bone_distance(new, tv)
     assert d1 < 0.5 * d0
@@ -124,7 +129,9 @@ def test_chain_shape_follows_the_tail_thickness():
     assert thick["bone_count"] == 3 and spec["bone_count"] == 8
     band = {}
     for blend in (0.25, 0.5):
-        new, rep = caudal.grow_chains(rig, joint_blend=blend)
+        # Without the root's hand-over band, which blends the first ring on
+        # its own: SPEC T9's blend alone.
+        new, rep = caudal.grow_chains(rig, joint_blend=blend, handover_radii=0)
         (tail,) = chains(rep)
         t1 = new.joint_names.index("Tail_1")
         verts = np.asarray(tail["vertices"])

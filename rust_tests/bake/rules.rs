@@ -217,9 +217,9 @@ fn root_motion_is_carried_across_the_seam() {
 
 #[test]
 fn bend_capacity_is_reported_per_chain() {
-    // Bones of 0.31x (the Shiba's curl) and 0.38x (the Alpaca's stub) their
+    // Bones of 0.33x (the Shiba's curl) and 0.38x (the Alpaca's stub: the root's hand-over moves its thickness measure) their
     // skin's thickness bend less; the others are slender enough.
-    for (g, want) in [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.611), (alpaca(), 0.765)] {
+    for (g, want) in [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.656), (alpaca(), 0.765)] {
         let clip = extend_clip(&g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(), &g.rig).unwrap();
         let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
         assert!((b.bend_capacity - want).abs() < 0.005, "{}: capacity {}, want {want}", g.model.label, b.bend_capacity);

@@ -12,7 +12,7 @@ mod weights;
 
 pub use apply::chain_bind;
 pub use file::grow_file_chains;
-pub use handover::{chain_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
+pub use handover::{pelvis_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
 pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK};
 pub use naming::chain_prefix;
 pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};

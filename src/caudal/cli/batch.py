@@ -39,6 +39,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
     p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
     p.add_argument("--segment-thickness", type=float, help="no bone shorter than this many times the tail's thickness (default 1.25)")
+    p.add_argument("--handover-radii", type=float, help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2)")
     p.add_argument("--joint-blend", type=float, help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5)")
     p.add_argument("--bake", action="store_true", help="write the tail's spring motion into each clip as loop-closed keys")
     p.add_argument("--clips", help="comma-separated clip names to bake and measure (default: every clip)")

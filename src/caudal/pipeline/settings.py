@@ -33,6 +33,7 @@ class RepairSettings:
     max_bones: int | None = None
     segment_thickness: float | None = None
     joint_blend: float | None = None
+    handover_radii: float | None = None
     bake: bool = False
     clips: tuple[str, ...] | None = None
     """Clips to bake and to measure (default: every clip of the file)."""
@@ -71,6 +72,7 @@ class RepairSettings:
             max_bones=args.max_bones,
             segment_thickness=args.segment_thickness,
             joint_blend=args.joint_blend,
+            handover_radii=args.handover_radii,
             bake=args.bake,
             clips=clips,
             spring={k: spring_value(v) for k, v in pairs("--spring", args.spring).items()},
@@ -88,6 +90,7 @@ class RepairSettings:
             max_bones=self.max_bones,
             segment_thickness=self.segment_thickness,
             joint_blend=self.joint_blend,
+            handover_radii=self.handover_radii,
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -135,7 +138,7 @@ def _parse(key: str, value: Any, current: Any) -> Any:
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
             raise ValueError(f"{value!r} is not a whole number")
         return int(value)
-    if key in ("segment_thickness", "joint_blend"):
+    if key in ("segment_thickness", "joint_blend", "handover_radii"):
         if isinstance(value, bool):
             raise ValueError(f"{value!r} is not a number")
         return float(value)

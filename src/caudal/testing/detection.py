@@ -19,9 +19,12 @@ from caudal.testing.subject import ModelLike, grown_joints, chain_share, charact
 
 TruthLike = Union[str, "os.PathLike[str]", dict[str, Any]]
 
-TAIL_SHARE = 0.5
-"""A vertex belongs to the tail when more than this share of its weight is
-on tail joints (the truth files' own rule, ``tail_share > 0.5``)."""
+FOUND_SHARE = 0.45
+"""A true tail vertex counts as found when at least this share of its
+weight is on the grown chains (issue 12's measure). Not the truth files'
+rule for what the tail is (``tail_share > 0.5``): the chain's root ring
+shares its weight half and half with the pelvis (SPEC T9), and that ring
+is the chain's."""
 
 
 def true_tail(truth: dict[str, Any], character: caudal.Character) -> npt.NDArray[np.int64]:
@@ -74,7 +77,7 @@ def assert_tail_found(
             continue
         where = who(subject.label, subject.original, c)
         share = chain_share(ch.rig, grown_joints(subject.original.characters[c].rig, ch.rig))
-        found = np.flatnonzero(share > TAIL_SHARE)
+        found = np.flatnonzero(share >= FOUND_SHARE)
         hit = np.intersect1d(found, expected)
         recall = len(hit) / len(expected)
         precision = len(hit) / len(found) if len(found) else 0.0
