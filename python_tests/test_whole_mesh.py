@@ -5,6 +5,7 @@ truth file, and ``caudal report --truth --crouch`` prints them."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -113,16 +114,18 @@ def test_rows_follow_the_truth_and_partition_the_mesh(fox_baked):
 
 def test_report_command_prints_the_whole_mesh(tmp_path):
     png = tmp_path / "fox.png"
+    # The plot needs the optional matplotlib (caudal[plot]); the table does not.
+    plot = importlib.util.find_spec("matplotlib") is not None
     cmd = [
         sys.executable, "-m", "caudal.cli", "report", str(asset("fox/Fox_notail.glb")), "--clip", "Walk",
-        "--truth", str(asset("fox/Fox_notail.truth.json")), "--crouch", "--plot", str(png),
+        "--truth", str(asset("fox/Fox_notail.truth.json")), "--crouch", *(["--plot", str(png)] if plot else []),
     ]  # fmt: skip
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "whole mesh: true tail of 180 vertices" in r.stdout
     assert "torn by the repair" in r.stdout and "body drift outside the band" in r.stdout
     assert "crouch (generated" in r.stdout
-    assert png.stat().st_size > 10_000
+    assert not plot or png.stat().st_size > 10_000
     j = subprocess.run(cmd[:-2] + ["--json"], capture_output=True, text=True)
     assert j.returncode == 0, j.stderr
     clips = json.loads(j.stdout)["clips"]
