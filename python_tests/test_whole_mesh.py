@@ -126,7 +126,7 @@ def test_report_command_prints_the_whole_mesh(tmp_path):
     assert "torn by the repair" in r.stdout and "body drift outside the band" in r.stdout
     assert "crouch (generated" in r.stdout
     assert not plot or png.stat().st_size > 10_000
-    j = subprocess.run(cmd[:-2] + ["--json"], capture_output=True, text=True)
+    j = subprocess.run([*(cmd[:-2] if plot else cmd), "--json"], capture_output=True, text=True)
     assert j.returncode == 0, j.stderr
     clips = json.loads(j.stdout)["clips"]
     assert [c["clip"] for c in clips] == ["Walk", "crouch"]
