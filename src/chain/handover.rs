@@ -88,7 +88,7 @@ pub fn band(weld: &Weld, graph: &MeshGraph, part: &[u32], ring: &RootRing, width
     }
     geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| part.binary_search(&w).is_ok())
         .into_iter()
-        .map(|(v, d, _)| (v, pelvis_share(d, width)))
+        .map(|(v, d)| (v, pelvis_share(d, width)))
         .collect()
 }
 

@@ -71,24 +71,20 @@ pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sour
 }
 
 /// Geodesic distances from `sources` (distance 0) to every vertex within
-/// `limit`, walking only through vertices `open` accepts, with the source
-/// each was reached from. Returns `(vertex, distance, source)` for every
-/// vertex reached below `limit` (the sources too, at 0), sorted by vertex.
-/// The cost is the band's, not the mesh's: nothing past `limit` is visited.
-/// Ties go to the smaller source, so the labels are the same on any run.
-pub fn geodesic_within(graph: &MeshGraph, positions: &[Vec3], sources: &[u32], limit: f32, open: impl Fn(u32) -> bool) -> Vec<(u32, f32, u32)> {
-    let mut best: std::collections::HashMap<u32, (f32, u32)> = std::collections::HashMap::new();
+/// `limit`, walking only through vertices `open` accepts. Returns
+/// `(vertex, distance)` for every vertex reached below `limit` (the sources
+/// too, at 0), sorted by vertex. The cost is the band's, not the mesh's:
+/// nothing past `limit` is visited.
+pub fn geodesic_within(graph: &MeshGraph, positions: &[Vec3], sources: &[u32], limit: f32, open: impl Fn(u32) -> bool) -> Vec<(u32, f32)> {
+    let mut dist: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
     let mut heap = BinaryHeap::new();
-    let mut from: Vec<u32> = sources.to_vec();
-    from.sort_unstable();
-    from.dedup();
-    for &s in &from {
-        best.insert(s, (0.0, s));
-        heap.push(Item(0.0, s));
+    for &s in sources {
+        if dist.insert(s, 0.0).is_none() {
+            heap.push(Item(0.0, s));
+        }
     }
     while let Some(Item(d, v)) = heap.pop() {
-        let (dv, src) = best[&v];
-        if d > dv {
+        if d > dist[&v] {
             continue;
         }
         let pv = positions[v as usize];
@@ -97,17 +93,13 @@ pub fn geodesic_within(graph: &MeshGraph, positions: &[Vec3], sources: &[u32], l
                 continue;
             }
             let nd = d + pv.distance(positions[w as usize]);
-            let better = match best.get(&w) {
-                None => true,
-                Some(&(old, os)) => nd < old || (nd == old && src < os),
-            };
-            if nd < limit && better {
-                best.insert(w, (nd, src));
+            if nd < limit && dist.get(&w).is_none_or(|&old| nd < old) {
+                dist.insert(w, nd);
                 heap.push(Item(nd, w));
             }
         }
     }
-    let mut out: Vec<(u32, f32, u32)> = best.into_iter().map(|(v, (d, s))| (v, d, s)).collect();
-    out.sort_by_key(|&(v, _, _)| v);
+    let mut out: Vec<(u32, f32)> = dist.into_iter().collect();
+    out.sort_by_key(|&(v, _)| v);
     out
 }
