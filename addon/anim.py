@@ -52,7 +52,14 @@ def _new_curve(curves, data_path: str, index: int, group: str):
         return curves.new(data_path, index=index)
 
 
-def write_curve(curves, data_path: str, index: int, frames: np.ndarray, values: np.ndarray, group: str | None = None):
+def write_curve(
+    curves,
+    data_path: str,
+    index: int,
+    frames: np.ndarray,
+    values: np.ndarray,
+    group: str | None = None,
+):
     """Replaces one f-curve's keys with (frames, values), linear."""
     fc = curves.find(data_path, index=index)
     if fc is not None:

@@ -106,7 +106,13 @@ def basis_from_local(rest_local_xyzw: np.ndarray, local_xyzw: np.ndarray) -> np.
     return q
 
 
-def locals_from_basis(rest_t: np.ndarray, rest_q_xyzw: np.ndarray, loc: np.ndarray, q_wxyz: np.ndarray, scale: np.ndarray):
+def locals_from_basis(
+    rest_t: np.ndarray,
+    rest_q_xyzw: np.ndarray,
+    loc: np.ndarray,
+    q_wxyz: np.ndarray,
+    scale: np.ndarray,
+):
     """Blender pose channels (F, J, ...) -> caudal local TRS.
 
     ``local = rest_local @ basis``: translation ``rest_t + R_rest loc``,
@@ -130,7 +136,9 @@ def rotate_xyzw(q: np.ndarray, v: np.ndarray) -> np.ndarray:
     return v + w * t + np.cross(u, t)
 
 
-def basis_from_locals(rest_t: np.ndarray, rest_q_xyzw: np.ndarray, t: np.ndarray, q_xyzw: np.ndarray):
+def basis_from_locals(
+    rest_t: np.ndarray, rest_q_xyzw: np.ndarray, t: np.ndarray, q_xyzw: np.ndarray
+):
     """caudal local TRS (F, J, ...) -> Blender pose channels: the inverse of
     ``locals_from_basis``. Returns (location, rotation_quaternion wxyz);
     quaternion signs continuous over frames."""

@@ -35,14 +35,18 @@ class BakeResult:
 TAIL_SKIN_SHARE = 0.5
 
 
-def measure(rig, table, clip, tail_joints: list[int], tail_rotations: np.ndarray, anchor: str) -> dict:
+def measure(
+    rig, table, clip, tail_joints: list[int], tail_rotations: np.ndarray, anchor: str
+) -> dict:
     """Edge stretch of the tail and body with the baked keys, and how much
     the tail swings (SPEC M1: stretch is only honest beside the motion)."""
     import caudal
 
     rot = np.array(clip.rotations, dtype=np.float32)
     rot[:, tail_joints] = tail_rotations
-    baked = caudal.Clip(clip.name, clip.rate, np.asarray(clip.translations), rot, np.asarray(clip.scales))
+    baked = caudal.Clip(
+        clip.name, clip.rate, np.asarray(clip.translations), rot, np.asarray(clip.scales)
+    )
     tail = np.flatnonzero(table.dense[:, tail_joints].sum(axis=1) > TAIL_SKIN_SHARE)
     return caudal.edge_stretch(rig, baked, tail, anchor=anchor)
 

@@ -129,7 +129,9 @@ def read_rig(arm, meshes=None) -> RigTable:
         raise ValueError("select an armature (or a mesh deformed by one)")
     meshes = deform_meshes(arm) if meshes is None else list(meshes)
     if not meshes:
-        raise ValueError(f"no mesh is deformed by '{arm.name}' (an Armature modifier pointing at it)")
+        raise ValueError(
+            f"no mesh is deformed by '{arm.name}' (an Armature modifier pointing at it)"
+        )
     for o in (arm, *meshes):
         if o.mode == "EDIT":
             o.update_from_editmode()  # read what the user sees, not the last flush
@@ -168,7 +170,9 @@ def read_rig(arm, meshes=None) -> RigTable:
         root = int(np.flatnonzero(parents < 0)[0])
         dense[empty, root] = 1.0
         sums[empty] = 1.0
-        warnings.append(f"{int(empty.sum())} vertices had no bone weight; they were treated as bound to '{names[root]}'")
+        warnings.append(
+            f"{int(empty.sum())} vertices had no bone weight; they were treated as bound to '{names[root]}'"
+        )
     dense /= sums[:, None]
     return RigTable(
         armature=arm.name,
@@ -209,7 +213,7 @@ def write_weights(table: RigTable, names: list[str], dense: np.ndarray, rows: np
             ws = sub[r[sel], j]
             uniq, inverse, counts = np.unique(ws, return_inverse=True, return_counts=True)
             order = np.argsort(inverse, kind="stable")
-            for w, chunk in zip(uniq, np.split(verts[order], np.cumsum(counts)[:-1])):
+            for w, chunk in zip(uniq, np.split(verts[order], np.cumsum(counts)[:-1]), strict=False):
                 g.add(chunk.tolist(), float(w), "REPLACE")
 
 
@@ -240,8 +244,9 @@ def sample_action(arm, action, table: RigTable, rig, frames: np.ndarray, fps: fl
     """The action as a ``caudal.Clip`` on the table's joints (core space),
     read from its f-curves without touching the live pose. Channels the
     action does not key stay at rest (Blender's own behaviour)."""
-    import caudal
     from mathutils import Euler
+
+    import caudal
 
     from . import anim
 
@@ -260,12 +265,26 @@ def sample_action(arm, action, table: RigTable, rig, frames: np.ndarray, fps: fl
         mode = pb.rotation_mode if pb is not None else "QUATERNION"
         if mode == "QUATERNION":
             for i in range(4):
-                quat[:, k, i] = anim.sample(anim.find(curves, base + ".rotation_quaternion", i), frames, 1.0 if i == 0 else 0.0)
+                quat[:, k, i] = anim.sample(
+                    anim.find(curves, base + ".rotation_quaternion", i),
+                    frames,
+                    1.0 if i == 0 else 0.0,
+                )
         elif mode != "AXIS_ANGLE":
-            e = np.stack([anim.sample(anim.find(curves, base + ".rotation_euler", i), frames, 0.0) for i in range(3)], axis=1)
+            e = np.stack(
+                [
+                    anim.sample(anim.find(curves, base + ".rotation_euler", i), frames, 0.0)
+                    for i in range(3)
+                ],
+                axis=1,
+            )
             quat[:, k] = [tuple(Euler(row, mode).to_quaternion()) for row in e]
-    t, q, s = axes.locals_from_basis(np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), loc, quat, scale)
-    return caudal.Clip(action.name, float(fps), t.astype(np.float32), q.astype(np.float32), s.astype(np.float32))
+    t, q, s = axes.locals_from_basis(
+        np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), loc, quat, scale
+    )
+    return caudal.Clip(
+        action.name, float(fps), t.astype(np.float32), q.astype(np.float32), s.astype(np.float32)
+    )
 
 
 def write_clip(arm, clip, rig, action, frame_start: float = 0.0) -> None:
@@ -276,7 +295,12 @@ def write_clip(arm, clip, rig, action, frame_start: float = 0.0) -> None:
 
     fps = bpy.context.scene.render.fps / bpy.context.scene.render.fps_base
     frames = frame_start + np.asarray(clip.times, dtype=np.float64) * fps
-    loc, quat = axes.basis_from_locals(np.asarray(rig.rest_translations), np.asarray(rig.rest_rotations), np.asarray(clip.translations), np.asarray(clip.rotations))
+    loc, quat = axes.basis_from_locals(
+        np.asarray(rig.rest_translations),
+        np.asarray(rig.rest_rotations),
+        np.asarray(clip.translations),
+        np.asarray(clip.rotations),
+    )
     scale = np.asarray(clip.scales, dtype=np.float64)
     curves = anim.fcurves(action, anim.slot_for(arm, action), create=True)
     for k, name in enumerate(rig.joint_names):
@@ -285,7 +309,9 @@ def write_clip(arm, clip, rig, action, frame_start: float = 0.0) -> None:
             anim.write_curve(curves, base + ".location", i, frames, loc[:, k, i], group=name)
             anim.write_curve(curves, base + ".scale", i, frames, scale[:, k, i], group=name)
         for i in range(4):
-            anim.write_curve(curves, base + ".rotation_quaternion", i, frames, quat[:, k, i], group=name)
+            anim.write_curve(
+                curves, base + ".rotation_quaternion", i, frames, quat[:, k, i], group=name
+            )
         pb = arm.pose.bones.get(name)
         if pb is not None:
             pb.rotation_mode = "QUATERNION"

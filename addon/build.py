@@ -41,7 +41,9 @@ def grow_chains(rig):
 
     fn = getattr(caudal, "grow_chains", None)
     if fn is None:
-        raise RuntimeError("this caudal package has no grow_chains (tail detection is not built in)")
+        raise RuntimeError(
+            "this caudal package has no grow_chains (tail detection is not built in)"
+        )
     new_rig, report = fn(rig)
     return new_rig, card.report_dict(report)
 
@@ -59,7 +61,9 @@ def plan(table: bpy_arrays.RigTable, use_tail: bool, use_fingers: bool, grow=Non
             raise RuntimeError("caudal reordered the joints; refusing to write the result")
         parents = np.asarray(new_rig.parents)
         bind = np.asarray(new_rig.bind_matrices, dtype=np.float64)
-        dense = rig_edit.dense_weights(np.asarray(new_rig.skin_joints), np.asarray(new_rig.skin_weights), len(names))
+        dense = rig_edit.dense_weights(
+            np.asarray(new_rig.skin_joints), np.asarray(new_rig.skin_weights), len(names)
+        )
     rows = rig_edit.changed_rows(table.dense, dense, WEIGHT_TOLERANCE)
     return BuildPlan(
         names=names,
@@ -104,7 +108,9 @@ class _EditMode:
         return False
 
 
-def _bone_tail(heads: np.ndarray, j: int, parent: int, children: list[int], min_length: float) -> np.ndarray:
+def _bone_tail(
+    heads: np.ndarray, j: int, parent: int, children: list[int], min_length: float
+) -> np.ndarray:
     """Where a new bone's tail goes: its first child's head, or (the
     weightless end helper) on along its parent's direction. Never shorter
     than ``min_length``: Blender deletes zero-length bones."""
@@ -185,7 +191,9 @@ def apply(arm, table: bpy_arrays.RigTable, p: BuildPlan) -> None:
     """Writes the plan; on any failure the armature and meshes are put back."""
     made: list[str] = []
     moved: list[tuple] = []
-    groups_before = {sl.name: {g.name for g in bpy.data.objects[sl.name].vertex_groups} for sl in table.meshes}
+    groups_before = {
+        sl.name: {g.name for g in bpy.data.objects[sl.name].vertex_groups} for sl in table.meshes
+    }
     try:
         _add_bones(arm, p, made)
         bpy_arrays.write_weights(table, p.names, p.dense, p.rows)
@@ -227,7 +235,11 @@ def store_card(settings, p: BuildPlan) -> None:
     texts = card.warnings(report, extra) if p.report is not None else extra
     for t in texts:
         settings.warnings.add().text = t
-    settings.card_title = card.title(report) if p.report is not None else ("Fingers merged" if p.removed else "Nothing to change")
+    settings.card_title = (
+        card.title(report)
+        if p.report is not None
+        else ("Fingers merged" if p.removed else "Nothing to change")
+    )
 
 
 def build_armature(arm, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:

@@ -73,7 +73,9 @@ def find_blender_ext() -> Path:
 
 def stage(wheels: list[Path], dest: Path) -> Path:
     src = dest / "caudal"
-    shutil.copytree(HERE, src, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "build_extension.py"))
+    shutil.copytree(
+        HERE, src, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "build_extension.py")
+    )
     for name in LICENCES:
         shutil.copy2(HERE.parent / name, src / name)
     (src / "wheels").mkdir()
@@ -81,8 +83,16 @@ def stage(wheels: list[Path], dest: Path) -> Path:
         shutil.copy2(w, src / "wheels" / w.name)
     manifest = (src / "blender_manifest.toml").read_text()
     plats = sorted({blender_platform(w) for w in wheels})
-    manifest = re.sub(r"(?m)^wheels = \[\]$", "wheels = [" + ", ".join(f'"./wheels/{w.name}"' for w in wheels) + "]", manifest)
-    manifest = re.sub(r"(?m)^platforms = \[.*\]$", "platforms = [" + ", ".join(f'"{p}"' for p in plats) + "]", manifest)
+    manifest = re.sub(
+        r"(?m)^wheels = \[\]$",
+        "wheels = [" + ", ".join(f'"./wheels/{w.name}"' for w in wheels) + "]",
+        manifest,
+    )
+    manifest = re.sub(
+        r"(?m)^platforms = \[.*\]$",
+        "platforms = [" + ", ".join(f'"{p}"' for p in plats) + "]",
+        manifest,
+    )
     (src / "blender_manifest.toml").write_text(manifest)
     return src
 
@@ -92,13 +102,25 @@ def build(wheels: list[Path], out: Path, blender_ext: Path | None = None) -> Pat
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         src = stage(wheels, Path(tmp))
-        version = re.search(r'(?m)^version = "([^"]+)"', (src / "blender_manifest.toml").read_text()).group(1)
+        version = re.search(
+            r'(?m)^version = "([^"]+)"', (src / "blender_manifest.toml").read_text()
+        ).group(1)
         plats = sorted({blender_platform(w) for w in wheels})
-        target = out / (f"caudal-{version}-{plats[0]}.zip" if len(plats) == 1 else f"caudal-{version}.zip")
+        target = out / (
+            f"caudal-{version}-{plats[0]}.zip" if len(plats) == 1 else f"caudal-{version}.zip"
+        )
         if target.exists():
             target.unlink()
         subprocess.run(
-            [sys.executable, str(blender_ext), "build", "--source-dir", str(src), "--output-filepath", str(target)],
+            [
+                sys.executable,
+                str(blender_ext),
+                "build",
+                "--source-dir",
+                str(src),
+                "--output-filepath",
+                str(target),
+            ],
             check=True,
         )
         subprocess.run([sys.executable, str(blender_ext), "validate", str(target)], check=True)
@@ -106,8 +128,12 @@ def build(wheels: list[Path], out: Path, blender_ext: Path | None = None) -> Pat
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--wheel", action="append", required=True, type=Path, help="caudal wheel(s) to bundle")
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--wheel", action="append", required=True, type=Path, help="caudal wheel(s) to bundle"
+    )
     ap.add_argument("--out", type=Path, default=Path("dist"))
     ap.add_argument("--blender-ext", type=Path, default=None, help="path to blender_ext.py")
     a = ap.parse_args(argv)

@@ -63,18 +63,32 @@ def warnings(report: dict, extra: list[str] | None = None) -> list[str]:
     out = list(extra or [])
     parts = rows(report)
     if report.get("pelvis") is None:
-        out.append("No pelvis bone was recognised, so no tail chain could be grown (name your hip bone Hips or pelvis).")
+        out.append(
+            "No pelvis bone was recognised, so no tail chain could be grown (name your hip bone Hips or pelvis)."
+        )
     if not parts:
-        out.append("Nothing hangs off the body far enough to need bones: the rig was left as it was.")
+        out.append(
+            "Nothing hangs off the body far enough to need bones: the rig was left as it was."
+        )
     for p in parts:
         if p.kind == "tail" and p.decision != "chain":
             out.append(f"A tail at {p.attachment} was found but not given bones ({p.decision}).")
         if p.kind == "broad" and p.decision == "untouched":
-            out.append(f"A broad part ({p.vertex_count} vertices at {p.attachment}, e.g. a cape or skirt) keeps the rigger's weights.")
+            out.append(
+                f"A broad part ({p.vertex_count} vertices at {p.attachment}, e.g. a cape or skirt) keeps the rigger's weights."
+            )
         if p.kind == "carried":
-            out.append(f"A long part hanging from {p.attachment} now moves rigidly with it ({p.vertex_count} vertices).")
-        if p.distance_after is not None and p.distance_after > p.distance_before * 1.001 and p.decision != "untouched":
-            out.append(f"The {p.kind} at {p.attachment} sits farther from its bones than before ({p.distance_before:.3g} -> {p.distance_after:.3g}).")
+            out.append(
+                f"A long part hanging from {p.attachment} now moves rigidly with it ({p.vertex_count} vertices)."
+            )
+        if (
+            p.distance_after is not None
+            and p.distance_after > p.distance_before * 1.001
+            and p.decision != "untouched"
+        ):
+            out.append(
+                f"The {p.kind} at {p.attachment} sits farther from its bones than before ({p.distance_before:.3g} -> {p.distance_after:.3g})."
+            )
     return out
 
 

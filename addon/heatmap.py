@@ -29,7 +29,10 @@ def _viewports(context):
 def keep_active_colour(table):
     """The meshes' active colour attribute names, to put back after the
     heat map is (re)written while hidden."""
-    return {sl.name: bpy.data.objects[sl.name].data.color_attributes.active_color_name for sl in table.meshes}
+    return {
+        sl.name: bpy.data.objects[sl.name].data.color_attributes.active_color_name
+        for sl in table.meshes
+    }
 
 
 def restore_active_colour(active: dict) -> None:

@@ -68,7 +68,7 @@ def pelvis_world_core(arm, pelvis: str) -> np.ndarray:
 
 def pose_tail(arm, p: Preview, local_xyzw: np.ndarray) -> None:
     basis = axes.basis_from_local(p.rest_q, np.asarray(local_xyzw, dtype=np.float64))
-    for name, q in zip(p.bones, basis):
+    for name, q in zip(p.bones, basis, strict=False):
         pb = arm.pose.bones[name]
         pb.rotation_mode = "QUATERNION"
         pb.rotation_quaternion = q.tolist()
@@ -83,7 +83,11 @@ def step(arm, scene, playing: bool) -> None:
     world = pelvis_world_core(arm, p.pelvis)
     fps = scene.render.fps / scene.render.fps_base
     wrapped = p.last_frame == scene.frame_end and frame == scene.frame_start
-    if playing and p.last_frame is not None and (frame == p.last_frame + scene.frame_step or wrapped):
+    if (
+        playing
+        and p.last_frame is not None
+        and (frame == p.last_frame + scene.frame_step or wrapped)
+    ):
         # Playback goes on through the loop point: the spring keeps its
         # motion (a pelvis that jumps back far is caught by the spring's own
         # teleport rule).

@@ -32,7 +32,10 @@ def draw_card(layout, arm) -> None:
         box.label(text=s.card_title, icon="INFO")
     for p in s.parts:
         col = box.column(align=True)
-        col.label(text=f"{p.kind.capitalize()} at {p.attachment}: {p.decision}", icon="OUTLINER_OB_ARMATURE" if p.decision == "chain" else "MESH_DATA")
+        col.label(
+            text=f"{p.kind.capitalize()} at {p.attachment}: {p.decision}",
+            icon="OUTLINER_OB_ARMATURE" if p.decision == "chain" else "MESH_DATA",
+        )
         col.label(text=f"{p.vertex_count} vertices, length {p.length:.3g}, {p.bone_count} bones")
         after = f"{p.distance_after:.3g}" if p.has_after else "-"
         col.label(text=f"Bone distance {p.distance_before:.3g} -> {after}")
@@ -41,7 +44,10 @@ def draw_card(layout, arm) -> None:
     if s.bake_report:
         box.label(text=s.bake_report, icon="ACTION")
     if s.transfer_quality >= 0:
-        box.label(text=f"Transfer quality {100.0 * s.transfer_quality:.1f}% ({s.transfer_action})", icon="MOD_DATA_TRANSFER")
+        box.label(
+            text=f"Transfer quality {100.0 * s.transfer_quality:.1f}% ({s.transfer_action})",
+            icon="MOD_DATA_TRANSFER",
+        )
 
 
 def draw_spring(layout, arm) -> None:
@@ -49,7 +55,16 @@ def draw_spring(layout, arm) -> None:
     box = layout.box()
     box.label(text="Tail Spring", icon="FORCE_HARMONIC")
     col = box.column(align=True)
-    for name in ("frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit", "bend_capacity"):
+    for name in (
+        "frequency",
+        "damping",
+        "gravity",
+        "carry",
+        "rest_curve",
+        "coupling",
+        "bend_limit",
+        "bend_capacity",
+    ):
         col.prop(s, name)
     row = box.row(align=True)
     row.prop(s, "use_floor")

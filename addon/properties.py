@@ -66,24 +66,116 @@ class CaudalSettings(PropertyGroup):
     )
 
     # Spring (SPEC S1-S8)
-    frequency: FloatProperty(name="Frequency", description="Root link frequency (the tip swings at half of it)", default=0.9, min=0.05, soft_max=5.0, unit="NONE", subtype="NONE", update=_live_changed)
-    damping: FloatProperty(name="Damping", description="Damping ratio ζ (1 = critically damped)", default=0.65, min=0.0, soft_max=2.0, update=_live_changed)
-    gravity: FloatProperty(name="Gravity", description="Downward pull in m/s² for a character of 1.91 m, scaled with the model's height (a tail has muscles: not 9.8)", default=1.0, min=0.0, soft_max=20.0, update=_live_changed)
-    carry: FloatProperty(name="Carry", description="Target elevation of the tail above straight down: a tail modelled lower is lifted about the hips' side axis, spread over its joints; a level or curled one is left as modelled", default=0.8726646, min=-3.14159265, max=3.14159265, subtype="ANGLE", update=_live_changed)
-    rest_curve: FloatProperty(name="Rest Curve", description="0 = centred rest arc, 1 = keep the modelled side curvature", default=0.0, min=0.0, max=1.0, subtype="FACTOR", update=_live_changed)
-    coupling: FloatProperty(name="Coupling", description="Bend coupling rate between neighbouring links, 1/s (0 = off)", default=12.0, min=0.0, soft_max=60.0, update=_live_changed)
-    bend_limit: FloatProperty(name="Bend Limit", description="Elastic stop: largest bend beyond the rest direction", default=0.5235988, min=0.01, max=3.14159265, subtype="ANGLE", update=_live_changed)
-    bend_capacity: FloatProperty(name="Bend Capacity", description="A tail whose bones are shorter than this many times its skin's thickness gets its carry and bend limit scaled down in proportion, so a stub does not tear (0 = off)", default=0.5, min=0.0, soft_max=2.0, update=_live_changed)
-    use_floor: BoolProperty(name="Floor", description="Ground contact: the tail slides on a horizontal floor", default=True, update=_live_changed)
-    floor_height: FloatProperty(name="Floor Height", description="Floor height in metres for a character of 1.91 m, scaled with the model's height", default=0.0, update=_live_changed)
+    frequency: FloatProperty(
+        name="Frequency",
+        description="Root link frequency (the tip swings at half of it)",
+        default=0.9,
+        min=0.05,
+        soft_max=5.0,
+        unit="NONE",
+        subtype="NONE",
+        update=_live_changed,
+    )
+    damping: FloatProperty(
+        name="Damping",
+        description="Damping ratio ζ (1 = critically damped)",
+        default=0.65,
+        min=0.0,
+        soft_max=2.0,
+        update=_live_changed,
+    )
+    gravity: FloatProperty(
+        name="Gravity",
+        description="Downward pull in m/s² for a character of 1.91 m, scaled with the model's height (a tail has muscles: not 9.8)",
+        default=1.0,
+        min=0.0,
+        soft_max=20.0,
+        update=_live_changed,
+    )
+    carry: FloatProperty(
+        name="Carry",
+        description="Target elevation of the tail above straight down: a tail modelled lower is lifted about the hips' side axis, spread over its joints; a level or curled one is left as modelled",
+        default=0.8726646,
+        min=-3.14159265,
+        max=3.14159265,
+        subtype="ANGLE",
+        update=_live_changed,
+    )
+    rest_curve: FloatProperty(
+        name="Rest Curve",
+        description="0 = centred rest arc, 1 = keep the modelled side curvature",
+        default=0.0,
+        min=0.0,
+        max=1.0,
+        subtype="FACTOR",
+        update=_live_changed,
+    )
+    coupling: FloatProperty(
+        name="Coupling",
+        description="Bend coupling rate between neighbouring links, 1/s (0 = off)",
+        default=12.0,
+        min=0.0,
+        soft_max=60.0,
+        update=_live_changed,
+    )
+    bend_limit: FloatProperty(
+        name="Bend Limit",
+        description="Elastic stop: largest bend beyond the rest direction",
+        default=0.5235988,
+        min=0.01,
+        max=3.14159265,
+        subtype="ANGLE",
+        update=_live_changed,
+    )
+    bend_capacity: FloatProperty(
+        name="Bend Capacity",
+        description="A tail whose bones are shorter than this many times its skin's thickness gets its carry and bend limit scaled down in proportion, so a stub does not tear (0 = off)",
+        default=0.5,
+        min=0.0,
+        soft_max=2.0,
+        update=_live_changed,
+    )
+    use_floor: BoolProperty(
+        name="Floor",
+        description="Ground contact: the tail slides on a horizontal floor",
+        default=True,
+        update=_live_changed,
+    )
+    floor_height: FloatProperty(
+        name="Floor Height",
+        description="Floor height in metres for a character of 1.91 m, scaled with the model's height",
+        default=0.0,
+        update=_live_changed,
+    )
 
-    live_preview: BoolProperty(name="Live Preview", description="Run the tail spring during playback (no keys are written)", default=False, update=_live_changed)
+    live_preview: BoolProperty(
+        name="Live Preview",
+        description="Run the tail spring during playback (no keys are written)",
+        default=False,
+        update=_live_changed,
+    )
 
     # Bake / transfer choices
-    bake_actions: StringProperty(name="Actions", description="Comma-separated action names to bake (empty: the active action)", default="")
-    source_armature: PointerProperty(name="Source", type=bpy.types.Object, description="The artist's armature whose action is transferred", poll=lambda self, o: o.type == "ARMATURE")
-    source_action: PointerProperty(name="Action", type=bpy.types.Action, description="The artist's clip to transfer")
-    show_heat_map: BoolProperty(name="Show Error Heat Map", description="Colour the mesh by the transfer's per-vertex error (blue 0, red 3% of the diagonal)", default=False, update=_heat_map_toggled)
+    bake_actions: StringProperty(
+        name="Actions",
+        description="Comma-separated action names to bake (empty: the active action)",
+        default="",
+    )
+    source_armature: PointerProperty(
+        name="Source",
+        type=bpy.types.Object,
+        description="The artist's armature whose action is transferred",
+        poll=lambda self, o: o.type == "ARMATURE",
+    )
+    source_action: PointerProperty(
+        name="Action", type=bpy.types.Action, description="The artist's clip to transfer"
+    )
+    show_heat_map: BoolProperty(
+        name="Show Error Heat Map",
+        description="Colour the mesh by the transfer's per-vertex error (blue 0, red 3% of the diagonal)",
+        default=False,
+        update=_heat_map_toggled,
+    )
 
     # Result card
     parts: CollectionProperty(type=CaudalPart)

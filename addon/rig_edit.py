@@ -11,12 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def padded_influences(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, vertex_count: int) -> tuple[np.ndarray, np.ndarray]:
+def padded_influences(
+    rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, vertex_count: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Sparse (vertex, joint, weight) triples -> padded (N, K) joint and weight
     arrays as ``caudal.Rig`` takes them (zero weights pad short rows)."""
     rows = np.asarray(rows, dtype=np.int64)
     order = np.argsort(rows, kind="stable")
-    rows, cols, weights = rows[order], np.asarray(cols)[order], np.asarray(weights, dtype=np.float32)[order]
+    rows, cols, weights = (
+        rows[order],
+        np.asarray(cols)[order],
+        np.asarray(weights, dtype=np.float32)[order],
+    )
     counts = np.bincount(rows, minlength=vertex_count)
     k = max(1, int(counts.max()) if counts.size else 1)
     starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
@@ -28,11 +34,17 @@ def padded_influences(rows: np.ndarray, cols: np.ndarray, weights: np.ndarray, v
     return joints, w
 
 
-def dense_weights(skin_joints: np.ndarray, skin_weights: np.ndarray, joint_count: int) -> np.ndarray:
+def dense_weights(
+    skin_joints: np.ndarray, skin_weights: np.ndarray, joint_count: int
+) -> np.ndarray:
     """Padded influences -> (N, J) weights, repeated joints summed."""
     n = skin_joints.shape[0]
     dense = np.zeros((n, joint_count), dtype=np.float32)
-    np.add.at(dense, (np.repeat(np.arange(n), skin_joints.shape[1]), skin_joints.reshape(-1)), skin_weights.reshape(-1))
+    np.add.at(
+        dense,
+        (np.repeat(np.arange(n), skin_joints.shape[1]), skin_joints.reshape(-1)),
+        skin_weights.reshape(-1),
+    )
     return dense
 
 
@@ -102,7 +114,9 @@ def merge_fingers(dense: np.ndarray, merges: list[FingerMerge]) -> np.ndarray:
     return out
 
 
-def sparse_of(dense: np.ndarray, rows: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sparse_of(
+    dense: np.ndarray, rows: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(vertex, joint, weight) triples of the non-zero entries (of ``rows``)."""
     sub = dense if rows is None else dense[rows]
     r, c = np.nonzero(sub > 0.0)

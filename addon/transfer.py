@@ -56,7 +56,9 @@ def transfer(target, source, action, frame_rate: float | None = None) -> Transfe
     colours = np.asarray(report["colours"])[int(report["worst_frame"])]
     active = heatmap.keep_active_colour(tgt_table)
     bpy_arrays.write_vertex_colours(tgt_table, heatmap.ATTRIBUTE, colours)
-    bpy_arrays.write_vertex_colours(tgt_table, heatmap.GAP_ATTRIBUTE, np.asarray(report["correspondence"]["gap_colours"]))
+    bpy_arrays.write_vertex_colours(
+        tgt_table, heatmap.GAP_ATTRIBUTE, np.asarray(report["correspondence"]["gap_colours"])
+    )
     s = target.caudal
     if not s.show_heat_map:
         heatmap.restore_active_colour(active)

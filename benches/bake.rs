@@ -48,11 +48,14 @@ fn main() {
             model
                 .animations
                 .iter()
-                .map(|a| extend_clip(&model.sample_clip(0, &a.name, params.rate).unwrap(), &rig).unwrap())
+                .map(|a| {
+                    extend_clip(&model.sample_clip(0, &a.name, params.rate).unwrap(), &rig).unwrap()
+                })
                 .collect::<Vec<_>>()
         })
     });
-    let all_one = one.install(|| best_of(5, || bake_model(&model, 0, &rig, &chains, None, &params).unwrap()));
+    let all_one =
+        one.install(|| best_of(5, || bake_model(&model, 0, &rig, &chains, None, &params).unwrap()));
     let all_pool = best_of(5, || bake_model(&model, 0, &rig, &chains, None, &params).unwrap());
     println!(
         "| **all {} clips** (sampling included), 1 thread | | | | {:.1} | **{:.1}** |",

@@ -26,14 +26,18 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def comparable(rows: list[dict]) -> list[dict]:
-    return [{k: v for k, v in r.items() if not k.endswith("seconds") and k != "resumed"} for r in rows]
+    return [
+        {k: v for k, v in r.items() if not k.endswith("seconds") and k != "resumed"} for r in rows
+    ]
 
 
 def glbs(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*.glb"))}
 
 
-def run(inputs: list[Path], out: Path, settings: caudal.RepairSettings, **kw: object) -> tuple[float, list[dict]]:
+def run(
+    inputs: list[Path], out: Path, settings: caudal.RepairSettings, **kw: object
+) -> tuple[float, list[dict]]:
     start = time.perf_counter()
     batch = caudal.batch(inputs, out, settings, **kw)  # type: ignore[arg-type]
     for _ in batch:
@@ -81,24 +85,35 @@ def main() -> int:
                     reference = (comparable(rows), outputs)
                 else:
                     same_rows = comparable(rows) == reference[0]
-                    same_bytes = outputs.keys() == reference[1].keys() and all(outputs[k] == reference[1][k] for k in outputs)
+                    same_bytes = outputs.keys() == reference[1].keys() and all(
+                        outputs[k] == reference[1][k] for k in outputs
+                    )
                     if not (same_rows and same_bytes):
-                        print(f"MISMATCH: {engine} x{workers} round {r}: summary {same_rows}, GLB bytes {same_bytes}", file=sys.stderr)
+                        print(
+                            f"MISMATCH: {engine} x{workers} round {r}: summary {same_rows}, GLB bytes {same_bytes}",
+                            file=sys.stderr,
+                        )
                         return 1
         failed = sum(1 for row in reference[0] if row["status"] == "failed") if reference else 0
-        print(f"{files} files ({args.creatures} generated creatures + the repository's assets), repair + bake + stretch report, "
-              f"best of {args.rounds} round(s); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
-              f"summary and GLB bytes identical across engines; {failed} failed")
+        print(
+            f"{files} files ({args.creatures} generated creatures + the repository's assets), repair + bake + stretch report, "
+            f"best of {args.rounds} round(s); load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; "
+            f"summary and GLB bytes identical across engines; {failed} failed"
+        )
         print()
         print("| engine | workers | seconds | files/s | vs process pool, 2 workers |")
         print("|---|---|---|---|---|")
         base = best[("local", 2)]
         for (engine, workers), seconds in best.items():
             name = "process pool" if engine == "local" else "Ray (local, started before)"
-            print(f"| {name} | {workers} | {seconds:.2f} | {files / seconds:.1f} | {seconds / base:.2f}x |")
+            print(
+                f"| {name} | {workers} | {seconds:.2f} | {files / seconds:.1f} | {seconds / base:.2f}x |"
+            )
         if startup:
             s = min(startup)
-            print(f"| Ray, its start included | 2 | {best[('ray', 2)] + s:.2f} | {files / (best[('ray', 2)] + s):.1f} | {(best[('ray', 2)] + s) / base:.2f}x |")
+            print(
+                f"| Ray, its start included | 2 | {best[('ray', 2)] + s:.2f} | {files / (best[('ray', 2)] + s):.1f} | {(best[('ray', 2)] + s) / base:.2f}x |"
+            )
             print()
             print(f"Ray's start (ray.init, 2 CPUs): {s:.2f} s, best of {len(startup)}")
     return 0

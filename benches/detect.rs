@@ -46,8 +46,18 @@ fn generated(n: usize, rings: usize, around: usize) -> Rig {
 
 fn main() {
     let models: Vec<(String, Rig)> = vec![
-        ("Fox_notail.glb".into(), gltf_io::load(&asset("fox/Fox_notail.glb")).unwrap().rig().unwrap().clone()),
-        ("Wolf_notail.glb".into(), gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb")).unwrap().rig().unwrap().clone()),
+        (
+            "Fox_notail.glb".into(),
+            gltf_io::load(&asset("fox/Fox_notail.glb")).unwrap().rig().unwrap().clone(),
+        ),
+        (
+            "Wolf_notail.glb".into(),
+            gltf_io::load(&asset("quaternius_wolf/Wolf_notail.glb"))
+                .unwrap()
+                .rig()
+                .unwrap()
+                .clone(),
+        ),
         ("generated creature".into(), generated(68, 600, 48)),
     ];
     let all = rayon::current_num_threads();
@@ -65,7 +75,13 @@ fn main() {
                     best_of(reps, || grow_chains(rig, &ChainParams::default()).unwrap()),
                     // On one thread all the work runs on this worker, so its
                     // CPU time is the whole cost.
-                    if threads == 1 { mean_cpu_of(reps * 10, || grow_chains(rig, &ChainParams::default()).unwrap()) } else { f64::NAN },
+                    if threads == 1 {
+                        mean_cpu_of(reps * 10, || {
+                            grow_chains(rig, &ChainParams::default()).unwrap()
+                        })
+                    } else {
+                        f64::NAN
+                    },
                 )
             });
             let cpu_cols = if cpu.is_finite() {
@@ -73,7 +89,12 @@ fn main() {
             } else {
                 "- | -".to_string()
             };
-            println!("| {name} | {} | {chains} | {threads} | {:.2} | {:.2} | {cpu_cols} |", rig.vertex_count(), detect * 1e3, grow * 1e3);
+            println!(
+                "| {name} | {} | {chains} | {threads} | {:.2} | {:.2} | {cpu_cols} |",
+                rig.vertex_count(),
+                detect * 1e3,
+                grow * 1e3
+            );
             if threads == all {
                 break;
             }

@@ -20,7 +20,9 @@ fn skin_all(rig: &Rig, poses: &[Vec<Mat4>], out: &mut [Vec3]) -> usize {
 
 fn generated(n: usize, joints: usize) -> (Rig, Vec<Vec<Mat4>>) {
     let side = (n as f32).sqrt().ceil() as usize;
-    let vertices: Vec<Vec3> = (0..n).map(|i| Vec3::new((i % side) as f32 / side as f32, (i / side) as f32 / side as f32, 0.0)).collect();
+    let vertices: Vec<Vec3> = (0..n)
+        .map(|i| Vec3::new((i % side) as f32 / side as f32, (i / side) as f32 / side as f32, 0.0))
+        .collect();
     let mut inf = Influences { offsets: vec![0], joints: vec![], weights: vec![] };
     for i in 0..n {
         for k in 0..4 {
@@ -29,8 +31,10 @@ fn generated(n: usize, joints: usize) -> (Rig, Vec<Vec<Mat4>>) {
         }
         inf.offsets.push(inf.joints.len() as u32);
     }
-    let parents: Vec<Option<usize>> = (0..joints).map(|j| if j == 0 { None } else { Some(j - 1) }).collect();
-    let bind: Vec<Mat4> = (0..joints).map(|j| Mat4::from_translation(Vec3::new(0.0, j as f32 * 0.02, 0.0))).collect();
+    let parents: Vec<Option<usize>> =
+        (0..joints).map(|j| if j == 0 { None } else { Some(j - 1) }).collect();
+    let bind: Vec<Mat4> =
+        (0..joints).map(|j| Mat4::from_translation(Vec3::new(0.0, j as f32 * 0.02, 0.0))).collect();
     let rig = Rig::new(RigParts {
         vertices,
         triangles: vec![[0, 1, 2]],
@@ -42,7 +46,11 @@ fn generated(n: usize, joints: usize) -> (Rig, Vec<Vec<Mat4>>) {
     })
     .unwrap();
     let poses = (0..30)
-        .map(|f| bind.iter().map(|b| *b * Mat4::from_quat(Quat::from_rotation_z(0.01 * f as f32))).collect())
+        .map(|f| {
+            bind.iter()
+                .map(|b| *b * Mat4::from_quat(Quat::from_rotation_z(0.01 * f as f32)))
+                .collect()
+        })
         .collect();
     (rig, poses)
 }
@@ -54,24 +62,48 @@ fn main() {
 
     // The elephant is meshopt-compressed and quantized (decode included);
     // the field mouse has 363 joints and 16-bit joint indices.
-    for rel in ["fox/Fox.glb", "quaternius_wolf/Wolf.gltf", "elephant_meshopt/elephant.glb", "fieldmouse_rigify/mouse.glb"] {
+    for rel in [
+        "fox/Fox.glb",
+        "quaternius_wolf/Wolf.gltf",
+        "elephant_meshopt/elephant.glb",
+        "fieldmouse_rigify/mouse.glb",
+    ] {
         let bytes = std::fs::read(asset(rel)).unwrap();
         let dir = asset(rel).parent().unwrap().to_path_buf();
-        let t1 = one.install(|| best_of(10, || gltf_io::load_bytes(&bytes, Some(&dir), rel).unwrap()));
+        let t1 =
+            one.install(|| best_of(10, || gltf_io::load_bytes(&bytes, Some(&dir), rel).unwrap()));
         let tn = best_of(10, || gltf_io::load_bytes(&bytes, Some(&dir), rel).unwrap());
-        println!("| load (parse + rig table) | {rel} ({:.1} MB) | {:.2} ms | {:.2} ms |", bytes.len() as f64 / 1e6, t1 * 1e3, tn * 1e3);
+        println!(
+            "| load (parse + rig table) | {rel} ({:.1} MB) | {:.2} ms | {:.2} ms |",
+            bytes.len() as f64 / 1e6,
+            t1 * 1e3,
+            tn * 1e3
+        );
     }
 
     let fox = gltf_io::load(&asset("fox/Fox.glb")).unwrap();
-    let t = best_of(10, || fox.animations.iter().map(|a| fox.sample_clip(0, &a.name, 30.0).unwrap().frame_count()).sum::<usize>());
-    let frames: usize = fox.animations.iter().map(|a| fox.sample_clip(0, &a.name, 30.0).unwrap().frame_count()).sum();
+    let t = best_of(10, || {
+        fox.animations
+            .iter()
+            .map(|a| fox.sample_clip(0, &a.name, 30.0).unwrap().frame_count())
+            .sum::<usize>()
+    });
+    let frames: usize = fox
+        .animations
+        .iter()
+        .map(|a| fox.sample_clip(0, &a.name, 30.0).unwrap().frame_count())
+        .sum();
     println!("| sample all clips at 30 fps | Fox ({frames} frames) | {:.3} ms | - |", t * 1e3);
 
     let mut poses: Vec<Vec<Mat4>> = Vec::new();
     for a in &fox.animations {
         let c = fox.sample_clip(0, &a.name, 30.0).unwrap();
         for f in 0..c.frame_count() {
-            poses.push(world_matrices(fox.rig().unwrap().parents(), fox.rig().unwrap().topological_order(), c.frame(f)));
+            poses.push(world_matrices(
+                fox.rig().unwrap().parents(),
+                fox.rig().unwrap().topological_order(),
+                c.frame(f),
+            ));
         }
     }
     let mut out = vec![Vec3::ZERO; fox.rig().unwrap().vertex_count()];

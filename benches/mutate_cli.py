@@ -38,11 +38,16 @@ RULES = [
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--variants", type=int, default=3000)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--seed", type=int, default=14)
-    ap.add_argument("--work", help="folder for the cases (default: a temporary folder); failing cases are kept there")
+    ap.add_argument(
+        "--work",
+        help="folder for the cases (default: a temporary folder); failing cases are kept there",
+    )
     args = ap.parse_args()
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="caudal-mutate-"))
     prepare_work(work)
@@ -58,7 +63,11 @@ def main() -> int:
         o.variant.files.clear()
         done += 1
         if done % 250 == 0:
-            print(f"  {done}/{args.variants} in {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+            print(
+                f"  {done}/{args.variants} in {time.perf_counter() - t0:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         return o
 
     with ThreadPoolExecutor(args.workers) as pool:
@@ -67,21 +76,29 @@ def main() -> int:
     counts = Counter(o.verdict for o in outcomes)
     by_command = Counter((o.variant.command[0], o.verdict) for o in outcomes)
     slowest = max(outcomes, key=lambda o: o.seconds)
-    print(f"{len(outcomes)} variants of {len(SEEDS)} seeds (seed {args.seed}), {args.workers} workers, {elapsed:.0f} s")
+    print(
+        f"{len(outcomes)} variants of {len(SEEDS)} seeds (seed {args.seed}), {args.workers} workers, {elapsed:.0f} s"
+    )
     print()
     print("| outcome | variants |")
     print("|---|---|")
     print(f"| refused with one line, exit code 2, nothing written | {counts['refused']} |")
-    print(f"| `caudal tail` succeeded: output and report written, output reloads | {counts['ok-written']} |")
+    print(
+        f"| `caudal tail` succeeded: output and report written, output reloads | {counts['ok-written']} |"
+    )
     print(f"| `caudal info` succeeded | {counts['ok-info']} |")
     for label, verdicts in RULES:
         print(f"| {label} | {sum(counts[v] for v in verdicts)} |")
     print()
-    print(f"slowest variant {slowest.seconds:.1f} s (#{slowest.variant.index}, {slowest.variant.seed}, {' '.join(slowest.variant.command[:1])})")
+    print(
+        f"slowest variant {slowest.seconds:.1f} s (#{slowest.variant.index}, {slowest.variant.seed}, {' '.join(slowest.variant.command[:1])})"
+    )
     print("by command: " + ", ".join(f"{c} {v}: {n}" for (c, v), n in sorted(by_command.items())))
     broken = [o for o in outcomes if o.verdict in BROKEN]
     for o in broken[:50]:
-        print(f"BROKEN #{o.variant.index} {o.variant.seed} {o.variant.mutations} {' '.join(o.variant.command)}: {o.verdict}: {o.detail}")
+        print(
+            f"BROKEN #{o.variant.index} {o.variant.seed} {o.variant.mutations} {' '.join(o.variant.command)}: {o.verdict}: {o.detail}"
+        )
     if broken:
         print(f"failing cases kept in {work}")
     return 1 if broken else 0

@@ -33,7 +33,10 @@ use caudal::gltf_io::load;
 use caudal::solve::constraints::subsample;
 use caudal::solve::frames::skin_points;
 use caudal::solve::synthetic::{clip, creature, Lcg};
-use caudal::solve::{correspond, heat_colours, measure, skin_clip, solve_surface, transfer_with, ReportLevel, SolveParams};
+use caudal::solve::{
+    correspond, heat_colours, measure, skin_clip, solve_surface, transfer_with, ReportLevel,
+    SolveParams,
+};
 use caudal::{Clip, Rig};
 use glam::{DVec3, Vec3};
 
@@ -43,7 +46,8 @@ fn cpu_seconds() -> f64 {
     if let Ok(dir) = std::fs::read_dir("/proc/self/task") {
         for t in dir.flatten() {
             if let Ok(s) = std::fs::read_to_string(t.path().join("schedstat")) {
-                total += s.split_whitespace().next().and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
+                total +=
+                    s.split_whitespace().next().and_then(|x| x.parse::<u64>().ok()).unwrap_or(0);
             }
         }
     }
@@ -81,7 +85,9 @@ fn ms(x: f64) -> String {
 }
 
 fn write_bin<T: Copy>(path: &Path, data: &[T]) {
-    let bytes = unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) };
+    let bytes = unsafe {
+        std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data))
+    };
     std::fs::write(path, bytes).unwrap();
 }
 
@@ -94,7 +100,10 @@ fn export(name: &str, rig: &Rig, dir: &Path, surfaces: &[Vec<Vec3>]) {
     write_bin(&dir.join("offsets.u32"), &inf.offsets);
     write_bin(&dir.join("joints.u32"), &inf.joints);
     write_bin(&dir.join("weights.f32"), &inf.weights);
-    let cons: Vec<u32> = subsample(rig, SolveParams::default().constraint_budget).iter().map(|&v| v as u32).collect();
+    let cons: Vec<u32> = subsample(rig, SolveParams::default().constraint_budget)
+        .iter()
+        .map(|&v| v as u32)
+        .collect();
     write_bin(&dir.join("constraints.u32"), &cons);
     let order: Vec<u32> = rig.topological_order().iter().map(|&j| j as u32).collect();
     write_bin(&dir.join("order.u32"), &order);
@@ -108,7 +117,8 @@ fn export(name: &str, rig: &Rig, dir: &Path, surfaces: &[Vec<Vec3>]) {
 }
 
 fn main() {
-    let repeats: usize = std::env::var("CAUDAL_BENCH_REPEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
+    let repeats: usize =
+        std::env::var("CAUDAL_BENCH_REPEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let mut out = std::io::stdout().lock();
     let full = SolveParams::default();
@@ -118,16 +128,31 @@ fn main() {
 
     // 1a. Per clip, a generated 60-bone rig against its own surfaces.
     let gen = creature(60, 5400, 17).unwrap();
-    let gen_clips: Vec<Clip> = (0..8).map(|s| clip(&gen, 24, 0.6, true, 100 + s).unwrap()).collect();
+    let gen_clips: Vec<Clip> =
+        (0..8).map(|s| clip(&gen, 24, 0.6, true, 100 + s).unwrap()).collect();
     let gen_surf: Vec<Vec<Vec3>> = gen_clips.iter().map(|c| skin_clip(&gen, c)).collect();
     let per = gen_surf.len();
-    writeln!(out, "\n1. Per 24-frame clip, one thread, median of {repeats} (ms a clip, wall / CPU)").unwrap();
+    writeln!(
+        out,
+        "\n1. Per 24-frame clip, one thread, median of {repeats} (ms a clip, wall / CPU)"
+    )
+    .unwrap();
     writeln!(out, "| case | today (before issue 18) | now, report full | now, summary | now, none | now full / today (CPU) |").unwrap();
     writeln!(out, "|---|---|---|---|---|---|").unwrap();
-    let t_old = one.install(|| timed(repeats, per, || gen_surf.iter().for_each(|s| drop(baseline::surface::solve_surface(&gen, s, "g", 24.0, &old).unwrap()))));
+    let t_old = one.install(|| {
+        timed(repeats, per, || {
+            gen_surf.iter().for_each(|s| {
+                drop(baseline::surface::solve_surface(&gen, s, "g", 24.0, &old).unwrap())
+            })
+        })
+    });
     let mut cases = Vec::new();
     for p in [&full, &summary, &none] {
-        cases.push(one.install(|| timed(repeats, per, || gen_surf.iter().for_each(|s| drop(solve_surface(&gen, s, "g", 24.0, p).unwrap())))));
+        cases.push(one.install(|| {
+            timed(repeats, per, || {
+                gen_surf.iter().for_each(|s| drop(solve_surface(&gen, s, "g", 24.0, p).unwrap()))
+            })
+        }));
     }
     writeln!(
         out,
@@ -141,16 +166,29 @@ fn main() {
     // 1b. Per clip, a transfer onto a re-meshed target of about 5k vertices.
     let src = load(&asset("quaternius_alpaca/Alpaca.gltf")).unwrap();
     let dst = load(&asset("quaternius_alpaca/Alpaca_voxel.glb")).unwrap();
-    let names = ["Walk", "Gallop", "Idle", "Eating", "Attack_Kick", "Death", "Jump_toIdle", "Gallop_Jump"];
+    let names =
+        ["Walk", "Gallop", "Idle", "Eating", "Attack_Kick", "Death", "Jump_toIdle", "Gallop_Jump"];
     let even: Vec<Clip> = names.iter().map(|n| clip24(&src, n)).collect();
     let per = even.len();
     let (src_rig, dst_rig) = (src.rig().unwrap(), dst.rig().unwrap());
-    let t_old = one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(baseline::transfer::transfer_clip(src_rig, c, dst_rig, &old).unwrap()))));
-    let (t_tie, c_tie) = one.install(|| timed(repeats, 1, || drop(correspond(src_rig, dst_rig, &full).unwrap())));
+    let t_old = one.install(|| {
+        timed(repeats, per, || {
+            even.iter().for_each(|c| {
+                drop(baseline::transfer::transfer_clip(src_rig, c, dst_rig, &old).unwrap())
+            })
+        })
+    });
+    let (t_tie, c_tie) =
+        one.install(|| timed(repeats, 1, || drop(correspond(src_rig, dst_rig, &full).unwrap())));
     let corr = correspond(src_rig, dst_rig, &full).unwrap();
     let mut cases = Vec::new();
     for p in [&full, &summary, &none] {
-        cases.push(one.install(|| timed(repeats, per, || even.iter().for_each(|c| drop(transfer_with(src_rig, c, dst_rig, &corr, p).unwrap())))));
+        cases.push(one.install(|| {
+            timed(repeats, per, || {
+                even.iter()
+                    .for_each(|c| drop(transfer_with(src_rig, c, dst_rig, &corr, p).unwrap()))
+            })
+        }));
     }
     writeln!(
         out,
@@ -184,12 +222,24 @@ fn main() {
         }));
     }
     writeln!(out, "\n2. {} vertices, 60 bones, 24 frames, one thread (ms a call, wall / CPU; the call as the Python layer makes it, heat colours included)", big.vertex_count()).unwrap();
-    writeln!(out, "| today's default (full report) | report=none | share of today (CPU) | summary | full |").unwrap();
+    writeln!(
+        out,
+        "| today's default (full report) | report=none | share of today (CPU) | summary | full |"
+    )
+    .unwrap();
     writeln!(out, "|---|---|---|---|---|").unwrap();
     writeln!(
         out,
         "| {} / {} | {} / {} | {:.0}% | {} / {} | {} / {} |",
-        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), 100.0 * cases[0].1 / t_old.1, ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1)
+        ms(t_old.0),
+        ms(t_old.1),
+        ms(cases[0].0),
+        ms(cases[0].1),
+        100.0 * cases[0].1 / t_old.1,
+        ms(cases[1].0),
+        ms(cases[1].1),
+        ms(cases[2].0),
+        ms(cases[2].1)
     )
     .unwrap();
 
@@ -206,12 +256,25 @@ fn main() {
         for f in 0..24 {
             skin_points(&gen, &s.skinning[f * b..(f + 1) * b], &mut back);
         }
-        back.iter().zip(&surf64).map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max) / gen.diagonal() as f64
+        back.iter().zip(&surf64).map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max)
+            / gen.diagonal() as f64
     };
-    let t32 = one.install(|| timed(repeats, 1, || drop(solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap())));
-    let t64 = one.install(|| timed(repeats, 1, || drop(solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap())));
-    let (w32, w64) = (worst(&solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap()), worst(&solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap()));
-    writeln!(out, "\n3. Control run on float64 surfaces (generated {} v, 60 bones, 24 frames, report none)", gen.vertex_count()).unwrap();
+    let t32 = one.install(|| {
+        timed(repeats, 1, || drop(solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap()))
+    });
+    let t64 = one.install(|| {
+        timed(repeats, 1, || drop(solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap()))
+    });
+    let (w32, w64) = (
+        worst(&solve_surface(&gen, &surf32, "f", 24.0, &none).unwrap()),
+        worst(&solve_surface(&gen, &surf64, "f", 24.0, &none).unwrap()),
+    );
+    writeln!(
+        out,
+        "\n3. Control run on float64 surfaces (generated {} v, 60 bones, 24 frames, report none)",
+        gen.vertex_count()
+    )
+    .unwrap();
     writeln!(out, "| surfaces | ms wall / CPU | worst vertex against the float64 surfaces (fraction of the diagonal) |").unwrap();
     writeln!(out, "|---|---|---|").unwrap();
     writeln!(out, "| float32 | {} / {} | {:.1e} |", ms(t32.0), ms(t32.1), w32).unwrap();
@@ -229,8 +292,14 @@ fn main() {
     writeln!(out, "| progress tolerance | ms a clip, wall / CPU | sweeps (all frames) | mean error vs the clean surface (% diag) | quality vs clean | quality vs noisy |").unwrap();
     writeln!(out, "|---|---|---|---|---|---|").unwrap();
     for tol in [1e-9, 1e-6] {
-        let p = SolveParams { progress_tolerance: tol, report: ReportLevel::Summary, ..SolveParams::default() };
-        let t = one.install(|| timed(repeats, 1, || drop(solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap())));
+        let p = SolveParams {
+            progress_tolerance: tol,
+            report: ReportLevel::Summary,
+            ..SolveParams::default()
+        };
+        let t = one.install(|| {
+            timed(repeats, 1, || drop(solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap()))
+        });
         let s = solve_surface(wolf_rig, &noisy, "n", 24.0, &p).unwrap();
         let vs_clean = measure(wolf_rig, &skin_clip(wolf_rig, &s.clip), &clean);
         writeln!(
@@ -254,7 +323,10 @@ fn main() {
     match Command::new(&python).arg(&script).arg(&dir).arg("1").arg("2").output() {
         Ok(o) if o.status.success() => {
             let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
-            let (np_ms, q) = (v["ms_per_clip"].as_f64().unwrap_or(f64::NAN), v["min_quality"].as_f64().unwrap_or(f64::NAN));
+            let (np_ms, q) = (
+                v["ms_per_clip"].as_f64().unwrap_or(f64::NAN),
+                v["min_quality"].as_f64().unwrap_or(f64::NAN),
+            );
             writeln!(out, "\n5. numpy twin (benches/solve_numpy.py) on the generated rig: {np_ms:.0} ms a clip, min quality {q:.6}").unwrap();
         }
         Ok(o) => eprintln!("numpy twin failed: {}", String::from_utf8_lossy(&o.stderr)),

@@ -14,6 +14,7 @@ to f32 rounding).
 
 Usage: solve_numpy.py CASE_DIR [REPEATS] [CLIPS]  -> prints JSON
 """
+
 import json
 import sys
 import time
@@ -33,19 +34,28 @@ def horn(h):
     sxx, sxy, sxz = s[0]
     syx, syy, syz = s[1]
     szx, szy, szz = s[2]
-    n = np.array([
-        [sxx + syy + szz, syz - szy, szx - sxz, sxy - syx],
-        [syz - szy, sxx - syy - szz, sxy + syx, szx + sxz],
-        [szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy],
-        [sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz],
-    ])
+    n = np.array(
+        [
+            [sxx + syy + szz, syz - szy, szx - sxz, sxy - syx],
+            [syz - szy, sxx - syy - szz, sxy + syx, szx + sxz],
+            [szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy],
+            [sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz],
+        ]
+    )
     w, v = np.linalg.eigh(n)
     q0, qx, qy, qz = v[:, 3]
-    return np.array([
-        [1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - q0 * qz), 2 * (qx * qz + q0 * qy)],
-        [2 * (qx * qy + q0 * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - q0 * qx)],
-        [2 * (qx * qz - q0 * qy), 2 * (qy * qz + q0 * qx), 1 - 2 * (qx * qx + qy * qy)],
-    ])
+    return np.array(
+        [
+            [1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy - q0 * qz), 2 * (qx * qz + q0 * qy)],
+            [2 * (qx * qy + q0 * qz), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz - q0 * qx)],
+            [2 * (qx * qz - q0 * qy), 2 * (qy * qz + q0 * qx), 1 - 2 * (qx * qx + qy * qy)],
+        ]
+    )
+
+
+def block_energy(mm, gj, c):
+    """One bone's share of the energy with its neighbours held: tr(M G M^T) - 2 <M, C>."""
+    return float(((mm @ gj) * mm).sum() - 2 * (mm * c).sum())
 
 
 def solve_clip(rest, wd_full, cons, order, surfaces, diag):
@@ -80,20 +90,25 @@ def solve_clip(rest, wd_full, cons, order, surfaces, diag):
         ym = np.einsum("cj,ca,cb->jab", wd, y, pts, optimize=True)
         e = energy(m, y)
         # affine seed
-        rhs = ym[act].transpose(0, 2, 1).reshape(-1, 3) + ridge[:, None] * m[act].transpose(0, 2, 1).reshape(-1, 3)
+        rhs = ym[act].transpose(0, 2, 1).reshape(-1, 3) + ridge[:, None] * m[act].transpose(
+            0, 2, 1
+        ).reshape(-1, 3)
         x = (ginv @ rhs).reshape(len(act), 4, 3).transpose(0, 2, 1)
         cand = m.copy()
         for bi, j in enumerate(act):
-            l, t = x[bi][:, :3], x[bi][:, 3]
-            r = horn(l)
+            lin, t = x[bi][:, :3], x[bi][:, 3]
+            r = horn(lin)
             cen = g[j, j, :3, 3] / g[j, j, 3, 3]
             cand[j, :, :3] = r
-            cand[j, :, 3] = l @ cen + t - r @ cen
+            cand[j, :, 3] = lin @ cen + t - r @ cen
         ec = energy(cand, y)
         if ec < e:
             m, e = cand, ec
         best = (e, m.copy())
-        rms = lambda e_: np.sqrt(max(e_, 0.0) / n_c)
+
+        def rms(e_: float) -> float:
+            return float(np.sqrt(max(e_, 0.0) / n_c))
+
         for _ in range(MAX_SWEEPS):
             if rms(e) <= FLOOR * diag:
                 break
@@ -110,8 +125,7 @@ def solve_clip(rest, wd_full, cons, order, surfaces, diag):
                 r = horn(h)
                 t = (c[:, 3] - r @ mv) / a
                 new = np.concatenate([r, t[:, None]], axis=1)
-                val = lambda mm: float(((mm @ gj) * mm).sum() - 2 * (mm * c).sum())
-                delta += val(new) - val(m[j])
+                delta += block_energy(new, gj, c) - block_energy(m[j], gj, c)
                 m[j] = new
             e_new = e + delta
             if e_new < best[0]:
@@ -160,7 +174,15 @@ def main():
             qmin, mean_max = min(qmin, q), max(mean_max, mean)
         times.append((time.perf_counter() - t0) / use)
     times.sort()
-    print(json.dumps({"ms_per_clip": times[len(times) // 2] * 1e3, "min_quality": qmin, "max_mean_error": mean_max}))
+    print(
+        json.dumps(
+            {
+                "ms_per_clip": times[len(times) // 2] * 1e3,
+                "min_quality": qmin,
+                "max_mean_error": mean_max,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -19,7 +19,12 @@ use tail_creature::creature;
 fn gait(t: f32, phase: f32) -> Mat4 {
     let t = t + phase;
     Mat4::from_rotation_translation(
-        Quat::from_euler(EulerRot::YXZ, 0.6 * (2.5 * t).sin(), 0.15 * (5.0 * t).sin(), 0.1 * (7.0 * t).cos()),
+        Quat::from_euler(
+            EulerRot::YXZ,
+            0.6 * (2.5 * t).sin(),
+            0.15 * (5.0 * t).sin(),
+            0.1 * (7.0 * t).cos(),
+        ),
         Vec3::new(0.15 * (5.0 * t).sin(), 0.6 + 0.4 * (3.0 * t).sin().abs(), 1.2 * t),
     )
 }
@@ -92,7 +97,9 @@ fn run(count: usize, bones: usize, batched: bool, budget: Duration) -> (f64, f64
 
 fn main() {
     let threads = rayon::current_num_threads();
-    let budget = Duration::from_millis(std::env::var("CAUDAL_BENCH_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500));
+    let budget = Duration::from_millis(
+        std::env::var("CAUDAL_BENCH_MS").ok().and_then(|s| s.parse().ok()).unwrap_or(1500),
+    );
     let mut rows = Vec::new();
     let one_thread = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     for bones in [4usize, 8] {
@@ -100,7 +107,12 @@ fn main() {
             (format!("1 character, {bones} bones, step()"), 1, false, 1),
             (format!("1000 characters, {bones} bones, step() one by one"), 1000, false, 1),
             (format!("1000 characters, {bones} bones, step_many (lanes)"), 1000, true, 1),
-            (format!("1000 characters, {bones} bones, step_many (lanes, rayon)"), 1000, true, threads),
+            (
+                format!("1000 characters, {bones} bones, step_many (lanes, rayon)"),
+                1000,
+                true,
+                threads,
+            ),
         ] {
             // CAUDAL_BENCH_ONLY=<substring> runs matching cases only (for
             // perf stat on one case).
@@ -109,7 +121,11 @@ fn main() {
                     continue;
                 }
             }
-            let (wall, cpu) = if t == 1 { one_thread.install(|| run(count, bones, batched, budget)) } else { run(count, bones, batched, budget) };
+            let (wall, cpu) = if t == 1 {
+                one_thread.install(|| run(count, bones, batched, budget))
+            } else {
+                run(count, bones, batched, budget)
+            };
             rows.push(Row { case, bones, threads: t, wall, cpu });
         }
     }
@@ -119,12 +135,26 @@ fn main() {
     println!("| case | threads | bone steps/s (wall) | per core (per CPU second) | ns per bone step (CPU) | per core vs one by one |");
     println!("|---|---|---|---|---|---|");
     for r in &rows {
-        let base = rows.iter().find(|b| b.bones == r.bones && b.case.contains("one by one")).map(|b| b.cpu);
+        let base = rows
+            .iter()
+            .find(|b| b.bones == r.bones && b.case.contains("one by one"))
+            .map(|b| b.cpu);
         let ratio = base.map_or("".to_string(), |b| format!("{:.2}x", r.cpu / b));
-        println!("| {} | {} | {:.1} M | {:.1} M | {:.0} | {} |", r.case, r.threads, r.wall / 1e6, r.cpu / 1e6, 1e9 / r.cpu, ratio);
+        println!(
+            "| {} | {} | {:.1} M | {:.1} M | {:.0} | {} |",
+            r.case,
+            r.threads,
+            r.wall / 1e6,
+            r.cpu / 1e6,
+            1e9 / r.cpu,
+            ratio
+        );
     }
     println!();
-    println!("load average while running: {}", std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim());
+    println!(
+        "load average while running: {}",
+        std::fs::read_to_string("/proc/loadavg").unwrap_or_default().trim()
+    );
     println!();
     println!("target: >= 10 M bone steps/s per core");
 }

@@ -30,21 +30,39 @@ fn even(model: &GltfModel, name: &str) -> Clip {
 }
 
 fn names_of(path: &Path) -> HashMap<String, String> {
-    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    t["joint_names"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect()
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    t["joint_names"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect()
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let mode = if args.iter().any(|a| a == "rotation_only") { SolveMode::RotationOnly } else { SolveMode::Rigid };
+    let mode = if args.iter().any(|a| a == "rotation_only") {
+        SolveMode::RotationOnly
+    } else {
+        SolveMode::Rigid
+    };
     let control = args.iter().any(|a| a == "--control");
     let old_mode = match mode {
         SolveMode::Rigid => baseline::SolveMode::Rigid,
         SolveMode::RotationOnly => baseline::SolveMode::RotationOnly,
     };
     let old = baseline::SolveParams { mode: old_mode, ..Default::default() };
-    let progress = std::env::var("CAUDAL_PROGRESS_TOLERANCE").ok().and_then(|s| s.parse().ok()).unwrap_or(caudal::solve::params::DEFAULT_PROGRESS_TOLERANCE);
-    let new = SolveParams { mode, report: ReportLevel::Summary, progress_tolerance: progress, ..Default::default() };
+    let progress = std::env::var("CAUDAL_PROGRESS_TOLERANCE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(caudal::solve::params::DEFAULT_PROGRESS_TOLERANCE);
+    let new = SolveParams {
+        mode,
+        report: ReportLevel::Summary,
+        progress_tolerance: progress,
+        ..Default::default()
+    };
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/assets"));
     println!("{mode:?}: quality / worst vertex (% of the diagonal) at 24 even times against the exact answer");
     println!("| animal | target | clip | before | after | after, reported (keys / halfway) | gap mean / max (% diag) | bone-length change before / after (% diag) |");
@@ -59,11 +77,19 @@ fn main() {
                 .iter()
                 .map(|k| {
                     let t = load(&root.join(folder).join(format!("{short}_{k}.glb"))).unwrap();
-                    (k.to_string(), t.rig().unwrap().clone(), names_of(&root.join(folder).join(format!("{short}_{k}.truth.json"))))
+                    (
+                        k.to_string(),
+                        t.rig().unwrap().clone(),
+                        names_of(&root.join(folder).join(format!("{short}_{k}.truth.json"))),
+                    )
                 })
                 .collect()
         };
-        let names: Vec<String> = if control { src.animations.iter().map(|a| a.name.clone()).collect() } else { clips.iter().map(|s| s.to_string()).collect() };
+        let names: Vec<String> = if control {
+            src.animations.iter().map(|a| a.name.clone()).collect()
+        } else {
+            clips.iter().map(|s| s.to_string()).collect()
+        };
         for (kind, tgt, rename) in &targets {
             let map = joint_map(src.rig().unwrap(), tgt, |n| rename.get(n).cloned()).unwrap();
             for name in &names {
@@ -71,7 +97,9 @@ fn main() {
                 let times: Vec<f32> = (0..ev.frame_count()).map(|f| ev.time(f)).collect();
                 let want = exact(src.rig().unwrap(), &ev, tgt, &map);
                 let before_clip = src.sample_clip(0, name, DEFAULT_SAMPLE_RATE).unwrap();
-                let before = baseline::transfer::transfer_clip(src.rig().unwrap(), &before_clip, tgt, &old).unwrap();
+                let before =
+                    baseline::transfer::transfer_clip(src.rig().unwrap(), &before_clip, tgt, &old)
+                        .unwrap();
                 let b = score(tgt, &played(tgt, &before.solved.clip, &times), &want);
                 let keyed = src.sample_clip_at_keys(0, name, DEFAULT_MAX_KEY_RATE).unwrap();
                 let after = transfer_clip(src.rig().unwrap(), &keyed, tgt, &new).unwrap();

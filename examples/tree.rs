@@ -5,7 +5,14 @@ fn main() {
     let heads = m.rig().unwrap().bind_heads();
     fn rec(m: &caudal::gltf_io::GltfModel, heads: &[glam::Vec3], j: usize, depth: usize) {
         let h = heads[j];
-        println!("{}{} ({:.3}, {:.3}, {:.3})", "  ".repeat(depth), m.rig().unwrap().joint_names()[j], h.x, h.y, h.z);
+        println!(
+            "{}{} ({:.3}, {:.3}, {:.3})",
+            "  ".repeat(depth),
+            m.rig().unwrap().joint_names()[j],
+            h.x,
+            h.y,
+            h.z
+        );
         for c in m.rig().unwrap().children(j) {
             rec(m, heads, c, depth + 1);
         }

@@ -32,7 +32,9 @@ def fresh_fox(path: str = "fox/Fox_notail.glb"):
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.import_scene.gltf(filepath=str(asset(path)))
     arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
-    mesh = next(o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm)
+    mesh = next(
+        o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm
+    )
     bpy.context.view_layer.objects.active = arm
     arm.select_set(True)
     return arm, mesh

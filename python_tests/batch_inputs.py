@@ -9,8 +9,9 @@ import shutil
 import struct
 from pathlib import Path
 
-import caudal
 from conftest import asset
+
+import caudal
 
 ASSETS = ["fox/Fox_notail.glb", "fox/Fox.glb", "quaternius_shiba_inu/ShibaInu.gltf"]
 """A degraded fixture (a tail to grow), its artist original (no tail to
@@ -48,9 +49,23 @@ def skinless_gltf(path: Path) -> Path:
     pos = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
     doc = {
         "asset": {"version": "2.0"},
-        "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64," + base64.b64encode(pos).decode()}],
+        "buffers": [
+            {
+                "byteLength": 36,
+                "uri": "data:application/octet-stream;base64," + base64.b64encode(pos).decode(),
+            }
+        ],
         "bufferViews": [{"buffer": 0, "byteLength": 36}],
-        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}],
+        "accessors": [
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": 3,
+                "type": "VEC3",
+                "min": [0, 0, 0],
+                "max": [1, 1, 0],
+            }
+        ],
         "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
         "nodes": [{"mesh": 0}],
         "scenes": [{"nodes": [0]}],
@@ -62,7 +77,9 @@ def skinless_gltf(path: Path) -> Path:
 
 def comparable(rows: list[dict]) -> list[dict]:
     """Rows without what differs between two runs of the same work: times and resumption."""
-    return [{k: v for k, v in r.items() if not k.endswith("seconds") and k != "resumed"} for r in rows]
+    return [
+        {k: v for k, v in r.items() if not k.endswith("seconds") and k != "resumed"} for r in rows
+    ]
 
 
 def glbs(out: Path) -> dict[str, bytes]:

@@ -16,7 +16,6 @@ Used by ``test_cli_mutation.py`` (a few dozen variants) and by
 
 from __future__ import annotations
 
-import base64
 import copy
 import json
 import os
@@ -68,8 +67,49 @@ HOSTILE_URIS = [
     "",
 ]
 
-INTERESTING = [0, 1, -1, 2, 3, 4, 13, 255, 256, 65535, 65536, 2**31 - 1, 2**31, 2**32 - 1, 2**32, 2**53, 10**15, 1e7, 3.4e38, -3.4e38, 1e300, 0.5, 5121, 5123, 5126]
-STRINGS = ["wiggle", "translation", "rotation", "scale", "SCALAR", "VEC3", "VEC4", "MAT4", "STEP", "CUBICSPLINE", "POSITION", "JOINTS_0", "KHR_draco_mesh_compression", ""]
+INTERESTING = [
+    0,
+    1,
+    -1,
+    2,
+    3,
+    4,
+    13,
+    255,
+    256,
+    65535,
+    65536,
+    2**31 - 1,
+    2**31,
+    2**32 - 1,
+    2**32,
+    2**53,
+    10**15,
+    1e7,
+    3.4e38,
+    -3.4e38,
+    1e300,
+    0.5,
+    5121,
+    5123,
+    5126,
+]
+STRINGS = [
+    "wiggle",
+    "translation",
+    "rotation",
+    "scale",
+    "SCALAR",
+    "VEC3",
+    "VEC4",
+    "MAT4",
+    "STEP",
+    "CUBICSPLINE",
+    "POSITION",
+    "JOINTS_0",
+    "KHR_draco_mesh_compression",
+    "",
+]
 
 
 def split_glb(raw: bytes) -> tuple[dict[str, Any], bytes] | None:
@@ -125,7 +165,11 @@ def mutate_json(doc: dict[str, Any], rng: random.Random) -> None:
         return
     kind = rng.randrange(12)
     if kind <= 3:
-        nums = [p for p in paths if isinstance(_get(doc, p), (int, float)) and not isinstance(_get(doc, p), bool)]
+        nums = [
+            p
+            for p in paths
+            if isinstance(_get(doc, p), (int, float)) and not isinstance(_get(doc, p), bool)
+        ]
         if nums:
             p = rng.choice(nums)
             old = _get(doc, p)
@@ -161,7 +205,12 @@ def mutate_json(doc: dict[str, Any], rng: random.Random) -> None:
         if isinstance(b, dict):
             b["uri"] = rng.choice(HOSTILE_URIS)
     elif kind == 10:
-        coll, keys = rng.choice([("bufferViews", ["byteStride", "byteOffset", "byteLength", "buffer"]), ("accessors", ["count", "byteOffset", "componentType", "bufferView"])])
+        coll, keys = rng.choice(
+            [
+                ("bufferViews", ["byteStride", "byteOffset", "byteLength", "buffer"]),
+                ("accessors", ["count", "byteOffset", "componentType", "bufferView"]),
+            ]
+        )
         items = doc.get(coll)
         if isinstance(items, list) and items and isinstance(items[0], dict):
             rng.choice(items)[rng.choice(keys)] = int(rng.choice(INTERESTING))
@@ -189,7 +238,12 @@ def mutate_bytes(b: bytearray, rng: random.Random) -> None:
             b[rng.randrange(len(b))] ^= 1 << rng.randrange(8)
     elif kind == 1:
         i = rng.randrange(max(1, len(b) - 3))
-        b[i : i + 4] = struct.pack("<I", rng.choice([0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x7F800000, 0xFFC00000, 0x4B189680]))
+        b[i : i + 4] = struct.pack(
+            "<I",
+            rng.choice(
+                [0, 1, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0x7F800000, 0xFFC00000, 0x4B189680]
+            ),
+        )
     elif kind == 2:
         del b[rng.randrange(len(b)) :]
     elif kind == 3:
@@ -291,7 +345,18 @@ class Outcome:
     seconds: float = 0.0
 
 
-BROKEN = ("panic", "abort", "crash", "hang", "traceback", "partial", "no-reload", "leak", "bad-exit", "noisy-error")
+BROKEN = (
+    "panic",
+    "abort",
+    "crash",
+    "hang",
+    "traceback",
+    "partial",
+    "no-reload",
+    "leak",
+    "bad-exit",
+    "noisy-error",
+)
 
 
 def run_variant(v: Variant, work: Path, keep: bool = False) -> Outcome:
@@ -313,7 +378,15 @@ def run_variant(v: Variant, work: Path, keep: bool = False) -> Outcome:
     env.pop("CAUDAL_TRACEBACK", None)
     t0 = time.perf_counter()
     try:
-        r = subprocess.run([sys.executable, "-m", "caudal.cli", *cmd], capture_output=True, text=True, timeout=TIMEOUT_S, preexec_fn=_limits, env=env, cwd=case)
+        r = subprocess.run(
+            [sys.executable, "-m", "caudal.cli", *cmd],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+            preexec_fn=_limits,
+            env=env,
+            cwd=case,
+        )
     except subprocess.TimeoutExpired:
         return Outcome(v, "hang", f"past {TIMEOUT_S:.0f} s", time.perf_counter() - t0)
     dt = time.perf_counter() - t0

@@ -36,7 +36,9 @@ def validate_gltf(path: Path) -> dict:
     if d is None or node is None:
         if os.environ.get("CI"):
             pytest.fail("the glTF validator is required in CI (set CAUDAL_GLTF_VALIDATOR_DIR)")
-        pytest.skip("gltf-validator not installed (npm install gltf-validator; set CAUDAL_GLTF_VALIDATOR_DIR)")
+        pytest.skip(
+            "gltf-validator not installed (npm install gltf-validator; set CAUDAL_GLTF_VALIDATOR_DIR)"
+        )
     out = subprocess.run(
         [node, str(VALIDATOR_JS), str(path)],
         capture_output=True,

@@ -14,7 +14,11 @@ def split_glb(raw: bytes) -> tuple[dict[str, Any], bytes]:
     jlen = struct.unpack_from("<I", raw, 12)[0]
     doc = json.loads(raw[20 : 20 + jlen])
     off = 20 + jlen
-    bin_ = raw[off + 8 : off + 8 + struct.unpack_from("<I", raw, off)[0]] if off + 8 <= len(raw) else b""
+    bin_ = (
+        raw[off + 8 : off + 8 + struct.unpack_from("<I", raw, off)[0]]
+        if off + 8 <= len(raw)
+        else b""
+    )
     return doc, bin_
 
 
@@ -24,7 +28,16 @@ def glb(doc: dict[str, Any], bin_: bytes) -> bytes:
     js = json.dumps(doc).encode()
     js += b" " * (-len(js) % 4)
     total = 12 + 8 + len(js) + 8 + len(bin_)
-    return b"glTF" + struct.pack("<II", 2, total) + struct.pack("<I", len(js)) + b"JSON" + js + struct.pack("<I", len(bin_)) + b"BIN\0" + bin_
+    return (
+        b"glTF"
+        + struct.pack("<II", 2, total)
+        + struct.pack("<I", len(js))
+        + b"JSON"
+        + js
+        + struct.pack("<I", len(bin_))
+        + b"BIN\0"
+        + bin_
+    )
 
 
 def merge_glbs(a: bytes, b: bytes, offset: tuple[float, float, float], wrapper: str) -> bytes:
@@ -32,7 +45,20 @@ def merge_glbs(a: bytes, b: bytes, offset: tuple[float, float, float], wrapper: 
     index shifted past `a`'s; animations of one name merged into one."""
     da, bin_a = split_glb(a)
     db, bin_b = split_glb(b)
-    n = {k: len(da.get(k, [])) for k in ["nodes", "meshes", "skins", "accessors", "bufferViews", "materials", "textures", "images", "samplers"]}
+    n = {
+        k: len(da.get(k, []))
+        for k in [
+            "nodes",
+            "meshes",
+            "skins",
+            "accessors",
+            "bufferViews",
+            "materials",
+            "textures",
+            "images",
+            "samplers",
+        ]
+    }
     base = len(bin_a) + (-len(bin_a) % 16)
     merged_bin = bin_a + b"\0" * (base - len(bin_a)) + bin_b
 
@@ -41,7 +67,9 @@ def merge_glbs(a: bytes, b: bytes, offset: tuple[float, float, float], wrapper: 
             o[key] += n[by]
 
     for node in db.get("nodes", []):
-        node["children"] = [c + n["nodes"] for c in node.get("children", [])] or node.pop("children", None) or []
+        node["children"] = (
+            [c + n["nodes"] for c in node.get("children", [])] or node.pop("children", None) or []
+        )
         if not node["children"]:
             del node["children"]
         sh(node, "mesh", "meshes")
@@ -91,7 +119,14 @@ def merge_glbs(a: bytes, b: bytes, offset: tuple[float, float, float], wrapper: 
         if db.get(key):
             da.setdefault(key, []).extend(db[key])
     for anim in db.get("animations", []):
-        same = next((x for x in da.setdefault("animations", []) if x.get("name") is not None and x.get("name") == anim.get("name")), None)
+        same = next(
+            (
+                x
+                for x in da.setdefault("animations", [])
+                if x.get("name") is not None and x.get("name") == anim.get("name")
+            ),
+            None,
+        )
         if same is None:
             da["animations"].append(anim)
             continue

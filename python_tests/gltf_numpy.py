@@ -11,7 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
-_COMPONENT = {5120: np.int8, 5121: np.uint8, 5122: np.int16, 5123: np.uint16, 5125: np.uint32, 5126: np.float32}
+_COMPONENT = {
+    5120: np.int8,
+    5121: np.uint8,
+    5122: np.int16,
+    5123: np.uint16,
+    5125: np.uint32,
+    5126: np.float32,
+}
 _COUNT = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}
 
 
@@ -56,7 +63,9 @@ class NumpyGltf:
         start = v.get("byteOffset", 0) + a.get("byteOffset", 0)
         stride = v.get("byteStride", dt.itemsize * comps)
         buf = self.buffers[v["buffer"]]
-        out = np.ndarray((a["count"], comps), dtype=dt, buffer=buf, offset=start, strides=(stride, dt.itemsize)).copy()
+        out = np.ndarray(
+            (a["count"], comps), dtype=dt, buffer=buf, offset=start, strides=(stride, dt.itemsize)
+        ).copy()
         if a.get("normalized"):
             out = out.astype(np.float64) / np.iinfo(dt).max
         return out
@@ -153,11 +162,16 @@ def skinned_positions(g: NumpyGltf, animation: int | None, t: float) -> np.ndarr
     """Every skinned primitive's vertices at time t, concatenated in node order."""
     worlds = world_matrices(g, animation, t)
     out = []
-    for ni, n in enumerate(g.doc["nodes"]):
+    for n in g.doc["nodes"]:
         if "mesh" not in n or "skin" not in n:
             continue
         skin = g.doc["skins"][n["skin"]]
-        ibm = g.accessor(skin["inverseBindMatrices"]).astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
+        ibm = (
+            g.accessor(skin["inverseBindMatrices"])
+            .astype(np.float64)
+            .reshape(-1, 4, 4)
+            .transpose(0, 2, 1)
+        )
         mats = np.array([worlds[j] @ ibm[k] for k, j in enumerate(skin["joints"])])
         for prim in g.doc["meshes"][n["mesh"]]["primitives"]:
             pos = g.accessor(prim["attributes"]["POSITION"]).astype(np.float64)

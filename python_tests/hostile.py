@@ -37,7 +37,16 @@ def glb_bytes(doc: dict[str, Any], bin_: bytes, describe_chunk: bool = True) -> 
     js = json.dumps(doc).encode()
     js += b" " * (-len(js) % 4)
     total = 12 + 8 + len(js) + 8 + len(bin_)
-    return b"glTF" + struct.pack("<II", 2, total) + struct.pack("<I", len(js)) + b"JSON" + js + struct.pack("<I", len(bin_)) + b"BIN\0" + bin_
+    return (
+        b"glTF"
+        + struct.pack("<II", 2, total)
+        + struct.pack("<I", len(js))
+        + b"JSON"
+        + js
+        + struct.pack("<I", len(bin_))
+        + b"BIN\0"
+        + bin_
+    )
 
 
 def write_glb(path: Path, doc: dict[str, Any], bin_: bytes, describe_chunk: bool = True) -> Path:
@@ -45,7 +54,14 @@ def write_glb(path: Path, doc: dict[str, Any], bin_: bytes, describe_chunk: bool
     return path
 
 
-def write_gltf(folder: Path, doc: dict[str, Any], bin_: bytes, uri: str, bin_name: str | None = "fox.bin", name: str = "fox.gltf") -> Path:
+def write_gltf(
+    folder: Path,
+    doc: dict[str, Any],
+    bin_: bytes,
+    uri: str,
+    bin_name: str | None = "fox.bin",
+    name: str = "fox.gltf",
+) -> Path:
     """A .gltf in `folder` whose buffer 0 is `uri`; the binary written as
     `folder/bin_name` (unless None)."""
     folder.mkdir(parents=True, exist_ok=True)
@@ -69,7 +85,10 @@ def run_isolated(code: str, timeout: float = 60.0) -> subprocess.CompletedProces
     helpers on the path) under a 4 GiB address-space limit, so that an
     abort or a runaway allocation fails the test instead of the run."""
     here = Path(__file__).resolve().parent
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(here), os.environ.get("PYTHONPATH", "")]),
+    }
     return subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
@@ -105,12 +124,28 @@ def deep_chain(n: int) -> tuple[dict[str, Any], bytes]:
         "asset": {"version": "2.0"},
         "scene": 0,
         "scenes": [{"nodes": [0, n]}],
-        "nodes": [{"name": f"j{i}", "translation": [0.0, step if i else 0.0, 0.0], **({"children": [i + 1]} if i + 1 < n else {})} for i in range(n)]
+        "nodes": [
+            {
+                "name": f"j{i}",
+                "translation": [0.0, step if i else 0.0, 0.0],
+                **({"children": [i + 1]} if i + 1 < n else {}),
+            }
+            for i in range(n)
+        ]
         + [{"name": "mesh", "mesh": 0, "skin": 0}],
-        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}],
+        "meshes": [
+            {"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}}]}
+        ],
         "skins": [{"joints": list(range(n)), "inverseBindMatrices": 3}],
         "accessors": [
-            {"bufferView": 0, "componentType": 5126, "count": 3 * n, "type": "VEC3", "min": pos.min(0).tolist(), "max": pos.max(0).tolist()},
+            {
+                "bufferView": 0,
+                "componentType": 5126,
+                "count": 3 * n,
+                "type": "VEC3",
+                "min": pos.min(0).tolist(),
+                "max": pos.max(0).tolist(),
+            },
             {"bufferView": 1, "componentType": 5123, "count": 3 * n, "type": "VEC4"},
             {"bufferView": 2, "componentType": 5126, "count": 3 * n, "type": "VEC4"},
             {"bufferView": 3, "componentType": 5126, "count": n, "type": "MAT4"},

@@ -86,11 +86,15 @@ def agree(actual: Any, node: ast.expr, text: str) -> bool:
     """`actual` against the literal `node` (parsed from `text`), numbers to
     the decimals written."""
     if isinstance(node, (ast.Tuple, ast.List)):
-        return isinstance(actual, list) and len(actual) == len(node.elts) and all(agree(a, n, text) for a, n in zip(actual, node.elts))
+        return (
+            isinstance(actual, list)
+            and len(actual) == len(node.elts)
+            and all(agree(a, n, text) for a, n in zip(actual, node.elts, strict=False))
+        )
     if isinstance(node, ast.Dict):
         if not isinstance(actual, dict) or len(actual) != len(node.keys):
             return False
-        for k, v in zip(node.keys, node.values):
+        for k, v in zip(node.keys, node.values, strict=False):
             key = ast.literal_eval(k) if k is not None else None
             if key not in actual or not agree(actual[key], v, text):
                 return False
@@ -98,7 +102,11 @@ def agree(actual: Any, node: ast.expr, text: str) -> bool:
     value = ast.literal_eval(node)
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return actual is value if not isinstance(value, str) else actual == value
-    if isinstance(value, (int, float)) and isinstance(actual, (int, float)) and not isinstance(actual, bool):
+    if (
+        isinstance(value, (int, float))
+        and isinstance(actual, (int, float))
+        and not isinstance(actual, bool)
+    ):
         token = ast.get_source_segment(text, node) or repr(value)
         decimals = len(token.split(".")[1]) if "." in token and "e" not in token.lower() else 0
         if isinstance(value, int) and isinstance(actual, int):
@@ -119,8 +127,10 @@ def run_python(blocks_: list[Block], cwd: Path) -> list[dict[str, Any]]:
     """Runs the Python blocks in a fresh interpreter in `cwd`; the failures."""
     spec = cwd / ".readme_blocks.json"
     spec.write_text(json.dumps([asdict(b) for b in blocks_]))
-    done = subprocess.run([sys.executable, __file__, str(spec)], cwd=cwd, capture_output=True, text=True, timeout=900)
-    failures = [json.loads(l) for l in done.stdout.splitlines() if l.startswith("{")]
+    done = subprocess.run(
+        [sys.executable, __file__, str(spec)], cwd=cwd, capture_output=True, text=True, timeout=900
+    )
+    failures = [json.loads(row) for row in done.stdout.splitlines() if row.startswith("{")]
     if done.returncode != 0 and not failures:
         failures.append({"line": 0, "code": "", "error": done.stderr[-3000:]})
     return failures
@@ -128,7 +138,10 @@ def run_python(blocks_: list[Block], cwd: Path) -> list[dict[str, Any]]:
 
 def run_shell(block: Block, cwd: Path) -> list[dict[str, Any]]:
     """Runs a shell block line by line in `cwd`; the failures."""
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env = {
+        **os.environ,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+    }
     failures = []
     lines = block.code.split("\n")
     i = 0
@@ -142,16 +155,22 @@ def run_shell(block: Block, cwd: Path) -> list[dict[str, Any]]:
         if not command.strip() or command.lstrip().startswith("#"):
             continue
         want = shown("#" + command.split("#", 1)[1]) if "#" in command else None
-        done = subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True, env=env, timeout=900)
+        done = subprocess.run(
+            ["bash", "-c", command], cwd=cwd, capture_output=True, text=True, env=env, timeout=900
+        )
         where = {"line": block.line + first, "code": command.strip()}
         if done.returncode != 0:
-            failures.append({**where, "error": f"exit {done.returncode}: {done.stderr.strip()[-2000:]}"})
+            failures.append(
+                {**where, "error": f"exit {done.returncode}: {done.stderr.strip()[-2000:]}"}
+            )
         elif want is not None and want not in done.stdout:
             failures.append({**where, "error": f"output lacks {want!r}:\n{done.stdout[-2000:]}"})
     return failures
 
 
-def run(text: str, cwd: Path, assets: Path | None = None) -> tuple[list[Block], list[dict[str, Any]]]:
+def run(
+    text: str, cwd: Path, assets: Path | None = None
+) -> tuple[list[Block], list[dict[str, Any]]]:
     """Every block of `text` not marked skip, in `cwd` (with `assets` linked
     in): the blocks and the failures (each with its line in the file)."""
     if assets is not None and not (cwd / "assets").exists():
@@ -172,7 +191,10 @@ def statements(block: Block) -> list[tuple[int, str, ast.stmt]]:
     """(first line in the file, source, node) of each top-level statement."""
     tree = ast.parse(block.code)
     lines = block.code.split("\n")
-    return [(block.line + s.lineno - 1, "\n".join(lines[s.lineno - 1 : s.end_lineno]), s) for s in tree.body]
+    return [
+        (block.line + s.lineno - 1, "\n".join(lines[s.lineno - 1 : s.end_lineno]), s)
+        for s in tree.body
+    ]
 
 
 def comments_by_line(code: str) -> dict[int, str]:
@@ -190,7 +212,16 @@ def execute(all_blocks: list[Block]) -> int:
         try:
             stmts = statements(block)
         except SyntaxError as e:
-            print(json.dumps({"line": block.line + (e.lineno or 1) - 1, "code": e.text or "", "error": f"SyntaxError: {e.msg}"}), flush=True)
+            print(
+                json.dumps(
+                    {
+                        "line": block.line + (e.lineno or 1) - 1,
+                        "code": e.text or "",
+                        "error": f"SyntaxError: {e.msg}",
+                    }
+                ),
+                flush=True,
+            )
             failed += 1
             continue
         comments = comments_by_line(block.code)
@@ -198,7 +229,9 @@ def execute(all_blocks: list[Block]) -> int:
             want = shown(comments.get(node.end_lineno or node.lineno, ""))
             try:
                 if want is not None and isinstance(node, ast.Expr):
-                    value = eval(compile(ast.Expression(node.value), f"README.md:{line}", "eval"), namespace)
+                    value = eval(
+                        compile(ast.Expression(node.value), f"README.md:{line}", "eval"), namespace
+                    )
                     if not matches(value, want):
                         raise AssertionError(f"shows {want}, got {plain(value)!r}")
                 else:
@@ -206,7 +239,10 @@ def execute(all_blocks: list[Block]) -> int:
                         raise AssertionError("`# ->` follows a statement, not an expression")
                     exec(compile(ast.Module([node], []), f"README.md:{line}", "exec"), namespace)
             except Exception as e:  # noqa: BLE001 - every failure is reported with its line
-                print(json.dumps({"line": line, "code": source, "error": f"{type(e).__name__}: {e}"}), flush=True)
+                print(
+                    json.dumps({"line": line, "code": source, "error": f"{type(e).__name__}: {e}"}),
+                    flush=True,
+                )
                 failed += 1
                 break  # later lines of this block depend on this one
     return 1 if failed else 0

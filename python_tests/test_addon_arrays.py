@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from addon_harness import action, addon, fresh_fox
 from conftest import asset
+
+import caudal
 
 pytestmark = pytest.mark.blender
 
@@ -30,7 +30,10 @@ def test_rig_table_from_blender_matches_caudal_load():
     np.testing.assert_allclose(table.dense, dense_ref, atol=1e-5)
     assert table.triangles.shape == ref.triangles.shape
     # Same triangles up to the order of corners.
-    np.testing.assert_array_equal(np.sort(np.sort(table.triangles, axis=1), axis=0), np.sort(np.sort(ref.triangles, axis=1), axis=0))
+    np.testing.assert_array_equal(
+        np.sort(np.sort(table.triangles, axis=1), axis=0),
+        np.sort(np.sort(ref.triangles, axis=1), axis=0),
+    )
     rig = table.to_rig()
     assert rig.roles()["pelvis"] == "b_Hip_01"
     np.testing.assert_allclose(caudal.skin_bind_pose(rig), caudal.skin_bind_pose(ref), atol=1e-2)
@@ -59,7 +62,7 @@ def test_written_weights_read_back_and_untouched_rows_stay():
     assert set(np.unique(r)) == set(range(table.vertex_count))
     # A vertex we did not touch reads back the same.
     i = 3
-    got = {back[3][g]: w for v, g, w in zip(*back[:3]) if v == i}
+    got = {back[3][g]: w for v, g, w in zip(*back[:3], strict=False) if v == i}
     want = {table.joint_names[j]: table.dense[i, j] for j in np.flatnonzero(table.dense[i])}
     assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-5 for k in got)
 
@@ -83,6 +86,7 @@ def test_action_sampled_from_blender_matches_the_files_clip():
     Clip) poses the skeleton exactly as caudal's own reading of the file."""
     addon()
     import bpy
+
     from addon import bpy_arrays
 
     arm, mesh = fresh_fox()
@@ -105,6 +109,7 @@ def test_action_sampled_from_blender_matches_the_files_clip():
 def test_clip_written_as_action_reads_back_the_same():
     addon()
     import bpy
+
     from addon import bpy_arrays
 
     arm, mesh = fresh_fox()
@@ -139,6 +144,7 @@ def test_vertex_colours_written_per_vertex():
 def test_keys_written_linear_in_a_group_on_the_objects_slot():
     addon()
     import bpy
+
     from addon import anim
 
     bpy.ops.wm.read_homefile(use_empty=True)
@@ -146,9 +152,13 @@ def test_keys_written_linear_in_a_group_on_the_objects_slot():
     bpy.context.scene.collection.objects.link(obj)
     action = bpy.data.actions.new("a")
     curves = anim.fcurves(action, anim.slot_for(obj, action), create=True)
-    fc = anim.write_curve(curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 4.0]), group="G")
+    fc = anim.write_curve(
+        curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 4.0]), group="G"
+    )
     # Writing again replaces the curve instead of adding a second one.
-    fc = anim.write_curve(curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 3.0]), group="G")
+    fc = anim.write_curve(
+        curves, "location", 1, np.arange(3.0), np.array([1.0, 2.0, 3.0]), group="G"
+    )
     assert len([c for c in curves if c.data_path == "location"]) == 1
     assert fc.group.name == "G"
     assert all(k.interpolation == "LINEAR" for k in fc.keyframe_points)

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from addon_harness import action, addon, fresh_fox
 
 import caudal
-from addon_harness import action, addon, fresh_fox
 
 pytestmark = pytest.mark.blender
 
@@ -20,7 +20,7 @@ def fox_with_tail_chain():
     """The Khronos Fox with its three authored tail bones renamed to caudal's
     chain names (Tail_1..Tail_3), so the bake finds them as a grown chain."""
     arm, mesh = fresh_fox("fox/Fox.glb")
-    for old, new in zip(["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"], TAIL):
+    for old, new in zip(["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"], TAIL, strict=False):
         arm.data.bones[old].name = new
     return arm, mesh
 
@@ -41,9 +41,17 @@ def tail_keys(arm, action):
 def live_state(arm):
     import bpy
 
-    pose = np.array([list(pb.location) + list(pb.rotation_quaternion) + list(pb.scale) for pb in arm.pose.bones])
+    pose = np.array(
+        [list(pb.location) + list(pb.rotation_quaternion) + list(pb.scale) for pb in arm.pose.bones]
+    )
     sel = sorted(o.name for o in bpy.context.view_layer.objects if o.select_get())
-    return pose, bpy.context.scene.frame_current, arm.animation_data.action.name, sel, bpy.context.view_layer.objects.active.name
+    return (
+        pose,
+        bpy.context.scene.frame_current,
+        arm.animation_data.action.name,
+        sel,
+        bpy.context.view_layer.objects.active.name,
+    )
 
 
 def quat_angle_deg(a, b):
@@ -66,7 +74,9 @@ def test_bake_walk_closes_the_loop_and_leaves_the_live_state_alone():
     keys = tail_keys(arm, action("Walk"))
     frames, values = keys[:, 0], keys[:, 1]
     walk = action("Walk")
-    assert frames[0, 0] == pytest.approx(walk.frame_range[0]) and frames[0, -1] == pytest.approx(walk.frame_range[1])
+    assert frames[0, 0] == pytest.approx(walk.frame_range[0]) and frames[0, -1] == pytest.approx(
+        walk.frame_range[1]
+    )
     q = values.reshape(len(TAIL), 4, -1).transpose(2, 0, 1)  # (F, bones, wxyz)
     # Loop closed: first and last key of every tail bone within 0.5 degrees.
     assert quat_angle_deg(q[0], q[-1]).max() < 0.5
@@ -78,6 +88,7 @@ def test_bake_walk_closes_the_loop_and_leaves_the_live_state_alone():
 def test_moving_the_live_pelvis_first_gives_identical_keys():
     addon()
     import bpy
+
     from addon import bake
 
     arm, mesh = fox_with_tail_chain()
@@ -103,7 +114,9 @@ def test_baked_keys_survive_blenders_gltf_exporter(tmp_path):
     arm.caudal.bake_actions = action("Walk").name
     assert bpy.ops.caudal.bake_tail() == {"FINISHED"}
     out = tmp_path / "fox_baked.glb"
-    bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS")
+    bpy.ops.export_scene.gltf(
+        filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS"
+    )
     model = caudal.load(out)
     assert all(t in model.rig.joint_names for t in TAIL)
     walk_name = next(n for n in model.clip_names if n.startswith("Walk"))

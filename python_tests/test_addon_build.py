@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from addon_harness import addon, fresh_fox
 
 import caudal
-from addon_harness import addon, fresh_fox
 
 pytestmark = pytest.mark.blender
 
@@ -24,7 +24,9 @@ def creature_with_fingers(tmp_path):
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.ops.import_scene.gltf(filepath=str(out))
     arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
-    mesh = next(o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm)
+    mesh = next(
+        o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm
+    )
     bpy.context.view_layer.objects.active = arm
     bpy.ops.object.mode_set(mode="EDIT")
     ebs = arm.data.edit_bones
@@ -38,7 +40,12 @@ def creature_with_fingers(tmp_path):
         parent = eb
     bpy.ops.object.mode_set(mode="OBJECT")
     g = mesh.vertex_groups["mixamorig:LeftHand"]
-    verts = [v.index for v in mesh.data.vertices for e in v.groups if e.group == g.index and e.weight > 0.2]
+    verts = [
+        v.index
+        for v in mesh.data.vertices
+        for e in v.groups
+        if e.group == g.index and e.weight > 0.2
+    ]
     assert len(verts) >= 6
     before = {i: g.weight(i) for i in verts}
     prop = bpy.data.objects.new("ring_prop", None)  # a ring worn on the index finger
@@ -76,7 +83,9 @@ def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
     # A prop that hung from a finger now hangs from the hand, where it was.
     prop = bpy.data.objects["ring_prop"]
     assert prop.parent_bone == "mixamorig:LeftHand"
-    np.testing.assert_allclose(np.array(prop.matrix_world).reshape(-1), list(prop["world_before"]), atol=1e-4)
+    np.testing.assert_allclose(
+        np.array(prop.matrix_world).reshape(-1), list(prop["world_before"]), atol=1e-4
+    )
 
 
 def test_fingers_on_keeps_them(tmp_path):
@@ -111,11 +120,28 @@ def test_finger_detection_by_name_and_hierarchy():
     addon()
     from addon import rig_edit
 
-    names = ["Hips", "Spine", "hand.L", "f_index.01.L", "f_index.02.L", "thumb.01.L", "palm.01.L", "f_middle.01.L", "Ring_belt", "Tail_1"]
+    names = [
+        "Hips",
+        "Spine",
+        "hand.L",
+        "f_index.01.L",
+        "f_index.02.L",
+        "thumb.01.L",
+        "palm.01.L",
+        "f_middle.01.L",
+        "Ring_belt",
+        "Tail_1",
+    ]
     parents = np.array([-1, 0, 1, 2, 3, 2, 2, 6, 1, 0])
     m = {(names[x.finger], names[x.hand]) for x in rig_edit.finger_merges(names, parents)}
     # A palm bone is a finger when a digit hangs from it; a belt ring is not under a hand.
-    assert m == {("f_index.01.L", "hand.L"), ("f_index.02.L", "hand.L"), ("thumb.01.L", "hand.L"), ("palm.01.L", "hand.L"), ("f_middle.01.L", "hand.L")}
+    assert m == {
+        ("f_index.01.L", "hand.L"),
+        ("f_index.02.L", "hand.L"),
+        ("thumb.01.L", "hand.L"),
+        ("palm.01.L", "hand.L"),
+        ("f_middle.01.L", "hand.L"),
+    }
 
 
 def test_failure_in_caudal_leaves_the_character_untouched():
@@ -139,7 +165,7 @@ def test_failure_while_writing_is_rolled_back(monkeypatch):
     """Bones already added and weights already written are taken back when
     a later write fails."""
     addon()
-    from addon import build, bpy_arrays
+    from addon import bpy_arrays, build
 
     arm, mesh = fresh_fox()
     before = bpy_arrays.read_rig(arm)
@@ -157,7 +183,9 @@ def test_failure_while_writing_is_rolled_back(monkeypatch):
         sw[:50] = 0
         sj[:50, 0] = len(names) - 1
         sw[:50, 0] = 1.0
-        return caudal.Rig(rig.vertices, rig.triangles, sj, sw, names, parents, bind_matrices=bind), {"parts": [], "pelvis": "b_Hip_01"}
+        return caudal.Rig(
+            rig.vertices, rig.triangles, sj, sw, names, parents, bind_matrices=bind
+        ), {"parts": [], "pelvis": "b_Hip_01"}
 
     real_remove = bpy_arrays.remove_groups
 
@@ -181,6 +209,7 @@ def test_failure_while_writing_is_rolled_back(monkeypatch):
 def test_operator_reports_the_error_and_cancels(monkeypatch):
     addon()
     import bpy
+
     from addon import build
 
     arm, mesh = fresh_fox()

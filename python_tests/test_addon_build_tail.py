@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from addon_harness import action, addon, fresh_fox
 
 import caudal
-from addon_harness import action, addon, fresh_fox
 
 pytestmark = pytest.mark.blender
 
@@ -16,7 +16,8 @@ pytestmark = pytest.mark.blender
 def test_build_armature_grows_the_fox_tail_and_undo_restores():
     pkg = addon()
     import bpy
-    from addon import build, bpy_arrays
+
+    from addon import bpy_arrays, build
 
     arm, mesh = fresh_fox()
     name, mesh_name = arm.name, mesh.name
@@ -24,7 +25,9 @@ def test_build_armature_grows_the_fox_tail_and_undo_restores():
     bones_before = [b.name for b in arm.data.bones]
     # What caudal's Python API makes of the same rig table.
     want_rig, want_report = build.grow_chains(before.to_rig())
-    want = pkg.rig_edit.dense_weights(want_rig.skin_joints, want_rig.skin_weights, want_rig.joint_count)
+    want = pkg.rig_edit.dense_weights(
+        want_rig.skin_joints, want_rig.skin_weights, want_rig.joint_count
+    )
 
     bpy.ops.ed.undo_push(message="before caudal")
     arm.caudal.use_tail = True
@@ -37,18 +40,25 @@ def test_build_armature_grows_the_fox_tail_and_undo_restores():
     bpy.ops.ed.undo_push(message="Build Armature")
     arm = bpy.data.objects[name]
     mesh = bpy.data.objects[mesh_name]  # undo pushes reallocate ID data
-    tails = sorted((b for b in arm.data.bones if b.name.startswith("Tail_") and b.name[5:].isdigit()), key=lambda b: int(b.name[5:]))
+    tails = sorted(
+        (b for b in arm.data.bones if b.name.startswith("Tail_") and b.name[5:].isdigit()),
+        key=lambda b: int(b.name[5:]),
+    )
     k = len(tails)
     assert 3 <= k <= 8
     assert [b.name for b in tails] == [f"Tail_{i}" for i in range(1, k + 1)]
     assert tails[0].parent.name == "b_Hip_01"
-    for a, b in zip(tails, tails[1:]):
+    for a, b in zip(tails, tails[1:], strict=False):
         assert b.parent == a
     assert arm.data.bones["Tail_End"].parent == tails[-1]
     # Heads where caudal put the joints.
-    frames = bpy_arrays.bone_frames_from_core(arm, np.asarray(want_rig.bind_matrices, dtype=np.float64))
+    frames = bpy_arrays.bone_frames_from_core(
+        arm, np.asarray(want_rig.bind_matrices, dtype=np.float64)
+    )
     for b in tails:
-        np.testing.assert_allclose(b.head_local, frames[want_rig.joint_names.index(b.name), :3, 3], atol=1e-3)
+        np.testing.assert_allclose(
+            b.head_local, frames[want_rig.joint_names.index(b.name), :3, 3], atol=1e-3
+        )
 
     after = bpy_arrays.read_rig(arm)
     assert after.joint_names[: len(bones_before)] == bones_before
@@ -57,7 +67,9 @@ def test_build_armature_grows_the_fox_tail_and_undo_restores():
     tail_cols = [after.joint_names.index(b.name) for b in tails]
     weighted = np.flatnonzero(after.dense[:, tail_cols].sum(axis=1) > 0)
     assert len(weighted) > 100  # the Fox's tail is a few hundred vertices
-    weighted_bones = [b.name for b in tails if want[:, want_rig.joint_names.index(b.name)].max() > 0]
+    weighted_bones = [
+        b.name for b in tails if want[:, want_rig.joint_names.index(b.name)].max() > 0
+    ]
     assert len(weighted_bones) >= 3
     assert all(n in mesh.vertex_groups for n in weighted_bones)
 
@@ -99,7 +111,9 @@ def test_built_tail_bakes_on_walk_and_exports_through_blenders_gltf_exporter(tmp
     assert r.stretch["tail"]["p99"] < r.stretch["body"]["p99"]
     assert r.stretch["motion"]["swing_deg"] > 1.0
     out = tmp_path / "fox_tail.glb"
-    bpy.ops.export_scene.gltf(filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS")
+    bpy.ops.export_scene.gltf(
+        filepath=str(out), export_format="GLB", export_animation_mode="ACTIONS"
+    )
     model = caudal.load(out)
     names = model.rig.joint_names
     assert set(tails) | {"Tail_End"} <= set(names)
@@ -146,6 +160,7 @@ def test_build_on_a_moved_rotated_scaled_armature_puts_the_tail_in_the_same_plac
 def test_building_twice_changes_nothing_the_second_time():
     addon()
     import bpy
+
     from addon import bpy_arrays
 
     arm, mesh = fresh_fox()

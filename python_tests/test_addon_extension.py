@@ -13,7 +13,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT, asset, import_bpy
 
 pytestmark = pytest.mark.blender
@@ -102,7 +101,14 @@ def test_zip_installs_into_fresh_blender_and_operators_run(tmp_path):
     names = set(zipfile.ZipFile(z).namelist())
     bundled = sorted(n for n in names if n.startswith("wheels/caudal-") and n.endswith(".whl"))
     assert len(bundled) == 1, names
-    assert {"blender_manifest.toml", "__init__.py", "bpy_arrays.py", "LICENSE", "LICENSE-MIT", "LICENSE-APACHE"} <= names
+    assert {
+        "blender_manifest.toml",
+        "__init__.py",
+        "bpy_arrays.py",
+        "LICENSE",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+    } <= names
     assert not any(n.startswith("numpy") or "/numpy-" in n for n in names)
     assert "build_extension.py" not in names
     manifest = zipfile.ZipFile(z).read("blender_manifest.toml").decode()
@@ -114,10 +120,16 @@ def test_zip_installs_into_fresh_blender_and_operators_run(tmp_path):
     env.pop("PYTHONPATH", None)
     script = tmp_path / "run.py"
     script.write_text(SCRIPT)
-    p = subprocess.run([sys.executable, str(script), str(z), str(asset("fox/Fox_notail.glb"))], capture_output=True, text=True, env=env, timeout=300)
-    line = next((l for l in p.stdout.splitlines() if l.startswith("RESULT")), None)
+    p = subprocess.run(
+        [sys.executable, str(script), str(z), str(asset("fox/Fox_notail.glb"))],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    line = next((row for row in p.stdout.splitlines() if row.startswith("RESULT")), None)
     assert line is not None, p.stdout[-3000:] + p.stderr[-3000:]
-    out = json.loads(line[len("RESULT"):])
+    out = json.loads(line[len("RESULT") :])
     assert out["install"] == ["FINISHED"]
     assert str(tmp_path / "user") in out["caudal_file"], out["caudal_file"]
     assert out["build"] == ["FINISHED"]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from addon_harness import action, addon
 from test_addon_bake import TAIL, fox_with_tail_chain
+
+import caudal
 
 pytestmark = pytest.mark.blender
 
@@ -20,6 +20,7 @@ def tail_pose(arm):
 def test_playback_steps_the_spring_and_a_jump_resets_it():
     addon()
     import bpy
+
     from addon import axes, bpy_arrays, live
 
     arm, mesh = fox_with_tail_chain()
@@ -43,7 +44,9 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
         for f in range(2, 12):
             scene.frame_set(f)
             want = ref.step(live.pelvis_world_core(arm, "b_Hip_01"), 1.0 / fps)
-            np.testing.assert_allclose(tail_pose(arm), axes.basis_from_local(rest_q, want), atol=1e-6)
+            np.testing.assert_allclose(
+                tail_pose(arm), axes.basis_from_local(rest_q, want), atol=1e-6
+            )
             poses.append(tail_pose(arm))
         # The tail moved during playback.
         assert np.abs(np.diff(np.array(poses), axis=0)).max() > 1e-3
@@ -69,6 +72,7 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
 def test_preview_off_leaves_the_pose_alone():
     addon()
     import bpy
+
     from addon import live
 
     arm, mesh = fox_with_tail_chain()

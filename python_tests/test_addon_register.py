@@ -4,7 +4,6 @@ Blender goes away and comes back."""
 from __future__ import annotations
 
 import pytest
-
 from addon_harness import addon
 
 pytestmark = pytest.mark.blender
@@ -13,6 +12,7 @@ pytestmark = pytest.mark.blender
 def test_unregister_removes_everything_and_register_restores_it():
     pkg = addon()
     import bpy
+
     from addon import live
 
     ops = ["build_armature", "bake_tail"]
@@ -23,7 +23,9 @@ def test_unregister_removes_everything_and_register_restores_it():
     try:
         assert not any(hasattr(bpy.types, f"CAUDAL_OT_{o}") for o in ops)
         assert not hasattr(bpy.types.Object, "caudal")
-        assert not hasattr(bpy.types, "VIEW3D_PT_caudal") and not hasattr(bpy.types, "DATA_PT_caudal")
+        assert not hasattr(bpy.types, "VIEW3D_PT_caudal") and not hasattr(
+            bpy.types, "DATA_PT_caudal"
+        )
         assert live.on_frame_change not in bpy.app.handlers.frame_change_post
     finally:
         pkg.register()
@@ -70,18 +72,25 @@ class Recorder:
 def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     addon()
     import bpy
-    from addon import panels
     from addon_harness import fresh_fox
+
+    from addon import panels
 
     arm, _ = fresh_fox()
     p = arm.caudal.parts.add()
-    p.kind, p.decision, p.attachment, p.vertex_count, p.bone_count = "tail", "chain", "b_Hip_01", 250, 4
+    p.kind, p.decision, p.attachment, p.vertex_count, p.bone_count = (
+        "tail",
+        "chain",
+        "b_Hip_01",
+        250,
+        4,
+    )
     arm.caudal.card_title = "1 tail(s) with 4 bone(s); 1 part(s) found"
     arm.caudal.warnings.add().text = "A broad part keeps the rigger's weights."
     log = []
     panels.draw_all(Recorder(log), bpy.context)
     rows = {}
-    for path, kind, name in log:
+    for path, _kind, name in log:
         rows.setdefault(path, []).append(name)
     assert ["use_fingers", "use_tail"] in rows.values()
     ops = [n for _, k, n in log if k == "op"]
@@ -91,4 +100,16 @@ def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     assert "250 vertices, length 0, 4 bones" in labels
     assert "A broad part keeps the rigger's weights." in labels
     props = {n for _, k, n in log if k == "prop"}
-    assert {"frequency", "damping", "gravity", "carry", "rest_curve", "coupling", "bend_limit", "bend_capacity", "use_floor", "floor_height", "live_preview"} <= props
+    assert {
+        "frequency",
+        "damping",
+        "gravity",
+        "carry",
+        "rest_curve",
+        "coupling",
+        "bend_limit",
+        "bend_capacity",
+        "use_floor",
+        "floor_height",
+        "live_preview",
+    } <= props

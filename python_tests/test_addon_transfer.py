@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from addon_harness import action, addon
 from conftest import asset
+
+import caudal
 
 pytestmark = pytest.mark.blender
 
@@ -35,6 +35,7 @@ def source_and_target(repair: bool):
 def test_transfer_quality_on_the_card_equals_the_python_api():
     addon()
     import bpy
+
     from addon import bpy_arrays, heatmap
 
     source, target, walk = source_and_target(repair=True)
@@ -49,7 +50,9 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     src = bpy_arrays.read_rig(source)
     tgt = bpy_arrays.read_rig(target)
     src_rig, tgt_rig = src.to_rig(), tgt.to_rig()
-    clip = bpy_arrays.sample_action(source, walk, src, src_rig, bpy_arrays.action_frames(walk, fps), fps)
+    clip = bpy_arrays.sample_action(
+        source, walk, src, src_rig, bpy_arrays.action_frames(walk, fps), fps
+    )
     solved, report = caudal.transfer_clip(src_rig, clip, tgt_rig)
     assert s.transfer_quality == pytest.approx(report["quality"], rel=1e-6)
     # And caudal reading both files itself agrees to float noise.
@@ -62,8 +65,14 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     # The solved action is on the target and poses it like the solved clip.
     new = bpy.data.actions[s.transfer_action]
     assert target.animation_data.action == new
-    back = bpy_arrays.sample_action(target, new, tgt, tgt_rig, bpy_arrays.action_frames(new, fps), fps)
-    np.testing.assert_allclose(caudal.world_matrices_of(tgt_rig, back)[:, :, :3, 3], caudal.world_matrices_of(tgt_rig, solved)[:, :, :3, 3], atol=1e-3 * tgt_rig.height)
+    back = bpy_arrays.sample_action(
+        target, new, tgt, tgt_rig, bpy_arrays.action_frames(new, fps), fps
+    )
+    np.testing.assert_allclose(
+        caudal.world_matrices_of(tgt_rig, back)[:, :, :3, 3],
+        caudal.world_matrices_of(tgt_rig, solved)[:, :, :3, 3],
+        atol=1e-3 * tgt_rig.height,
+    )
     assert source.animation_data.action == active_before
 
     # Heat map: caudal's colours of the worst frame, per vertex; the toggle.
@@ -71,13 +80,17 @@ def test_transfer_quality_on_the_card_equals_the_python_api():
     attr = mesh.data.color_attributes[heatmap.ATTRIBUTE]
     got = np.empty(len(attr.data) * 4, np.float32)
     attr.data.foreach_get("color", got)
-    np.testing.assert_allclose(got.reshape(-1, 4)[:, :3], np.asarray(report["colours"])[report["worst_frame"]], atol=1e-6)
+    np.testing.assert_allclose(
+        got.reshape(-1, 4)[:, :3], np.asarray(report["colours"])[report["worst_frame"]], atol=1e-6
+    )
     assert mesh.data.color_attributes.active_color_name != heatmap.ATTRIBUTE  # written, not shown
     # The gap between the meshes is its own layer (zero here: the same mesh).
     gap = mesh.data.color_attributes[heatmap.GAP_ATTRIBUTE]
     got = np.empty(len(gap.data) * 4, np.float32)
     gap.data.foreach_get("color", got)
-    np.testing.assert_allclose(got.reshape(-1, 4)[:, :3], np.asarray(report["correspondence"]["gap_colours"]), atol=1e-6)
+    np.testing.assert_allclose(
+        got.reshape(-1, 4)[:, :3], np.asarray(report["correspondence"]["gap_colours"]), atol=1e-6
+    )
     s.show_heat_map = True
     assert mesh.data.color_attributes.active_color_name == heatmap.ATTRIBUTE
     s.show_heat_map = False

@@ -10,9 +10,9 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import asset, import_bpy, validate_gltf
 
 import caudal
-from conftest import asset, import_bpy, validate_gltf
 
 FOX = "fox/Fox_notail.glb"
 
@@ -31,7 +31,11 @@ def test_find_appendages_finds_the_fox_tail():
     rig = caudal.load(asset(FOX)).rig
     report = caudal.find_appendages(rig)
     (tail,) = chains(report)
-    assert tail["kind"] == "tail" and tail["attachment"] == "b_Hip_01" and report["pelvis"] == "b_Hip_01"
+    assert (
+        tail["kind"] == "tail"
+        and tail["attachment"] == "b_Hip_01"
+        and report["pelvis"] == "b_Hip_01"
+    )
     found = set(tail["vertices"].tolist())
     truth = fox_truth()
     assert len(found & truth) / len(found) >= 0.95 and len(found & truth) / len(truth) >= 0.90
@@ -59,7 +63,7 @@ def test_grow_chains_returns_a_new_rig_with_a_weighted_chain():
     parents = new.parents.tolist()
     chain = [*tail["bones"], "Tail_End"]
     assert names[parents[names.index("Tail_1")]] == "b_Hip_01"
-    for a, b in zip(chain, chain[1:]):
+    for a, b in zip(chain, chain[1:], strict=False):
         assert parents[names.index(b)] == names.index(a)
     w = new.skin_weights
     assert np.allclose(w.sum(axis=1), 1.0, atol=1e-5)
@@ -70,7 +74,9 @@ def test_grow_chains_returns_a_new_rig_with_a_weighted_chain():
     # The chain owns the tail to where it meets the body: the hand-over at
     # the root leaves at least half of every vertex on the chain.
     assert on_chain.any(axis=1).all()
-    chain_share = np.where(np.isin(new.skin_joints[tv], [names.index(n) for n in tail["bones"]]), w[tv], 0).sum(axis=1)
+    chain_share = np.where(
+        np.isin(new.skin_joints[tv], [names.index(n) for n in tail["bones"]]), w[tv], 0
+    ).sum(axis=1)
     assert chain_share.min() >= 0.5 - 1e-5
     assert tail["handover_vertices"] > 0 and tail["handover_width"] > 0
     d0 = caudal.weighted_bone_distance(rig, tv)
@@ -146,7 +152,21 @@ def test_chain_shape_follows_the_tail_thickness():
 def test_cli_tail_writes_a_valid_file_and_report(tmp_path):
     out, rep = tmp_path / "fox_tail.glb", tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "tail", str(asset(FOX)), "-o", str(out), "--report", str(rep), "--max-bones", "4", "--segment-thickness", "0"],
+        [
+            sys.executable,
+            "-m",
+            "caudal.cli",
+            "tail",
+            str(asset(FOX)),
+            "-o",
+            str(out),
+            "--report",
+            str(rep),
+            "--max-bones",
+            "4",
+            "--segment-thickness",
+            "0",
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -154,7 +174,17 @@ def test_cli_tail_writes_a_valid_file_and_report(tmp_path):
     assert "1 chain(s)" in done.stdout and "Tail_1" in done.stdout
     report = json.loads(rep.read_text())
     (tail,) = chains(report)
-    for key in ("kind", "decision", "attachment", "vertex_count", "length", "bone_count", "tests", "bone_distance_before", "bone_distance_after"):
+    for key in (
+        "kind",
+        "decision",
+        "attachment",
+        "vertex_count",
+        "length",
+        "bone_count",
+        "tests",
+        "bone_distance_before",
+        "bone_distance_after",
+    ):
         assert key in tail
     assert "vertices" not in tail
     assert tail["bone_count"] == 4 and tail["bones"] == ["Tail_1", "Tail_2", "Tail_3", "Tail_4"]
@@ -167,7 +197,15 @@ def test_cli_tail_writes_a_valid_file_and_report(tmp_path):
 
 def test_cli_tail_bad_input_fails_cleanly(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "tail", str(tmp_path / "missing.glb"), "-o", str(tmp_path / "x.glb")],
+        [
+            sys.executable,
+            "-m",
+            "caudal.cli",
+            "tail",
+            str(tmp_path / "missing.glb"),
+            "-o",
+            str(tmp_path / "x.glb"),
+        ],
         capture_output=True,
         text=True,
     )
@@ -187,9 +225,11 @@ def test_tail_chain_in_blender(tmp_path):
     arm = next(o for o in bpy.context.scene.objects if o.type == "ARMATURE")
     bones = arm.data.bones
     assert bones["Tail_1"].parent.name == "b_Hip_01"
-    for a, b in zip(tail["bones"], [*tail["bones"][1:], "Tail_End"]):
+    for a, b in zip(tail["bones"], [*tail["bones"][1:], "Tail_End"], strict=False):
         assert bones[b].parent.name == a
-    mesh = next(o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm)
+    mesh = next(
+        o for o in bpy.context.scene.objects if o.type == "MESH" and o.find_armature() is arm
+    )
     for name in tail["bones"]:
         assert name in mesh.vertex_groups
     names = {a.name for a in bpy.data.actions}

@@ -12,8 +12,14 @@ from conftest import ASSETS
 def test_manifest_lists_every_model_with_its_hash_and_licence() -> None:
     rows = json.loads((ASSETS / "MANIFEST.json").read_text(encoding="utf-8"))
     listed = {r["path"] for r in rows}
-    on_disk = {p.relative_to(ASSETS).as_posix() for p in ASSETS.rglob("*") if p.suffix in (".glb", ".gltf", ".json") and p.name != "MANIFEST.json"}
-    assert on_disk == listed, f"unlisted {sorted(on_disk - listed)}, missing {sorted(listed - on_disk)}"
+    on_disk = {
+        p.relative_to(ASSETS).as_posix()
+        for p in ASSETS.rglob("*")
+        if p.suffix in (".glb", ".gltf", ".json") and p.name != "MANIFEST.json"
+    }
+    assert on_disk == listed, (
+        f"unlisted {sorted(on_disk - listed)}, missing {sorted(listed - on_disk)}"
+    )
     for r in rows:
         data = (ASSETS / r["path"]).read_bytes()
         assert hashlib.sha256(data).hexdigest() == r["sha256"], r["path"]

@@ -9,15 +9,17 @@ import struct
 
 import numpy as np
 import pytest
+from conftest import asset
 
 import caudal
-from conftest import asset
 
 
 def box_rig(**change):
     """A valid two-joint rig (a box), with fields replaced by `change`."""
     v = np.array([[x, y, z] for x in (0, 1) for y in (0, 1) for z in (0, 1)], dtype=np.float32)
-    t = np.array([[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1], [2, 3, 7], [2, 7, 6]])
+    t = np.array(
+        [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1], [2, 3, 7], [2, 7, 6]]
+    )
     args = dict(
         vertices=v,
         triangles=t,
@@ -28,7 +30,9 @@ def box_rig(**change):
         bind_matrices=np.stack([np.eye(4), np.eye(4)]),
     )
     args.update(change)
-    kw = {k: args.pop(k) for k in ["bind_matrices", "inverse_bind_matrices", "normalize"] if k in args}
+    kw = {
+        k: args.pop(k) for k in ["bind_matrices", "inverse_bind_matrices", "normalize"] if k in args
+    }
     return caudal.Rig(**args, **kw)
 
 
@@ -39,23 +43,98 @@ def nan_vertices():
 
 
 RIG_CASES = [
-    ("NaN positions", dict(vertices=nan_vertices()), caudal.RigError, r"vertices: non-finite value at index 3"),
-    ("joint index out of range", dict(skin_joints=np.array([[0, 5]] * 8)), caudal.RigError, r"skin_joints.*index 5"),
+    (
+        "NaN positions",
+        dict(vertices=nan_vertices()),
+        caudal.RigError,
+        r"vertices: non-finite value at index 3",
+    ),
+    (
+        "joint index out of range",
+        dict(skin_joints=np.array([[0, 5]] * 8)),
+        caudal.RigError,
+        r"skin_joints.*index 5",
+    ),
     ("cyclic parents", dict(parents=np.array([1, 0])), caudal.RigError, r"cyclic"),
     ("weights summing to 0", dict(skin_weights=np.zeros((8, 2))), caudal.RigError, r"sum.*0"),
-    ("weights not summing to 1", dict(skin_weights=np.array([[0.5, 0.4]] * 8)), caudal.RigError, r"normalize=True"),
-    ("negative weight", dict(skin_weights=np.array([[1.5, -0.5]] * 8)), caudal.RigError, r"negative weight"),
-    ("mismatched lengths", dict(skin_weights=np.array([[0.5, 0.5]] * 7)), caudal.RigError, r"skin_weights: expected shape \[8, N\]"),
-    ("wrong vertex shape", dict(vertices=np.zeros((8, 2))), caudal.RigError, r"vertices: expected shape \[N, 3\]"),
-    ("triangle index out of range", dict(triangles=np.array([[0, 1, 9]])), caudal.RigError, r"triangles.*index 9"),
-    ("negative triangle index", dict(triangles=np.array([[0, 1, -1]])), caudal.RigError, r"triangles.*-1"),
-    ("duplicate joint names", dict(joint_names=["root", "root"]), caudal.RigError, r"duplicate joint name"),
-    ("parents of the wrong length", dict(parents=np.array([-1])), caudal.RigError, r"parents: expected shape \[2\]"),
+    (
+        "weights not summing to 1",
+        dict(skin_weights=np.array([[0.5, 0.4]] * 8)),
+        caudal.RigError,
+        r"normalize=True",
+    ),
+    (
+        "negative weight",
+        dict(skin_weights=np.array([[1.5, -0.5]] * 8)),
+        caudal.RigError,
+        r"negative weight",
+    ),
+    (
+        "mismatched lengths",
+        dict(skin_weights=np.array([[0.5, 0.5]] * 7)),
+        caudal.RigError,
+        r"skin_weights: expected shape \[8, N\]",
+    ),
+    (
+        "wrong vertex shape",
+        dict(vertices=np.zeros((8, 2))),
+        caudal.RigError,
+        r"vertices: expected shape \[N, 3\]",
+    ),
+    (
+        "triangle index out of range",
+        dict(triangles=np.array([[0, 1, 9]])),
+        caudal.RigError,
+        r"triangles.*index 9",
+    ),
+    (
+        "negative triangle index",
+        dict(triangles=np.array([[0, 1, -1]])),
+        caudal.RigError,
+        r"triangles.*-1",
+    ),
+    (
+        "duplicate joint names",
+        dict(joint_names=["root", "root"]),
+        caudal.RigError,
+        r"duplicate joint name",
+    ),
+    (
+        "parents of the wrong length",
+        dict(parents=np.array([-1])),
+        caudal.RigError,
+        r"parents: expected shape \[2\]",
+    ),
     ("parent out of range", dict(parents=np.array([-1, 7])), caudal.RigError, r"parents.*7"),
-    ("NaN bind matrix", dict(bind_matrices=np.full((2, 4, 4), np.nan)), caudal.RigError, r"bind_matrices: non-finite"),
-    ("singular bind matrix", dict(bind_matrices=np.zeros((2, 4, 4))), caudal.ParameterError, r"bind_matrices.*singular"),
-    ("no bind matrices", dict(bind_matrices=None), caudal.RigError, r"bind world matrices or inverse bind matrices"),
-    ("empty mesh", dict(vertices=np.zeros((0, 3)), skin_joints=np.zeros((0, 2)), skin_weights=np.zeros((0, 2)), triangles=np.array([[0, 1, 2]])), caudal.RigError, r"vertices: empty mesh"),
+    (
+        "NaN bind matrix",
+        dict(bind_matrices=np.full((2, 4, 4), np.nan)),
+        caudal.RigError,
+        r"bind_matrices: non-finite",
+    ),
+    (
+        "singular bind matrix",
+        dict(bind_matrices=np.zeros((2, 4, 4))),
+        caudal.ParameterError,
+        r"bind_matrices.*singular",
+    ),
+    (
+        "no bind matrices",
+        dict(bind_matrices=None),
+        caudal.RigError,
+        r"bind world matrices or inverse bind matrices",
+    ),
+    (
+        "empty mesh",
+        dict(
+            vertices=np.zeros((0, 3)),
+            skin_joints=np.zeros((0, 2)),
+            skin_weights=np.zeros((0, 2)),
+            triangles=np.array([[0, 1, 2]]),
+        ),
+        caudal.RigError,
+        r"vertices: empty mesh",
+    ),
 ]
 
 
@@ -80,7 +159,13 @@ def test_normalize_fixes_weights_that_do_not_sum_to_one():
 
 
 def test_exceptions_subclass_value_error():
-    for exc in [caudal.RigError, caudal.GltfError, caudal.ParameterError, caudal.UnknownJointError, caudal.NotFoundError]:
+    for exc in [
+        caudal.RigError,
+        caudal.GltfError,
+        caudal.ParameterError,
+        caudal.UnknownJointError,
+        caudal.NotFoundError,
+    ]:
         assert issubclass(exc, caudal.CaudalError) and issubclass(exc, ValueError)
 
 
@@ -90,7 +175,11 @@ def fox_bytes() -> bytes:
 
 def gltf_with_missing_buffer(tmp_path):
     # A view reads the buffer: a buffer nothing uses is never opened.
-    doc = {"asset": {"version": "2.0"}, "buffers": [{"uri": "nowhere.bin", "byteLength": 12}], "bufferViews": [{"buffer": 0, "byteLength": 12}]}
+    doc = {
+        "asset": {"version": "2.0"},
+        "buffers": [{"uri": "nowhere.bin", "byteLength": 12}],
+        "bufferViews": [{"buffer": 0, "byteLength": 12}],
+    }
     p = tmp_path / "missing.gltf"
     p.write_text(json.dumps(doc))
     return p
@@ -100,8 +189,18 @@ FILE_CASES = [
     ("truncated GLB", lambda tmp: fox_bytes()[:5000], caudal.GltfError, r"GLB|truncated"),
     ("wrong magic", lambda tmp: b"glTX" + fox_bytes()[4:], caudal.GltfError, r"not a glTF file"),
     ("bad JSON", lambda tmp: b"{ this is not json", caudal.GltfError, r"JSON"),
-    ("no skin", lambda tmp: json.dumps({"asset": {"version": "2.0"}}).encode(), caudal.GltfError, r"no skin"),
-    ("GLB length lies", lambda tmp: fox_bytes()[:8] + struct.pack("<I", 10**9) + fox_bytes()[12:], caudal.GltfError, r"GLB"),
+    (
+        "no skin",
+        lambda tmp: json.dumps({"asset": {"version": "2.0"}}).encode(),
+        caudal.GltfError,
+        r"no skin",
+    ),
+    (
+        "GLB length lies",
+        lambda tmp: fox_bytes()[:8] + struct.pack("<I", 10**9) + fox_bytes()[12:],
+        caudal.GltfError,
+        r"GLB",
+    ),
 ]
 
 
@@ -151,9 +250,42 @@ def test_bad_tracks_are_refused(tmp_path):
     ok_times = np.array([0.0, 0.5], dtype=np.float32)
     ok_vals = np.array([[0, 0, 0, 1], [0, 0, 0, 1]], dtype=np.float32)
     with pytest.raises(caudal.UnknownJointError, match="b_Nope"):
-        model.write(tmp_path / "a.glb", tracks=[{"animation": "A", "joint": "b_Nope", "path": "rotation", "times": ok_times, "values": ok_vals}])
+        model.write(
+            tmp_path / "a.glb",
+            tracks=[
+                {
+                    "animation": "A",
+                    "joint": "b_Nope",
+                    "path": "rotation",
+                    "times": ok_times,
+                    "values": ok_vals,
+                }
+            ],
+        )
     with pytest.raises(caudal.ParameterError, match="strictly increasing"):
-        model.write(tmp_path / "a.glb", tracks=[{"animation": "A", "joint": "b_Hip_01", "path": "rotation", "times": ok_times[::-1].copy(), "values": ok_vals}])
+        model.write(
+            tmp_path / "a.glb",
+            tracks=[
+                {
+                    "animation": "A",
+                    "joint": "b_Hip_01",
+                    "path": "rotation",
+                    "times": ok_times[::-1].copy(),
+                    "values": ok_vals,
+                }
+            ],
+        )
     with pytest.raises(caudal.RigError, match=r"tracks.values"):
-        model.write(tmp_path / "a.glb", tracks=[{"animation": "A", "joint": "b_Hip_01", "path": "rotation", "times": ok_times, "values": np.full((2, 4), np.nan)}])
+        model.write(
+            tmp_path / "a.glb",
+            tracks=[
+                {
+                    "animation": "A",
+                    "joint": "b_Hip_01",
+                    "path": "rotation",
+                    "times": ok_times,
+                    "values": np.full((2, 4), np.nan),
+                }
+            ],
+        )
     assert os.listdir(tmp_path) == []

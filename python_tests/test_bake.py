@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset, import_bpy, validate_gltf
 from gltf_numpy import NumpyGltf
+
+import caudal
 
 CLOSURE_DEG = 0.5
 SEAM_RATIO = 1.5
@@ -25,7 +25,11 @@ def written_rotations(path, clip: str, joint: str) -> tuple[np.ndarray, np.ndarr
     g = NumpyGltf(path)
     node = next(i for i, n in enumerate(g.doc["nodes"]) if n.get("name") == joint)
     anim = next(a for a in g.doc["animations"] if a["name"] == clip)
-    ch = next(c for c in anim["channels"] if c["target"]["node"] == node and c["target"]["path"] == "rotation")
+    ch = next(
+        c
+        for c in anim["channels"]
+        if c["target"]["node"] == node and c["target"]["path"] == "rotation"
+    )
     s = anim["samplers"][ch["sampler"]]
     assert s["interpolation"] == "LINEAR"
     return g.accessor(s["input"])[:, 0], g.accessor(s["output"])
@@ -33,7 +37,9 @@ def written_rotations(path, clip: str, joint: str) -> tuple[np.ndarray, np.ndarr
 
 def test_demo_walk_is_a_closed_loop(demo):
     model, bake = demo
-    assert bake.appendages is not None and any(p["decision"] == "chain" for p in bake.appendages["parts"])
+    assert bake.appendages is not None and any(
+        p["decision"] == "chain" for p in bake.appendages["parts"]
+    )
     (walk,) = bake.clips
     s = walk.summary()
     assert walk.looping and s["loop_detected"] and s["converged"]
@@ -42,7 +48,9 @@ def test_demo_walk_is_a_closed_loop(demo):
     assert s["seam_ratio"] <= SEAM_RATIO
     rot = walk.rotations
     assert rot.shape == (len(walk.times), len(walk.bones), 4)
-    assert walk.bones == [b for b in bake.rig.joint_names if b.startswith("Tail_") and b != "Tail_End"]
+    assert walk.bones == [
+        b for b in bake.rig.joint_names if b.startswith("Tail_") and b != "Tail_End"
+    ]
     # The tail actually moves over the cycle.
     assert np.abs(rot - rot[:1]).max() > 0.02
 
@@ -108,7 +116,11 @@ def test_inputs_are_never_touched_and_runs_repeat(demo):
     one = caudal.bake(model)
     two = caudal.bake(model, one.rig)
     after = (model.rig.vertices, model.rig.skin_weights, model.rig.joint_names)
-    assert np.array_equal(before[0], after[0]) and np.array_equal(before[1], after[1]) and before[2] == after[2]
+    assert (
+        np.array_equal(before[0], after[0])
+        and np.array_equal(before[1], after[1])
+        and before[2] == after[2]
+    )
     assert np.array_equal(one.clips[0].rotations, two.clips[0].rotations)
 
 
@@ -169,7 +181,9 @@ def test_blender_plays_the_baked_tail(demo, tmp_path):
         for j in tips:
             ours = worlds[f, rig.joint_names.index(j), :3, 3]
             theirs = np.array(arm.matrix_world @ arm.pose.bones[j].head)
-            assert np.linalg.norm(theirs - np.array([ours[0], -ours[2], ours[1]])) < 1e-3 * height, (f, j)
+            assert (
+                np.linalg.norm(theirs - np.array([ours[0], -ours[2], ours[1]])) < 1e-3 * height
+            ), (f, j)
         moved.append(np.array(arm.matrix_world @ arm.pose.bones["Tail_End"].head))
     # ...and the tail tip really travels in Blender over the cycle.
     assert max(np.linalg.norm(m - moved[0]) for m in moved) > 0.02 * height
@@ -193,7 +207,11 @@ def test_demo_command_bakes_and_reports(tmp_path):
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "caudal.cli", "demo", "--out", str(tmp_path / "d"), "--json"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "demo", "--out", str(tmp_path / "d"), "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stderr
     r = json.loads(out.stdout)
     assert r["roundtrip_identical"] is True
@@ -202,7 +220,11 @@ def test_demo_command_bakes_and_reports(tmp_path):
     rows = {x["rig"]: x for x in r["stretch"]["rows"]}
     assert rows["rigid"]["max"] == pytest.approx(1.0, abs=1e-4)
     g = r["grounding"]
-    assert g["extra_lift_tail_counted"] > 0.05 and g["lift_tail_excluded"] == 0.0 and abs(g["body_check_end"]) <= 1e-3
+    assert (
+        g["extra_lift_tail_counted"] > 0.05
+        and g["lift_tail_excluded"] == 0.0
+        and abs(g["body_check_end"]) <= 1e-3
+    )
     assert validate_gltf(r["files"]["tail"])["errors"] == 0
     assert validate_gltf(r["files"]["creature"])["errors"] == 0
 
@@ -214,7 +236,19 @@ def test_tail_command_bakes_selected_clips(tmp_path):
 
     out = tmp_path / "fox_tail.glb"
     r = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "tail", str(asset("fox/Fox_notail.glb")), "-o", str(out), "--bake", "--clips", "Walk,Run", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "caudal.cli",
+            "tail",
+            str(asset("fox/Fox_notail.glb")),
+            "-o",
+            str(out),
+            "--bake",
+            "--clips",
+            "Walk,Run",
+            "--json",
+        ],
         capture_output=True,
         text=True,
     )
@@ -224,7 +258,10 @@ def test_tail_command_bakes_selected_clips(tmp_path):
     assert validate_gltf(out)["errors"] == 0
     g = NumpyGltf(out)
     tail_nodes = {i for i, n in enumerate(g.doc["nodes"]) if n.get("name", "").startswith("Tail_")}
-    keyed = {a["name"]: {c["target"]["node"] for c in a["channels"]} & tail_nodes for a in g.doc["animations"]}
+    keyed = {
+        a["name"]: {c["target"]["node"] for c in a["channels"]} & tail_nodes
+        for a in g.doc["animations"]
+    }
     assert keyed["Walk"] and keyed["Run"] and not keyed["Survey"]
 
 
@@ -235,13 +272,34 @@ def test_tail_command_takes_spring_and_loop_settings(tmp_path):
 
     def tail(*extra):
         out = tmp_path / "wolf_tail.glb"
-        cmd = [sys.executable, "-m", "caudal.cli", "tail", str(asset("quaternius_wolf/Wolf_notail.glb")), "-o", str(out)]
-        return subprocess.run(cmd + ["--bake", "--clips", "Walk,Death", "--json", *extra], capture_output=True, text=True)
+        cmd = [
+            sys.executable,
+            "-m",
+            "caudal.cli",
+            "tail",
+            str(asset("quaternius_wolf/Wolf_notail.glb")),
+            "-o",
+            str(out),
+        ]
+        return subprocess.run(
+            cmd + ["--bake", "--clips", "Walk,Death", "--json", *extra],
+            capture_output=True,
+            text=True,
+        )
 
     plain = tail()
     assert plain.returncode == 0, plain.stderr
     walk0, death0 = json.loads(plain.stdout)["bake"]
-    r = tail("--spring", "carry_deg=20", "--spring", "ground=off", "--loop", "Walk=once", "--loop", "Death=loop")
+    r = tail(
+        "--spring",
+        "carry_deg=20",
+        "--spring",
+        "ground=off",
+        "--loop",
+        "Walk=once",
+        "--loop",
+        "Death=loop",
+    )
     assert r.returncode == 0, r.stderr
     walk, death = json.loads(r.stdout)["bake"]
     assert walk0["looping"] and not death0["looping"]

@@ -17,15 +17,20 @@ import time
 from pathlib import Path
 
 import pytest
+from batch_inputs import comparable, glbs, skinless_gltf, write_creatures, write_library
+from conftest import validate_gltf
 
 import caudal
-from batch_inputs import comparable, glbs, skinless_gltf, write_creatures, write_library
 from caudal.cli.batch_progress import BatchProgress
-from conftest import validate_gltf
 
 
 def cli(*args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "caudal.cli", "batch", *args], capture_output=True, text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "batch", *args],
+        capture_output=True,
+        text=True,
+        check=check,
+    )
 
 
 def read_summary(out: Path) -> list[dict]:
@@ -43,14 +48,32 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def one_worker(library: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("one") / "out"
-    run = cli(str(library / "assets"), str(library / "creatures"), "-o", str(out), "--bake", "--workers", "1")
+    run = cli(
+        str(library / "assets"),
+        str(library / "creatures"),
+        "-o",
+        str(out),
+        "--bake",
+        "--workers",
+        "1",
+    )
     assert run.returncode == 0, run.stderr
     return out
 
 
-def test_one_and_two_workers_give_the_same_summary_and_the_same_bytes(library, one_worker, tmp_path):
+def test_one_and_two_workers_give_the_same_summary_and_the_same_bytes(
+    library, one_worker, tmp_path
+):
     out = tmp_path / "two"
-    run = cli(str(library / "assets"), str(library / "creatures"), "-o", str(out), "--bake", "--workers", "2")
+    run = cli(
+        str(library / "assets"),
+        str(library / "creatures"),
+        "-o",
+        str(out),
+        "--bake",
+        "--workers",
+        "2",
+    )
     assert run.returncode == 0, run.stderr
     assert comparable(read_summary(out)) == comparable(read_summary(one_worker))
     first, second = glbs(one_worker), glbs(out)
@@ -61,19 +84,37 @@ def test_one_and_two_workers_give_the_same_summary_and_the_same_bytes(library, o
 def test_the_summary_has_a_row_per_character_with_real_figures(library, one_worker):
     summary = read_summary(one_worker)
     rows = {(Path(r["file"]).name, r["character"]): r for r in summary}
-    assert len(rows) == len(summary) == sum(len(caudal.load(f).characters) for f in {r["file"] for r in summary})
+    assert (
+        len(rows)
+        == len(summary)
+        == sum(len(caudal.load(f).characters) for f in {r["file"] for r in summary})
+    )
     assert all(r["status"] == "done" and r["error"] == "" for r in rows.values())
     fox = rows[("Fox_notail.glb", 0)]
     # One tail, a chain of at least 3 bones, baked into the three looping clips
     # and closed within the bound, measured untorn by the stretch report.
-    assert fox["tails"] == 1 and fox["tail_bones"] >= 3 and fox["bones_added"] == fox["tail_bones"] + 1
-    assert fox["loop_source"] == "bake" and fox["clips"] == fox["loops"] == 3 and fox["loop_closure_deg"] < 0.5
-    assert fox["stretch_clips"] == 3 and fox["chain_torn_share"] == 0.0 and fox["original_torn_share"] > 0.05
+    assert (
+        fox["tails"] == 1 and fox["tail_bones"] >= 3 and fox["bones_added"] == fox["tail_bones"] + 1
+    )
+    assert (
+        fox["loop_source"] == "bake"
+        and fox["clips"] == fox["loops"] == 3
+        and fox["loop_closure_deg"] < 0.5
+    )
+    assert (
+        fox["stretch_clips"] == 3
+        and fox["chain_torn_share"] == 0.0
+        and fox["original_torn_share"] > 0.05
+    )
     assert fox["rigid_p99"] == pytest.approx(1.0, abs=1e-3)
-    assert rows[("Fox.glb", 0)]["tails"] == 0 and rows[("Fox.glb", 0)]["bones_added"] == 0  # the artist's tail has bones
+    assert (
+        rows[("Fox.glb", 0)]["tails"] == 0 and rows[("Fox.glb", 0)]["bones_added"] == 0
+    )  # the artist's tail has bones
     assert rows[("two_characters.glb", 0)]["name"] != rows[("two_characters.glb", 1)]["name"]
     assert sum(r["tails"] for r in rows.values()) >= 10
-    assert (one_worker / "quaternius_shiba_inu" / "ShibaInu.glb").exists()  # .gltf in, GLB out; paths below the folder kept
+    assert (
+        one_worker / "quaternius_shiba_inu" / "ShibaInu.glb"
+    ).exists()  # .gltf in, GLB out; paths below the folder kept
 
 
 def test_each_output_is_the_report_s_glb_and_loads_with_its_chains(one_worker):
@@ -81,14 +122,21 @@ def test_each_output_is_the_report_s_glb_and_loads_with_its_chains(one_worker):
         report = json.loads(report_path.read_text())
         glb = one_worker / report["output"]
         assert hashlib.sha256(glb.read_bytes()).hexdigest() == report["output_sha256"]
-        assert report["input_sha256"] == hashlib.sha256(Path(report["input"]).read_bytes()).hexdigest()
+        assert (
+            report["input_sha256"] == hashlib.sha256(Path(report["input"]).read_bytes()).hexdigest()
+        )
         model = caudal.load(glb)
         for entry in report["characters"]:
             chains = [p for p in entry["parts"] if p["decision"] == "chain"]
             rig = model.characters[entry["character"]].rig
             grown = rig.joint_names[entry["joints_before"] :]
-            assert len(grown) == sum(p["bone_count"] + 1 for p in chains)  # each chain's bones and its end
-            assert all(b in grown for p in chains for b in p["bones"]) and rig.joint_count == entry["joints_after"]
+            assert len(grown) == sum(
+                p["bone_count"] + 1 for p in chains
+            )  # each chain's bones and its end
+            assert (
+                all(b in grown for p in chains for b in p["bones"])
+                and rig.joint_count == entry["joints_after"]
+            )
 
 
 def test_written_files_pass_the_validator(one_worker):
@@ -105,18 +153,37 @@ def test_bad_files_are_error_rows_and_the_batch_goes_on(library, tmp_path):
     missing = tmp_path / "nowhere" / "missing.glb"
     skinless = skinless_gltf(tmp_path / "static_prop.gltf")
     out = tmp_path / "out"
-    run = cli(str(library / "creatures"), str(garbage), str(truncated), str(missing), str(skinless), "-o", str(out), "--workers", "2")
+    run = cli(
+        str(library / "creatures"),
+        str(garbage),
+        str(truncated),
+        str(missing),
+        str(skinless),
+        "-o",
+        str(out),
+        "--workers",
+        "2",
+    )
     assert run.returncode == 1, run.stderr
     rows = read_summary(out)
     failed = {Path(r["file"]).name: r for r in rows if r["status"] == "failed"}
     assert sorted(failed) == ["garbage.glb", "missing.glb", "static_prop.gltf", "truncated.glb"]
     assert failed["missing.glb"]["error_type"] == "FileNotFoundError"
-    assert failed["static_prop.gltf"]["error_type"] == "GltfError" and "no skin" in failed["static_prop.gltf"]["error"]
-    assert "truncated" in failed["truncated.glb"]["error"] and str(truncated) in failed["truncated.glb"]["error"]
+    assert (
+        failed["static_prop.gltf"]["error_type"] == "GltfError"
+        and "no skin" in failed["static_prop.gltf"]["error"]
+    )
+    assert (
+        "truncated" in failed["truncated.glb"]["error"]
+        and str(truncated) in failed["truncated.glb"]["error"]
+    )
     assert failed["garbage.glb"]["error_type"] == "GltfError"
     done = [r for r in rows if r["status"] == "done"]
     assert len({r["file"] for r in done}) == 12 and all(r["error"] == "" for r in done)
-    assert not (out / "garbage.glb").exists() and json.loads((out / "garbage.report.json").read_text())["error"]["type"] == "GltfError"
+    assert (
+        not (out / "garbage.glb").exists()
+        and json.loads((out / "garbage.report.json").read_text())["error"]["type"] == "GltfError"
+    )
     assert "12 done (0 resumed), 4 failed" in run.stdout and "failed " + str(missing) in run.stdout
 
 
@@ -124,10 +191,27 @@ def test_resume_after_sigkill_does_only_the_missing_files(tmp_path):
     inputs = tmp_path / "in"
     write_creatures(inputs, list(range(40)))
     out = tmp_path / "out"
-    args = [sys.executable, "-m", "caudal.cli", "batch", str(inputs), "-o", str(out), "--bake", "--workers", "1"]
-    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    args = [
+        sys.executable,
+        "-m",
+        "caudal.cli",
+        "batch",
+        str(inputs),
+        "-o",
+        str(out),
+        "--bake",
+        "--workers",
+        "1",
+    ]
+    proc = subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     deadline = time.monotonic() + 120
-    while len(list(out.glob("*.report.json"))) < 15 and time.monotonic() < deadline and proc.poll() is None:
+    while (
+        len(list(out.glob("*.report.json"))) < 15
+        and time.monotonic() < deadline
+        and proc.poll() is None
+    ):
         time.sleep(0.005)
     os.killpg(proc.pid, signal.SIGKILL)  # the driver and its worker
     proc.wait()
@@ -140,7 +224,9 @@ def test_resume_after_sigkill_does_only_the_missing_files(tmp_path):
         caudal.load(glb)
     for report in reports:
         data = json.loads(report.read_text())
-        assert hashlib.sha256((out / data["output"]).read_bytes()).hexdigest() == data["output_sha256"]
+        assert (
+            hashlib.sha256((out / data["output"]).read_bytes()).hexdigest() == data["output_sha256"]
+        )
     before = {p.name: p.stat().st_mtime_ns for p in reports}
     run = cli(str(inputs), "-o", str(out), "--bake", "--workers", "1", "--resume")
     assert run.returncode == 0, run.stderr
@@ -176,17 +262,26 @@ def test_a_manifest_gives_per_file_settings(tmp_path):
     inputs = tmp_path / "in"
     a, b = write_creatures(inputs, [6, 8])
     manifest = tmp_path / "batch.csv"
-    manifest.write_text(f"path,min_bones,max_bones,bake,spring\nin/{a.name},2,2,,\nin/{b.name},,,false,carry_deg=10;ground=off\n")
+    manifest.write_text(
+        f"path,min_bones,max_bones,bake,spring\nin/{a.name},2,2,,\nin/{b.name},,,false,carry_deg=10;ground=off\n"
+    )
     out = tmp_path / "out"
     run = cli(str(manifest), "-o", str(out), "--bake", "--workers", "1")
     assert run.returncode == 0, run.stderr
     rows = {Path(r["file"]).name: r for r in read_summary(out)}
-    assert rows[a.name]["tail_bones"] == 2 * rows[a.name]["tails"] > 0 and rows[a.name]["loop_source"] == "bake"
-    assert rows[b.name]["loop_source"] == "report"  # not baked: loop figures from the report's own bake
+    assert (
+        rows[a.name]["tail_bones"] == 2 * rows[a.name]["tails"] > 0
+        and rows[a.name]["loop_source"] == "bake"
+    )
+    assert (
+        rows[b.name]["loop_source"] == "report"
+    )  # not baked: loop figures from the report's own bake
     settings = json.loads((out / b.name.replace(".glb", ".report.json")).read_text())["settings"]
     assert settings["bake"] is False and settings["spring"] == {"carry_deg": 10.0, "ground": False}
     lines = tmp_path / "batch.jsonl"
-    lines.write_text(json.dumps({"path": f"in/{a.name}", "clips": ["Walk"], "spring": {"carry_deg": 30}}) + "\n")
+    lines.write_text(
+        json.dumps({"path": f"in/{a.name}", "clips": ["Walk"], "spring": {"carry_deg": 30}}) + "\n"
+    )
     out2 = tmp_path / "out2"
     assert cli(str(lines), "-o", str(out2), "--bake", "--workers", "1").returncode == 0
     (row,) = read_summary(out2)
@@ -207,9 +302,15 @@ def test_names_that_collide_stay_apart(tmp_path):
     glb = caudal.generated_creature(9)[0]
     (tmp_path / "a" / "dog.glb").write_bytes(glb)
     (tmp_path / "b" / "dog.glb").write_bytes(glb)
-    batch = caudal.batch([tmp_path / "a" / "dog.glb", tmp_path / "b" / "dog.glb"], tmp_path / "out", workers=1)
+    batch = caudal.batch(
+        [tmp_path / "a" / "dog.glb", tmp_path / "b" / "dog.glb"], tmp_path / "out", workers=1
+    )
     outputs = sorted(r.output.name for r in batch if r.output is not None)
-    assert len(outputs) == 2 and outputs[0] != outputs[1] and all(o.startswith("dog-") for o in outputs)
+    assert (
+        len(outputs) == 2
+        and outputs[0] != outputs[1]
+        and all(o.startswith("dog-") for o in outputs)
+    )
 
 
 def test_python_api_streams_dataclasses_and_a_summary(tmp_path):
@@ -220,14 +321,22 @@ def test_python_api_streams_dataclasses_and_a_summary(tmp_path):
     assert len(batch) == 3
     results = [next(batch)] + list(batch)  # an iterator, as each file finishes
     assert sorted(r.index for r in results) == [0, 1, 2]
-    assert all(r.ok and r.error is None and r.output is not None and r.output.exists() for r in results)
+    assert all(
+        r.ok and r.error is None and r.output is not None and r.output.exists() for r in results
+    )
     assert all(r.report["settings"] == settings.to_json() for r in results)
     summary = batch.summary()
-    assert list(dict.fromkeys(r["file"] for r in summary.rows)) == sorted(str(p) for p in inputs.glob("*.glb"))
+    assert list(dict.fromkeys(r["file"] for r in summary.rows)) == sorted(
+        str(p) for p in inputs.glob("*.glb")
+    )
     assert summary.failed == [] and summary.files == 3 and "chain_p99" in summary.columns
     pandas = pytest.importorskip("pandas")
     frame = summary.to_pandas()
-    assert isinstance(frame, pandas.DataFrame) and list(frame.columns) == summary.columns and len(frame) == len(summary.rows)
+    assert (
+        isinstance(frame, pandas.DataFrame)
+        and list(frame.columns) == summary.columns
+        and len(frame) == len(summary.rows)
+    )
 
 
 def test_settings_refuse_what_the_cli_would():
@@ -237,7 +346,10 @@ def test_settings_refuse_what_the_cli_would():
         caudal.RepairSettings(samples=-1)
     with pytest.raises(caudal.ParameterError, match="x.csv:3: spring"):
         caudal.RepairSettings().with_overrides({"spring": "carry_deg"}, "x.csv:3")
-    assert caudal.RepairSettings(spring={"a": 1.0}).digest() != caudal.RepairSettings(spring={"a": 2.0}).digest()
+    assert (
+        caudal.RepairSettings(spring={"a": 1.0}).digest()
+        != caudal.RepairSettings(spring={"a": 2.0}).digest()
+    )
 
 
 def test_a_worker_killed_mid_file_costs_only_a_retry(tmp_path):
@@ -259,14 +371,16 @@ def test_progress_is_plain_lines_off_a_terminal_and_a_bar_with_eta_on_one(tmp_pa
     inputs = tmp_path / "in"
     write_creatures(inputs, [13, 14])
     run = cli(str(inputs), "-o", str(tmp_path / "out"), "--workers", "1")
-    lines = [l for l in run.stderr.splitlines() if l.startswith("[")]
+    lines = [row for row in run.stderr.splitlines() if row.startswith("[")]
     assert len(lines) == 2 and lines[-1].startswith("[2/2] done ") and "creature_01" in lines[-1]
     stream = io.StringIO()
     results = list(caudal.batch(inputs, tmp_path / "out", workers=1, resume=True))
     with BatchProgress(4, stream=stream, bar=True) as progress:
         for r in results:
             progress.update(r)
-        assert "ETA" in progress.line(time.monotonic() + 1) and "2/4 files" in progress.line(time.monotonic())
+        assert "ETA" in progress.line(time.monotonic() + 1) and "2/4 files" in progress.line(
+            time.monotonic()
+        )
     assert "\r[############------------] 2/4 files" in stream.getvalue()
 
 
@@ -276,4 +390,8 @@ def test_the_ray_engine_without_ray_is_a_one_line_error(tmp_path):
     if importlib.util.find_spec("ray") is not None:
         pytest.skip("ray is installed here (the Ray engine is tested in test_batch_ray.py)")
     run = cli(str(tmp_path), "-o", str(tmp_path / "out"), "--engine", "ray")
-    assert run.returncode == 2 and run.stderr.strip() == "caudal batch: engine: 'ray' needs Ray installed: pip install 'caudal[ray]'"
+    assert (
+        run.returncode == 2
+        and run.stderr.strip()
+        == "caudal batch: engine: 'ray' needs Ray installed: pip install 'caudal[ray]'"
+    )

@@ -12,9 +12,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from batch_inputs import comparable, glbs, skinless_gltf, write_library
 
 import caudal
-from batch_inputs import comparable, glbs, skinless_gltf, write_library
 
 pytestmark = pytest.mark.ray
 
@@ -34,7 +34,13 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], Path]:
     root = write_library(tmp_path_factory.mktemp("ray_library"))
     broken = root / "broken.glb"
     broken.write_bytes(b"glTF\x02\x00\x00\x00 and then nothing")
-    inputs = [str(root / "assets"), str(root / "creatures"), str(broken), str(root / "missing.glb"), str(skinless_gltf(root / "prop.gltf"))]
+    inputs = [
+        str(root / "assets"),
+        str(root / "creatures"),
+        str(broken),
+        str(root / "missing.glb"),
+        str(skinless_gltf(root / "prop.gltf")),
+    ]
     return inputs, root
 
 
@@ -51,7 +57,21 @@ def test_the_cli_on_a_local_ray_matches_the_process_pool(library, local_run, tmp
     inputs, _ = library
     out = tmp_path / "ray"
     run = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "batch", *inputs, "-o", str(out), "--bake", "--engine", "ray", "--workers", "2", "--json"],
+        [
+            sys.executable,
+            "-m",
+            "caudal.cli",
+            "batch",
+            *inputs,
+            "-o",
+            str(out),
+            "--bake",
+            "--engine",
+            "ray",
+            "--workers",
+            "2",
+            "--json",
+        ],
         capture_output=True,
         text=True,
     )
@@ -71,7 +91,13 @@ def test_characters_as_tasks_of_their_own_give_the_same_file(library, local_run,
     two = root / "creatures" / "two_characters.glb"
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
-        batch = caudal.batch([two], tmp_path / "ray", caudal.RepairSettings(bake=True), engine="ray", character_tasks_above=0)
+        batch = caudal.batch(
+            [two],
+            tmp_path / "ray",
+            caudal.RepairSettings(bake=True),
+            engine="ray",
+            character_tasks_above=0,
+        )
         (result,) = list(batch)
         assert ray.is_initialized()  # a Ray the caller started is left running
     finally:
@@ -79,5 +105,7 @@ def test_characters_as_tasks_of_their_own_give_the_same_file(library, local_run,
     local_out, local_rows = local_run
     assert result.ok and result.output is not None
     assert result.output.read_bytes() == (local_out / "two_characters.glb").read_bytes()
-    assert comparable(list(batch.summary().records())) == comparable([r for r in local_rows if r["file"] == str(two)])
+    assert comparable(list(batch.summary().records())) == comparable(
+        [r for r in local_rows if r["file"] == str(two)]
+    )
     assert len(batch.summary().rows) == 2

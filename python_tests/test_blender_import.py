@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset, import_bpy
 from test_gltf_io import add_bone
+
+import caudal
 
 pytestmark = pytest.mark.blender
 
@@ -35,7 +35,9 @@ def test_added_bone_and_vertex_group_in_blender(tmp_path):
     mesh = meshes[0]
     assert "Extra" in mesh.vertex_groups
     gi = mesh.vertex_groups["Extra"].index
-    weighted = sum(1 for v in mesh.data.vertices for g in v.groups if g.group == gi and g.weight > 0.99)
+    weighted = sum(
+        1 for v in mesh.data.vertices for g in v.groups if g.group == gi and g.weight > 0.99
+    )
     # Blender merges seam-split glTF vertices, so count at most what we wrote.
     assert 0 < weighted <= len(tail_like)
     # The original clips are still there as actions.

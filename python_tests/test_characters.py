@@ -10,10 +10,10 @@ import sys
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset, validate_gltf
 from glb_merge import merge_glbs
+
+import caudal
 
 DOG = "quaternius_wolf/Wolf_notail.glb"
 
@@ -25,12 +25,16 @@ def two_wolves(tmp_path_factory):
     ext = v.max(axis=0) - v.min(axis=0)
     raw = asset(DOG).read_bytes()
     path = tmp_path_factory.mktemp("two") / "two_wolves.glb"
-    path.write_bytes(merge_glbs(raw, raw, (3.0 * float(ext.max()), 0.7 * float(ext[1]), 0.0), "SecondWolf"))
+    path.write_bytes(
+        merge_glbs(raw, raw, (3.0 * float(ext.max()), 0.7 * float(ext[1]), 0.0), "SecondWolf")
+    )
     return path
 
 
 def run(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, check=check
+    )
 
 
 def test_each_character_has_its_own_rig_and_height(two_wolves):
@@ -44,7 +48,7 @@ def test_each_character_has_its_own_rig_and_height(two_wolves):
         assert c.height == pytest.approx(single.height, rel=1e-4)  # not 1.7x: each its own
         assert c.rig.height == pytest.approx(c.height)
     with pytest.raises(caudal.ParameterError, match="2 characters"):
-        m.rig
+        _ = m.rig
     with pytest.raises(caudal.ParameterError, match="2 characters"):
         m.clip("Walk")
     walk = m.characters[1].clip("Walk")
@@ -72,7 +76,10 @@ def test_tail_repairs_every_character_with_unique_chain_names(two_wolves, tmp_pa
     assert validate_gltf(out)["errors"] == 0
     back = caudal.load(out)
     assert len(back.characters) == 2
-    assert "Tail_1" in back.characters[0].rig.joint_names and "Tail_1" not in back.characters[1].rig.joint_names
+    assert (
+        "Tail_1" in back.characters[0].rig.joint_names
+        and "Tail_1" not in back.characters[1].rig.joint_names
+    )
     assert "Tail2_1" in back.characters[1].rig.joint_names
 
 
@@ -92,10 +99,12 @@ def test_bake_and_write_several_characters_in_one_file(two_wolves, tmp_path):
     m.write(out, rigs=rigs, tracks=tracks)
     assert validate_gltf(out)["errors"] == 0
     back = caudal.load(out)
-    for c, rig in zip(back.characters, rigs):
+    for c, rig in zip(back.characters, rigs, strict=False):
         assert c.rig.joint_names == rig.joint_names
         walk = c.clip("Walk")
-        tail = [i for i, n in enumerate(c.rig.joint_names) if n.startswith("Tail") and n[-1].isdigit()]
+        tail = [
+            i for i, n in enumerate(c.rig.joint_names) if n.startswith("Tail") and n[-1].isdigit()
+        ]
         assert np.ptp(walk.rotations[:, tail], axis=0).max() > 1e-3, "the baked tail moves"
     # One rig for a file of two is refused, naming the way out.
     with pytest.raises(caudal.ParameterError, match="characters"):
@@ -123,7 +132,9 @@ def test_info_lists_the_characters(two_wolves):
     assert text.count("43 joints, 3994 vertices") == 2
     info = json.loads(run("info", str(two_wolves), "--json").stdout)
     assert [c["index"] for c in info["characters"]] == [0, 1]
-    assert all(c["height"] == pytest.approx(info["characters"][0]["height"]) for c in info["characters"])
+    assert all(
+        c["height"] == pytest.approx(info["characters"][0]["height"]) for c in info["characters"]
+    )
     assert "height" not in info  # no single height for a file of two
 
 
@@ -133,7 +144,23 @@ def test_report_measures_every_character(two_wolves):
     assert [c["character"] for c in rep["characters"]] == [0, 1]
     rows = [{r["rig"]: r for r in c["clips"][0]["rows"]} for c in rep["characters"]]
     for r in rows:
-        assert r["rigid"]["max"] == pytest.approx(1.0, abs=1e-3)  # the harness's self-check, per character
-    assert rows[0]["chain"]["p95"] == pytest.approx(rows[1]["chain"]["p95"], rel=1e-3)  # two identical wolves
-    one = json.loads(run("report", str(two_wolves), "--clip", "Walk", "--samples", "4", "--character", "1", "--json").stdout)
+        assert r["rigid"]["max"] == pytest.approx(
+            1.0, abs=1e-3
+        )  # the harness's self-check, per character
+    assert rows[0]["chain"]["p95"] == pytest.approx(
+        rows[1]["chain"]["p95"], rel=1e-3
+    )  # two identical wolves
+    one = json.loads(
+        run(
+            "report",
+            str(two_wolves),
+            "--clip",
+            "Walk",
+            "--samples",
+            "4",
+            "--character",
+            "1",
+            "--json",
+        ).stdout
+    )
     assert [c["character"] for c in one["characters"]] == [1] and "clips" in one

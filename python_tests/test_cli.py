@@ -7,13 +7,15 @@ import subprocess
 import sys
 
 import numpy as np
+from conftest import asset, validate_gltf
 
 import caudal
-from conftest import asset, validate_gltf
 
 
 def run(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, check=check
+    )
 
 
 def test_demo_writes_a_valid_creature_that_round_trips(tmp_path):
@@ -31,8 +33,13 @@ def test_demo_writes_a_valid_creature_that_round_trips(tmp_path):
     assert np.allclose(walk.rotations[0], walk.rotations[-1], atol=1e-6)  # the walk loops
     # The tail (the mesh behind the hips) is skinned to the legs, as a template rigger leaves it.
     tail = rig.vertices[:, 2] < -0.3
-    legs = [rig.joint_names.index(n) for n in ["mixamorig:LeftUpLeg", "mixamorig:RightUpLeg", "mixamorig:LeftLeg"]]
-    assert tail.sum() > 100 and np.isin(rig.skin_joints[tail][rig.skin_weights[tail] > 0], legs).all()
+    legs = [
+        rig.joint_names.index(n)
+        for n in ["mixamorig:LeftUpLeg", "mixamorig:RightUpLeg", "mixamorig:LeftLeg"]
+    ]
+    assert (
+        tail.sum() > 100 and np.isin(rig.skin_joints[tail][rig.skin_weights[tail] > 0], legs).all()
+    )
     assert rig.skin_joints[tail, 0].tolist().count(legs[2]) > 0.4 * tail.sum()
     assert validate_gltf(tmp_path / "d" / "creature.glb")["errors"] == 0
 

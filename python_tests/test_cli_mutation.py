@@ -22,6 +22,10 @@ def test_mutated_assets_through_the_cli_break_no_rule(tmp_path):
         outcomes = list(pool.map(lambda v: run_variant(v, tmp_path), variants))
     counts = Counter(o.verdict for o in outcomes)
     print(dict(counts))
-    broken = [f"#{o.variant.index} {o.variant.seed} {o.variant.mutations} {o.variant.command[0]}: {o.verdict}: {o.detail}" for o in outcomes if o.verdict in BROKEN]
+    broken = [
+        f"#{o.variant.index} {o.variant.seed} {o.variant.mutations} {o.variant.command[0]}: {o.verdict}: {o.detail}"
+        for o in outcomes
+        if o.verdict in BROKEN
+    ]
     assert not broken, "\n".join(broken)
     assert counts["refused"] > 0 and counts["ok-written"] + counts["ok-info"] > 0

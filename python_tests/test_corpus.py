@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import validate_gltf
 from gltf_numpy import NumpyGltf, skinned_positions
+
+import caudal
 
 
 def rig_indices(model: caudal.Model | caudal.Character, lists: list[dict]) -> np.ndarray:
     offsets = {(p["mesh"], p["primitive"]): p["vertex_offset"] for p in model.primitives()}
-    return np.concatenate([offsets[(l["mesh"], l["primitive"])] + np.asarray(l["vertices"]) for l in lists])
+    return np.concatenate(
+        [offsets[(v["mesh"], v["primitive"])] + np.asarray(v["vertices"]) for v in lists]
+    )
 
 
 def centre_line_offset(points: np.ndarray, tail: dict) -> np.ndarray:
@@ -72,7 +74,9 @@ def test_every_class_can_be_forced_and_unknown_ones_are_refused():
         caudal.generated_creature(1, force="tentacles")
 
 
-@pytest.mark.parametrize("force", ["units_and_axes", "unwelded", "separate_shell", "multi_character"])
+@pytest.mark.parametrize(
+    "force", ["units_and_axes", "unwelded", "separate_shell", "multi_character"]
+)
 def test_an_independent_reader_finds_the_tail_on_its_tube(tmp_path, force):
     """Skinned at rest by the numpy reader (scene space, armature node
     applied), the true tail vertices lie on the tube round the true centre
@@ -92,15 +96,35 @@ def test_an_independent_reader_finds_the_tail_on_its_tube(tmp_path, force):
                     offset += g.accessor(prim["attributes"]["POSITION"]).shape[0]
         for character in truth["characters"]:
             for tail in character["tails"]:
-                idx = np.concatenate([starts[(l["mesh"], l["primitive"])] + np.asarray(l["vertices"]) for l in tail["vertices"]])
+                idx = np.concatenate(
+                    [
+                        starts[(v["mesh"], v["primitive"])] + np.asarray(v["vertices"])
+                        for v in tail["vertices"]
+                    ]
+                )
                 assert centre_line_offset(rest[idx], tail).max() <= tail["fur_scale"] * 1.03
         walk = [i for i, a in enumerate(g.doc["animations"]) if a["name"] == "Walk"][0]
-        np.testing.assert_allclose(skinned_positions(g, walk, 0.0), skinned_positions(g, walk, 1.0), atol=1e-4 * truth["characters"][0]["height"])
+        np.testing.assert_allclose(
+            skinned_positions(g, walk, 0.0),
+            skinned_positions(g, walk, 1.0),
+            atol=1e-4 * truth["characters"][0]["height"],
+        )
 
 
 @pytest.mark.parametrize(
     "force",
-    ["units_and_axes", "rotated_bind", "unwelded", "multi_character", "names_rigify", "separate_shell", "fur_shell", "uv_seams", "cape_or_skirt", "names_maya"],
+    [
+        "units_and_axes",
+        "rotated_bind",
+        "unwelded",
+        "multi_character",
+        "names_rigify",
+        "separate_shell",
+        "fur_shell",
+        "uv_seams",
+        "cape_or_skirt",
+        "names_maya",
+    ],
 )
 def test_generated_files_pass_the_gltf_validator(tmp_path, force):
     glb, artist, _ = caudal.generated_creature(11, force=force)
@@ -119,4 +143,7 @@ def test_two_characters_are_read_as_two_with_their_own_truth():
         loaded = model.characters[character["skin"]]
         assert abs(loaded.height - character["height"]) < 1e-4 * character["height"]
         assert character["pelvis"] in loaded.rig.joint_names
-        assert len(rig_indices(loaded, character["tails"][0]["vertices"])) == character["tails"][0]["vertex_count"]
+        assert (
+            len(rig_indices(loaded, character["tails"][0]["vertices"]))
+            == character["tails"][0]["vertex_count"]
+        )

@@ -10,22 +10,30 @@ import sys
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset, validate_gltf
 from glb_merge import glb, split_glb
 
+import caudal
+
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True
+    )
 
 
 def test_a_required_material_extension_is_a_warning(tmp_path):
     m = caudal.load(asset("fox_wildmesh/fox.glb"))
     assert len(m.warnings) == 1 and "KHR_materials_pbrSpecularGlossiness" in m.warnings[0]
     out = run("info", str(asset("fox_wildmesh/fox.glb")))
-    assert out.returncode == 0 and "warning: extensionsRequired: KHR_materials_pbrSpecularGlossiness" in out.stdout
-    assert json.loads(run("info", str(asset("fox_wildmesh/fox.glb")), "--json").stdout)["warnings"] == m.warnings
+    assert (
+        out.returncode == 0
+        and "warning: extensionsRequired: KHR_materials_pbrSpecularGlossiness" in out.stdout
+    )
+    assert (
+        json.loads(run("info", str(asset("fox_wildmesh/fox.glb")), "--json").stdout)["warnings"]
+        == m.warnings
+    )
     # The written file still requires it (its materials need it) and validates.
     m.write(tmp_path / "fox.glb")
     doc, _ = split_glb((tmp_path / "fox.glb").read_bytes())

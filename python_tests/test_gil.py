@@ -89,7 +89,9 @@ def test_bake_clip_releases_the_gil():
     def long(a):
         return np.tile(np.asarray(a)[:-1], (1000, 1, 1))
 
-    clip = caudal.Clip("long", walk.rate, long(walk.translations), long(walk.rotations), long(walk.scales))
+    clip = caudal.Clip(
+        "long", walk.rate, long(walk.translations), long(walk.rotations), long(walk.scales)
+    )
     during, elapsed = spinner_count_during(lambda: caudal.bake_clip(rig, clip, loop="once"))
     assert elapsed > 0.02
     assert during > 10_000, (during, elapsed)

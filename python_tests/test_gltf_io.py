@@ -9,10 +9,10 @@ import sys
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset, validate_gltf
 from gltf_numpy import NumpyGltf, skinned_positions
+
+import caudal
 
 # (file, joints, vertices, clips) as listed in assets/README.md
 MODELS = [
@@ -32,7 +32,10 @@ MODELS = [
 
 def info_json(path) -> dict:
     out = subprocess.run(
-        [sys.executable, "-m", "caudal.cli", "info", str(path), "--json"], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "caudal.cli", "info", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(out.stdout)
 
@@ -56,7 +59,11 @@ def test_roles_are_the_expected_joints():
     assert fox["head"] == "b_Head_05"
     wolf = caudal.load(asset("quaternius_wolf/Wolf_notail.glb")).rig.roles()
     # The README's leg choice: BackShoulder.* is a sideways connector, skipped.
-    assert (wolf["pelvis"], wolf["thighs"], wolf["shins"]) == ("Back", ["BackLeg.L", "BackLeg.R"], ["BackUpperLeg.L", "BackUpperLeg.R"])
+    assert (wolf["pelvis"], wolf["thighs"], wolf["shins"]) == (
+        "Back",
+        ["BackLeg.L", "BackLeg.R"],
+        ["BackUpperLeg.L", "BackUpperLeg.R"],
+    )
     monk = caudal.load(asset("quaternius_monkroose/Monkroose.glb")).rig.roles()
     # The legs hang from `Body`; `Hips` only carries the torso: structure wins
     # and the report says what it overruled.
@@ -91,8 +98,13 @@ def test_bind_pose_skinning_is_the_identity(rel):
 
 @pytest.mark.parametrize(
     "rel,clip",
-    [("fox/Fox.glb", "Walk"), ("fox/Fox.glb", "Run"), ("fox/Fox.glb", "Survey"),
-     ("quaternius_wolf/Wolf.gltf", "Walk"), ("quaternius_wolf/Wolf.gltf", "Gallop")],
+    [
+        ("fox/Fox.glb", "Walk"),
+        ("fox/Fox.glb", "Run"),
+        ("fox/Fox.glb", "Survey"),
+        ("quaternius_wolf/Wolf.gltf", "Walk"),
+        ("quaternius_wolf/Wolf.gltf", "Gallop"),
+    ],
 )
 def test_skinning_agrees_with_independent_numpy_at_24_times(rel, clip):
     model = caudal.load(asset(rel))
@@ -117,17 +129,35 @@ def test_wolf_has_five_roots_and_animated_scale():
 
 
 def test_unchanged_round_trip_gives_identical_arrays(tmp_path):
-    for rel in ["fox/Fox.glb", "quaternius_wolf/Wolf.gltf", "cesium_man/CesiumMan.glb", "robot_expressive/RobotExpressive.glb"]:
+    for rel in [
+        "fox/Fox.glb",
+        "quaternius_wolf/Wolf.gltf",
+        "cesium_man/CesiumMan.glb",
+        "robot_expressive/RobotExpressive.glb",
+    ]:
         a = caudal.load(asset(rel))
         out = tmp_path / "rt.glb"
         a.write(out)
         b = caudal.load(out)
-        for attr in ["vertices", "triangles", "skin_joints", "skin_weights", "parents", "bind_matrices", "inverse_bind_matrices", "rest_translations", "rest_rotations", "rest_scales"]:
+        for attr in [
+            "vertices",
+            "triangles",
+            "skin_joints",
+            "skin_weights",
+            "parents",
+            "bind_matrices",
+            "inverse_bind_matrices",
+            "rest_translations",
+            "rest_rotations",
+            "rest_scales",
+        ]:
             assert np.array_equal(getattr(a.rig, attr), getattr(b.rig, attr)), (rel, attr)
         assert a.rig.joint_names == b.rig.joint_names
         assert a.clip_names == b.clip_names
         ca, cb = a.clip(a.clip_names[0]), b.clip(b.clip_names[0])
-        assert np.array_equal(ca.rotations, cb.rotations) and np.array_equal(ca.translations, cb.translations)
+        assert np.array_equal(ca.rotations, cb.rotations) and np.array_equal(
+            ca.translations, cb.translations
+        )
         report = validate_gltf(out)
         assert report["errors"] == 0, (rel, report["messages"][:5])
 
@@ -142,14 +172,21 @@ def test_everything_else_in_the_file_survives(tmp_path):
     for key in ["materials", "textures", "images", "samplers", "asset"]:
         assert before.get(key) == after.get(key), key
     assert len(after["animations"]) == len(before["animations"])
-    for a, b in zip(before["animations"], after["animations"]):
+    for a, b in zip(before["animations"], after["animations"], strict=False):
         assert a["channels"] == b["channels"] and a["name"] == b["name"]
     # The texture's bytes are carried over unchanged.
     img = before["images"][0]
     ref, new = NumpyGltf(src), NumpyGltf(out)
-    bv_a, bv_b = before["bufferViews"][img["bufferView"]], after["bufferViews"][after["images"][0]["bufferView"]]
-    data_a = ref.buffers[0][bv_a.get("byteOffset", 0): bv_a.get("byteOffset", 0) + bv_a["byteLength"]]
-    data_b = new.buffers[0][bv_b.get("byteOffset", 0): bv_b.get("byteOffset", 0) + bv_b["byteLength"]]
+    bv_a, bv_b = (
+        before["bufferViews"][img["bufferView"]],
+        after["bufferViews"][after["images"][0]["bufferView"]],
+    )
+    data_a = ref.buffers[0][
+        bv_a.get("byteOffset", 0) : bv_a.get("byteOffset", 0) + bv_a["byteLength"]
+    ]
+    data_b = new.buffers[0][
+        bv_b.get("byteOffset", 0) : bv_b.get("byteOffset", 0) + bv_b["byteLength"]
+    ]
     assert data_a == data_b
     assert validate_gltf(out)["errors"] == 0
 
@@ -159,7 +196,7 @@ def add_bone(rig: caudal.Rig, name: str, parent: str, vertices: np.ndarray) -> c
     offset a little) carrying the given vertices fully."""
     names = rig.joint_names + [name]
     p = names.index(parent)
-    bind = np.concatenate([rig.bind_matrices, rig.bind_matrices[p:p + 1]])
+    bind = np.concatenate([rig.bind_matrices, rig.bind_matrices[p : p + 1]])
     bind[-1, :3, 3] += np.array([0.0, 0.0, -0.1]) * rig.height
     joints, weights = rig.skin_joints.copy(), rig.skin_weights.copy()
     joints[vertices] = 0
@@ -169,7 +206,12 @@ def add_bone(rig: caudal.Rig, name: str, parent: str, vertices: np.ndarray) -> c
     parents = np.append(rig.parents, p)
     local = np.linalg.inv(bind[p]) @ bind[-1]
     return caudal.Rig(
-        rig.vertices, rig.triangles, joints, weights, names, parents,
+        rig.vertices,
+        rig.triangles,
+        joints,
+        weights,
+        names,
+        parents,
         bind_matrices=bind,
         rest_translations=np.concatenate([rig.rest_translations, local[None, :3, 3]]),
         rest_rotations=np.concatenate([rig.rest_rotations, [[0, 0, 0, 1]]]),
@@ -190,7 +232,11 @@ def test_added_bone_reads_back_with_its_weights(tmp_path):
     assert np.allclose(back.rig.skin_weights, rig.skin_weights, atol=1e-6)
     # The original clips still play, and skinning is unchanged off the new bone.
     clip = back.clip("Walk")
-    assert np.allclose(caudal.skin(back.rig, clip, [5])[0][100:], caudal.skin(model.rig, model.clip("Walk"), [5])[0][100:], atol=1e-5)
+    assert np.allclose(
+        caudal.skin(back.rig, clip, [5])[0][100:],
+        caudal.skin(model.rig, model.clip("Walk"), [5])[0][100:],
+        atol=1e-5,
+    )
     assert validate_gltf(out)["errors"] == 0
 
 
@@ -201,7 +247,15 @@ def test_more_than_four_influences_go_to_joints_1(tmp_path):
     w = np.zeros((rig.vertex_count, 6), dtype=np.float32)
     j[:, :6] = np.arange(2, 8)
     w[:, :6] = np.array([0.3, 0.2, 0.2, 0.1, 0.1, 0.1])
-    six = caudal.Rig(rig.vertices, rig.triangles, j, w, rig.joint_names, rig.parents, bind_matrices=rig.bind_matrices)
+    six = caudal.Rig(
+        rig.vertices,
+        rig.triangles,
+        j,
+        w,
+        rig.joint_names,
+        rig.parents,
+        bind_matrices=rig.bind_matrices,
+    )
     out = tmp_path / "six.glb"
     model.write(out, rig=six)
     doc = NumpyGltf(out).doc
@@ -226,9 +280,22 @@ def test_written_animation_tracks_read_back(tmp_path):
     model = caudal.load(asset("fox/Fox.glb"))
     times = np.linspace(0, 0.5, 11, dtype=np.float32)
     angles = np.linspace(0, 1, 11)
-    rot = np.stack([np.sin(angles / 2), np.zeros(11), np.zeros(11), np.cos(angles / 2)], axis=1).astype(np.float32)
+    rot = np.stack(
+        [np.sin(angles / 2), np.zeros(11), np.zeros(11), np.cos(angles / 2)], axis=1
+    ).astype(np.float32)
     out = tmp_path / "tracks.glb"
-    model.write(out, tracks=[{"animation": "Wag", "joint": "b_Tail01_012", "path": "rotation", "times": times, "values": rot}])
+    model.write(
+        out,
+        tracks=[
+            {
+                "animation": "Wag",
+                "joint": "b_Tail01_012",
+                "path": "rotation",
+                "times": times,
+                "values": rot,
+            }
+        ],
+    )
     back = caudal.load(out)
     assert "Wag" in back.clip_names
     clip = back.clip("Wag", rate=20.0)

@@ -30,7 +30,9 @@ def test_tail_counted_lifts_tail_excluded_does_not(crouch):
 def test_body_floor_and_placement_ignore_the_tail(crouch):
     rig, clip = crouch
     f = caudal.body_floor(rig)
-    assert f == pytest.approx(float(rig.vertices[:, 1].min()), abs=1e-6)  # at bind the soles are lowest
+    assert f == pytest.approx(
+        float(rig.vertices[:, 1].min()), abs=1e-6
+    )  # at bind the soles are lowest
     last = clip.frame_count - 1
     body = caudal.placement_offset(rig, clip, frame=last)
     whole = caudal.placement_offset(rig, clip, frame=last, exclude_tail=False)
@@ -40,7 +42,12 @@ def test_body_floor_and_placement_ignore_the_tail(crouch):
 
 def test_contacts_leave_the_reference_floor_alone(crouch):
     rig, clip = crouch
-    feet = ["mixamorig:LeftFoot", "mixamorig:RightFoot", "mixamorig:LeftToeBase", "mixamorig:RightToeBase"]
+    feet = [
+        "mixamorig:LeftFoot",
+        "mixamorig:RightFoot",
+        "mixamorig:LeftToeBase",
+        "mixamorig:RightToeBase",
+    ]
     g = caudal.pelvis_lift(rig, clip, contact_joints=feet)
     assert g["body_floor"] == pytest.approx(caudal.body_floor(rig), abs=1e-7)
     assert g["contact_points"] > 0 and g["clearance"][0] > 0.02

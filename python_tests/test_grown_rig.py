@@ -9,9 +9,9 @@ import inspect
 
 import numpy as np
 import pytest
+from conftest import asset, validate_gltf
 
 import caudal
-from conftest import asset, validate_gltf
 
 FOX = "fox/Fox_notail.glb"
 
@@ -29,7 +29,11 @@ def test_a_clip_for_the_grown_rig_holds_the_new_joints_at_bind(fox):
     assert grown > j  # Tail_1..Tail_K and Tail_End were appended
     plain = model.clip("Walk")
     walk = model.clip("Walk", rig=repaired)
-    assert walk.joint_count == grown and walk.frame_count == plain.frame_count and walk.rate == plain.rate
+    assert (
+        walk.joint_count == grown
+        and walk.frame_count == plain.frame_count
+        and walk.rate == plain.rate
+    )
     # The file's joints keep the file's motion, bit for bit.
     for a in ("translations", "rotations", "scales"):
         np.testing.assert_array_equal(getattr(walk, a)[:, :j], getattr(plain, a))
@@ -60,7 +64,9 @@ def test_simulate_and_bake_clip_take_it_and_say_how_when_given_the_files_clip(fo
     baked = caudal.bake_clip(repaired, walk)
     assert baked.bones == chain["bones"] and baked.looping
     for call in (caudal.simulate, caudal.bake_clip):
-        with pytest.raises(caudal.RigError, match=r'clip "Walk" has 21 joints, the rig 25: .*for_rig'):
+        with pytest.raises(
+            caudal.RigError, match=r'clip "Walk" has 21 joints, the rig 25: .*for_rig'
+        ):
             call(repaired, model.clip("Walk"))
 
 
@@ -72,7 +78,9 @@ def test_another_models_rig_is_refused(fox):
     # A clip knows its joints by index only: one with more joints than the
     # rig cannot be for it.
     walk = model.clip("Walk", rig=fox[1])
-    with pytest.raises(caudal.RigError, match=r'clip "Walk" has 25 joints, the rig 21: the clip is for another rig'):
+    with pytest.raises(
+        caudal.RigError, match=r'clip "Walk" has 25 joints, the rig 21: the clip is for another rig'
+    ):
         walk.for_rig(model.rig)
 
 
@@ -87,13 +95,21 @@ def test_five_lines_write_what_bake_writes(fox, tmp_path):
     assert (tmp_path / "five.glb").read_bytes() == (tmp_path / "bake.glb").read_bytes()
     assert validate_gltf(tmp_path / "five.glb")["errors"] == 0
     # Bake.tracks() is what Bake.write writes.
-    model.write(tmp_path / "tracks.glb", rig=repaired, tracks=caudal.bake(model, repaired, ["Walk"]).tracks())
+    model.write(
+        tmp_path / "tracks.glb",
+        rig=repaired,
+        tracks=caudal.bake(model, repaired, ["Walk"]).tracks(),
+    )
     assert (tmp_path / "tracks.glb").read_bytes() == (tmp_path / "bake.glb").read_bytes()
     # Another animation name leaves Walk as it was and adds the new one.
     model.write(tmp_path / "named.glb", rig=repaired, tracks=baked.tracks("Walk with tail"))
     again = caudal.load(tmp_path / "named.glb")
     assert again.clip_names == model.clip_names + ["Walk with tail"]
-    np.testing.assert_allclose(again.clip("Walk with tail").rotations[:, -len(baked.bones) - 1 : -1], baked.rotations, atol=1e-6)
+    np.testing.assert_allclose(
+        again.clip("Walk with tail").rotations[:, -len(baked.bones) - 1 : -1],
+        baked.rotations,
+        atol=1e-6,
+    )
 
 
 def test_a_solved_clip_onto_the_grown_rig_is_written_and_reads_back(fox, tmp_path):
@@ -104,13 +120,17 @@ def test_a_solved_clip_onto_the_grown_rig_is_written_and_reads_back(fox, tmp_pat
     # little more to the pelvis than the artist's tail bone does.
     assert solved.joint_count == repaired.joint_count and report["quality"] > 0.985
     out = tmp_path / "solved.glb"
-    model.write(out, rig=repaired, tracks=caudal.clip_tracks(model, solved, "Walk (solved)", rig=repaired))
+    model.write(
+        out, rig=repaired, tracks=caudal.clip_tracks(model, solved, "Walk (solved)", rig=repaired)
+    )
     assert validate_gltf(out)["errors"] == 0
     back = caudal.load(out)
     assert back.rig.joint_names == repaired.joint_names
     replay = back.clip("Walk (solved)", rate=solved.rate)
     # The file plays the solved surface: skinned positions agree.
-    np.testing.assert_allclose(caudal.skin(back.rig, replay), caudal.skin(repaired, solved), atol=1e-4 * repaired.diagonal)
+    np.testing.assert_allclose(
+        caudal.skin(back.rig, replay), caudal.skin(repaired, solved), atol=1e-4 * repaired.diagonal
+    )
     with pytest.raises(caudal.RigError, match='clip "Walk" has 25 joints, the rig 21'):
         caudal.clip_tracks(model, solved)  # the file's own rig has no tail joints
 
@@ -128,10 +148,14 @@ def test_every_exported_name_is_documented():
             for attr, value in vars(obj).items():
                 # A dataclass field's default is a value, not something a
                 # docstring can hang on: methods and properties are checked.
-                if not (callable(value) or isinstance(value, (property, classmethod, staticmethod))):
+                if not (
+                    callable(value) or isinstance(value, (property, classmethod, staticmethod))
+                ):
                     continue
                 if not attr.startswith("_") and not (getattr(value, "__doc__", None) or "").strip():
                     undocumented.append(f"{name}.{attr}")
     assert undocumented == []
     # The two the issue named: how to write keys into a file.
-    assert "Model.write" in caudal.clip_tracks.__doc__ and "Model.write" in caudal.Bake.tracks.__doc__
+    assert (
+        "Model.write" in caudal.clip_tracks.__doc__ and "Model.write" in caudal.Bake.tracks.__doc__
+    )

@@ -12,14 +12,14 @@ import sys
 import textwrap
 
 import pytest
+from hostile import fox, run_isolated, write_glb, write_gltf
 
 import caudal
-from hostile import fox, run_isolated, write_glb, write_gltf
 
 CANARY = b"CAUDAL-CANARY-" + bytes(range(32, 127)) * 4
 
 
-def secret_beside(tmp_path, size: int) -> "os.PathLike[str]":
+def secret_beside(tmp_path, size: int) -> os.PathLike[str]:
     """A file outside the model's folder, as large as the Fox's buffer,
     full of canary bytes: reading it would load a 'model'."""
     d = tmp_path / "secret"
@@ -106,7 +106,11 @@ def test_unused_buffer_is_not_read_nor_copied(tmp_path):
     m = tmp_path / "m"
     m.mkdir()
     os.mkfifo(m / "fifo.bin")
-    doc["buffers"] = [{"byteLength": len(bin_)}, {"uri": str(secret), "byteLength": len(bin_)}, {"uri": "fifo.bin", "byteLength": 64}]
+    doc["buffers"] = [
+        {"byteLength": len(bin_)},
+        {"uri": str(secret), "byteLength": len(bin_)},
+        {"uri": "fifo.bin", "byteLength": 64},
+    ]
     p = write_glb(m / "fox.glb", doc, bin_, describe_chunk=False)
     code = textwrap.dedent(
         f"""
@@ -158,7 +162,10 @@ def test_total_allocation_is_capped_and_the_cap_can_be_raised(tmp_path):
         caudal.load(p, max_bytes=50_000_000)
     with pytest.raises(caudal.GltfError, match=r"max_bytes"):
         caudal.load_bytes(p.read_bytes(), max_bytes=50_000_000)
-    assert caudal.load(write_glb(tmp_path / "one.glb", *fox()), max_bytes=50_000_000).rig.vertex_count == 1728
+    assert (
+        caudal.load(write_glb(tmp_path / "one.glb", *fox()), max_bytes=50_000_000).rig.vertex_count
+        == 1728
+    )
     with pytest.raises(caudal.ParameterError, match="max_bytes"):
         caudal.load(p, max_bytes=0)
 
@@ -180,28 +187,98 @@ def set_path(doc, path, value):
 
 
 VALIDATION_CASES = [
-    ("indices on a float accessor", lambda d: set_path(d, ["meshes", 0, "primitives", 0, "indices"], 5), r"indices"),
-    ("channel target node out of range", lambda d: set_path(d, ["animations", 0, "channels", 0, "target", "node"], 999), r"animations\[0\]\.channels\[0\]"),
-    ("unknown channel path", lambda d: set_path(d, ["animations", 0, "channels", 0, "target", "path"], "wiggle"), r"animations\[0\]\.channels\[0\]"),
-    ("attribute accessor out of range", lambda d: set_path(d, ["meshes", 0, "primitives", 0, "attributes", "POSITION"], 999), r"POSITION|attributes"),
-    ("odd byteStride", lambda d: set_path(d, ["bufferViews", 0, "byteStride"], 13), r"bufferViews\[0\]\.byteStride"),
-    ("byteStride below the element", lambda d: set_path(d, ["bufferViews", 0, "byteStride"], 4), r"byteStride"),
-    ("buffer 0 declares 0 bytes", lambda d: set_path(d, ["buffers", 0, "byteLength"], 0), r"buffers\[0\]\.byteLength"),
-    ("view past its buffer's declared length", lambda d: set_path(d, ["buffers", 0, "byteLength"], 100), r"bufferViews\[\d+\].*buffers\[0\]\.byteLength"),
-    ("accessor offset past its view", lambda d: set_path(d, ["accessors", 0, "byteOffset"], 1 << 40), r"accessors\[0\]"),
-    ("accessor count past its view", lambda d: set_path(d, ["accessors", 0, "count"], 10**12), r"accessors\[0\]"),
-    ("misaligned accessor offset", lambda d: set_path(d, ["accessors", 0, "byteOffset"], 2), r"accessors\[0\]\.byteOffset"),
-    ("skin joint out of range", lambda d: set_path(d, ["skins", 0, "joints", 0], 10**6), r"skins\[0\]\.joints"),
-    ("sampler index out of range", lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 77), r"animations\[0\]\.channels\[0\]"),
-    ("JOINTS_0 of floats", lambda d: set_path(d, ["meshes", 0, "primitives", 0, "attributes", "JOINTS_0"], 3), r"JOINTS_0"),
-    ("node children out of range", lambda d: set_path(d, ["nodes", 0, "children"], [4000]), r"nodes\[0\]\.children"),
+    (
+        "indices on a float accessor",
+        lambda d: set_path(d, ["meshes", 0, "primitives", 0, "indices"], 5),
+        r"indices",
+    ),
+    (
+        "channel target node out of range",
+        lambda d: set_path(d, ["animations", 0, "channels", 0, "target", "node"], 999),
+        r"animations\[0\]\.channels\[0\]",
+    ),
+    (
+        "unknown channel path",
+        lambda d: set_path(d, ["animations", 0, "channels", 0, "target", "path"], "wiggle"),
+        r"animations\[0\]\.channels\[0\]",
+    ),
+    (
+        "attribute accessor out of range",
+        lambda d: set_path(d, ["meshes", 0, "primitives", 0, "attributes", "POSITION"], 999),
+        r"POSITION|attributes",
+    ),
+    (
+        "odd byteStride",
+        lambda d: set_path(d, ["bufferViews", 0, "byteStride"], 13),
+        r"bufferViews\[0\]\.byteStride",
+    ),
+    (
+        "byteStride below the element",
+        lambda d: set_path(d, ["bufferViews", 0, "byteStride"], 4),
+        r"byteStride",
+    ),
+    (
+        "buffer 0 declares 0 bytes",
+        lambda d: set_path(d, ["buffers", 0, "byteLength"], 0),
+        r"buffers\[0\]\.byteLength",
+    ),
+    (
+        "view past its buffer's declared length",
+        lambda d: set_path(d, ["buffers", 0, "byteLength"], 100),
+        r"bufferViews\[\d+\].*buffers\[0\]\.byteLength",
+    ),
+    (
+        "accessor offset past its view",
+        lambda d: set_path(d, ["accessors", 0, "byteOffset"], 1 << 40),
+        r"accessors\[0\]",
+    ),
+    (
+        "accessor count past its view",
+        lambda d: set_path(d, ["accessors", 0, "count"], 10**12),
+        r"accessors\[0\]",
+    ),
+    (
+        "misaligned accessor offset",
+        lambda d: set_path(d, ["accessors", 0, "byteOffset"], 2),
+        r"accessors\[0\]\.byteOffset",
+    ),
+    (
+        "skin joint out of range",
+        lambda d: set_path(d, ["skins", 0, "joints", 0], 10**6),
+        r"skins\[0\]\.joints",
+    ),
+    (
+        "sampler index out of range",
+        lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 77),
+        r"animations\[0\]\.channels\[0\]",
+    ),
+    (
+        "JOINTS_0 of floats",
+        lambda d: set_path(d, ["meshes", 0, "primitives", 0, "attributes", "JOINTS_0"], 3),
+        r"JOINTS_0",
+    ),
+    (
+        "node children out of range",
+        lambda d: set_path(d, ["nodes", 0, "children"], [4000]),
+        r"nodes\[0\]\.children",
+    ),
     # Found by fuzz_readers: the gltf crate reads 2^32 as index 0.
-    ("sampler index past 32 bits", lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 2**32), r"animations\[0\]\.channels\[0\]\.sampler: index 4294967296"),
-    ("node index past 32 bits", lambda d: set_path(d, ["skins", 0, "joints", 1], 2**32 + 1), r"skins\[0\]\.joints\[1\]: index"),
+    (
+        "sampler index past 32 bits",
+        lambda d: set_path(d, ["animations", 0, "channels", 0, "sampler"], 2**32),
+        r"animations\[0\]\.channels\[0\]\.sampler: index 4294967296",
+    ),
+    (
+        "node index past 32 bits",
+        lambda d: set_path(d, ["skins", 0, "joints", 1], 2**32 + 1),
+        r"skins\[0\]\.joints\[1\]: index",
+    ),
 ]
 
 
-@pytest.mark.parametrize("name,change,pattern", VALIDATION_CASES, ids=[c[0] for c in VALIDATION_CASES])
+@pytest.mark.parametrize(
+    "name,change,pattern", VALIDATION_CASES, ids=[c[0] for c in VALIDATION_CASES]
+)
 def test_invalid_file_is_a_gltf_error_naming_the_field(tmp_path, name, change, pattern):
     doc, bin_ = edit(change)
     p = write_glb(tmp_path / "bad.glb", doc, bin_, describe_chunk="byteLength" not in pattern)
@@ -250,9 +327,17 @@ def test_an_empty_first_skin_beside_a_real_one(tmp_path):
 def test_cli_refusal_is_one_line_exit_2(tmp_path):
     doc, bin_ = edit(lambda d: set_path(d, ["meshes", 0, "primitives", 0, "indices"], 5))
     p = write_glb(tmp_path / "bad.glb", doc, bin_)
-    out = subprocess.run([sys.executable, "-m", "caudal.cli", "tail", str(p), "-o", str(tmp_path / "o.glb")], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "tail", str(p), "-o", str(tmp_path / "o.glb")],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2
-    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr and "panicked" not in out.stderr, out.stderr
+    assert (
+        out.stderr.count("\n") == 1
+        and "Traceback" not in out.stderr
+        and "panicked" not in out.stderr
+    ), out.stderr
     assert not (tmp_path / "o.glb").exists()
 
 

@@ -25,16 +25,27 @@ def test_the_three_manifests_state_one_licence():
     blender = tomllib.loads((ROOT / "addon" / "blender_manifest.toml").read_text())["license"]
     assert cargo == project["license"] == EXPRESSION
     assert all(entry.startswith("SPDX:") for entry in blender)
-    assert {entry.removeprefix("SPDX:") for entry in blender} == identifiers(EXPRESSION) == {"MIT", "Apache-2.0"}
+    assert (
+        {entry.removeprefix("SPDX:") for entry in blender}
+        == identifiers(EXPRESSION)
+        == {"MIT", "Apache-2.0"}
+    )
     assert sorted(project["license-files"]) == ["LICENSE", "LICENSE-APACHE", "LICENSE-MIT"]
 
 
 def test_the_texts_are_there():
     assert "MIT OR Apache-2.0" in (ROOT / "LICENSE").read_text()
     apache = (ROOT / "LICENSE-APACHE").read_text()
-    assert "Apache License" in apache and "Version 2.0, January 2004" in apache and "END OF TERMS AND CONDITIONS" in apache
+    assert (
+        "Apache License" in apache
+        and "Version 2.0, January 2004" in apache
+        and "END OF TERMS AND CONDITIONS" in apache
+    )
     mit = (ROOT / "LICENSE-MIT").read_text()
-    assert re.search(r"Copyright \(c\) \d{4} caudal developers", mit) and "WITHOUT WARRANTY OF ANY KIND" in mit
+    assert (
+        re.search(r"Copyright \(c\) \d{4} caudal developers", mit)
+        and "WITHOUT WARRANTY OF ANY KIND" in mit
+    )
 
 
 def test_the_manifest_claims_the_blender_versions_docs_state():
@@ -42,5 +53,10 @@ def test_the_manifest_claims_the_blender_versions_docs_state():
     assert (m["blender_version_min"], m["blender_version_max"]) == ("4.2.0", "6.0.0")
     doc = (ROOT / "docs" / "blender.md").read_text()
     assert doc.startswith("# caudal in Blender\n\n## Install\n")
-    for step in ("Edit > Preferences > Get Extensions", "Install from Disk", "4.2 LTS to 5.x", "linux-x64"):
+    for step in (
+        "Edit > Preferences > Get Extensions",
+        "Install from Disk",
+        "4.2 LTS to 5.x",
+        "linux-x64",
+    ):
         assert step in doc, step

@@ -8,10 +8,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
-import caudal
 from conftest import asset
 from hostile import fox, run_isolated, write_glb
+
+import caudal
 
 
 def expect_parameter_error(code: str, pattern: str) -> str:
@@ -49,7 +49,10 @@ def test_a_keyframe_at_ten_million_seconds(tmp_path):
 
 
 def test_clip_at_a_billion_frames_per_second():
-    expect_parameter_error(f"caudal.load({str(asset('fox/Fox.glb'))!r}).clip('Walk', rate=1e9)", r"rate.*max_bytes|max_bytes.*rate")
+    expect_parameter_error(
+        f"caudal.load({str(asset('fox/Fox.glb'))!r}).clip('Walk', rate=1e9)",
+        r"rate.*max_bytes|max_bytes.*rate",
+    )
 
 
 def test_clip_rate_can_be_raised_past_the_default_budget_only_by_asking():
@@ -59,14 +62,18 @@ def test_clip_rate_can_be_raised_past_the_default_budget_only_by_asking():
 
 def test_crouch_at_a_trillion_frames_per_second():
     expect_parameter_error(
-        "m = caudal.load(" + repr(str(asset("fox/Fox.glb"))) + ")\ncaudal.crouch_clip(m.rig, 0.1, rate=1e12)",
+        "m = caudal.load("
+        + repr(str(asset("fox/Fox.glb")))
+        + ")\ncaudal.crouch_clip(m.rig, 0.1, rate=1e12)",
         r"rate",
     )
 
 
 def test_skin_a_million_frames():
     expect_parameter_error(
-        "m = caudal.load(" + repr(str(asset("fox/Fox.glb"))) + ")\ncaudal.skin(m.rig, m.clip('Walk'), frames=[0] * 10**6)",
+        "m = caudal.load("
+        + repr(str(asset("fox/Fox.glb")))
+        + ")\ncaudal.skin(m.rig, m.clip('Walk'), frames=[0] * 10**6)",
         r"frames.*max_bytes",
     )
 
@@ -86,10 +93,25 @@ GROWN = "grown = caudal.grow_chains(rig)[0]\n"
 BOUND_CASES = [
     ("smoothing_passes", RIG + "caudal.grow_chains(rig, smoothing_passes=10**9)"),
     ("max_substeps", RIG + GROWN + "caudal.TailSpring(grown, max_substeps=10**9)"),
-    ("max_warmup_passes", RIG + GROWN + STILL.replace("rig.", "grown.") + "caudal.bake_clip(grown, still, max_warmup_passes=10**9)"),
-    ("max_settle", RIG + GROWN + STILL.replace("rig.", "grown.") + "caudal.bake_clip(grown, still, loop='once', max_settle=1e12)"),
+    (
+        "max_warmup_passes",
+        RIG
+        + GROWN
+        + STILL.replace("rig.", "grown.")
+        + "caudal.bake_clip(grown, still, max_warmup_passes=10**9)",
+    ),
+    (
+        "max_settle",
+        RIG
+        + GROWN
+        + STILL.replace("rig.", "grown.")
+        + "caudal.bake_clip(grown, still, loop='once', max_settle=1e12)",
+    ),
     ("max_sweeps", RIG + STILL + "caudal.transfer_clip(rig, still, rig, max_sweeps=10**12)"),
-    ("samples", "caudal.stretch_table(caudal.load(asset('fox/Fox_notail.glb')), ['Walk'], samples=10**9)"),
+    (
+        "samples",
+        "caudal.stretch_table(caudal.load(asset('fox/Fox_notail.glb')), ['Walk'], samples=10**9)",
+    ),
     ("max_bones", RIG + "caudal.grow_chains(rig, max_bones=10**6)"),
 ]
 
@@ -109,8 +131,15 @@ def test_info_prints_a_chain_of_five_thousand_joints(tmp_path):
 
     p = write_glb(tmp_path / "deep.glb", *deep_chain(5000))
     for extra in [[], ["--json"]]:
-        out = subprocess.run([sys.executable, "-m", "caudal.cli", "info", str(p), *extra], capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [sys.executable, "-m", "caudal.cli", "info", str(p), *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr[-2000:]
         assert "j4999" in out.stdout
-    text = subprocess.run([sys.executable, "-m", "caudal.cli", "info", str(p)], capture_output=True, text=True).stdout
+    text = subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "info", str(p)], capture_output=True, text=True
+    ).stdout
     assert "  " * 4999 + "j4999" in text

@@ -5,10 +5,11 @@ prints nothing of its own, and the command line exits 2 with one line."""
 
 from __future__ import annotations
 
+from conftest import asset
+
 import caudal
 import caudal._core
 from caudal import cli
-from conftest import asset
 
 
 def test_a_panic_is_a_caudal_error_with_its_message(capfd):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-
 from conftest import ASSETS, ROOT
 from readme_blocks import blocks, matches, run
 
@@ -39,7 +38,14 @@ def test_every_readme_example_runs_and_shows_what_it_says(tmp_path):
     # The documented values are checked, not only the calls run.
     assert README.count("# ->") >= 20
     # What the examples write is there.
-    for name in ["Fox_tail.glb", "Fox_walk.glb", "Wolf_voxel_walk.glb", "Wolf_tail.glb", "tail.json", "solve.json"]:
+    for name in [
+        "Fox_tail.glb",
+        "Fox_walk.glb",
+        "Wolf_voxel_walk.glb",
+        "Wolf_tail.glb",
+        "tail.json",
+        "solve.json",
+    ]:
         assert (tmp_path / name).stat().st_size > 0, name
 
 
@@ -55,12 +61,24 @@ def test_the_demo_of_the_first_command_runs(tmp_path):
 
 BROKEN = [
     ("a name never defined", "```python\nx = undefined_name + 1\n```\n", "NameError"),
-    ("a wrong documented value", "```python\n(1, 2)  # -> (1, 3)\n```\n", "shows (1, 3), got [1, 2]"),
+    (
+        "a wrong documented value",
+        "```python\n(1, 2)  # -> (1, 3)\n```\n",
+        "shows (1, 3), got [1, 2]",
+    ),
     ("a number beyond its written decimals", "```python\n0.9949  # -> 0.994\n```\n", "shows 0.994"),
     ("a syntax error", "```python\nx = (1,\n```\n", "SyntaxError"),
     ("a failing command", "```sh\nfalse\n```\n", "exit 1"),
-    ("a command whose output differs", "```sh\necho hello  # -> goodbye\n```\n", "output lacks 'goodbye'"),
-    ("a missing file", "```python\nimport caudal\ncaudal.load('assets/nope.glb')\n```\n", "FileNotFoundError"),
+    (
+        "a command whose output differs",
+        "```sh\necho hello  # -> goodbye\n```\n",
+        "output lacks 'goodbye'",
+    ),
+    (
+        "a missing file",
+        "```python\nimport caudal\ncaudal.load('assets/nope.glb')\n```\n",
+        "FileNotFoundError",
+    ),
 ]
 
 

@@ -15,9 +15,9 @@ import re
 
 import numpy as np
 import pytest
+from conftest import asset
 
 import caudal
-from conftest import asset
 
 
 def segment_distances(points: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -46,12 +46,22 @@ def nearest_bone_rigger(model: caudal.Model, tail_pattern: str) -> tuple[caudal.
     nearest = near.argmin(axis=1)
     share = np.where(tail[joints], weights, 0.0).sum(axis=1)
     dense = np.zeros((len(points), len(names)))
-    np.add.at(dense, (np.arange(len(points))[:, None], joints), np.where(tail[joints], 0.0, weights))
+    np.add.at(
+        dense, (np.arange(len(points))[:, None], joints), np.where(tail[joints], 0.0, weights)
+    )
     dense[np.arange(len(points)), nearest] += share
     top = np.argsort(-dense, axis=1)[:, :4]
     top_w = np.take_along_axis(dense, top, axis=1)
     top_w /= top_w.sum(axis=1, keepdims=True)
-    rig = caudal.Rig(points, np.asarray(r.triangles), top, top_w.astype(np.float32), names, parents, bind_matrices=np.asarray(r.bind_matrices))
+    rig = caudal.Rig(
+        points,
+        np.asarray(r.triangles),
+        top,
+        top_w.astype(np.float32),
+        names,
+        parents,
+        bind_matrices=np.asarray(r.bind_matrices),
+    )
     return rig, share
 
 
@@ -85,7 +95,9 @@ def test_a_nearest_bone_rigger_is_repaired_too(rel, pattern, recall_floor, tmp_p
     for t in caudal.stretch_table(caudal.load(degraded), clips):
         rows = {r["rig"]: r for r in t["rows"]}
         chain, body, collar = rows["chain"], rows["body"], rows["collar"]
-        print(f"  {t['clip']}: chain max {chain['max']:.2f} torn {chain['torn_share']:.3f}, amplitude {chain['amplitude_deg']:.1f}; collar torn {collar['torn_share']:.3f}")
+        print(
+            f"  {t['clip']}: chain max {chain['max']:.2f} torn {chain['torn_share']:.3f}, amplitude {chain['amplitude_deg']:.1f}; collar torn {collar['torn_share']:.3f}"
+        )
         assert chain["torn_share"] == 0.0 and chain["p99"] <= body["p99"], (t["clip"], chain, body)
         # The seam reaches the artists' own figures (0-14% on these meshes).
         assert collar["torn_share"] <= 0.15, (t["clip"], collar)

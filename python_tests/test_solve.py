@@ -10,9 +10,9 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import asset, validate_gltf
 
 import caudal
-from conftest import asset, validate_gltf
 
 
 def clip24(model: caudal.Model, name: str) -> caudal.Clip:
@@ -80,13 +80,19 @@ def test_float64_surfaces_are_solved_without_a_float32_floor(fox):
     # Surfaces of the rig's own clip computed in float64: the control run
     # must come back to 1e-9 of the diagonal (float32 data stop near 1e-7).
     clip = clip24(fox, "Walk")
-    exact = caudal.solve_surface(fox.rig, caudal.skin(fox.rig, clip), rate=clip.rate, report="none").skinning
+    exact = caudal.solve_surface(
+        fox.rig, caudal.skin(fox.rig, clip), rate=clip.rate, report="none"
+    ).skinning
     surfaces = lbs(fox.rig, exact)
     solved = caudal.solve_surface(fox.rig, surfaces, rate=clip.rate, report="summary")
     err = np.linalg.norm(lbs(fox.rig, solved.skinning) - surfaces, axis=2).max() / fox.rig.diagonal
     assert err <= 1e-9, err
-    as_f32 = caudal.solve_surface(fox.rig, surfaces.astype(np.float32), rate=clip.rate, report="none")
-    err32 = np.linalg.norm(lbs(fox.rig, as_f32.skinning) - surfaces, axis=2).max() / fox.rig.diagonal
+    as_f32 = caudal.solve_surface(
+        fox.rig, surfaces.astype(np.float32), rate=clip.rate, report="none"
+    )
+    err32 = (
+        np.linalg.norm(lbs(fox.rig, as_f32.skinning) - surfaces, axis=2).max() / fox.rig.diagonal
+    )
     assert err < err32 / 100, (err, err32)
 
 
@@ -104,7 +110,15 @@ def test_report_none_costs_only_the_solve_and_changes_no_answer(fox):
 
 def test_a_point_cloud_rig_is_solved_without_triangles(fox):
     r = fox.rig
-    cloud = caudal.Rig(r.vertices, None, r.skin_joints, r.skin_weights, r.joint_names, r.parents, bind_matrices=r.bind_matrices)
+    cloud = caudal.Rig(
+        r.vertices,
+        None,
+        r.skin_joints,
+        r.skin_weights,
+        r.joint_names,
+        r.parents,
+        bind_matrices=r.bind_matrices,
+    )
     assert cloud.triangles.shape == (0, 3)
     clip = clip24(fox, "Walk")
     solved = caudal.solve_surface(cloud, caudal.skin(r, clip), rate=clip.rate)
@@ -157,7 +171,9 @@ def test_the_source_keys_are_kept(fox):
     keyed = fox.clip("Run", keys=True)
     assert keyed.frame_count == 25
     steps = np.diff(keyed.times)
-    assert steps.max() == pytest.approx(0.2, abs=1e-4) and steps.min() == pytest.approx(1 / 24, abs=1e-4)
+    assert steps.max() == pytest.approx(0.2, abs=1e-4) and steps.min() == pytest.approx(
+        1 / 24, abs=1e-4
+    )
     solved = caudal.transfer_clip(fox.rig, keyed, fox.rig)
     assert np.array_equal(solved.times, keyed.times)
     assert solved.report["quality"] >= 0.998 and solved.report["quality_halfway"] >= 0.998
@@ -201,7 +217,12 @@ def test_rest_poses_that_cannot_be_aligned_are_refused(fox):
 
 
 def cli(*args, check=True):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", "solve", *map(str, args)], capture_output=True, text=True, check=check)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", "solve", *map(str, args)],
+        capture_output=True,
+        text=True,
+        check=check,
+    )
 
 
 def test_cli_writes_the_solved_clip_into_the_target(tmp_path, fox, fox_notail):
@@ -213,7 +234,9 @@ def test_cli_writes_the_solved_clip_into_the_target(tmp_path, fox, fox_notail):
     assert refused.returncode == 2 and "--replace" in refused.stderr and not out.exists()
     done = cli(src, "--clip", "Walk", dst, "-o", out, "--replace", "--report", rep)
     report = json.loads(rep.read_text())
-    assert 0.5 < report["quality"] < 0.95 and report["mode"] == "rigid" and report["keys"] == "source"
+    assert (
+        0.5 < report["quality"] < 0.95 and report["mode"] == "rigid" and report["keys"] == "source"
+    )
     # Below the stated quality: a warning naming the bones that fail.
     assert "warning: transfer quality" in done.stderr and report["worst_bones"][0][0] in done.stderr
     written = caudal.load(out)
@@ -240,9 +263,33 @@ def test_cli_suggests_rotation_only_when_bones_stretch(tmp_path):
     # The tail-less Fox's legs carry the tail's skin: to follow it, the rigid
     # solve slides joints far beyond anything the artist's clip does.
     out = tmp_path / "run.glb"
-    done = cli(asset("fox/Fox.glb"), "--clip", "Run", asset("fox/Fox_notail.glb"), "-o", out, "--name", "Run2", "--json")
+    done = cli(
+        asset("fox/Fox.glb"),
+        "--clip",
+        "Run",
+        asset("fox/Fox_notail.glb"),
+        "-o",
+        out,
+        "--name",
+        "Run2",
+        "--json",
+    )
     result = json.loads(done.stdout)
     assert result["stretched_bones"], result["bone_length_change"]
     assert "--mode rotation_only" in done.stderr
-    calm = cli(asset("fox/Fox.glb"), "--clip", "Run", asset("fox/Fox_notail.glb"), "-o", out, "--name", "Run2", "--mode", "rotation_only", "--json")
-    assert "rotation_only" not in calm.stderr and json.loads(calm.stdout)["bone_length_change"] == 0.0
+    calm = cli(
+        asset("fox/Fox.glb"),
+        "--clip",
+        "Run",
+        asset("fox/Fox_notail.glb"),
+        "-o",
+        out,
+        "--name",
+        "Run2",
+        "--mode",
+        "rotation_only",
+        "--json",
+    )
+    assert (
+        "rotation_only" not in calm.stderr and json.loads(calm.stdout)["bone_length_change"] == 0.0
+    )

@@ -34,7 +34,9 @@ def creature(bones=5, end=True, tail_length=0.8, scale=1.0):
         heads.append(tuple(p + d * seg * i))
     bind = np.tile(np.eye(4), (len(names), 1, 1))
     bind[:, :3, 3] = np.array(heads) * scale
-    box = np.array([[x, y, z] for x in (-0.2, 0.2) for y in (0.0, 1.4) for z in (-0.1, 0.15)]) * scale
+    box = (
+        np.array([[x, y, z] for x in (-0.2, 0.2) for y in (0.0, 1.4) for z in (-0.1, 0.15)]) * scale
+    )
     tris = [[0, 1, 3], [0, 3, 2], [4, 6, 7], [4, 7, 5], [0, 4, 5], [0, 5, 1]]
     tris += [[2, 3, 7], [2, 7, 6], [0, 2, 6], [0, 6, 4], [1, 5, 7], [1, 7, 3]]
     verts = list(box)
@@ -88,8 +90,15 @@ def test_step_returns_unit_quaternions_for_the_tail_bones():
         moved = max(moved, float(np.max(np.abs(np.abs(np.sum(q * rest, axis=1)) - 1))))
     assert moved > 1e-3, "the walking hips must swing the tail"
     # The link lengths hold exactly on the particles.
-    heads = np.vstack([spring.particles[:1] * 0 + walk(2.0)[:3, :3] @ [0, -0.05, -0.12] + walk(2.0)[:3, 3], spring.particles[:-1]])
-    np.testing.assert_allclose(np.linalg.norm(spring.particles - heads, axis=1), spring.lengths, atol=1e-5)
+    heads = np.vstack(
+        [
+            spring.particles[:1] * 0 + walk(2.0)[:3, :3] @ [0, -0.05, -0.12] + walk(2.0)[:3, 3],
+            spring.particles[:-1],
+        ]
+    )
+    np.testing.assert_allclose(
+        np.linalg.norm(spring.particles - heads, axis=1), spring.lengths, atol=1e-5
+    )
 
 
 def test_frame_rate_independence_from_python():
@@ -133,7 +142,10 @@ def clip_for(rig, frames=90, rate=30.0):
     r[:] = rig.rest_rotations
     time = np.arange(frames) / rate
     t[:, 0] = np.stack([0.1 * time, 1.0 - 0.85 * np.abs(np.sin(1.5 * time)), 0.3 * time], axis=1)
-    r[:, 0] = np.stack([0 * time, np.sin(0.25 * np.sin(2 * time)), 0 * time, np.cos(0.25 * np.sin(2 * time))], axis=1)
+    r[:, 0] = np.stack(
+        [0 * time, np.sin(0.25 * np.sin(2 * time)), 0 * time, np.cos(0.25 * np.sin(2 * time))],
+        axis=1,
+    )
     return caudal.Clip("crouch", rate, t, r)
 
 
@@ -167,7 +179,7 @@ def test_step_springs_equals_one_by_one_and_releases_the_gil():
         worlds = np.stack([walk(f / 60 + 0.3 * i) for i in range(8)])
         dt = 0.0 if f == 0 else 1 / 60
         batch = caudal.step_springs(a, worlds, dt)
-        single = np.concatenate([s.step(w, dt) for s, w in zip(b, worlds)])
+        single = np.concatenate([s.step(w, dt) for s, w in zip(b, worlds, strict=False)])
         np.testing.assert_array_equal(batch, single)
     # Python threads stepping their own springs run side by side.
     errors = []
@@ -189,7 +201,9 @@ def test_step_springs_equals_one_by_one_and_releases_the_gil():
 
 def test_units_follow_the_model_unless_absolute():
     assert caudal.TailSpring(creature(4)).units_per_metre == pytest.approx(1.4 / 1.91, rel=1e-5)
-    assert caudal.TailSpring(creature(4, scale=100.0)).units_per_metre == pytest.approx(140 / 1.91, rel=1e-5)
+    assert caudal.TailSpring(creature(4, scale=100.0)).units_per_metre == pytest.approx(
+        140 / 1.91, rel=1e-5
+    )
     assert caudal.TailSpring(creature(4, scale=100.0), units_per_metre=1.0).units_per_metre == 1.0
 
 
@@ -232,7 +246,13 @@ def test_bad_input_names_the_field():
     with pytest.raises(caudal.RigError, match="clip"):
         caudal.simulate(rig, other)
     no_tail = caudal.Rig(
-        np.eye(3, dtype=np.float32), [[0, 1, 2]], [[0]] * 3, [[1.0]] * 3, ["Hips"], [-1], bind_matrices=np.eye(4)[None]
+        np.eye(3, dtype=np.float32),
+        [[0, 1, 2]],
+        [[0]] * 3,
+        [[1.0]] * 3,
+        ["Hips"],
+        [-1],
+        bind_matrices=np.eye(4)[None],
     )
     with pytest.raises(caudal.NotFoundError, match="chain"):
         caudal.TailSpring(no_tail)
@@ -269,8 +289,12 @@ def test_bend_capacity_scales_a_stubs_carry():
     assert lift(free) == pytest.approx(0.0, abs=0.1)
     # A carry of 103.13 asks for a 50 degree lift; the stub gets kappa of it.
     elevation = np.degrees(np.arctan2(0.8, 0.6))
-    free = caudal.TailSpring(rig, bend_capacity=0.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES)
-    stub = caudal.TailSpring(rig, bend_capacity=2.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES)
+    free = caudal.TailSpring(
+        rig, bend_capacity=0.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES
+    )
+    stub = caudal.TailSpring(
+        rig, bend_capacity=2.0, gravity=0.0, carry_deg=elevation + 50.0, **METRES
+    )
     assert lift(free) == pytest.approx(50.0, abs=0.1)
     assert lift(stub) == pytest.approx(50.0 * 0.05 / 0.12, abs=0.1)
     with pytest.raises(ValueError, match="bend_capacity"):

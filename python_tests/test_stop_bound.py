@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import asset
 
 import caudal
-from conftest import asset
 
 
 def bend_deg(spring: caudal.TailSpring) -> np.ndarray:
@@ -38,7 +38,9 @@ def grown():
 
 @pytest.mark.parametrize("omega", [10.0, 1e4])
 @pytest.mark.parametrize("ground,forward_plane", [(False, False), (False, True), (True, True)])
-def test_links_the_floor_does_not_reach_stay_within_the_stop_at_any_spin(grown, omega, ground, forward_plane):
+def test_links_the_floor_does_not_reach_stay_within_the_stop_at_any_spin(
+    grown, omega, ground, forward_plane
+):
     rig, pelvis = grown
     spring = caudal.TailSpring(rig, ground=ground, forward_plane=forward_plane)
     stop = spring.params()["stop_deg"] * spring.bend_capacity
@@ -58,4 +60,6 @@ def test_links_the_floor_does_not_reach_stay_within_the_stop_at_any_spin(grown, 
     assert free_worst <= stop + 0.01, f"{free_worst} deg past a stop of {stop}"
     if not ground:
         assert reached_worst == 0.0
-    print(f"omega {omega:g}: links the floor does not reach {free_worst:.2f} deg (stop {stop:.1f}), links it reaches up to {reached_worst:.1f} deg")
+    print(
+        f"omega {omega:g}: links the floor does not reach {free_worst:.2f} deg (stop {stop:.1f}), links it reaches up to {reached_worst:.1f} deg"
+    )

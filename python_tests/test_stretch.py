@@ -9,9 +9,9 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import asset
 
 import caudal
-from conftest import asset
 
 
 def strip_rig() -> caudal.Rig:
@@ -25,7 +25,15 @@ def strip_rig() -> caudal.Rig:
     joint = np.array([[1 if c >= 6 else 0] for c in range(cols) for _ in range(2)])
     bind = np.stack([np.eye(4), np.eye(4)]).astype(np.float32)
     bind[1, 0, 3] = 6.0
-    return caudal.Rig(v, np.array(tris), joint, np.ones_like(joint, dtype=np.float32), ["Hips", "Tail"], [-1, 0], bind_matrices=bind)
+    return caudal.Rig(
+        v,
+        np.array(tris),
+        joint,
+        np.ones_like(joint, dtype=np.float32),
+        ["Hips", "Tail"],
+        [-1, 0],
+        bind_matrices=bind,
+    )
 
 
 def test_known_stretch_and_rigid_self_check():
@@ -42,9 +50,19 @@ def test_known_stretch_and_rigid_self_check():
     assert out["body"]["max"] == pytest.approx(1.0, abs=1e-6)
     assert out["motion"]["amplitude_deg"] < 1e-3
     # The same tail all on the pelvis: exactly 1 (the harness checks itself).
-    rigid = caudal.Rig(rig.vertices, rig.triangles, np.zeros((22, 1), np.int64), np.ones((22, 1), np.float32), ["Hips", "Tail"], [-1, 0], bind_matrices=rig.bind_matrices)
+    rigid = caudal.Rig(
+        rig.vertices,
+        rig.triangles,
+        np.zeros((22, 1), np.int64),
+        np.ones((22, 1), np.float32),
+        ["Hips", "Tail"],
+        [-1, 0],
+        bind_matrices=rig.bind_matrices,
+    )
     out = caudal.edge_stretch(rigid, clip, tail, anchor="Hips")
-    assert out["tail"]["min"] == pytest.approx(1.0, abs=1e-6) and out["tail"]["max"] == pytest.approx(1.0, abs=1e-6)
+    assert out["tail"]["min"] == pytest.approx(1.0, abs=1e-6) and out["tail"][
+        "max"
+    ] == pytest.approx(1.0, abs=1e-6)
     assert out["tail"]["torn_share"] == 0.0
     with pytest.raises(caudal.RigError, match="tail_vertices"):
         caudal.edge_stretch(rig, clip, [99])
@@ -60,23 +78,31 @@ def fox_walk():
 def test_fox_walk_table(fox_walk):
     rows = {r["rig"]: r for r in fox_walk["rows"]}
     assert list(rows) == ["original", "rigid", "chain", "body", "collar"]
-    assert rows["rigid"]["min"] == pytest.approx(1.0, abs=1e-4) and rows["rigid"]["max"] == pytest.approx(1.0, abs=1e-4)
+    assert rows["rigid"]["min"] == pytest.approx(1.0, abs=1e-4) and rows["rigid"][
+        "max"
+    ] == pytest.approx(1.0, abs=1e-4)
     assert rows["rigid"]["amplitude_deg"] < 0.01
     assert rows["original"]["torn_share"] > 0.1  # the shin-driven tail tears
     assert rows["chain"]["p99"] < rows["body"]["p99"] < rows["original"]["p99"]
     assert rows["chain"]["amplitude_deg"] > 2.0 and rows["chain"]["swing_deg"] > 2.0
     assert rows["body"]["amplitude_deg"] is None
     # The seam between tail and body is measured apart from both.
-    assert fox_walk["collar_edges"] > 0 and rows["collar"]["samples"] == 24 * fox_walk["collar_edges"]
+    assert (
+        fox_walk["collar_edges"] > 0 and rows["collar"]["samples"] == 24 * fox_walk["collar_edges"]
+    )
     assert rows["collar"]["amplitude_deg"] is None
     r = rows["chain"]["ratios"]
     assert r.shape == (rows["chain"]["samples"],) and np.all(np.diff(r) >= 0)
-    assert fox_walk["samples"] == 24 and fox_walk["rows"][0]["samples"] == 24 * fox_walk["tail_edges"]
+    assert (
+        fox_walk["samples"] == 24 and fox_walk["rows"][0]["samples"] == 24 * fox_walk["tail_edges"]
+    )
     assert fox_walk["bake"]["looping"] and fox_walk["bake"]["closure_deg"] < 0.5
 
 
 def run(*args):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True
+    )
 
 
 def test_report_command_text_json_and_plot(tmp_path):

@@ -12,11 +12,11 @@ import json
 
 import numpy as np
 import pytest
-
-import caudal
 import transfer_truth as tt
 from conftest import asset, validate_gltf
 from gltf_numpy import NumpyGltf
+
+import caudal
 
 ANIMALS = [
     ("fox/Fox.glb", "Fox", ["Walk", "Run"]),
@@ -24,7 +24,12 @@ ANIMALS = [
     ("quaternius_shiba_inu/ShibaInu.gltf", "ShibaInu", ["Walk", "Gallop"]),
     ("quaternius_alpaca/Alpaca.gltf", "Alpaca", ["Walk", "Gallop"]),
 ]
-CASES = [(rel, short, kind, clip) for rel, short, clips in ANIMALS for kind in ("subdivided", "decimated", "voxel") for clip in clips]
+CASES = [
+    (rel, short, kind, clip)
+    for rel, short, clips in ANIMALS
+    for kind in ("subdivided", "decimated", "voxel")
+    for clip in clips
+]
 
 
 def independent(src_path, clip: str, tgt_path, out, names: dict[str, str]) -> dict[str, float]:
@@ -41,7 +46,9 @@ def test_remeshed_target_reported_quality_agrees_with_numpy(tmp_path, rel, short
     tgt_path = src_path.parent / f"{short}_{kind}.glb"
     names = json.loads(tgt_path.with_suffix(".truth.json").read_text())["joint_names"]
     source, target = caudal.load(src_path), caudal.load(tgt_path)
-    solved = caudal.transfer_clip(source.rig, source.clip(clip, keys=True), target.rig, report="summary")
+    solved = caudal.transfer_clip(
+        source.rig, source.clip(clip, keys=True), target.rig, report="summary"
+    )
     report = solved.report
     out = tmp_path / f"{short}_{kind}_{clip}.glb"
     target.write(out, tracks=caudal.clip_tracks(target, solved.clip))
@@ -53,7 +60,9 @@ def test_remeshed_target_reported_quality_agrees_with_numpy(tmp_path, rel, short
     # halfway) is what an independent reader measures, within a point.
     assert abs(report["quality"] - score["quality"]) <= 0.01, (report["quality"], score)
     assert len(report["bone_length_changes"]) == target.rig.joint_count
-    assert report["correspondence"]["alignment"] == "none"  # the rigger's mesh is where the artist's was
+    assert (
+        report["correspondence"]["alignment"] == "none"
+    )  # the rigger's mesh is where the artist's was
 
 
 @pytest.mark.parametrize("rel,short,clips", ANIMALS, ids=[a[1] for a in ANIMALS])
@@ -61,7 +70,9 @@ def test_control_scored_by_numpy_at_24_even_times(tmp_path, rel, short, clips):
     path = asset(rel)
     model = caudal.load(path)
     for clip in clips:
-        solved = caudal.transfer_clip(model.rig, model.clip(clip, keys=True), model.rig, report="summary")
+        solved = caudal.transfer_clip(
+            model.rig, model.clip(clip, keys=True), model.rig, report="summary"
+        )
         out = tmp_path / f"{short}_{clip}.glb"
         model.write(out, tracks=caudal.clip_tracks(model, solved.clip))
         score = independent(path, clip, path, out, {})
@@ -78,7 +89,10 @@ def test_remeshed_targets_are_valid_and_named_like_a_riggers(tmp_path):
             tgt = caudal.load(path)
             assert tgt.clip_names == []
             assert all(n.startswith("bone_") for n in tgt.rig.joint_names)
-            assert tgt.rig.joint_count == src.rig.joint_count and tgt.rig.vertex_count != src.rig.vertex_count
+            assert (
+                tgt.rig.joint_count == src.rig.joint_count
+                and tgt.rig.vertex_count != src.rig.vertex_count
+            )
             assert validate_gltf(path)["errors"] == 0
             # The weights came from the source: four at most, each vertex's summing to one.
             w = tgt.rig.skin_weights
@@ -98,6 +112,10 @@ def test_the_script_rebuilds_the_committed_targets():
     import_bpy()
     out = subprocess.run(
         [sys.executable, str(ROOT / "scripts" / "make_remeshed_targets.py"), "--check"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
-    assert out.returncode == 0 and "committed targets match" in out.stdout, out.stdout[-2000:] + out.stderr[-2000:]
+    assert out.returncode == 0 and "committed targets match" in out.stdout, (
+        out.stdout[-2000:] + out.stderr[-2000:]
+    )

@@ -12,10 +12,10 @@ import sys
 
 import numpy as np
 import pytest
-
-import caudal
 from conftest import asset
 from gltf_numpy import NumpyGltf, skinned_positions
+
+import caudal
 
 TORN = (0.67, 1.5)
 
@@ -30,7 +30,11 @@ def numpy_edges(g: NumpyGltf) -> tuple[np.ndarray, np.ndarray]:
         for prim in g.doc["meshes"][n["mesh"]]["primitives"]:
             p = g.accessor(prim["attributes"]["POSITION"]).astype(np.float64)
             # Without indices a primitive's vertices are its triangles, in order.
-            idx = (g.accessor(prim["indices"]).astype(np.int64) if "indices" in prim else np.arange(len(p))).reshape(-1, 3)
+            idx = (
+                g.accessor(prim["indices"]).astype(np.int64)
+                if "indices" in prim
+                else np.arange(len(p))
+            ).reshape(-1, 3)
             pos.append(p)
             tris.append(idx + base)
             base += len(p)
@@ -58,13 +62,30 @@ def whole_row(path, animation: str, times: list[float]) -> dict[str, float]:
         r.append(np.linalg.norm(p[e[:, 0]] - p[e[:, 1]], axis=1) / bind_len)
     r = np.sort(np.concatenate(r))
     rank = lambda q: float(r[max(int(np.ceil(q * len(r))), 1) - 1])  # noqa: E731
-    return {"p95": rank(0.95), "p99": rank(0.99), "max": float(r[-1]), "torn_share": float(np.mean((r < TORN[0]) | (r > TORN[1]))), "samples": len(r)}
+    return {
+        "p95": rank(0.95),
+        "p99": rank(0.99),
+        "max": float(r[-1]),
+        "torn_share": float(np.mean((r < TORN[0]) | (r > TORN[1]))),
+        "samples": len(r),
+    }
 
 
 @pytest.fixture(scope="module")
 def fox_baked(tmp_path_factory):
     out = tmp_path_factory.mktemp("whole") / "fox_tail.glb"
-    cmd = [sys.executable, "-m", "caudal.cli", "tail", str(asset("fox/Fox_notail.glb")), "-o", str(out), "--bake", "--clips", "Walk"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "caudal.cli",
+        "tail",
+        str(asset("fox/Fox_notail.glb")),
+        "-o",
+        str(out),
+        "--bake",
+        "--clips",
+        "Walk",
+    ]
     r = subprocess.run(cmd, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     entry = caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"])[0]
@@ -97,19 +118,26 @@ def test_the_report_agrees_with_an_independent_measure(fox_baked):
 def test_rows_follow_the_truth_and_partition_the_mesh(fox_baked):
     _, detected = fox_baked
     truth = json.loads(asset("fox/Fox_notail.truth.json").read_text())["tail_vertices"]
-    entry = caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array(truth))[0]
+    entry = caudal.stretch_table(
+        caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array(truth)
+    )[0]
     mesh = entry["mesh"]
     assert mesh["truth"] and not detected["mesh"]["truth"]
     assert mesh["tail_vertices"] == len(truth)
     for rig in mesh["rigs"]:
         rows = {x["region"]: x for x in rig["rows"]}
-        assert rows["tail"]["edges"] + rows["collar"]["edges"] + rows["body"]["edges"] == rows["whole"]["edges"]
+        assert (
+            rows["tail"]["edges"] + rows["collar"]["edges"] + rows["body"]["edges"]
+            == rows["whole"]["edges"]
+        )
     rep = {x["region"]: x for x in mesh["rigs"][2]["rows"]}
     assert rep["tail"]["torn_share"] == 0.0 and rep["tail"]["p99"] <= rep["body"]["p99"]
     assert mesh["torn_by_repair"]["edges"] == 0
     assert mesh["body_drift"]["share_h"] <= 0.002
     with pytest.raises(caudal.RigError, match="truth"):
-        caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array([10**6]))
+        caudal.stretch_table(
+            caudal.load(asset("fox/Fox_notail.glb")), ["Walk"], truth=np.array([10**6])
+        )
 
 
 def test_report_command_prints_the_whole_mesh(tmp_path):
@@ -141,4 +169,6 @@ def test_crouch_stretch_names_bad_input():
     low = c["mesh"]["tail_lowest"]
     # The floor sits at the spring's own or half a tail thickness above the
     # rigid tail's lowest point, never below that point.
-    assert c["floor"] > low["rigid"] and c["depth"] == pytest.approx(0.25 * fox.characters[0].height, rel=1e-5)
+    assert c["floor"] > low["rigid"] and c["depth"] == pytest.approx(
+        0.25 * fox.characters[0].height, rel=1e-5
+    )

@@ -14,13 +14,15 @@ import textwrap
 import time
 
 import pytest
+from conftest import asset
 
 import caudal
-from conftest import asset
 
 
 def cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *args], capture_output=True, text=True, env=env
+    )
 
 
 def temporaries(folder):
@@ -31,11 +33,22 @@ FOX = str(asset("fox/Fox_notail.glb"))
 
 
 def test_a_report_that_cannot_be_written_leaves_no_glb(tmp_path):
-    out = cli("tail", FOX, "-o", str(tmp_path / "out.glb"), "--report", str(tmp_path / "no_such_dir" / "r.json"))
-    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+    out = cli(
+        "tail",
+        FOX,
+        "-o",
+        str(tmp_path / "out.glb"),
+        "--report",
+        str(tmp_path / "no_such_dir" / "r.json"),
+    )
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, (
+        out.stderr
+    )
     assert os.listdir(tmp_path) == []
     (tmp_path / "taken.json").mkdir()
-    out = cli("tail", FOX, "-o", str(tmp_path / "out.glb"), "--report", str(tmp_path / "taken.json"))
+    out = cli(
+        "tail", FOX, "-o", str(tmp_path / "out.glb"), "--report", str(tmp_path / "taken.json")
+    )
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
     assert sorted(os.listdir(tmp_path)) == ["taken.json"]
 
@@ -98,7 +111,9 @@ def test_a_symlinked_output_is_refused(tmp_path):
     assert target.read_text() == "keep me" and link.is_symlink()
     # Through the CLI: one line, exit 2, nothing written.
     out = cli("tail", FOX, "-o", str(link))
-    assert out.returncode == 2 and "symlink" in out.stderr and target.read_text() == "keep me", out.stderr
+    assert out.returncode == 2 and "symlink" in out.stderr and target.read_text() == "keep me", (
+        out.stderr
+    )
     # A dangling link is refused the same way.
     dangling = tmp_path / "dangling.glb"
     dangling.symlink_to(tmp_path / "nowhere" / "x.glb")
@@ -138,7 +153,16 @@ def test_cli_output_is_identical_on_any_thread_count(tmp_path):
     outputs = []
     for threads in [1, 2, 4]:
         out = tmp_path / f"out_{threads}.glb"
-        r = cli("tail", FOX, "-o", str(out), "--bake", "--clips", "Walk", env={**os.environ, "RAYON_NUM_THREADS": str(threads)})
+        r = cli(
+            "tail",
+            FOX,
+            "-o",
+            str(out),
+            "--bake",
+            "--clips",
+            "Walk",
+            env={**os.environ, "RAYON_NUM_THREADS": str(threads)},
+        )
         assert r.returncode == 0, r.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1] == outputs[2]

@@ -18,7 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-
 from gltf_numpy import NumpyGltf, skinned_positions, world_matrices
 
 
@@ -37,7 +36,9 @@ def duration(g: NumpyGltf, animation: int) -> float:
 def key_times(g: NumpyGltf, animation: int) -> np.ndarray:
     """Union of every channel's key times."""
     anim = g.doc["animations"][animation]
-    return np.unique(np.concatenate([g.accessor(s["input"])[:, 0].astype(np.float64) for s in anim["samplers"]]))
+    return np.unique(
+        np.concatenate([g.accessor(s["input"])[:, 0].astype(np.float64) for s in anim["samplers"]])
+    )
 
 
 def even_times(g: NumpyGltf, animation: int, count: int = 24) -> np.ndarray:
@@ -57,7 +58,12 @@ def _mesh(g: NumpyGltf):
             w = g.accessor(prim["attributes"]["WEIGHTS_0"]).astype(np.float64)
             weights.append(w / w.sum(axis=1, keepdims=True))
             skins.append(np.full(len(p), n["skin"]))
-    return np.concatenate(pos), np.concatenate(joints), np.concatenate(weights), np.concatenate(skins)
+    return (
+        np.concatenate(pos),
+        np.concatenate(joints),
+        np.concatenate(weights),
+        np.concatenate(skins),
+    )
 
 
 def rest(path: Path) -> np.ndarray:
@@ -71,13 +77,20 @@ def played(path: Path, animation: str, times) -> np.ndarray:
     return np.stack([skinned_positions(g, a, float(t)) for t in times])
 
 
-def exact(source: Path, animation: str, target: Path, joint_names: dict[str, str], times) -> np.ndarray:
+def exact(
+    source: Path, animation: str, target: Path, joint_names: dict[str, str], times
+) -> np.ndarray:
     src = NumpyGltf(source)
     tgt = NumpyGltf(target)
     a = animation_index(src, animation)
     src_names = [n.get("name") for n in src.doc["nodes"]]
     skin = src.doc["skins"][0]
-    ibm = src.accessor(skin["inverseBindMatrices"]).astype(np.float64).reshape(-1, 4, 4).transpose(0, 2, 1)
+    ibm = (
+        src.accessor(skin["inverseBindMatrices"])
+        .astype(np.float64)
+        .reshape(-1, 4, 4)
+        .transpose(0, 2, 1)
+    )
     src_joint = {src_names[j]: (j, ibm[k]) for k, j in enumerate(skin["joints"])}
     pos, joints, weights, skins = _mesh(tgt)
     if len(set(skins.tolist())) != 1:

@@ -1,11 +1,11 @@
 //! Appendage detection and chain growth (SPEC T1-T10): synthetic creatures
 //! with known answers, and the degraded fixtures in assets/.
 
-#[path = "appendage/synth.rs"]
-pub mod synth;
 #[path = "appendage/checks.rs"]
 mod checks;
-#[path = "appendage/synthetic.rs"]
-mod synthetic;
 #[path = "appendage/fixtures.rs"]
 mod fixtures;
+#[path = "appendage/synth.rs"]
+pub mod synth;
+#[path = "appendage/synthetic.rs"]
+mod synthetic;

@@ -49,7 +49,8 @@ pub fn two_wolves() -> GltfModel {
     let one = load(DOG);
     let (lo, hi) = one.rig().unwrap().bounds();
     let ext = hi - lo;
-    let merged = merge_glbs(&bytes, &bytes, [3.0 * ext.max_element(), 0.7 * ext.y, 0.0], "SecondWolf");
+    let merged =
+        merge_glbs(&bytes, &bytes, [3.0 * ext.max_element(), 0.7 * ext.y, 0.0], "SecondWolf");
     gltf_io::load_bytes(&merged, None, "two wolves").unwrap()
 }
 
@@ -59,7 +60,10 @@ fn two_skeletons_are_two_characters_each_with_its_own_height() {
     let single = one.rig().unwrap();
     let two = two_wolves();
     assert_eq!(two.characters.len(), 2);
-    assert!(matches!(two.rig(), Err(caudal::CaudalError::Parameter { .. })), "model.rig() names the count");
+    assert!(
+        matches!(two.rig(), Err(caudal::CaudalError::Parameter { .. })),
+        "model.rig() names the count"
+    );
     let names: Vec<&str> = two.characters.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names.len(), names.iter().collect::<HashSet<_>>().len(), "unique names: {names:?}");
     for c in &two.characters {
@@ -68,10 +72,17 @@ fn two_skeletons_are_two_characters_each_with_its_own_height() {
         assert_eq!(r.vertex_count(), single.vertex_count());
         assert_eq!(r.joint_names(), single.joint_names());
         let rel = (r.height() - single.height()).abs() / single.height();
-        assert!(rel < 1e-4, "character {} height {} vs the single wolf's {}", c.index, r.height(), single.height());
+        assert!(
+            rel < 1e-4,
+            "character {} height {} vs the single wolf's {}",
+            c.index,
+            r.height(),
+            single.height()
+        );
         // The bind pose skins exactly.
         let posed = skin_vertices(r, &skin_matrices(r, r.bind_world()));
-        let worst = posed.iter().zip(r.vertices()).map(|(a, b)| (*a - *b).length()).fold(0f32, f32::max);
+        let worst =
+            posed.iter().zip(r.vertices()).map(|(a, b)| (*a - *b).length()).fold(0f32, f32::max);
         assert!(worst <= 1e-5 * r.height());
     }
     // The second stands 0.7 heights up, in the same Y-up scene frame.
@@ -94,29 +105,46 @@ fn each_characters_tail_is_found_and_chain_names_stay_unique() {
     let one = load(DOG);
     // The truth's global vertex indices are the reader's (one character,
     // file order), and each wolf of the two has the same order.
-    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(asset("quaternius_wolf/Wolf_notail.truth.json")).unwrap()).unwrap();
-    let tail: Vec<u32> = t["tail_vertices"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
+    let t: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(asset("quaternius_wolf/Wolf_notail.truth.json")).unwrap(),
+    )
+    .unwrap();
+    let tail: Vec<u32> =
+        t["tail_vertices"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect();
     let pelvis = t["skins"][0]["tail_root_parent"].as_str().unwrap();
     let truth_set: HashSet<u32> = tail.iter().copied().collect();
     let repaired = grow_file_chains(&two, &ChainParams::default()).unwrap();
     assert_eq!(repaired.len(), 2);
     let mut all_new = HashSet::new();
     for (c, (rig, report)) in repaired.iter().enumerate() {
-        let chains: Vec<_> = report.parts.iter().filter(|p| p.decision == Decision::Chain).collect();
+        let chains: Vec<_> =
+            report.parts.iter().filter(|p| p.decision == Decision::Chain).collect();
         assert_eq!(chains.len(), 1, "character {c}: one chain");
         assert_eq!(chains[0].attachment.as_deref(), Some(pelvis));
         let hit = chains[0].vertices.iter().filter(|v| truth_set.contains(v)).count() as f32;
         let (precision, recall) = (hit / chains[0].vertices.len() as f32, hit / tail.len() as f32);
-        eprintln!("character {c}: {:?}, precision {precision:.3} recall {recall:.3}, H {:.3}", chains[0].bones, report.height);
-        assert!(precision >= 0.95 && recall >= 0.90, "character {c}: precision {precision} recall {recall}");
+        eprintln!(
+            "character {c}: {:?}, precision {precision:.3} recall {recall:.3}, H {:.3}",
+            chains[0].bones, report.height
+        );
+        assert!(
+            precision >= 0.95 && recall >= 0.90,
+            "character {c}: precision {precision} recall {recall}"
+        );
         assert!((report.height - one.rig().unwrap().height()).abs() < 1e-4 * report.height);
         let base = two.characters[c].rig.joint_count();
         for name in &rig.joint_names()[base..] {
             assert!(all_new.insert(name.clone()), "{name} grown twice in one file");
         }
     }
-    assert_eq!(repaired[0].1.parts.iter().find(|p| p.decision == Decision::Chain).unwrap().bones[0], "Tail_1");
-    assert_eq!(repaired[1].1.parts.iter().find(|p| p.decision == Decision::Chain).unwrap().bones[0], "Tail2_1");
+    assert_eq!(
+        repaired[0].1.parts.iter().find(|p| p.decision == Decision::Chain).unwrap().bones[0],
+        "Tail_1"
+    );
+    assert_eq!(
+        repaired[1].1.parts.iter().find(|p| p.decision == Decision::Chain).unwrap().bones[0],
+        "Tail2_1"
+    );
 
     // Both repairs in one file: each character reads back with its chain.
     let rigs: Vec<&caudal::Rig> = repaired.iter().map(|(r, _)| r).collect();
@@ -146,7 +174,12 @@ fn the_transfer_control_run_passes_per_character() {
         let surf = skin_clip(rig, &clip);
         let s = solve_surface(rig, &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
         let q = s.report.quality();
-        eprintln!("character {c} Walk: quality {:.6} mean {:.2e}% worst {:.2e}%", q.quality, q.mean_error * 100.0, q.worst_error * 100.0);
+        eprintln!(
+            "character {c} Walk: quality {:.6} mean {:.2e}% worst {:.2e}%",
+            q.quality,
+            q.mean_error * 100.0,
+            q.worst_error * 100.0
+        );
         assert!(q.mean_error <= 0.008e-2, "character {c}: mean {}", q.mean_error);
         assert!(q.worst_error <= 0.08e-2, "character {c}: worst {}", q.worst_error);
         assert!(q.quality >= 0.998, "character {c}: quality {}", q.quality);

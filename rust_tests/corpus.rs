@@ -2,11 +2,11 @@
 //! known answers (src/demo/corpus/), checked for consistency, and today's
 //! detection measured against them by failure class.
 
-#[path = "corpus/harness.rs"]
-pub mod harness;
 #[path = "corpus/consistency.rs"]
 mod consistency;
-#[path = "corpus/runs.rs"]
-mod runs;
 #[path = "corpus/generator.rs"]
 mod generator;
+#[path = "corpus/harness.rs"]
+pub mod harness;
+#[path = "corpus/runs.rs"]
+mod runs;

@@ -26,7 +26,11 @@ pub fn every_asset() -> Vec<String> {
         for f in std::fs::read_dir(&dir).unwrap() {
             let p = f.unwrap().path();
             if matches!(p.extension().and_then(|e| e.to_str()), Some("glb" | "gltf")) {
-                out.push(format!("{}/{}", dir.file_name().unwrap().to_str().unwrap(), p.file_name().unwrap().to_str().unwrap()));
+                out.push(format!(
+                    "{}/{}",
+                    dir.file_name().unwrap().to_str().unwrap(),
+                    p.file_name().unwrap().to_str().unwrap()
+                ));
             }
         }
     }
@@ -46,7 +50,11 @@ fn every_asset_loads_and_its_bind_pose_skins_to_itself() {
             let (lo, hi) = r.bounds();
             let ext = hi - lo;
             let posed = skin_vertices(r, &skin_matrices(r, r.bind_world()));
-            let worst = posed.iter().zip(r.vertices()).map(|(a, b)| (*a - *b).length()).fold(0f32, f32::max);
+            let worst = posed
+                .iter()
+                .zip(r.vertices())
+                .map(|(a, b)| (*a - *b).length())
+                .fold(0f32, f32::max);
             eprintln!("{f}: character {} {:?}: {} joints, {} vertices, H {h:.4}, extent {:?}, bind error {:.1e} H", c.index, c.name, r.joint_count(), r.vertex_count(), ext.to_array(), worst / h);
             assert!(h.is_finite() && h > 0.0, "{f}: height {h}");
             assert!(worst <= 1e-5 * h, "{f}: the bind pose moves a vertex by {worst} (H = {h})");
@@ -61,7 +69,8 @@ fn heights_match_the_inspected_rest_pose_of_the_original_files() {
     // box, Y up. The bind pose differs from it only where the default pose
     // is posed (RobotExpressive stands with lowered arms, its bind is a
     // T-pose), so within 3 %.
-    let j: Value = serde_json::from_str(&std::fs::read_to_string(asset("inspection.json")).unwrap()).unwrap();
+    let j: Value =
+        serde_json::from_str(&std::fs::read_to_string(asset("inspection.json")).unwrap()).unwrap();
     for (file, e) in j.as_object().unwrap() {
         let (lo, hi) = (&e["rest_bbox_min"], &e["rest_bbox_max"]);
         let inspected = hi[1].as_f64().unwrap() - lo[1].as_f64().unwrap();
@@ -83,13 +92,23 @@ const TRUTHS: &[(&str, &str)] = &[
     ("horse_rigify/horse_rigify_notail.glb", "horse_rigify/horse_rigify_notail.truth.json"),
     ("cat_kenchoo/cat_kenchoo_notail.glb", "cat_kenchoo/cat_kenchoo_notail.truth.json"),
     ("rabbit_rigify/rabbit_rigify_notail.glb", "rabbit_rigify/rabbit_rigify_notail.truth.json"),
-    ("fieldmouse_rigify/fieldmouse_rigify_notail.glb", "fieldmouse_rigify/fieldmouse_rigify_notail.truth.json"),
-    ("dragon_white_lowpoly/dragon_white_lowpoly_notail.glb", "dragon_white_lowpoly/dragon_white_lowpoly_notail.truth.json"),
+    (
+        "fieldmouse_rigify/fieldmouse_rigify_notail.glb",
+        "fieldmouse_rigify/fieldmouse_rigify_notail.truth.json",
+    ),
+    (
+        "dragon_white_lowpoly/dragon_white_lowpoly_notail.glb",
+        "dragon_white_lowpoly/dragon_white_lowpoly_notail.truth.json",
+    ),
 ];
 
 fn vec3(v: &Value) -> Vec3 {
     let a = v.as_array().unwrap();
-    Vec3::new(a[0].as_f64().unwrap() as f32, a[1].as_f64().unwrap() as f32, a[2].as_f64().unwrap() as f32)
+    Vec3::new(
+        a[0].as_f64().unwrap() as f32,
+        a[1].as_f64().unwrap() as f32,
+        a[2].as_f64().unwrap() as f32,
+    )
 }
 
 #[test]
@@ -109,7 +128,8 @@ fn truth_heights_and_tail_heads_land_in_the_scene_frame() {
     let posed_forest = ["Alpaca_notail"];
     for &(glb, truth) in TRUTHS {
         let m = load(glb);
-        let t: Value = serde_json::from_str(&std::fs::read_to_string(asset(truth)).unwrap()).unwrap();
+        let t: Value =
+            serde_json::from_str(&std::fs::read_to_string(asset(truth)).unwrap()).unwrap();
         let c = m.single().unwrap();
         let h = c.rig.height();
         let scene = t["model_height_scene"].as_f64().unwrap() as f32;
@@ -118,9 +138,16 @@ fn truth_heights_and_tail_heads_land_in_the_scene_frame() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|j| (from.transform_point3(vec3(&j["head_bind"])) - vec3(&j["head_bind_in_scene"])).length() / h)
+            .map(|j| {
+                (from.transform_point3(vec3(&j["head_bind"])) - vec3(&j["head_bind_in_scene"]))
+                    .length()
+                    / h
+            })
             .fold(0f32, f32::max);
-        eprintln!("{glb}: H {h:.5} (truth: bind {}, scene {scene}), tail heads {worst:.1e} H off", t["model_height"]);
+        eprintln!(
+            "{glb}: H {h:.5} (truth: bind {}, scene {scene}), tail heads {worst:.1e} H off",
+            t["model_height"]
+        );
         assert!((h / scene - 1.0).abs() < 1e-4, "{glb}: height {h} vs the truth's {scene}");
         if !posed_forest.iter().any(|p| glb.contains(p)) {
             assert!(worst < 1e-4, "{glb}: tail heads {worst} H off");
@@ -128,9 +155,14 @@ fn truth_heights_and_tail_heads_land_in_the_scene_frame() {
         // The truth's global vertex order is the reader's: its skinned
         // primitives come first, at the same offsets.
         for p in t["primitives"].as_array().unwrap() {
-            let (mesh, prim) = (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
+            let (mesh, prim) =
+                (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
             let ours = c.primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).unwrap();
-            assert_eq!(ours.file_vertex_offset as u64, p["vertex_offset"].as_u64().unwrap(), "{glb}: mesh {mesh} primitive {prim}");
+            assert_eq!(
+                ours.file_vertex_offset as u64,
+                p["vertex_offset"].as_u64().unwrap(),
+                "{glb}: mesh {mesh} primitive {prim}"
+            );
             assert_eq!(ours.vertex_count as u64, p["vertex_count"].as_u64().unwrap());
         }
     }
@@ -160,11 +192,17 @@ fn sixteen_bit_joint_indices_read_and_write() {
     let skin = &m.skins[0].joints;
     assert_eq!(skin.len(), 363);
     let local: HashMap<usize, usize> = skin.iter().enumerate().map(|(i, &j)| (j, i)).collect();
-    let high: HashSet<usize> = (0..c.rig.vertex_count()).flat_map(|v| c.rig.influences().of(v).0.to_vec()).map(|j| local[&(j as usize)]).filter(|&l| l > 255).collect();
+    let high: HashSet<usize> = (0..c.rig.vertex_count())
+        .flat_map(|v| c.rig.influences().of(v).0.to_vec())
+        .map(|j| local[&(j as usize)])
+        .filter(|&l| l > 255)
+        .collect();
     assert!(!high.is_empty(), "some weighted joint sits above index 255");
     // Changed weights are written back as 16-bit indices and read the same.
     let mut parts = c.rig.to_parts();
-    let v0 = (0..c.rig.vertex_count()).find(|&v| c.rig.influences().of(v).0.iter().any(|&j| local[&(j as usize)] > 255)).unwrap();
+    let v0 = (0..c.rig.vertex_count())
+        .find(|&v| c.rig.influences().of(v).0.iter().any(|&j| local[&(j as usize)] > 255))
+        .unwrap();
     let (js, _) = c.rig.influences().of(v0);
     let (a, b) = (parts.influences.offsets[v0] as usize, parts.influences.offsets[v0 + 1] as usize);
     parts.influences.weights[a..b].iter_mut().for_each(|w| *w = 0.0);
@@ -194,10 +232,15 @@ fn a_mesh_parented_to_a_joint_rides_it_beside_the_skinned_ones() {
     }
     // It sits on the body: within the skinned vertices' box.
     let skinned = &c.rig.vertices()[..rigid.vertex_offset];
-    let (lo, hi) = skinned.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let (lo, hi) = skinned
+        .iter()
+        .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
     let h = c.rig.height();
     for p in &c.rig.vertices()[rigid.vertex_offset..] {
-        assert!(p.cmpge(lo - 0.05 * h).all() && p.cmple(hi + 0.05 * h).all(), "{p} outside the body");
+        assert!(
+            p.cmpge(lo - 0.05 * h).all() && p.cmple(hi + 0.05 * h).all(),
+            "{p} outside the body"
+        );
     }
 }
 
@@ -222,7 +265,10 @@ fn meshopt_and_quantized_elephant_loads_and_writes_plain() {
     let text = json.to_string();
     assert!(!text.contains("meshopt"), "the written file needs no meshopt decoder");
     assert!(text.contains("KHR_mesh_quantization"), "quantized data stays quantized");
-    assert!(bin.len() < std::fs::metadata(asset("elephant_meshopt/elephant.glb")).unwrap().len() as usize * 2);
+    assert!(
+        bin.len()
+            < std::fs::metadata(asset("elephant_meshopt/elephant.glb")).unwrap().len() as usize * 2
+    );
     let back = gltf_io::load_bytes(&bytes, None, "elephant").unwrap();
     assert_eq!(back.characters[0].rig, c.rig);
 }
@@ -240,23 +286,34 @@ fn meshopt_encode(bytes: &[u8]) -> Vec<u8> {
             }
         }
     }
-    let image_views: HashSet<u64> = j.get("images").and_then(Value::as_array).into_iter().flatten().filter_map(|i| i["bufferView"].as_u64()).collect();
+    let image_views: HashSet<u64> = j
+        .get("images")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["bufferView"].as_u64())
+        .collect();
     let mut out = bin.clone();
     let mut encoded_any = 0;
     for (vi, v) in j["bufferViews"].as_array_mut().unwrap().iter_mut().enumerate() {
         let vi = vi as u64;
-        let (off, len) = (v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize, v["byteLength"].as_u64().unwrap() as usize);
+        let (off, len) = (
+            v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize,
+            v["byteLength"].as_u64().unwrap() as usize,
+        );
         let data = &bin[off..off + len];
         let (enc, mode, stride, count) = if index_views.contains(&vi) && len % 6 == 0 {
-            let idx: Vec<u32> = data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect();
+            let idx: Vec<u32> =
+                data.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]]) as u32).collect();
             let n = *idx.iter().max().unwrap() as usize + 1;
             (meshopt::encode_index_buffer(&idx, n).unwrap(), "TRIANGLES", 2, idx.len())
         } else if !image_views.contains(&vi) && len % 4 == 0 {
             let stride = v.get("byteStride").and_then(Value::as_u64).unwrap_or(4) as usize;
-            if len % stride != 0 || stride % 4 != 0 {
+            if len % stride != 0 || !stride.is_multiple_of(4) {
                 continue;
             }
-            let words: Vec<[u8; 4]> = data.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+            let words: Vec<[u8; 4]> =
+                data.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
             let enc = if stride == 4 {
                 meshopt::encode_vertex_buffer(&words).unwrap()
             } else {
@@ -325,8 +382,13 @@ fn meshopt_encoded_files_read_as_their_originals() {
         // The index codec may rotate a triangle's corners, never its winding.
         assert_eq!(canonical(a.triangles()), canonical(b.triangles()), "{f}");
         let name = &plain.animations[0].name;
-        let (ca, cb) = (plain.sample_clip(0, name, 30.0).unwrap(), m.sample_clip(0, name, 30.0).unwrap());
-        assert_eq!(ca.frame(ca.frame_count() / 2), cb.frame(cb.frame_count() / 2), "{f}: animation data decoded");
+        let (ca, cb) =
+            (plain.sample_clip(0, name, 30.0).unwrap(), m.sample_clip(0, name, 30.0).unwrap());
+        assert_eq!(
+            ca.frame(ca.frame_count() / 2),
+            cb.frame(cb.frame_count() / 2),
+            "{f}: animation data decoded"
+        );
         // Written plain: no meshopt left, reads back the same.
         let again = gltf_io::encode(&m, &[b], &[], false).unwrap();
         assert!(!split_glb(&again).0.to_string().contains("meshopt"));
@@ -346,18 +408,49 @@ fn corrupt_meshopt_views_are_refused_before_decoding() {
     fn ext(j: &mut Value) -> &mut Value {
         &mut j["bufferViews"][0]["extensions"]["EXT_meshopt_compression"]
     }
-    let cases: Vec<(&str, Box<dyn Fn(&mut Value)>, &str)> = vec![
+    type Corruption = Box<dyn Fn(&mut Value)>;
+    let cases: Vec<(&str, Corruption, &str)> = vec![
         ("odd stride", Box::new(|j| ext(j)["byteStride"] = json!(6)), "byteStride"),
         ("unknown mode", Box::new(|j| ext(j)["mode"] = json!("SPLATS")), "mode"),
         ("count beyond the view", Box::new(|j| ext(j)["count"] = json!(1_000_000)), "view holds"),
-        ("more than the codec can expand", Box::new(|j| { ext(j)["byteLength"] = json!(4); j["bufferViews"][0]["byteLength"] = json!(1 << 30); j["buffers"][1]["byteLength"] = json!(1u64 << 31); ext(j)["count"] = json!(1 << 26) }), "more than meshopt can encode"),
-        ("bytes outside the buffer", Box::new(|j| ext(j)["byteOffset"] = json!(1u64 << 40)), "outside buffer"),
-        ("garbage data", Box::new(|j| { let n = ext(j)["byteLength"].as_u64().unwrap(); ext(j)["byteOffset"] = json!(0); ext(j)["byteLength"] = json!(n) }), "does not decode"),
-        ("a filter on indices", Box::new(|j| { ext(j)["mode"] = json!("INDICES"); ext(j)["filter"] = json!("OCTAHEDRAL") }), "filter"),
+        (
+            "more than the codec can expand",
+            Box::new(|j| {
+                ext(j)["byteLength"] = json!(4);
+                j["bufferViews"][0]["byteLength"] = json!(1 << 30);
+                j["buffers"][1]["byteLength"] = json!(1u64 << 31);
+                ext(j)["count"] = json!(1 << 26)
+            }),
+            "more than meshopt can encode",
+        ),
+        (
+            "bytes outside the buffer",
+            Box::new(|j| ext(j)["byteOffset"] = json!(1u64 << 40)),
+            "outside buffer",
+        ),
+        (
+            "garbage data",
+            Box::new(|j| {
+                let n = ext(j)["byteLength"].as_u64().unwrap();
+                ext(j)["byteOffset"] = json!(0);
+                ext(j)["byteLength"] = json!(n)
+            }),
+            "does not decode",
+        ),
+        (
+            "a filter on indices",
+            Box::new(|j| {
+                ext(j)["mode"] = json!("INDICES");
+                ext(j)["filter"] = json!("OCTAHEDRAL")
+            }),
+            "filter",
+        ),
     ];
     for (what, edit, needle) in cases {
         match with(&*edit) {
-            Err(CaudalError::Gltf { message, .. }) => assert!(message.contains(needle), "{what}: {message}"),
+            Err(CaudalError::Gltf { message, .. }) => {
+                assert!(message.contains(needle), "{what}: {message}")
+            }
             other => panic!("{what}: {other:?}"),
         }
     }
@@ -373,17 +466,27 @@ fn quantized_fox() -> Vec<u8> {
     let read_f32 = |acc: usize, n: usize, j: &Value, bin: &[u8]| -> Vec<f32> {
         let a = &j["accessors"][acc];
         let v = &j["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
-        let base = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize + a.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let base = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize
+            + a.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
         let stride = v.get("byteStride").and_then(Value::as_u64).map_or(4 * n, |s| s as usize);
         let count = a["count"].as_u64().unwrap() as usize;
-        (0..count).flat_map(|i| (0..n).map(move |c| base + i * stride + 4 * c)).map(|o| f32::from_le_bytes(bin[o..o + 4].try_into().unwrap())).collect()
+        (0..count)
+            .flat_map(|i| (0..n).map(move |c| base + i * stride + 4 * c))
+            .map(|o| f32::from_le_bytes(bin[o..o + 4].try_into().unwrap()))
+            .collect()
     };
-    let pos: Vec<Vec3> = read_f32(prim["attributes"]["POSITION"].as_u64().unwrap() as usize, 3, &j, &bin).chunks_exact(3).map(Vec3::from_slice).collect();
-    let (lo, hi) = pos.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let pos: Vec<Vec3> =
+        read_f32(prim["attributes"]["POSITION"].as_u64().unwrap() as usize, 3, &j, &bin)
+            .chunks_exact(3)
+            .map(Vec3::from_slice)
+            .collect();
+    let (lo, hi) = pos
+        .iter()
+        .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
     let (centre, scale) = ((lo + hi) / 2.0, ((hi - lo) / 2.0).max_element());
     let dequant = Mat4::from_translation(centre) * Mat4::from_scale(Vec3::splat(scale));
     fn add_view(bin: &mut Vec<u8>, bytes: &[u8], stride: Option<usize>, j: &mut Value) -> usize {
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let mut v = json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()});
@@ -400,7 +503,11 @@ fn quantized_fox() -> Vec<u8> {
         .iter()
         .flat_map(|p| {
             let n = (*p - centre) / scale;
-            let mut row: Vec<u8> = n.to_array().iter().flat_map(|x| ((x * 32767.0).round() as i16).to_le_bytes()).collect();
+            let mut row: Vec<u8> = n
+                .to_array()
+                .iter()
+                .flat_map(|x| ((x * 32767.0).round() as i16).to_le_bytes())
+                .collect();
             row.extend([0, 0]);
             row
         })
@@ -430,7 +537,9 @@ fn quantized_fox() -> Vec<u8> {
         let c = &plain.characters[0];
         let from = plain.skins[0].bind_from_file;
         let skin: Vec<usize> = plain.skins[0].joints.clone();
-        skin.iter().flat_map(|&k| (c.rig.inverse_bind()[k] * from * dequant).to_cols_array()).collect()
+        skin.iter()
+            .flat_map(|&k| (c.rig.inverse_bind()[k] * from * dequant).to_cols_array())
+            .collect()
     };
     let bytes: Vec<u8> = ibm_file.iter().flat_map(|x| x.to_le_bytes()).collect();
     let iv = add_view(&mut bin, &bytes, None, &mut j);
@@ -452,7 +561,8 @@ fn quantized_positions_and_weights_dequantize_to_the_original() {
     // One step of a 16-bit normalized coordinate over the fox's half extent.
     let (lo, hi) = a.bounds();
     let step = ((hi - lo) / 2.0).max_element() / 32767.0;
-    let worst = a.vertices().iter().zip(b.vertices()).map(|(p, q)| (*p - *q).length()).fold(0f32, f32::max);
+    let worst =
+        a.vertices().iter().zip(b.vertices()).map(|(p, q)| (*p - *q).length()).fold(0f32, f32::max);
     assert!(worst <= step, "positions off by {worst} (step {step})");
     assert!((b.height() - h).abs() <= 2.0 * step);
     for v in 0..a.vertex_count() {
@@ -466,7 +576,9 @@ fn quantized_positions_and_weights_dequantize_to_the_original() {
     let posed = skin_vertices(b, &skin_matrices(b, b.bind_world()));
     assert!(posed.iter().zip(b.vertices()).all(|(p, q)| (*p - *q).length() <= 1e-5 * h));
     let again = gltf_io::encode(&m, &[b], &[], false).unwrap();
-    assert!(split_glb(&again).0["extensionsRequired"].to_string().contains("KHR_mesh_quantization"));
+    assert!(split_glb(&again).0["extensionsRequired"]
+        .to_string()
+        .contains("KHR_mesh_quantization"));
 }
 
 fn fox_with(edit: impl Fn(&mut Value)) -> Result<GltfModel, CaudalError> {
@@ -494,7 +606,9 @@ fn required_extensions_warn_when_they_only_change_appearance_and_refuse_otherwis
     .unwrap();
     assert!(m.warnings[0].contains("VENDOR_fancy_shading"), "{:?}", m.warnings);
     // Draco, or an unknown extension on a primitive: refused by name.
-    for (name, on_primitive) in [("KHR_draco_mesh_compression", false), ("VENDOR_packed_geometry", true)] {
+    for (name, on_primitive) in
+        [("KHR_draco_mesh_compression", false), ("VENDOR_packed_geometry", true)]
+    {
         let err = fox_with(|j| {
             require(j, name);
             if on_primitive {
@@ -516,7 +630,8 @@ fn required_extensions_warn_when_they_only_change_appearance_and_refuse_otherwis
 #[test]
 fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
     let wolf = |edit: &dyn Fn(&mut Value)| {
-        let (mut j, bin) = split_glb(&std::fs::read(asset("quaternius_wolf/Wolf_notail.glb")).unwrap());
+        let (mut j, bin) =
+            split_glb(&std::fs::read(asset("quaternius_wolf/Wolf_notail.glb")).unwrap());
         edit(&mut j);
         gltf_io::load_bytes(&gltf_io::glb_container(&j, bin), None, "wolf")
     };
@@ -529,13 +644,27 @@ fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
     let m = message(wolf(&|j| {
         let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
         let child = j["nodes"][root]["children"][0].as_u64().unwrap() as usize;
-        j["nodes"][child].as_object_mut().unwrap().entry("children").or_insert_with(|| json!([])).as_array_mut().unwrap().push(json!(root));
+        j["nodes"][child]
+            .as_object_mut()
+            .unwrap()
+            .entry("children")
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(json!(root));
     }));
     assert!(m.contains("cycle"), "{m}");
     let m = message(wolf(&|j| {
         let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
         let child = j["nodes"][root]["children"][0].clone();
-        j["nodes"][0].as_object_mut().unwrap().entry("children").or_insert_with(|| json!([])).as_array_mut().unwrap().push(child);
+        j["nodes"][0]
+            .as_object_mut()
+            .unwrap()
+            .entry("children")
+            .or_insert_with(|| json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(child);
     }));
     assert!(m.contains("child of both"), "{m}");
     // Indices pointing at a float accessor.
@@ -561,29 +690,55 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
     // KHR_mesh_quantization for a mesh that is not skinned: the node
     // carries the dequantization (glTF-Transform's layout). RobotExpressive's
     // torso (node 7, mesh 1, two primitives) hangs from a joint.
-    let (mut j, mut bin) = split_glb(&std::fs::read(asset("robot_expressive/RobotExpressive.glb")).unwrap());
+    let (mut j, mut bin) =
+        split_glb(&std::fs::read(asset("robot_expressive/RobotExpressive.glb")).unwrap());
     let plain = load("robot_expressive/RobotExpressive.glb");
     let (node, mesh) = (7usize, 1usize);
     assert_eq!(j["nodes"][node]["mesh"].as_u64(), Some(mesh as u64));
     let read_vec3 = |acc: usize, j: &Value, bin: &[u8]| -> Vec<Vec3> {
         let a = &j["accessors"][acc];
         let v = &j["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
-        let base = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize + a.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let base = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize
+            + a.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
         let stride = v.get("byteStride").and_then(Value::as_u64).unwrap_or(12) as usize;
         (0..a["count"].as_u64().unwrap() as usize)
-            .map(|i| Vec3::from_array(std::array::from_fn(|c| f32::from_le_bytes(bin[base + i * stride + 4 * c..base + i * stride + 4 * c + 4].try_into().unwrap()))))
+            .map(|i| {
+                Vec3::from_array(std::array::from_fn(|c| {
+                    f32::from_le_bytes(
+                        bin[base + i * stride + 4 * c..base + i * stride + 4 * c + 4]
+                            .try_into()
+                            .unwrap(),
+                    )
+                }))
+            })
             .collect()
     };
     let prims = j["meshes"][mesh]["primitives"].as_array().unwrap().len();
-    let positions: Vec<Vec<Vec3>> = (0..prims).map(|p| read_vec3(j["meshes"][mesh]["primitives"][p]["attributes"]["POSITION"].as_u64().unwrap() as usize, &j, &bin)).collect();
-    let (lo, hi) = positions.iter().flatten().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
+    let positions: Vec<Vec<Vec3>> = (0..prims)
+        .map(|p| {
+            read_vec3(
+                j["meshes"][mesh]["primitives"][p]["attributes"]["POSITION"].as_u64().unwrap()
+                    as usize,
+                &j,
+                &bin,
+            )
+        })
+        .collect();
+    let (lo, hi) = positions
+        .iter()
+        .flatten()
+        .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
     let (centre, half) = ((lo + hi) / 2.0, ((hi - lo) / 2.0).max_element());
     for (p, pos) in positions.iter().enumerate() {
         let q: Vec<u8> = pos
             .iter()
             .flat_map(|x| {
                 let n = (*x - centre) / half;
-                let mut row: Vec<u8> = n.to_array().iter().flat_map(|c| ((c * 32767.0).round() as i16).to_le_bytes()).collect();
+                let mut row: Vec<u8> = n
+                    .to_array()
+                    .iter()
+                    .flat_map(|c| ((c * 32767.0).round() as i16).to_le_bytes())
+                    .collect();
                 row.extend([0, 0]);
                 row
             })
@@ -592,7 +747,9 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
             bin.push(0);
         }
         let view = j["bufferViews"].as_array().unwrap().len();
-        j["bufferViews"].as_array_mut().unwrap().push(json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": q.len(), "byteStride": 8}));
+        j["bufferViews"].as_array_mut().unwrap().push(
+            json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": q.len(), "byteStride": 8}),
+        );
         bin.extend_from_slice(&q);
         let acc = j["accessors"].as_array().unwrap().len();
         j["accessors"].as_array_mut().unwrap().push(json!({"bufferView": view, "componentType": 5122, "normalized": true, "count": pos.len(), "type": "VEC3", "min": [-32767, -32767, -32767], "max": [32767, 32767, 32767]}));
@@ -600,7 +757,18 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
     }
     // The node's TRS times the dequantization T(centre) S(half), still a TRS.
     let n = &j["nodes"][node];
-    let (t, r, s) = (vec3(&n["translation"]), glam::Quat::from_slice(&n["rotation"].as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32).collect::<Vec<_>>()), vec3(&n["scale"]));
+    let (t, r, s) = (
+        vec3(&n["translation"]),
+        glam::Quat::from_slice(
+            &n["rotation"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect::<Vec<_>>(),
+        ),
+        vec3(&n["scale"]),
+    );
     j["nodes"][node]["translation"] = json!((t + r * (s * centre)).to_array());
     j["nodes"][node]["scale"] = json!((s * half).to_array());
     j["extensionsUsed"] = json!(["KHR_mesh_quantization"]);
@@ -608,16 +776,28 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
     j["buffers"][0]["byteLength"] = json!(bin.len());
     let m = gltf_io::load_bytes(&gltf_io::glb_container(&j, bin), None, "robot").unwrap();
     let (a, b) = (&plain.characters[0].rig, &m.characters[0].rig);
-    let torso = plain.characters[0].primitives.iter().filter(|p| p.mesh == mesh).map(|p| p.vertex_offset..p.vertex_offset + p.vertex_count).collect::<Vec<_>>();
+    let torso = plain.characters[0]
+        .primitives
+        .iter()
+        .filter(|p| p.mesh == mesh)
+        .map(|p| p.vertex_offset..p.vertex_offset + p.vertex_count)
+        .collect::<Vec<_>>();
     assert_eq!(torso.len(), 2);
     // One 16-bit step of the torso's half extent, carried to the rig's
     // scale by the node chain (the ratio of the torso's size in the rig
     // to its size in the file: the rig is 100x the file's units here).
-    let rig_torso: Vec<Vec3> = torso.iter().flat_map(|r| r.clone()).map(|v| a.vertices()[v]).collect();
-    let (rlo, rhi) = rig_torso.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(x, y), p| (x.min(*p), y.max(*p)));
+    let rig_torso: Vec<Vec3> =
+        torso.iter().flat_map(|r| r.clone()).map(|v| a.vertices()[v]).collect();
+    let (rlo, rhi) = rig_torso
+        .iter()
+        .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(x, y), p| (x.min(*p), y.max(*p)));
     let to_rig = (rhi - rlo).length() / (hi - lo).length();
     let step = half / 32767.0 * to_rig;
-    let worst = torso.iter().flat_map(|r| r.clone()).map(|v| (a.vertices()[v] - b.vertices()[v]).length()).fold(0f32, f32::max);
+    let worst = torso
+        .iter()
+        .flat_map(|r| r.clone())
+        .map(|v| (a.vertices()[v] - b.vertices()[v]).length())
+        .fold(0f32, f32::max);
     eprintln!("quantized torso: worst {worst:.2e}, one step {step:.2e}");
     assert!(worst <= step, "torso off by {worst} (one step {step})");
     assert!(worst > 0.0, "the torso was quantized");

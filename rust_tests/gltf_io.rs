@@ -33,12 +33,23 @@ fn bind_pose_skinning_reproduces_bind_positions() {
         let skin = skin_matrices(m.rig().unwrap(), m.rig().unwrap().bind_world());
         let posed = skin_vertices(m.rig().unwrap(), &skin);
         let h = m.rig().unwrap().height();
-        let worst = posed.iter().zip(m.rig().unwrap().vertices()).map(|(a, b)| (*a - *b).length()).fold(0f32, f32::max);
+        let worst = posed
+            .iter()
+            .zip(m.rig().unwrap().vertices())
+            .map(|(a, b)| (*a - *b).length())
+            .fold(0f32, f32::max);
         assert!(worst <= 1e-5 * h, "{path}: bind pose moves a vertex by {worst} (H = {h})");
         // The bind pose rebuilt from locals (SPEC S6) gives the same worlds.
-        let worlds = world_matrices(m.rig().unwrap().parents(), m.rig().unwrap().topological_order(), &m.rig().unwrap().bind_locals());
+        let worlds = world_matrices(
+            m.rig().unwrap().parents(),
+            m.rig().unwrap().topological_order(),
+            &m.rig().unwrap().bind_locals(),
+        );
         for (a, b) in worlds.iter().zip(m.rig().unwrap().bind_world()) {
-            assert!(a.abs_diff_eq(*b, 1e-3 * h.max(1.0)), "{path}: bind locals do not rebuild the bind pose");
+            assert!(
+                a.abs_diff_eq(*b, 1e-3 * h.max(1.0)),
+                "{path}: bind locals do not rebuild the bind pose"
+            );
         }
     }
 }
@@ -59,7 +70,14 @@ fn unchanged_write_reads_back_identical() {
     std::fs::create_dir_all(&dir).unwrap();
     // The cat and the horse (Sketchfab) put byteStride on animation views,
     // which glTF forbids: the writer drops it, the clips must not change.
-    for path in ["fox/Fox.glb", "quaternius_wolf/Wolf.gltf", "robot_expressive/RobotExpressive.glb", "cesium_man/CesiumMan.glb", "cat_kenchoo/cat.glb", "horse_rigify/horse.glb"] {
+    for path in [
+        "fox/Fox.glb",
+        "quaternius_wolf/Wolf.gltf",
+        "robot_expressive/RobotExpressive.glb",
+        "cesium_man/CesiumMan.glb",
+        "cat_kenchoo/cat.glb",
+        "horse_rigify/horse.glb",
+    ] {
         let m = load(path);
         let out = dir.join("rt.glb");
         gltf_io::write(&m, &[m.rig().unwrap()], &[], &out, &Default::default()).unwrap();
@@ -75,7 +93,12 @@ fn unchanged_write_reads_back_identical() {
         assert_eq!(back.rig().unwrap(), m.rig().unwrap(), "{path}: rig changed in a round trip");
         assert_eq!(back.animations.len(), m.animations.len());
         for a in &m.animations {
-            assert_eq!(back.sample_clip(0, &a.name, 24.0).unwrap(), m.sample_clip(0, &a.name, 24.0).unwrap(), "{path}: clip {} changed", a.name);
+            assert_eq!(
+                back.sample_clip(0, &a.name, 24.0).unwrap(),
+                m.sample_clip(0, &a.name, 24.0).unwrap(),
+                "{path}: clip {} changed",
+                a.name
+            );
         }
     }
     std::fs::remove_dir_all(&dir).ok();

@@ -51,7 +51,9 @@ fn errors_are_renamed_for_the_callers_parameter() {
     let rig = model.rig().unwrap();
     let (grown, _) = grow_chains(rig, &ChainParams::default()).unwrap();
     let chains = find_chains(&grown).unwrap();
-    let e = bake_model(&model, 0, &grown, &chains, Some(&["Nope".to_string()]), &BakeParams::default()).unwrap_err();
+    let e =
+        bake_model(&model, 0, &grown, &chains, Some(&["Nope".to_string()]), &BakeParams::default())
+            .unwrap_err();
     assert!(matches!(&e, CaudalError::NotFound { field, .. } if field == "clips"), "{e}");
     let mut params = BakeParams::default();
     params.spring.carry_deg = 1e9;

@@ -11,7 +11,11 @@ pub fn split_glb(bytes: &[u8]) -> (Value, Vec<u8>) {
     let json_len = u32_at(12);
     let json: Value = serde_json::from_slice(&bytes[20..20 + json_len]).unwrap();
     let bin_at = 20 + json_len;
-    let bin = if bin_at + 8 <= bytes.len() { bytes[bin_at + 8..bin_at + 8 + u32_at(bin_at)].to_vec() } else { Vec::new() };
+    let bin = if bin_at + 8 <= bytes.len() {
+        bytes[bin_at + 8..bin_at + 8 + u32_at(bin_at)].to_vec()
+    } else {
+        Vec::new()
+    };
     (json, bin)
 }
 
@@ -126,13 +130,25 @@ pub fn merge_glbs(a: &[u8], b: &[u8], offset: [f32; 3], wrapper_name: &str) -> V
             shift_key(&mut c["target"], "node", nodes);
         }
     }
-    let roots_b: Vec<Value> = jb["scenes"][jb.get("scene").and_then(Value::as_u64).unwrap_or(0) as usize]["nodes"]
+    let roots_b: Vec<Value> = jb["scenes"]
+        [jb.get("scene").and_then(Value::as_u64).unwrap_or(0) as usize]["nodes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|r| json!(r.as_u64().unwrap() as usize + nodes))
         .collect();
-    for key in ["nodes", "meshes", "skins", "accessors", "bufferViews", "materials", "textures", "images", "samplers", "cameras"] {
+    for key in [
+        "nodes",
+        "meshes",
+        "skins",
+        "accessors",
+        "bufferViews",
+        "materials",
+        "textures",
+        "images",
+        "samplers",
+        "cameras",
+    ] {
         if let Some(items) = jb.get(key).and_then(Value::as_array).cloned() {
             let dst = ja.as_object_mut().unwrap().entry(key).or_insert_with(|| json!([]));
             dst.as_array_mut().unwrap().extend(items);
@@ -141,21 +157,28 @@ pub fn merge_glbs(a: &[u8], b: &[u8], offset: [f32; 3], wrapper_name: &str) -> V
     for anim in jb.get("animations").and_then(Value::as_array).cloned().unwrap_or_default() {
         let list = ja.as_object_mut().unwrap().entry("animations").or_insert_with(|| json!([]));
         let list = list.as_array_mut().unwrap();
-        match list.iter_mut().find(|x| x.get("name").is_some() && x.get("name") == anim.get("name")) {
+        match list.iter_mut().find(|x| x.get("name").is_some() && x.get("name") == anim.get("name"))
+        {
             Some(same) => {
                 let base = same["samplers"].as_array().unwrap().len();
                 let mut chans = anim["channels"].as_array().unwrap().clone();
                 for c in chans.iter_mut() {
                     shift_key(c, "sampler", base);
                 }
-                same["samplers"].as_array_mut().unwrap().extend(anim["samplers"].as_array().unwrap().iter().cloned());
+                same["samplers"]
+                    .as_array_mut()
+                    .unwrap()
+                    .extend(anim["samplers"].as_array().unwrap().iter().cloned());
                 same["channels"].as_array_mut().unwrap().extend(chans);
             }
             None => list.push(anim),
         }
     }
     let wrapper = len(&ja, "nodes");
-    ja["nodes"].as_array_mut().unwrap().push(json!({"name": wrapper_name, "translation": offset, "children": roots_b}));
+    ja["nodes"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": wrapper_name, "translation": offset, "children": roots_b}));
     let scene = ja.get("scene").and_then(Value::as_u64).unwrap_or(0) as usize;
     ja["scenes"][scene]["nodes"].as_array_mut().unwrap().push(json!(wrapper));
     ja["buffers"] = json!([{"byteLength": bin_a.len()}]);

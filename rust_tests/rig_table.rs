@@ -6,7 +6,11 @@ fn parts() -> RigParts {
     RigParts {
         vertices: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
         triangles: vec![[0, 1, 2]],
-        influences: Influences::from_padded(&[0, 1, 0, 1, 0, 1], &[0.5, 0.5, 1.0, 0.0, 0.25, 0.75], 2),
+        influences: Influences::from_padded(
+            &[0, 1, 0, 1, 0, 1],
+            &[0.5, 0.5, 1.0, 0.0, 0.25, 0.75],
+            2,
+        ),
         joint_names: vec!["root".into(), "child".into()],
         parents: vec![None, Some(0)],
         bind_world: Some(vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::Y)]),

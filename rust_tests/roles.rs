@@ -53,12 +53,39 @@ fn rig_of(joints: &[J], yaw: f32) -> Rig {
 /// [pelvis, spine, chest, neck, head, thigh.L, shin.L, foot.L, thigh.R, shin.R, foot.R, arm.L, hand.L, arm.R, hand.R].
 fn biped(names: [&'static str; 15]) -> Vec<J> {
     let heads = [
-        [0.0, 1.0, 0.0], [0.0, 1.15, 0.0], [0.0, 1.3, 0.0], [0.0, 1.5, 0.0], [0.0, 1.6, 0.0],
-        [0.1, 0.95, 0.0], [0.1, 0.5, 0.0], [0.1, 0.08, 0.05],
-        [-0.1, 0.95, 0.0], [-0.1, 0.5, 0.0], [-0.1, 0.08, 0.05],
-        [0.2, 1.45, 0.0], [0.5, 1.45, 0.0], [-0.2, 1.45, 0.0], [-0.5, 1.45, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 1.15, 0.0],
+        [0.0, 1.3, 0.0],
+        [0.0, 1.5, 0.0],
+        [0.0, 1.6, 0.0],
+        [0.1, 0.95, 0.0],
+        [0.1, 0.5, 0.0],
+        [0.1, 0.08, 0.05],
+        [-0.1, 0.95, 0.0],
+        [-0.1, 0.5, 0.0],
+        [-0.1, 0.08, 0.05],
+        [0.2, 1.45, 0.0],
+        [0.5, 1.45, 0.0],
+        [-0.2, 1.45, 0.0],
+        [-0.5, 1.45, 0.0],
     ];
-    let parents = [None, Some(0), Some(1), Some(2), Some(3), Some(0), Some(5), Some(6), Some(0), Some(8), Some(9), Some(2), Some(11), Some(2), Some(13)];
+    let parents = [
+        None,
+        Some(0),
+        Some(1),
+        Some(2),
+        Some(3),
+        Some(0),
+        Some(5),
+        Some(6),
+        Some(0),
+        Some(8),
+        Some(9),
+        Some(2),
+        Some(11),
+        Some(2),
+        Some(13),
+    ];
     let mut joints: Vec<J> = (0..15).map(|i| J(names[i], parents[i], heads[i], true)).collect();
     joints.push(J("toe_l", Some(7), [0.1, 0.02, 0.2], true));
     joints.push(J("toe_r", Some(10), [-0.1, 0.02, 0.2], true));
@@ -82,18 +109,89 @@ fn check_biped(rig: &Rig) -> JointRoles {
     assert_eq!(r.neck, Some(3));
     assert_eq!(r.spine, vec![1, 2]);
     let src = r.sources.iter().find(|s| s.role == "pelvis").unwrap();
-    assert_eq!(rule_kind(&src.rule), "topology", "the pelvis comes from structure, whatever its name");
+    assert_eq!(
+        rule_kind(&src.rule),
+        "topology",
+        "the pelvis comes from structure, whatever its name"
+    );
     r
 }
 
 #[test]
 fn bipeds_under_every_naming_scheme_get_the_same_roles() {
     let schemes: [[&str; 15]; 5] = [
-        ["mixamorig:Hips", "mixamorig:Spine", "mixamorig:Spine1", "mixamorig:Neck", "mixamorig:Head", "mixamorig:LeftUpLeg", "mixamorig:LeftLeg", "mixamorig:LeftFoot", "mixamorig:RightUpLeg", "mixamorig:RightLeg", "mixamorig:RightFoot", "mixamorig:LeftArm", "mixamorig:LeftHand", "mixamorig:RightArm", "mixamorig:RightHand"],
-        ["DEF-spine", "DEF-spine.001", "DEF-spine.002", "DEF-spine.004", "DEF-spine.006", "DEF-thigh.L", "DEF-shin.L", "DEF-foot.L", "DEF-thigh.R", "DEF-shin.R", "DEF-foot.R", "DEF-upper_arm.L", "DEF-hand.L", "DEF-upper_arm.R", "DEF-hand.R"],
-        ["pelvis", "spine_01", "spine_02", "neck_01", "head", "thigh_l", "calf_l", "foot_l", "thigh_r", "calf_r", "foot_r", "upperarm_l", "hand_l", "upperarm_r", "hand_r"],
-        ["Bip001 Pelvis", "Bip001 Spine", "Bip001 Spine1", "Bip001 Neck", "Bip001 Head", "Bip001 L Thigh", "Bip001 L Calf", "Bip001 L Foot", "Bip001 R Thigh", "Bip001 R Calf", "Bip001 R Foot", "Bip001 L UpperArm", "Bip001 L Hand", "Bip001 R UpperArm", "Bip001 R Hand"],
-        ["j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11", "j12", "j13", "j14"],
+        [
+            "mixamorig:Hips",
+            "mixamorig:Spine",
+            "mixamorig:Spine1",
+            "mixamorig:Neck",
+            "mixamorig:Head",
+            "mixamorig:LeftUpLeg",
+            "mixamorig:LeftLeg",
+            "mixamorig:LeftFoot",
+            "mixamorig:RightUpLeg",
+            "mixamorig:RightLeg",
+            "mixamorig:RightFoot",
+            "mixamorig:LeftArm",
+            "mixamorig:LeftHand",
+            "mixamorig:RightArm",
+            "mixamorig:RightHand",
+        ],
+        [
+            "DEF-spine",
+            "DEF-spine.001",
+            "DEF-spine.002",
+            "DEF-spine.004",
+            "DEF-spine.006",
+            "DEF-thigh.L",
+            "DEF-shin.L",
+            "DEF-foot.L",
+            "DEF-thigh.R",
+            "DEF-shin.R",
+            "DEF-foot.R",
+            "DEF-upper_arm.L",
+            "DEF-hand.L",
+            "DEF-upper_arm.R",
+            "DEF-hand.R",
+        ],
+        [
+            "pelvis",
+            "spine_01",
+            "spine_02",
+            "neck_01",
+            "head",
+            "thigh_l",
+            "calf_l",
+            "foot_l",
+            "thigh_r",
+            "calf_r",
+            "foot_r",
+            "upperarm_l",
+            "hand_l",
+            "upperarm_r",
+            "hand_r",
+        ],
+        [
+            "Bip001 Pelvis",
+            "Bip001 Spine",
+            "Bip001 Spine1",
+            "Bip001 Neck",
+            "Bip001 Head",
+            "Bip001 L Thigh",
+            "Bip001 L Calf",
+            "Bip001 L Foot",
+            "Bip001 R Thigh",
+            "Bip001 R Calf",
+            "Bip001 R Foot",
+            "Bip001 L UpperArm",
+            "Bip001 L Hand",
+            "Bip001 R UpperArm",
+            "Bip001 R Hand",
+        ],
+        [
+            "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11", "j12", "j13",
+            "j14",
+        ],
     ];
     for names in schemes {
         check_biped(&rig_of(&biped(names), 0.0));
@@ -104,7 +202,23 @@ fn bipeds_under_every_naming_scheme_get_the_same_roles() {
 fn sides_come_from_names_where_the_rig_names_them() {
     // A rig whose "left" leg sits at -X (facing -Z): names decide.
     let rig = rig_of(
-        &biped(["Hips", "Spine", "Chest", "Neck", "Head", "UpperLeg.R", "LowerLeg.R", "Foot.R", "UpperLeg.L", "LowerLeg.L", "Foot.L", "Arm.R", "Hand.R", "Arm.L", "Hand.L"]),
+        &biped([
+            "Hips",
+            "Spine",
+            "Chest",
+            "Neck",
+            "Head",
+            "UpperLeg.R",
+            "LowerLeg.R",
+            "Foot.R",
+            "UpperLeg.L",
+            "LowerLeg.L",
+            "Foot.L",
+            "Arm.R",
+            "Hand.R",
+            "Arm.L",
+            "Hand.L",
+        ]),
         0.0,
     );
     let r = JointRoles::find(&rig, &RoleOverrides::default()).unwrap();
@@ -117,10 +231,20 @@ fn sides_come_from_names_where_the_rig_names_them() {
 fn a_yawed_character_keeps_its_sides() {
     // Unnamed, turned 130 degrees: left is still the leg on the character's left.
     for yaw in [0.0f32, 1.0, 2.27, -2.0] {
-        let rig = rig_of(&biped(["j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11", "j12", "j13", "j14"]), yaw);
+        let rig = rig_of(
+            &biped([
+                "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11", "j12",
+                "j13", "j14",
+            ]),
+            yaw,
+        );
         let r = JointRoles::find(&rig, &RoleOverrides::default()).unwrap();
         assert_eq!(r.pelvis, Some(0), "yaw {yaw}");
-        assert_eq!(r.thighs, [Some(5), Some(8)], "yaw {yaw}: the feet point forward, left = up x forward");
+        assert_eq!(
+            r.thighs,
+            [Some(5), Some(8)],
+            "yaw {yaw}: the feet point forward, left = up x forward"
+        );
     }
 }
 
@@ -169,18 +293,34 @@ fn pelvis_is_where_the_hind_legs_meet_not_a_joint_called_hips() {
     let r = JointRoles::find(&rig, &RoleOverrides::default()).unwrap();
     let names = rig.joint_names();
     assert_eq!(r.pelvis.map(|j| names[j].as_str()), Some("Body"));
-    assert_eq!(r.thighs.map(|t| t.map(|j| names[j].as_str())), [Some("BackUpLeg.L"), Some("BackUpLeg.R")]);
-    assert_eq!(r.shins.map(|t| t.map(|j| names[j].as_str())), [Some("BackLowLeg.L"), Some("BackLowLeg.R")]);
+    assert_eq!(
+        r.thighs.map(|t| t.map(|j| names[j].as_str())),
+        [Some("BackUpLeg.L"), Some("BackUpLeg.R")]
+    );
+    assert_eq!(
+        r.shins.map(|t| t.map(|j| names[j].as_str())),
+        [Some("BackLowLeg.L"), Some("BackLowLeg.R")]
+    );
     assert_eq!(r.head.map(|j| names[j].as_str()), Some("Head"));
     let src = r.sources.iter().find(|s| s.role == "pelvis").unwrap();
-    assert!(src.overruled.as_deref().unwrap_or("").contains("Hips"), "the report names what structure overruled: {src:?}");
+    assert!(
+        src.overruled.as_deref().unwrap_or("").contains("Hips"),
+        "the report names what structure overruled: {src:?}"
+    );
     // Controls are never limbs, and never structural.
     for c in ["PoleTarget.L", "IKTail", "IKTail_end"] {
         let j = rig.joint_index(c).unwrap();
         assert!(!r.structural[j], "{c} is a control");
-        assert!(r.limbs.iter().all(|p| p.limbs.iter().all(|l| !l.chain.contains(&j))), "{c} is not a limb");
+        assert!(
+            r.limbs.iter().all(|p| p.limbs.iter().all(|l| !l.chain.contains(&j))),
+            "{c} is not a limb"
+        );
     }
-    assert_eq!(r.limbs.iter().filter(|p| p.legs).count(), 2, "two pairs of legs, not the diagonals");
+    assert_eq!(
+        r.limbs.iter().filter(|p| p.legs).count(),
+        2,
+        "two pairs of legs, not the diagonals"
+    );
 }
 
 /// A quadruped with the hind and front legs at separate junctions and a
@@ -188,7 +328,10 @@ fn pelvis_is_where_the_hind_legs_meet_not_a_joint_called_hips() {
 /// junction away from the head.
 #[test]
 fn of_two_leg_junctions_the_pelvis_is_away_from_the_head() {
-    for names in [["Back", "Chest", "Neck", "Head"], ["Wolf_ROOTSHJnt", "Wolf_Spine_TopSHJnt", "Wolf_Neck_01SHJnt", "Wolf_Neck_TopSHJnt"]] {
+    for names in [
+        ["Back", "Chest", "Neck", "Head"],
+        ["Wolf_ROOTSHJnt", "Wolf_Spine_TopSHJnt", "Wolf_Neck_01SHJnt", "Wolf_Neck_TopSHJnt"],
+    ] {
         for yaw in [0.0f32, 3.0] {
             let joints = vec![
                 J(names[0], None, [0.0, 1.0, -0.5], true),
@@ -221,7 +364,16 @@ fn of_two_leg_junctions_the_pelvis_is_away_from_the_head() {
 fn no_legs_no_pelvis() {
     // A snake: one chain, no pairs (its back undulates: a mesh with no
     // height at all is refused before roles are read).
-    let joints: Vec<J> = (0..8).map(|i| J(["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"][i], i.checked_sub(1), [0.0, 0.1 + 0.05 * (i % 2) as f32, i as f32 * 0.3], true)).collect();
+    let joints: Vec<J> = (0..8)
+        .map(|i| {
+            J(
+                ["s0", "s1", "s2", "s3", "s4", "s5", "s6", "s7"][i],
+                i.checked_sub(1),
+                [0.0, 0.1 + 0.05 * (i % 2) as f32, i as f32 * 0.3],
+                true,
+            )
+        })
+        .collect();
     let r = JointRoles::find(&rig_of(&joints, 0.0), &RoleOverrides::default()).unwrap();
     assert_eq!(r.pelvis, None);
     assert!(r.limbs.is_empty());
@@ -249,8 +401,19 @@ fn a_hundred_thousand_joints_are_read_in_linear_work() {
     let mut joints = Vec::with_capacity(n);
     for i in 0..n {
         let name: &'static str = Box::leak(format!("j{i}").into_boxed_str());
-        let parent = if i == 0 { None } else if i % 2 == 1 { Some(i - 1) } else { Some(i - 2) };
-        joints.push(J(name, parent, [0.0, 0.5 + (i % 7) as f32 * 0.01, i as f32 * 1e-3], i % 3 == 0));
+        let parent = if i == 0 {
+            None
+        } else if i % 2 == 1 {
+            Some(i - 1)
+        } else {
+            Some(i - 2)
+        };
+        joints.push(J(
+            name,
+            parent,
+            [0.0, 0.5 + (i % 7) as f32 * 0.01, i as f32 * 1e-3],
+            i % 3 == 0,
+        ));
     }
     let r = JointRoles::find(&rig_of(&joints, 0.0), &RoleOverrides::default()).unwrap();
     assert_eq!(r.pelvis, None);

@@ -25,7 +25,12 @@ fn jacobi_eigen4_reconstructs_symmetric_matrices() {
         }
         if case % 7 == 0 {
             // Repeated eigenvalues: a multiple of the identity plus rank one.
-            a = [[2.0, 0.0, 0.0, 0.0], [0.0, 2.0, 0.0, 0.0], [0.0, 0.0, 2.0, 0.0], [0.0, 0.0, 0.0, 5.0]];
+            a = [
+                [2.0, 0.0, 0.0, 0.0],
+                [0.0, 2.0, 0.0, 0.0],
+                [0.0, 0.0, 2.0, 0.0],
+                [0.0, 0.0, 0.0, 5.0],
+            ];
         }
         let (vals, vecs) = symmetric_eigen4(&a);
         for k in 1..4 {
@@ -37,7 +42,10 @@ fn jacobi_eigen4_reconstructs_symmetric_matrices() {
             assert!((norm - 1.0).abs() < 1e-12);
             for i in 0..4 {
                 let av: f64 = (0..4).map(|j| a[i][j] * v[j]).sum();
-                assert!((av - vals[k] * v[i]).abs() < 1e-10 * (1.0 + vals[k].abs()), "case {case}: A v != l v");
+                assert!(
+                    (av - vals[k] * v[i]).abs() < 1e-10 * (1.0 + vals[k].abs()),
+                    "case {case}: A v != l v"
+                );
             }
         }
     }
@@ -49,7 +57,14 @@ fn horn_recovers_a_rotation_to_machine_precision() {
     for _ in 0..100 {
         let axis = rng.unit_vec();
         let angle = rng.signed() as f64 * 3.1;
-        let rot = Rotation3::from_axis_angle(&nalgebra::Unit::new_normalize(Vector3::new(axis.x as f64, axis.y as f64, axis.z as f64)), angle);
+        let rot = Rotation3::from_axis_angle(
+            &nalgebra::Unit::new_normalize(Vector3::new(
+                axis.x as f64,
+                axis.y as f64,
+                axis.z as f64,
+            )),
+            angle,
+        );
         let mut h = Matrix3::zeros();
         for _ in 0..5 {
             let p = Vector3::new(rng.signed() as f64, rng.signed() as f64, rng.signed() as f64);
@@ -122,10 +137,21 @@ fn rotation_only_prices_stretching_joints() {
     let c = clip(&rig, 12, 0.5, true, 8).unwrap();
     let surf = surfaces_of(&rig, &c);
     let rigid = solve_surface(&rig, &surf, "s", 24.0, &SolveParams::default()).unwrap();
-    let rot = solve_surface(&rig, &surf, "s", 24.0, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
+    let rot = solve_surface(
+        &rig,
+        &surf,
+        "s",
+        24.0,
+        &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() },
+    )
+    .unwrap();
     assert_eq!(rot.report.bone_length_change, 0.0);
     assert!(rot.report.quality().quality < rigid.report.quality().quality - 1e-3);
-    assert!(rot.report.quality().quality > 0.5, "rotation-only still carries most of it: {}", rot.report.quality().quality);
+    assert!(
+        rot.report.quality().quality > 0.5,
+        "rotation-only still carries most of it: {}",
+        rot.report.quality().quality
+    );
 }
 
 #[test]
@@ -163,16 +189,30 @@ fn same_answer_on_one_thread_and_many() {
 fn bad_input_names_the_field() {
     let rig = creature(6, 400, 1).unwrap();
     let n = rig.vertex_count();
-    let err = solve_surface(&rig, &vec![Vec3::ZERO; n + 1], "x", 24.0, &SolveParams::default()).unwrap_err();
+    let err = solve_surface(&rig, &vec![Vec3::ZERO; n + 1], "x", 24.0, &SolveParams::default())
+        .unwrap_err();
     assert!(matches!(err, CaudalError::Shape { ref field, .. } if field == "surfaces"), "{err}");
     let mut bad = vec![Vec3::ZERO; n];
     bad[3] = Vec3::NAN;
     let err = solve_surface(&rig, &bad, "x", 24.0, &SolveParams::default()).unwrap_err();
-    assert!(matches!(err, CaudalError::NonFinite { ref field, index: 3 } if field == "surfaces"), "{err}");
+    assert!(
+        matches!(err, CaudalError::NonFinite { ref field, index: 3 } if field == "surfaces"),
+        "{err}"
+    );
     let err = solve_surface(&rig, rig.vertices(), "x", 0.0, &SolveParams::default()).unwrap_err();
     assert!(matches!(err, CaudalError::Parameter { ref field, .. } if field == "rate"), "{err}");
-    let err = solve_surface(&rig, rig.vertices(), "x", 24.0, &SolveParams { max_sweeps: 0, ..SolveParams::default() }).unwrap_err();
-    assert!(matches!(err, CaudalError::Parameter { ref field, .. } if field == "max_sweeps"), "{err}");
+    let err = solve_surface(
+        &rig,
+        rig.vertices(),
+        "x",
+        24.0,
+        &SolveParams { max_sweeps: 0, ..SolveParams::default() },
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, CaudalError::Parameter { ref field, .. } if field == "max_sweeps"),
+        "{err}"
+    );
 }
 
 // ---------------------------------------------------------------------------
@@ -206,9 +246,21 @@ fn control_run_every_shared_animal_against_its_own_clips() {
         for name in *clips {
             let clip = clip24(&model, name);
             let surf = skin_clip(model.rig().unwrap(), &clip);
-            let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &SolveParams::default()).unwrap();
+            let s = solve_surface(
+                model.rig().unwrap(),
+                &surf,
+                name,
+                clip.rate,
+                &SolveParams::default(),
+            )
+            .unwrap();
             let q = s.report.quality();
-            eprintln!("control {file} {name}: quality {:.6} mean {:.2e}% worst {:.2e}%", q.quality, q.mean_error * 100.0, q.worst_error * 100.0);
+            eprintln!(
+                "control {file} {name}: quality {:.6} mean {:.2e}% worst {:.2e}%",
+                q.quality,
+                q.mean_error * 100.0,
+                q.worst_error * 100.0
+            );
             assert!(q.mean_error <= 0.008e-2, "{file} {name}: mean {}", q.mean_error);
             assert!(q.worst_error <= 0.08e-2, "{file} {name}: worst {}", q.worst_error);
             assert!(q.quality >= 0.998, "{file} {name}: quality {}", q.quality);
@@ -227,10 +279,19 @@ fn control_run_rotation_only_keeps_bone_lengths() {
         let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
         let s = solve_surface(model.rig().unwrap(), &surf, name, clip.rate, &params).unwrap();
         let q = s.report.quality();
-        eprintln!("rotation-only control {file} {name}: quality {:.6} mean {:.2e}%", q.quality, q.mean_error * 100.0);
+        eprintln!(
+            "rotation-only control {file} {name}: quality {:.6} mean {:.2e}%",
+            q.quality,
+            q.mean_error * 100.0
+        );
         assert_eq!(s.report.bone_length_change, 0.0);
         // These walks only rotate joints, so the rotation-only answer is exact too.
-        assert!(q.quality >= 0.998 && q.mean_error <= 0.008e-2, "{file} {name}: {} {}", q.quality, q.mean_error);
+        assert!(
+            q.quality >= 0.998 && q.mean_error <= 0.008e-2,
+            "{file} {name}: {} {}",
+            q.quality,
+            q.mean_error
+        );
     }
 }
 
@@ -238,9 +299,18 @@ fn control_run_rotation_only_keeps_bone_lengths() {
 fn gallop_needs_translating_joints_rotation_only_prices_them() {
     let model = load("quaternius_shiba_inu/ShibaInu.gltf");
     let clip = clip24(&model, "Gallop");
-    let surf: Vec<Vec3> = skin_clip(model.rig().unwrap(), &clip)[..6 * model.rig().unwrap().vertex_count()].to_vec();
-    let rigid = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams::default()).unwrap();
-    let rot = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() }).unwrap();
+    let surf: Vec<Vec3> =
+        skin_clip(model.rig().unwrap(), &clip)[..6 * model.rig().unwrap().vertex_count()].to_vec();
+    let rigid = solve_surface(model.rig().unwrap(), &surf, "g", clip.rate, &SolveParams::default())
+        .unwrap();
+    let rot = solve_surface(
+        model.rig().unwrap(),
+        &surf,
+        "g",
+        clip.rate,
+        &SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() },
+    )
+    .unwrap();
     assert!(rigid.report.bone_length_change > 1e-3, "the artist's gallop stretches bones");
     assert_eq!(rot.report.bone_length_change, 0.0);
     let (qr, qo) = (rigid.report.quality().quality, rot.report.quality().quality);
@@ -258,13 +328,22 @@ fn noisy_control_run_on_the_wolf_degrades_gracefully() {
     for p in surf.iter_mut() {
         *p += rng.unit_vec() * (0.001 * diag);
     }
-    let s = solve_surface(model.rig().unwrap(), &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
-    assert!(s.report.sweeps.iter().all(|&k| k < SolveParams::default().max_sweeps), "every frame converged");
+    let s = solve_surface(model.rig().unwrap(), &surf, "Walk", clip.rate, &SolveParams::default())
+        .unwrap();
+    assert!(
+        s.report.sweeps.iter().all(|&k| k < SolveParams::default().max_sweeps),
+        "every frame converged"
+    );
     // Against the noise-free surface the solve lands far closer than the
     // noise itself: least squares averages it out.
     let skinned = skin_clip(model.rig().unwrap(), &s.clip);
     let clean = caudal::solve::measure(model.rig().unwrap(), &skinned, &exact);
-    eprintln!("noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%", s.report.quality().quality, clean.quality, clean.mean_error * 100.0);
+    eprintln!(
+        "noisy wolf: quality vs noisy {:.5}, vs clean {:.5}, clean mean {:.2e}%",
+        s.report.quality().quality,
+        clean.quality,
+        clean.mean_error * 100.0
+    );
     assert!(clean.mean_error < 0.0005, "clean mean {}", clean.mean_error);
     assert!(clean.quality > 0.99, "clean quality {}", clean.quality);
     assert!(s.report.quality().quality > 0.9, "noisy quality {}", s.report.quality().quality);
@@ -282,13 +361,15 @@ fn artist_clip_onto_the_degraded_rig_loses_the_tail() {
     let dst = load("fox/Fox_notail.glb");
     let tail = tail_vertices("fox/Fox_notail.truth.json");
     let clip = clip24(&src, "Walk");
-    let tr = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default()).unwrap();
+    let tr = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default())
+        .unwrap();
     // Same mesh: the correspondence is exact.
     assert_eq!(tr.correspondence.gap_summary().1, 0.0);
     let targets = carried_surfaces(src.rig().unwrap(), &clip, &tr.correspondence).unwrap();
     let skinned = skin_clip(dst.rig().unwrap(), &tr.solved.clip);
     let q_tail = quality_over(dst.rig().unwrap(), &skinned, &targets, &tail);
-    let body: Vec<usize> = (0..dst.rig().unwrap().vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
+    let body: Vec<usize> =
+        (0..dst.rig().unwrap().vertex_count()).filter(|v| tail.binary_search(v).is_err()).collect();
     let q_body = quality_over(dst.rig().unwrap(), &skinned, &targets, &body);
     let q = tr.solved.report.quality().quality;
     eprintln!("Fox Walk onto Fox_notail: quality {q:.4}, tail {q_tail:.4}, body {q_body:.4}");
@@ -323,7 +404,11 @@ fn transfer_onto_a_scaled_moved_copy_is_exact() {
     let dst = caudal::Rig::new(parts).unwrap();
     let c = clip(&src, 12, 0.5, true, 4).unwrap();
     let t = transfer_clip(&src, &c, &dst, &SolveParams::default()).unwrap();
-    assert!((t.correspondence.alignment.scale - 2.5).abs() < 1e-5, "scale {}", t.correspondence.alignment.scale);
+    assert!(
+        (t.correspondence.alignment.scale - 2.5).abs() < 1e-5,
+        "scale {}",
+        t.correspondence.alignment.scale
+    );
     assert!(t.correspondence.gap_summary().1 < 1e-6);
     let q = t.solved.report.quality();
     assert!(q.quality > 0.998 && q.mean_error < 0.008e-2, "{} {}", q.quality, q.mean_error);
@@ -336,14 +421,18 @@ fn solved_clip_round_trips_through_the_gltf_writer() {
     let src = load("fox/Fox.glb");
     let dst = load("fox/Fox_notail.glb");
     let clip = clip24(&src, "Run");
-    let solved = transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default()).unwrap().solved;
+    let solved =
+        transfer_clip(src.rig().unwrap(), &clip, dst.rig().unwrap(), &SolveParams::default())
+            .unwrap()
+            .solved;
     let tracks = clip_tracks(&dst, 0, &solved.clip, "Run").unwrap();
     assert_eq!(tracks.len(), 3 * dst.rig().unwrap().joint_count());
     let bytes = encode(&dst, &[dst.rig().unwrap()], &tracks, false).unwrap();
     let back = load_bytes(&bytes, None, "written").unwrap();
     let replay = back.sample_clip(0, "Run", solved.clip.rate).unwrap();
     assert_eq!(replay.frame_count(), solved.clip.frame_count());
-    let (a, b) = (skin_clip(back.rig().unwrap(), &replay), skin_clip(dst.rig().unwrap(), &solved.clip));
+    let (a, b) =
+        (skin_clip(back.rig().unwrap(), &replay), skin_clip(dst.rig().unwrap(), &solved.clip));
     let worst = a.iter().zip(&b).map(|(p, q)| (*p - *q).length()).fold(0.0f32, f32::max);
     assert!(worst < 1e-5 * dst.rig().unwrap().diagonal(), "worst {worst}");
 }
@@ -354,22 +443,39 @@ fn the_repaired_rig_carries_the_artist_tail_better_than_the_degraded_one() {
     // tail repair; the repaired rig must score higher on the tail.
     for (artist, degraded, truth, clip_name) in [
         ("fox/Fox.glb", "fox/Fox_notail.glb", "fox/Fox_notail.truth.json", "Walk"),
-        ("quaternius_wolf/Wolf.gltf", "quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json", "Walk"),
+        (
+            "quaternius_wolf/Wolf.gltf",
+            "quaternius_wolf/Wolf_notail.glb",
+            "quaternius_wolf/Wolf_notail.truth.json",
+            "Walk",
+        ),
     ] {
         let src = load(artist);
         let dst = load(degraded);
         let tail = tail_vertices(truth);
-        let (repaired, _) = caudal::chain::grow_chains(dst.rig().unwrap(), &caudal::chain::ChainParams::default()).unwrap();
-        assert!(repaired.joint_count() > dst.rig().unwrap().joint_count(), "{degraded}: a chain was grown");
+        let (repaired, _) =
+            caudal::chain::grow_chains(dst.rig().unwrap(), &caudal::chain::ChainParams::default())
+                .unwrap();
+        assert!(
+            repaired.joint_count() > dst.rig().unwrap().joint_count(),
+            "{degraded}: a chain was grown"
+        );
         let clip = clip24(&src, clip_name);
         let mut scores = Vec::new();
         for target in [dst.rig().unwrap(), &repaired] {
-            let tr = transfer_clip(src.rig().unwrap(), &clip, target, &SolveParams::default()).unwrap();
+            let tr =
+                transfer_clip(src.rig().unwrap(), &clip, target, &SolveParams::default()).unwrap();
             let targets = carried_surfaces(src.rig().unwrap(), &clip, &tr.correspondence).unwrap();
             let skinned = skin_clip(target, &tr.solved.clip);
-            scores.push((tr.solved.report.quality().quality, quality_over(target, &skinned, &targets, &tail)));
+            scores.push((
+                tr.solved.report.quality().quality,
+                quality_over(target, &skinned, &targets, &tail),
+            ));
         }
-        eprintln!("{artist} {clip_name}: degraded {:.4} (tail {:.4}), repaired {:.4} (tail {:.4})", scores[0].0, scores[0].1, scores[1].0, scores[1].1);
+        eprintln!(
+            "{artist} {clip_name}: degraded {:.4} (tail {:.4}), repaired {:.4} (tail {:.4})",
+            scores[0].0, scores[0].1, scores[1].0, scores[1].1
+        );
         assert!(scores[1].1 > scores[0].1 + 0.1, "{degraded}: tail quality {:?}", scores);
         assert!(scores[1].0 > scores[0].0, "{degraded}: overall quality {:?}", scores);
     }

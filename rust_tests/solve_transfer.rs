@@ -42,16 +42,28 @@ pub fn joint_map(source: &Rig, target: &Rig, names: &HashMap<String, String>) ->
 pub fn truth_names(rel: &str) -> HashMap<String, String> {
     let text = std::fs::read_to_string(asset(rel)).unwrap();
     let t: serde_json::Value = serde_json::from_str(&text).unwrap();
-    t["joint_names"].as_object().unwrap().iter().map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string())).collect()
+    t["joint_names"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect()
 }
 
 /// Transfer `name` keyed at the source's own key times, scored at 24 times.
-pub fn transfer_scored(src: &GltfModel, name: &str, target: &Rig, names: &HashMap<String, String>, params: &SolveParams) -> (Transfer, Score) {
+pub fn transfer_scored(
+    src: &GltfModel,
+    name: &str,
+    target: &Rig,
+    names: &HashMap<String, String>,
+    params: &SolveParams,
+) -> (Transfer, Score) {
     let keyed = src.sample_clip_at_keys(0, name, DEFAULT_MAX_KEY_RATE).unwrap();
     let tr = transfer_clip(src.rig().unwrap(), &keyed, target, params).unwrap();
     let even = even_clip(src, name);
     let times: Vec<f32> = (0..even.frame_count()).map(|f| even.time(f)).collect();
-    let want = exact(src.rig().unwrap(), &even, target, &joint_map(src.rig().unwrap(), target, names));
+    let want =
+        exact(src.rig().unwrap(), &even, target, &joint_map(src.rig().unwrap(), target, names));
     let got = played(target, &tr.solved.clip, &times);
     let s = score(target, &got, &want);
     (tr, s)
@@ -81,7 +93,10 @@ fn control_every_animal_and_clip_at_24_even_times() {
             let clip = &tr.solved.clip;
             let even = even_clip(&src, name);
             let first_last = played(src.rig().unwrap(), &even, &[0.0, even.duration]);
-            let loops = first_last[0].iter().zip(&first_last[1]).all(|(a, b)| (*a - *b).length() <= 1e-6 * src.rig().unwrap().diagonal() as f64);
+            let loops = first_last[0]
+                .iter()
+                .zip(&first_last[1])
+                .all(|(a, b)| (*a - *b).length() <= 1e-6 * src.rig().unwrap().diagonal() as f64);
             let seam = loops.then(|| {
                 let ends = played(src.rig().unwrap(), clip, &[0.0, clip.duration]);
                 ends[0].iter().zip(&ends[1]).map(|(a, b)| (*a - *b).length()).fold(0.0, f64::max)
@@ -96,7 +111,11 @@ fn control_every_animal_and_clip_at_24_even_times() {
                 seam.map_or("-".into(), |d| format!("seam {d:.1e}"))
             );
             if s.quality < 0.998 || s.worst > 0.08e-2 {
-                failures.push(format!("{short} {name}: quality {:.5} worst {:.5}%", s.quality, s.worst * 100.0));
+                failures.push(format!(
+                    "{short} {name}: quality {:.5} worst {:.5}%",
+                    s.quality,
+                    s.worst * 100.0
+                ));
             }
             if let Some(d) = seam {
                 if d != 0.0 || !tr.solved.report.looped {
@@ -137,14 +156,23 @@ fn remeshed_targets_against_the_exact_answer() {
                     gx * 100.0,
                     tr.solved.report.bone_length_change * 100.0
                 );
-                assert_eq!(tr.solved.report.bone_length_changes.len(), tgt.rig().unwrap().joint_count());
+                assert_eq!(
+                    tr.solved.report.bone_length_changes.len(),
+                    tgt.rig().unwrap().joint_count()
+                );
                 // Constraint subsampling works on the projected targets too.
                 let budget = params.constraint_budget;
                 if tgt.rig().unwrap().vertex_count() > budget {
-                    assert!(tr.solved.report.constraint_vertices < tgt.rig().unwrap().vertex_count());
+                    assert!(
+                        tr.solved.report.constraint_vertices < tgt.rig().unwrap().vertex_count()
+                    );
                 }
                 if s.quality < 0.97 || s.worst > 0.01 {
-                    failures.push(format!("{short} {kind} {name}: quality {:.4} worst {:.3}%", s.quality, s.worst * 100.0));
+                    failures.push(format!(
+                        "{short} {kind} {name}: quality {:.4} worst {:.3}%",
+                        s.quality,
+                        s.worst * 100.0
+                    ));
                 }
             }
         }
@@ -164,7 +192,11 @@ fn remeshed_rotation_only_table() {
             let names = truth_names(&format!("{folder}/{short}_{kind}.truth.json"));
             for name in clips {
                 let (_, s) = transfer_scored(&src, name, tgt.rig().unwrap(), &names, &params);
-                eprintln!("| {short} | {kind} | {name} | {:.2}% | {:.3} |", s.quality * 100.0, s.worst * 100.0);
+                eprintln!(
+                    "| {short} | {kind} | {name} | {:.2}% | {:.3} |",
+                    s.quality * 100.0,
+                    s.worst * 100.0
+                );
             }
         }
     }
@@ -181,9 +213,14 @@ fn a_turned_scaled_moved_target_is_aligned_by_a_similarity_fit() {
     let src = load("quaternius_wolf/Wolf.gltf");
     let tgt = load("quaternius_wolf/Wolf_voxel.glb");
     let names = truth_names("quaternius_wolf/Wolf_voxel.truth.json");
-    let sim = Mat4::from_scale_rotation_translation(Vec3::splat(2.0), Quat::from_rotation_y(15f32.to_radians()), Vec3::new(3.0, -1.0, 7.0));
+    let sim = Mat4::from_scale_rotation_translation(
+        Vec3::splat(2.0),
+        Quat::from_rotation_y(15f32.to_radians()),
+        Vec3::new(3.0, -1.0, 7.0),
+    );
     let mut parts: RigParts = tgt.rig().unwrap().to_parts();
-    parts.vertices = tgt.rig().unwrap().vertices().iter().map(|p| sim.transform_point3(*p)).collect();
+    parts.vertices =
+        tgt.rig().unwrap().vertices().iter().map(|p| sim.transform_point3(*p)).collect();
     parts.bind_world = Some(tgt.rig().unwrap().bind_world().iter().map(|m| sim * *m).collect());
     parts.inverse_bind = None;
     parts.rest_local = None;
@@ -196,12 +233,22 @@ fn a_turned_scaled_moved_target_is_aligned_by_a_similarity_fit() {
     let even = even_clip(&src, "Walk");
     let times: Vec<f32> = (0..even.frame_count()).map(|f| even.time(f)).collect();
     let s64 = sim.as_dmat4();
-    let want: Vec<Vec<DVec3>> = exact(src.rig().unwrap(), &even, tgt.rig().unwrap(), &joint_map(src.rig().unwrap(), tgt.rig().unwrap(), &names))
-        .into_iter()
-        .map(|frame| frame.into_iter().map(|p| s64.transform_point3(p)).collect())
-        .collect();
+    let want: Vec<Vec<DVec3>> = exact(
+        src.rig().unwrap(),
+        &even,
+        tgt.rig().unwrap(),
+        &joint_map(src.rig().unwrap(), tgt.rig().unwrap(), &names),
+    )
+    .into_iter()
+    .map(|frame| frame.into_iter().map(|p| s64.transform_point3(p)).collect())
+    .collect();
     let s = score(&moved, &played(&moved, &tr.solved.clip, &times), &want);
-    eprintln!("turned, scaled, moved Wolf_voxel Walk: quality {:.4}, worst {:.4}%, scale {:.5}", s.quality, s.worst * 100.0, a.scale);
+    eprintln!(
+        "turned, scaled, moved Wolf_voxel Walk: quality {:.4}, worst {:.4}%, scale {:.5}",
+        s.quality,
+        s.worst * 100.0,
+        a.scale
+    );
     assert!(s.quality >= 0.97 && s.worst <= 0.01, "quality {} worst {}", s.quality, s.worst);
 }
 
@@ -210,11 +257,20 @@ fn another_animal_is_refused_rather_than_aligned() {
     let src = load("fox/Fox.glb");
     let wolf = load("quaternius_wolf/Wolf_decimated.glb");
     let clip = src.sample_clip_at_keys(0, "Walk", DEFAULT_MAX_KEY_RATE).unwrap();
-    let err = transfer_clip(src.rig().unwrap(), &clip, wolf.rig().unwrap(), &SolveParams::default()).unwrap_err();
-    assert!(matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "alignment"), "{err}");
+    let err =
+        transfer_clip(src.rig().unwrap(), &clip, wolf.rig().unwrap(), &SolveParams::default())
+            .unwrap_err();
+    assert!(
+        matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "alignment"),
+        "{err}"
+    );
     assert!(err.to_string().contains("not the same character"), "{err}");
     // Asked for explicitly, it runs.
-    let loose = SolveParams { max_median_gap: 0.05, report: caudal::solve::ReportLevel::Summary, ..SolveParams::default() };
+    let loose = SolveParams {
+        max_median_gap: 0.05,
+        report: caudal::solve::ReportLevel::Summary,
+        ..SolveParams::default()
+    };
     assert!(transfer_clip(src.rig().unwrap(), &clip, wolf.rig().unwrap(), &loose).is_ok());
 }
 
@@ -237,10 +293,17 @@ fn a_clip_is_keyed_at_the_union_of_its_channels_times_bounded() {
     assert!(walk.is_uniform());
     // Bounded: at most max_key_rate keys a second (plus the end).
     let sparse = alpaca.sample_clip_at_keys(0, "Walk", 10.0).unwrap();
-    assert!(sparse.frame_count() <= (10.0 * walk.duration).floor() as usize + 2, "{}", sparse.frame_count());
+    assert!(
+        sparse.frame_count() <= (10.0 * walk.duration).floor() as usize + 2,
+        "{}",
+        sparse.frame_count()
+    );
     assert_eq!(sparse.time(sparse.frame_count() - 1), walk.duration);
     // Keys that do not increase are refused by name.
     let locals = walk.locals()[..2 * walk.joint_count()].to_vec();
     let err = Clip::keyed("x", vec![0.5, 0.5], walk.joint_count(), locals).unwrap_err();
-    assert!(matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "times"), "{err}");
+    assert!(
+        matches!(err, caudal::CaudalError::Parameter { ref field, .. } if field == "times"),
+        "{err}"
+    );
 }

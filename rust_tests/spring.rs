@@ -3,7 +3,10 @@
 //! (`Units::PerMetre(1.0)`) unless a test is about scaling.
 
 use caudal::rig::{Influences, RigParts};
-use caudal::spring::{bend_angle, bend_capacity, chain_thickness, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units};
+use caudal::spring::{
+    bend_angle, bend_capacity, chain_thickness, output_offsets, simulate, step_many, SpringParams,
+    TailChain, TailSpring, Units,
+};
 use caudal::{CaudalError, Clip, Rig, Trs};
 use glam::{EulerRot, Mat4, Quat, Vec3};
 
@@ -49,7 +52,10 @@ impl Creature {
     fn build(&self) -> (Rig, TailChain) {
         let s = self.scale;
         let mut names: Vec<String> =
-            ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"].iter().map(|n| n.to_string()).collect();
+            ["Hips", "LeftUpLeg", "LeftLeg", "LeftFoot", "RightUpLeg", "RightLeg", "RightFoot"]
+                .iter()
+                .map(|n| n.to_string())
+                .collect();
         let mut parents = vec![None, Some(0), Some(1), Some(2), Some(0), Some(4), Some(5)];
         let mut heads = vec![
             Vec3::new(0.0, 1.0, 0.0),
@@ -76,7 +82,11 @@ impl Creature {
             p += d * seg;
             d = Quat::from_rotation_x(self.up_curl) * Quat::from_rotation_y(self.side_curve) * d;
         }
-        let bind_world: Vec<Mat4> = heads.iter().zip(&rots).map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s)).collect();
+        let bind_world: Vec<Mat4> = heads
+            .iter()
+            .zip(&rots)
+            .map(|(h, r)| Mat4::from_rotation_translation(*r, *h * s))
+            .collect();
 
         // Body box on the hips, one small triangle on every weighted tail bone.
         let mut vertices: Vec<Vec3> = Vec::new();
@@ -192,7 +202,8 @@ const KINK_BOUND_DEG: f32 = 60.0 + 0.5;
 fn fast_move(bones: usize, distance: f32, seconds: f32, direction: Vec3) -> (f32, f32, f32, f32) {
     let (rig, chain) = Creature::new(bones).build();
     // The hips dive 2 m: no floor here (contact has its own tests).
-    let mut spring = TailSpring::new(&rig, chain, SpringParams { ground: false, ..metres() }).unwrap();
+    let mut spring =
+        TailSpring::new(&rig, chain, SpringParams { ground: false, ..metres() }).unwrap();
     let fps = 60.0;
     let dt = 1.0 / fps;
     let frames = ((seconds + 1.5) * fps) as usize;
@@ -248,7 +259,10 @@ fn output_rotations_reproduce_the_particles() {
     let mut previous: Option<(Mat4, Vec<Vec3>)> = None;
     for f in 0..240 {
         let t = f as f32 * dt;
-        let m = hips(Vec3::new(0.3 * (3.0 * t).sin(), 1.0, 0.8 * t), Quat::from_rotation_y(0.7 * (2.0 * t).sin()));
+        let m = hips(
+            Vec3::new(0.3 * (3.0 * t).sin(), 1.0, 0.8 * t),
+            Quat::from_rotation_y(0.7 * (2.0 * t).sin()),
+        );
         let out = spring.step(m, if f == 0 { 0.0 } else { dt }).unwrap().to_vec();
         if let Some((pm, particles)) = &previous {
             let pts = tail_points(&rig, &chain, *pm, &out);
@@ -304,8 +318,10 @@ fn tip_path_is_frame_rate_independent() {
     for fps in [24, 30, 60] {
         let path = tip_path(fps, 4);
         assert_eq!(path.len(), reference.len());
-        let worst = path.iter().zip(&reference).map(|(a, b)| (*a - *b).length()).fold(0.0f32, f32::max);
-        report.push(format!("{fps} fps vs 144: {:.3}% of tail length", 100.0 * worst / tail_length));
+        let worst =
+            path.iter().zip(&reference).map(|(a, b)| (*a - *b).length()).fold(0.0f32, f32::max);
+        report
+            .push(format!("{fps} fps vs 144: {:.3}% of tail length", 100.0 * worst / tail_length));
         assert!(worst <= 0.02 * tail_length, "{}", report.last().unwrap());
     }
     // The tip really moves, so agreement means something.
@@ -330,7 +346,12 @@ fn mirrored_hips_give_the_mirrored_tail() {
         let t = f as f32 * dt;
         // A lopsided move: sideways dash, yaw and roll, then a crouch.
         let pos = Vec3::new(0.6 * (t * 1.7).min(1.0), 1.0 - 0.4 * ((t - 2.0).max(0.0)), 0.5 * t);
-        let rot = Quat::from_euler(EulerRot::YXZ, 0.9 * (2.3 * t).sin(), 0.2 * t.sin(), 0.3 * (1.3 * t).sin());
+        let rot = Quat::from_euler(
+            EulerRot::YXZ,
+            0.9 * (2.3 * t).sin(),
+            0.2 * t.sin(),
+            0.3 * (1.3 * t).sin(),
+        );
         let m = hips(pos, rot);
         let mm = mirror * m * mirror;
         let d = if f == 0 { 0.0 } else { dt };
@@ -480,7 +501,9 @@ fn carry_is_the_lift_of_the_whole_tail_for_4_and_8_bones() {
     let (s4, l4) = settled(4, metres());
     let (s8, l8) = settled(8, metres());
     let (t4, t8) = (*l4.last().unwrap(), *l8.last().unwrap());
-    println!("settled total lift: 4 bones {t4:.2} deg, 8 bones {t8:.2} deg; arcs {l4:.1?} {l8:.1?}");
+    println!(
+        "settled total lift: 4 bones {t4:.2} deg, 8 bones {t8:.2} deg; arcs {l4:.1?} {l8:.1?}"
+    );
     assert!((t4 - t8).abs() <= 3.0, "4 bones lift {t4}, 8 bones {t8}");
     // Without carry a tail modelled hanging straight down stays at 0.
     assert!(t4 > 10.0 && t8 > 10.0, "the tail must be carried, not hang ({t4}, {t8})");
@@ -488,7 +511,8 @@ fn carry_is_the_lift_of_the_whole_tail_for_4_and_8_bones() {
         let n = lifts.len() as f32;
         // Per-joint bends (lift steps) change gradually along the tail: no
         // neighbour pair differs by a whole joint's share of the carry.
-        let steps: Vec<f32> = std::iter::once(lifts[0]).chain(lifts.windows(2).map(|w| w[1] - w[0])).collect();
+        let steps: Vec<f32> =
+            std::iter::once(lifts[0]).chain(lifts.windows(2).map(|w| w[1] - w[0])).collect();
         for w in steps.windows(2) {
             assert!((w[1] - w[0]).abs() < 50.0 / n, "uneven arc {steps:?}");
         }
@@ -506,7 +530,9 @@ fn carry_is_a_target_elevation_not_a_turn() {
         let e = modelled.to_radians();
         c.direction = Vec3::new(0.0, -e.cos(), -e.sin());
         let (rig, chain) = c.build();
-        let mut spring = TailSpring::new(&rig, chain, SpringParams { gravity: 0.0, ground: false, ..metres() }).unwrap();
+        let mut spring =
+            TailSpring::new(&rig, chain, SpringParams { gravity: 0.0, ground: false, ..metres() })
+                .unwrap();
         spring.step(rest_hips(), 0.0).unwrap();
         for _ in 0..600 {
             spring.step(rest_hips(), 1.0 / 60.0).unwrap();
@@ -514,7 +540,10 @@ fn carry_is_a_target_elevation_not_a_turn() {
         // The last link carries the whole lift (link i gets (i+1)/N of it).
         let p = spring.particles();
         let lift = lift_deg((p[p.len() - 1] - p[p.len() - 2]).normalize());
-        assert!((lift - want).abs() < 0.1, "modelled at {modelled} deg: rests at {lift}, want {want}");
+        assert!(
+            (lift - want).abs() < 0.1,
+            "modelled at {modelled} deg: rests at {lift}, want {want}"
+        );
     }
 }
 
@@ -527,8 +556,14 @@ fn a_stub_bends_less_by_its_bend_capacity() {
     c.tail_length = 0.2;
     let (rig, chain) = c.build();
     let (thickness, bone) = chain_thickness(&rig, &chain).unwrap();
-    assert!((thickness - 0.06).abs() < 1e-5 && (bone - 0.05).abs() < 1e-5, "thickness {thickness}, bone {bone}");
-    assert!((bend_capacity(&rig, &chain, 0.5) - 1.0).abs() < 1e-6, "slender enough at the default ratio");
+    assert!(
+        (thickness - 0.06).abs() < 1e-5 && (bone - 0.05).abs() < 1e-5,
+        "thickness {thickness}, bone {bone}"
+    );
+    assert!(
+        (bend_capacity(&rig, &chain, 0.5) - 1.0).abs() < 1e-6,
+        "slender enough at the default ratio"
+    );
     let kappa = bend_capacity(&rig, &chain, 2.0);
     assert!((kappa - 0.05 / 0.12).abs() < 1e-5, "κ {kappa}");
     assert_eq!(bend_capacity(&rig, &chain, 0.0), 1.0, "0 turns it off");
@@ -550,14 +585,31 @@ fn a_stub_bends_less_by_its_bend_capacity() {
             lift = lift_deg((*p - head).normalize());
             head = *p;
         }
-        (spring.bend_capacity(), lift, spring.bends().iter().map(|b| bend_angle(*b).to_degrees()).fold(0.0, f32::max))
+        (
+            spring.bend_capacity(),
+            lift,
+            spring.bends().iter().map(|b| bend_angle(*b).to_degrees()).fold(0.0, f32::max),
+        )
     };
     let hanging = (rig.clone(), chain.clone());
     let (k, lift, _) = run(&hanging, SpringParams { gravity: 0.0, bend_capacity: 2.0, ..metres() });
-    assert!((k - kappa).abs() < 1e-6 && (lift - 50.0 * kappa).abs() < 0.05, "κ {k}: lift {lift}, want {}", 50.0 * kappa);
+    assert!(
+        (k - kappa).abs() < 1e-6 && (lift - 50.0 * kappa).abs() < 0.05,
+        "κ {k}: lift {lift}, want {}",
+        50.0 * kappa
+    );
     let (_, full, _) = run(&hanging, SpringParams { gravity: 0.0, bend_capacity: 0.0, ..metres() });
     assert!((full - 50.0).abs() < 0.05, "no capacity: lift {full}");
-    let (_, _, most) = run(&level, SpringParams { gravity: 40.0, carry_deg: 0.0, ground: false, bend_capacity: 2.0, ..metres() });
+    let (_, _, most) = run(
+        &level,
+        SpringParams {
+            gravity: 40.0,
+            carry_deg: 0.0,
+            ground: false,
+            bend_capacity: 2.0,
+            ..metres()
+        },
+    );
     assert!((most - 30.0 * kappa).abs() < 0.01, "pressed bend {most}, stop {}", 30.0 * kappa);
 }
 
@@ -593,7 +645,13 @@ fn rest_curve_keeps_a_curl_over_the_back() {
     let mut c = Creature::new(5);
     c.up_curl = 25f32.to_radians();
     let (rig, chain) = c.build();
-    let p = SpringParams { rest_curve: 0.0, carry_deg: 0.0, gravity: 0.0, forward_plane: false, ..metres() };
+    let p = SpringParams {
+        rest_curve: 0.0,
+        carry_deg: 0.0,
+        gravity: 0.0,
+        forward_plane: false,
+        ..metres()
+    };
     let mut spring = TailSpring::new(&rig, chain.clone(), p.clone()).unwrap();
     spring.step(rest_hips(), 0.0).unwrap();
     let bind = rig.bind_heads();
@@ -623,14 +681,17 @@ fn rest_curve_keeps_a_curl_over_the_back() {
 fn forward_plane_is_never_crossed() {
     let (rig, chain) = Creature::new(5).build();
     let run = |plane: bool| -> f32 {
-        let mut spring = TailSpring::new(&rig, chain.clone(), SpringParams { forward_plane: plane, ..metres() }).unwrap();
+        let mut spring =
+            TailSpring::new(&rig, chain.clone(), SpringParams { forward_plane: plane, ..metres() })
+                .unwrap();
         let dt = 1.0 / 60.0;
         let mut worst = f32::NEG_INFINITY;
         for f in 0..=150 {
             let t = f as f32 * dt;
             // Backwards dash then a sudden stop and pitch: throws the tail forward.
             let pos = Vec3::new(0.0, 1.0, -2.0 * (t / 0.25).min(1.0));
-            let rot = Quat::from_rotation_x(0.6 * (t * 4.0).sin()) * Quat::from_rotation_y(0.4 * (t * 3.0).sin());
+            let rot = Quat::from_rotation_x(0.6 * (t * 4.0).sin())
+                * Quat::from_rotation_y(0.4 * (t * 3.0).sin());
             let m = hips(pos, rot);
             spring.step(m, if f == 0 { 0.0 } else { dt }).unwrap();
             let root = spring.root_head().unwrap();
@@ -710,15 +771,26 @@ fn crouch(low: f32, params: SpringParams) -> GroundRun {
         if (t - 3.45).abs() < 0.5 * dt {
             // Settled = the tail no longer moves (measured on positions over
             // the last quarter second of the hold).
-            r.settle_drift = spring.particles().iter().zip(&settle_from).map(|(a, b)| (*a - *b).length()).fold(0.0, f32::max);
+            r.settle_drift = spring
+                .particles()
+                .iter()
+                .zip(&settle_from)
+                .map(|(a, b)| (*a - *b).length())
+                .fold(0.0, f32::max);
             let g = spring.grounded();
             r.grounded_at_settle = g.iter().filter(|g| **g).count();
             r.settle_speed = spring.velocities().iter().map(|v| v.length()).fold(0.0, f32::max);
-            r.settle_height_err =
-                spring.particles().iter().zip(g).filter(|(_, g)| **g).map(|(p, _)| (p.y - floor).abs()).fold(0.0, f32::max);
+            r.settle_height_err = spring
+                .particles()
+                .iter()
+                .zip(g)
+                .filter(|(_, g)| **g)
+                .map(|(p, _)| (p.y - floor).abs())
+                .fold(0.0, f32::max);
         }
         if f == ((0.5 + 3.0 + 0.3 + 1.5) * 60.0) as usize {
-            r.released_min_height = spring.particles().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
+            r.released_min_height =
+                spring.particles().iter().map(|p| p.y).fold(f32::INFINITY, f32::min);
             assert!(spring.grounded().iter().all(|g| !g), "tail stuck to the floor after the lift");
         }
     }
@@ -732,7 +804,11 @@ fn crouch_settles_on_the_floor_and_releases_when_the_hips_lift() {
     assert!(r.len_err <= 1e-5, "length error {}", r.len_err);
     assert!(r.grounded_at_settle >= 1, "the crouched tail must lie on the floor");
     assert!(r.settle_height_err <= 1e-5, "grounded tips {} m off the floor", r.settle_height_err);
-    assert!(r.settle_drift < 1e-3, "still moving: {} m in the last 0.25 s of the hold", r.settle_drift);
+    assert!(
+        r.settle_drift < 1e-3,
+        "still moving: {} m in the last 0.25 s of the hold",
+        r.settle_drift
+    );
     assert!(r.released_min_height > 0.5, "lifted tail lowest point {}", r.released_min_height);
     println!(
         "crouch: {} links grounded, drift {:.1e} m over 0.25 s at settle (stored velocity {:.2} m/s), lifted lowest point {:.2} m",
@@ -817,7 +893,13 @@ fn released_swing(zeta: f32) -> (f32, f32, f32) {
     let mut c = Creature::new(1);
     c.tail_length = 0.14; // 0.1 H: the link swings at exactly root_frequency
     let (rig, chain) = c.build();
-    let params = SpringParams { damping_ratio: zeta, gravity: 0.0, ground: false, forward_plane: false, ..metres() };
+    let params = SpringParams {
+        damping_ratio: zeta,
+        gravity: 0.0,
+        ground: false,
+        forward_plane: false,
+        ..metres()
+    };
     let mut spring = TailSpring::new(&rig, chain, params).unwrap();
     let dt = 1.0 / 120.0;
     spring.step(rest_hips(), 0.0).unwrap();
@@ -860,13 +942,22 @@ fn released_swing(zeta: f32) -> (f32, f32, f32) {
 fn released_swing_decays_as_the_damping_ratio_says() {
     for zeta in [0.65f32, 0.3] {
         let (delta, half_period, frequency) = released_swing(zeta);
-        assert!((frequency - 0.9).abs() < 0.01, "a 0.1 H link swings at the root frequency ({frequency})");
+        assert!(
+            (frequency - 0.9).abs() < 0.01,
+            "a 0.1 H link swings at the root frequency ({frequency})"
+        );
         let omega = std::f32::consts::TAU * frequency;
         let want = std::f32::consts::TAU * zeta / (1.0 - zeta * zeta).sqrt();
         let want_half = std::f32::consts::PI / (omega * (1.0 - zeta * zeta).sqrt());
         println!("zeta {zeta}: log decrement {delta:.3} (theory {want:.3}), half period {half_period:.3} s (theory {want_half:.3})");
-        assert!((delta - want).abs() <= 0.1 * want, "zeta {zeta}: log decrement {delta}, theory {want}");
-        assert!((half_period - want_half).abs() <= 0.1 * want_half, "zeta {zeta}: half period {half_period}");
+        assert!(
+            (delta - want).abs() <= 0.1 * want,
+            "zeta {zeta}: log decrement {delta}, theory {want}"
+        );
+        assert!(
+            (half_period - want_half).abs() <= 0.1 * want_half,
+            "zeta {zeta}: half period {half_period}"
+        );
     }
 }
 
@@ -894,8 +985,17 @@ fn teleport_restarts_at_rest_but_a_fast_move_does_not() {
         spring.step(near, 1.0 / 60.0).unwrap();
     }
     assert_eq!(spring.teleports(), 1);
-    let lag = spring.output().iter().zip(&rest).map(|(a, b)| bend_angle(a.inverse() * *b)).fold(0.0, f32::max);
-    assert!(lag.to_degrees() > 5.0, "the tail should lag behind the jump ({} deg)", lag.to_degrees());
+    let lag = spring
+        .output()
+        .iter()
+        .zip(&rest)
+        .map(|(a, b)| bend_angle(a.inverse() * *b))
+        .fold(0.0, f32::max);
+    assert!(
+        lag.to_degrees() > 5.0,
+        "the tail should lag behind the jump ({} deg)",
+        lag.to_degrees()
+    );
 }
 
 #[test]
@@ -952,8 +1052,10 @@ fn batch_matches_one_by_one_on_any_thread_count() {
             let mut out = vec![Quat::IDENTITY; *offsets.last().unwrap()];
             let mut all = Vec::new();
             for f in 0..frames {
-                let worlds: Vec<Mat4> = phases.iter().map(|p| walk(f as f64 / 60.0 + *p as f64)).collect();
-                step_many(&mut springs, &worlds, if f == 0 { 0.0 } else { 1.0 / 60.0 }, &mut out).unwrap();
+                let worlds: Vec<Mat4> =
+                    phases.iter().map(|p| walk(f as f64 / 60.0 + *p as f64)).collect();
+                step_many(&mut springs, &worlds, if f == 0 { 0.0 } else { 1.0 / 60.0 }, &mut out)
+                    .unwrap();
                 all.extend_from_slice(&out);
             }
             all
@@ -963,7 +1065,9 @@ fn batch_matches_one_by_one_on_any_thread_count() {
     let mut single = Vec::new();
     for f in 0..frames {
         for (s, p) in springs.iter_mut().zip(&phases) {
-            let o = s.step(walk(f as f64 / 60.0 + *p as f64), if f == 0 { 0.0 } else { 1.0 / 60.0 }).unwrap();
+            let o = s
+                .step(walk(f as f64 / 60.0 + *p as f64), if f == 0 { 0.0 } else { 1.0 / 60.0 })
+                .unwrap();
             single.extend_from_slice(o);
         }
     }
@@ -1024,9 +1128,18 @@ fn bad_input_is_an_error_naming_the_field() {
 
     let mut springs = vec![TailSpring::new(&rig, chain.clone(), metres()).unwrap()];
     let mut out = vec![Quat::IDENTITY; 4];
-    assert_eq!(field_of(&step_many(&mut springs, &[], 0.1, &mut out).unwrap_err()), "parent_worlds");
-    assert_eq!(field_of(&step_many(&mut springs, &[rest_hips()], 0.1, &mut out[..3]).unwrap_err()), "out");
-    assert_eq!(field_of(&step_many(&mut springs, &[nan], 0.1, &mut out).unwrap_err()), "parent_worlds");
+    assert_eq!(
+        field_of(&step_many(&mut springs, &[], 0.1, &mut out).unwrap_err()),
+        "parent_worlds"
+    );
+    assert_eq!(
+        field_of(&step_many(&mut springs, &[rest_hips()], 0.1, &mut out[..3]).unwrap_err()),
+        "out"
+    );
+    assert_eq!(
+        field_of(&step_many(&mut springs, &[nan], 0.1, &mut out).unwrap_err()),
+        "parent_worlds"
+    );
 
     let other = Clip::new("x", 30.0, 0.0, 3, vec![Trs::IDENTITY; 3]).unwrap();
     assert_eq!(field_of(&simulate(&rig, &other, &chain, &metres()).unwrap_err()), "clip");
@@ -1052,7 +1165,10 @@ fn fast_slerp_stays_within_1e4_rad_of_slerp_up_to_90_degrees() {
     for i in 0..40 {
         let a = Quat::from_euler(EulerRot::YXZ, 0.3 * i as f32, 0.17 * i as f32, -0.11 * i as f32);
         for j in 1..=18 {
-            let b = a * Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), (j * 5) as f32 * 0.0174533);
+            let b = a * Quat::from_axis_angle(
+                Vec3::new(1.0, 2.0, -0.5).normalize(),
+                (j * 5) as f32 * 0.0174533,
+            );
             for t in [0.0f32, 0.02, 0.1, 0.18, 0.33, 0.5, 0.77, 1.0] {
                 worst = worst.max(bend_angle(fast_slerp(a, b, t).inverse() * slerp(a, b, t)));
             }
@@ -1071,7 +1187,10 @@ fn mean_kink(coupling_rate: f32, bones: usize) -> f32 {
     let mut count = 0;
     for f in 0..=150 {
         let t = f as f32 * dt;
-        let m = hips(Vec3::new(0.8 * (t / 0.5).min(1.0), 1.0, 0.3 * t), Quat::from_rotation_y(1.2 * (3.0 * t).sin()));
+        let m = hips(
+            Vec3::new(0.8 * (t / 0.5).min(1.0), 1.0, 0.3 * t),
+            Quat::from_rotation_y(1.2 * (3.0 * t).sin()),
+        );
         spring.step(m, if f == 0 { 0.0 } else { dt }).unwrap();
         for w in spring.bends().windows(2) {
             sum += bend_angle(w[0].inverse() * w[1]);
@@ -1086,8 +1205,13 @@ fn coupling_smooths_neighbouring_bends() {
     for bones in [4, 8] {
         let free = mean_kink(0.0, bones);
         let coupled = mean_kink(12.0, bones);
-        println!("K={bones}: mean neighbour kink {free:.2} deg uncoupled, {coupled:.2} deg coupled");
-        assert!(coupled < 0.8 * free, "K={bones}: coupling must smooth the bends ({coupled} vs {free})");
+        println!(
+            "K={bones}: mean neighbour kink {free:.2} deg uncoupled, {coupled:.2} deg coupled"
+        );
+        assert!(
+            coupled < 0.8 * free,
+            "K={bones}: coupling must smooth the bends ({coupled} vs {free})"
+        );
     }
 }
 
@@ -1102,7 +1226,10 @@ fn held_against_gravity(bones: usize, params: SpringParams, seconds: f32) -> (f3
     let mut spring = TailSpring::new(&rig, chain, params).unwrap();
     let dt = 1.0 / 30.0;
     let frames = (seconds / dt).round() as usize;
-    let (l, w): (Vec<f32>, Vec<f32>) = (spring.lengths(), spring.frequencies().iter().map(|f| std::f32::consts::TAU * f).collect());
+    let (l, w): (Vec<f32>, Vec<f32>) = (
+        spring.lengths(),
+        spring.frequencies().iter().map(|f| std::f32::consts::TAU * f).collect(),
+    );
     spring.step(rest_hips(), 0.0).unwrap();
     let (mut bend_change, mut vel_change) = (0.0f32, 0.0f32);
     let mut last: Option<(Vec<Quat>, Vec<Vec3>)> = None;
@@ -1111,8 +1238,11 @@ fn held_against_gravity(bones: usize, params: SpringParams, seconds: f32) -> (f3
         if f + 15 >= frames {
             if let Some((b, v)) = &last {
                 for i in 0..bones {
-                    bend_change = bend_change.max(bend_angle(b[i].inverse() * spring.bends()[i]).to_degrees());
-                    vel_change = vel_change.max(((spring.velocities()[i] - v[i]).length() / (l[i] * w[i])).to_degrees());
+                    bend_change = bend_change
+                        .max(bend_angle(b[i].inverse() * spring.bends()[i]).to_degrees());
+                    vel_change = vel_change.max(
+                        ((spring.velocities()[i] - v[i]).length() / (l[i] * w[i])).to_degrees(),
+                    );
                 }
             }
             last = Some((spring.bends().to_vec(), spring.velocities().to_vec()));
@@ -1128,13 +1258,20 @@ fn a_tail_held_on_the_elastic_stop_settles() {
     // come to rest. Cutting all outward velocity at the stop made such
     // links cycle (these cases: up to 5 degrees of bend and 35 degrees of
     // velocity change over the last half second of 30 s).
-    for (gravity, carry_deg, bones) in [(4.0, 0.0, 3), (4.0, 0.0, 4), (4.0, 50.0, 4), (9.8, 0.0, 3)] {
+    for (gravity, carry_deg, bones) in [(4.0, 0.0, 3), (4.0, 0.0, 4), (4.0, 50.0, 4), (9.8, 0.0, 3)]
+    {
         let params = SpringParams { gravity, carry_deg, ground: false, ..metres() };
         let (bend_change, vel_change, bends) = held_against_gravity(bones, params, 30.0);
         println!("g {gravity}, carry {carry_deg}, K={bones}: bends {bends:.2?} deg, last 0.5 s change {bend_change:.4} deg, velocity {vel_change:.4} deg");
         let on_stop = bends.iter().filter(|b| **b > 29.99).count();
-        assert!(on_stop >= 1 && bends.iter().all(|b| *b < 30.01), "the case must rest on the stop: {bends:?}");
-        assert!(bend_change < 0.01 && vel_change < 0.05, "K={bones}, g {gravity}: still moving ({bend_change}, {vel_change})");
+        assert!(
+            on_stop >= 1 && bends.iter().all(|b| *b < 30.01),
+            "the case must rest on the stop: {bends:?}"
+        );
+        assert!(
+            bend_change < 0.01 && vel_change < 0.05,
+            "K={bones}, g {gravity}: still moving ({bend_change}, {vel_change})"
+        );
     }
 }
 
@@ -1178,8 +1315,14 @@ fn pressing_on_the_stop_stores_no_velocity() {
     let differ = after_1.iter().zip(&after_8).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     println!("pressed 4 s: bend {bend_1:.2} deg, speed {stored_1:.3} m/s; 12 s: {bend_8:.2} deg, {stored_8:.3} m/s (bound {bound:.3}); the turn after differs by {differ:.5} deg");
     assert!(bend_1 > 29.99 && bend_8 > 29.99, "the tail must rest on the stop");
-    assert!(stored_8 <= bound && (stored_8 - stored_1).abs() <= 1e-3 * bound, "velocity accumulates on the stop: {stored_1} then {stored_8}");
-    assert!(differ < 0.01, "the answer to a turn depends on how long the tail was pressed: {differ} deg");
+    assert!(
+        stored_8 <= bound && (stored_8 - stored_1).abs() <= 1e-3 * bound,
+        "velocity accumulates on the stop: {stored_1} then {stored_8}"
+    );
+    assert!(
+        differ < 0.01,
+        "the answer to a turn depends on how long the tail was pressed: {differ} deg"
+    );
 }
 
 #[test]
@@ -1209,7 +1352,14 @@ fn looped(clip: &Clip, loops: usize) -> Clip {
         }
     }
     let frames = locals.len() / clip.joint_count();
-    Clip::new(clip.name.clone(), clip.rate, (frames - 1) as f32 / clip.rate, clip.joint_count(), locals).unwrap()
+    Clip::new(
+        clip.name.clone(),
+        clip.rate,
+        (frames - 1) as f32 / clip.rate,
+        clip.joint_count(),
+        locals,
+    )
+    .unwrap()
 }
 
 struct RealRun {
@@ -1225,7 +1375,8 @@ fn real_run(rig: &Rig, chain: &TailChain, clip: &Clip, loops: usize) -> RealRun 
     let clip = looped(clip, loops);
     let track = simulate(rig, &clip, chain, &SpringParams::default()).unwrap();
     let bind = rig.bind_locals();
-    let neutral_len: Vec<f32> = chain.bones.iter().skip(1).map(|&b| bind[b].translation.length()).collect();
+    let neutral_len: Vec<f32> =
+        chain.bones.iter().skip(1).map(|&b| bind[b].translation.length()).collect();
     let spring = TailSpring::new(rig, chain.clone(), SpringParams::default()).unwrap();
     let rest = spring.rest_locals();
     let last = *chain.bones.last().unwrap();
@@ -1233,8 +1384,11 @@ fn real_run(rig: &Rig, chain: &TailChain, clip: &Clip, loops: usize) -> RealRun 
         Some(e) => bind[e].translation,
         None => bind[last].rotation.inverse() * bind[last].translation / bind[last].scale,
     };
-    let body: Vec<usize> = (0..rig.joint_count()).filter(|j| !chain.bones.contains(j) && Some(*j) != chain.end).collect();
-    let mut r = RealRun { len_err: 0.0, body_moved: false, max_bend_deg: 0.0, tip_path: Vec::new() };
+    let body: Vec<usize> = (0..rig.joint_count())
+        .filter(|j| !chain.bones.contains(j) && Some(*j) != chain.end)
+        .collect();
+    let mut r =
+        RealRun { len_err: 0.0, body_moved: false, max_bend_deg: 0.0, tip_path: Vec::new() };
     for f in 0..clip.frame_count() {
         let base = clip.frame(f).to_vec();
         let mut with_tail = base.clone();
@@ -1246,7 +1400,9 @@ fn real_run(rig: &Rig, chain: &TailChain, clip: &Clip, loops: usize) -> RealRun 
         }
         let w0 = caudal::rig::world_matrices(rig.parents(), rig.topological_order(), &base);
         let w1 = caudal::rig::world_matrices(rig.parents(), rig.topological_order(), &with_tail);
-        r.body_moved |= body.iter().any(|&j| chain.bones.iter().all(|b| !is_ancestor(rig, *b, j)) && w0[j] != w1[j]);
+        r.body_moved |= body
+            .iter()
+            .any(|&j| chain.bones.iter().all(|b| !is_ancestor(rig, *b, j)) && w0[j] != w1[j]);
         // Segment lengths under the clip's (scaled) parent equal the
         // neutral lengths scaled the same way: the tail never stretches.
         let scale = w1[chain.anchor].to_scale_rotation_translation().0.x;
@@ -1274,7 +1430,10 @@ fn is_ancestor(rig: &Rig, a: usize, mut j: usize) -> bool {
 fn fox_tail_swings_without_stretching_or_moving_the_body() {
     let m = caudal::gltf_io::load(&crate::common::asset("fox/Fox.glb")).unwrap();
     let rig = m.rig().unwrap();
-    let joints: Vec<usize> = ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"].iter().map(|n| rig.joint_index(n).unwrap()).collect();
+    let joints: Vec<usize> = ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"]
+        .iter()
+        .map(|n| rig.joint_index(n).unwrap())
+        .collect();
     let chain = TailChain::from_joints(rig, &joints).unwrap();
     assert_eq!(chain.end, None, "the fox's last tail bone carries weight: no end helper");
     assert_eq!(rig.joint_names()[chain.anchor], "b_Hip_01");
@@ -1283,7 +1442,10 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
     for name in ["Walk", "Run"] {
         let clip = m.sample_clip(0, name, 30.0).unwrap();
         let r = real_run(rig, &chain, &clip, 4);
-        println!("fox {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
+        println!(
+            "fox {name}: relative length error {:.1e}, largest bend from rest {:.1} deg",
+            r.len_err, r.max_bend_deg
+        );
         assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
         assert!(!r.body_moved, "{name}: the tail moved a body joint");
         assert!(r.max_bend_deg > 2.0, "{name}: the tail should swing ({} deg)", r.max_bend_deg);
@@ -1293,8 +1455,16 @@ fn fox_tail_swings_without_stretching_or_moving_the_body() {
     let run30 = real_run(rig, &chain, &m.sample_clip(0, "Run", 30.0).unwrap(), 3);
     let run60 = real_run(rig, &chain, &m.sample_clip(0, "Run", 60.0).unwrap(), 3);
     let tail_length = 36.652;
-    let worst = run30.tip_path.iter().zip(run60.tip_path.iter().step_by(2)).map(|(a, b)| (*a - *b).length()).fold(0.0, f32::max);
-    println!("fox Run: tip path 30 vs 60 Hz differs by {:.2}% of the tail length", 100.0 * worst / tail_length);
+    let worst = run30
+        .tip_path
+        .iter()
+        .zip(run60.tip_path.iter().step_by(2))
+        .map(|(a, b)| (*a - *b).length())
+        .fold(0.0, f32::max);
+    println!(
+        "fox Run: tip path 30 vs 60 Hz differs by {:.2}% of the tail length",
+        100.0 * worst / tail_length
+    );
     assert!(worst <= 0.02 * tail_length, "tip path differs by {worst}");
 }
 
@@ -1308,7 +1478,10 @@ fn wolf_eight_bone_tail_hanging_off_the_back() {
     for name in ["Walk", "Gallop"] {
         let clip = m.sample_clip(0, name, 30.0).unwrap();
         let r = real_run(rig, &chain, &clip, 4);
-        println!("wolf {name}: relative length error {:.1e}, largest bend from rest {:.1} deg", r.len_err, r.max_bend_deg);
+        println!(
+            "wolf {name}: relative length error {:.1e}, largest bend from rest {:.1} deg",
+            r.len_err, r.max_bend_deg
+        );
         assert!(r.len_err < 1e-4, "{name}: tail stretched by {}", r.len_err);
         assert!(!r.body_moved, "{name}: the tail moved a body joint");
         assert!(r.max_bend_deg > 2.0, "{name}: the tail should swing ({} deg)", r.max_bend_deg);
@@ -1323,7 +1496,8 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
     assert_eq!(chain.end, Some(12));
     let fox = crate::common::load("fox/Fox.glb");
     let c = TailChain::find(fox.rig().unwrap()).unwrap();
-    let names: Vec<&str> = c.bones.iter().map(|&j| fox.rig().unwrap().joint_names()[j].as_str()).collect();
+    let names: Vec<&str> =
+        c.bones.iter().map(|&j| fox.rig().unwrap().joint_names()[j].as_str()).collect();
     assert_eq!(names, ["b_Tail01_012", "b_Tail02_013", "b_Tail03_014"]);
     assert_eq!(c.end, None);
     // No tail at all: a clear NotFound naming the field.
@@ -1344,7 +1518,8 @@ fn a_long_hitch_is_capped_not_exploded() {
     // the stall, nothing explodes, lengths hold, the clock carries on.
     // (0.6 m and a half turn: below the teleport distance.)
     let base = walk(29.0 / 60.0).w_axis.truncate();
-    let after = |t: f32| hips(base + Vec3::new(0.6, 0.0, 0.2 * t), Quat::from_rotation_y(3.0 + 0.5 * t));
+    let after =
+        |t: f32| hips(base + Vec3::new(0.6, 0.0, 0.2 * t), Quat::from_rotation_y(3.0 + 0.5 * t));
     spring.step(after(0.0), 2.0).unwrap();
     assert!(length_error(&spring) < 1e-5);
     assert!(spring.particles().iter().all(|p| p.is_finite()));

@@ -26,7 +26,7 @@ fn character(i: usize) -> TailSpring {
     if i % 13 == 5 {
         p.forward_plane = false;
     }
-    if i % 5 == 0 {
+    if i.is_multiple_of(5) {
         p.substep_rate = 240.0;
     }
     TailSpring::new(&rig, chain, p).unwrap()
@@ -38,10 +38,15 @@ fn character(i: usize) -> TailSpring {
 fn motion(i: usize, t: f32) -> Mat4 {
     let k = i as f32 * 0.37;
     let speed = 1.0 + (i % 4) as f32;
-    let y = 0.55 + 0.4 * (1.3 * t + k).sin().abs() - if i % 2 == 0 { 0.4 } else { 0.0 };
+    let y = 0.55 + 0.4 * (1.3 * t + k).sin().abs() - if i.is_multiple_of(2) { 0.4 } else { 0.0 };
     let jump = if i % 17 == 2 && t > 0.8 { 5.0 } else { 0.0 };
     let pos = Vec3::new(0.3 * (speed * t + k).sin() + jump, y, 0.6 * speed * t);
-    let rot = Quat::from_euler(EulerRot::YXZ, 1.5 * (speed * 2.0 * t + k).sin(), 0.4 * (3.0 * t + k).sin(), 0.2 * (5.0 * t).cos());
+    let rot = Quat::from_euler(
+        EulerRot::YXZ,
+        1.5 * (speed * 2.0 * t + k).sin(),
+        0.4 * (3.0 * t + k).sin(),
+        0.2 * (5.0 * t).cos(),
+    );
     Mat4::from_rotation_translation(rot, pos)
 }
 
@@ -67,8 +72,6 @@ struct Run {
     grounded: Vec<bool>,
     teleports: u64,
 }
-
-
 
 fn bits(qs: impl IntoIterator<Item = Quat>) -> impl Iterator<Item = u32> {
     qs.into_iter().flat_map(|q| q.to_array().map(f32::to_bits))

@@ -19,7 +19,11 @@ pub fn creature(bones: usize) -> (Rig, TailChain) {
         heads.push(Vec3::new(0.0, 0.95, -0.12) + dir * (0.8 * i as f32 / bones as f32));
     }
     let rig = Rig::new(RigParts {
-        vertices: vec![Vec3::new(-0.2, 0.0, -0.1), Vec3::new(0.2, 0.0, -0.1), Vec3::new(0.0, 1.4, 0.1)],
+        vertices: vec![
+            Vec3::new(-0.2, 0.0, -0.1),
+            Vec3::new(0.2, 0.0, -0.1),
+            Vec3::new(0.0, 1.4, 0.1),
+        ],
         triangles: vec![[0, 1, 2]],
         influences: Influences::rigid(&[0, 0, 0]),
         joint_names: names,

@@ -101,13 +101,24 @@ def read_source(path: Path):
     for ni in mesh_nodes:
         for prim in doc["meshes"][doc["nodes"][ni]["mesh"]]["primitives"]:
             p = g.accessor(prim["attributes"]["POSITION"]).astype(np.float64)
-            t = g.accessor(prim["indices"]).reshape(-1, 3).astype(np.int64) if "indices" in prim else np.arange(len(p)).reshape(-1, 3)
+            t = (
+                g.accessor(prim["indices"]).reshape(-1, 3).astype(np.int64)
+                if "indices" in prim
+                else np.arange(len(p)).reshape(-1, 3)
+            )
             pos.append(p)
             tris.append(t + base)
             joints.append(g.accessor(prim["attributes"]["JOINTS_0"]).astype(np.int64))
             weights.append(g.accessor(prim["attributes"]["WEIGHTS_0"]).astype(np.float64))
             base += len(p)
-    return g, mesh_nodes[0], np.concatenate(pos), np.concatenate(tris), np.concatenate(joints), np.concatenate(weights)
+    return (
+        g,
+        mesh_nodes[0],
+        np.concatenate(pos),
+        np.concatenate(tris),
+        np.concatenate(joints),
+        np.concatenate(weights),
+    )
 
 
 def _only_select(bpy, objs) -> None:
@@ -134,7 +145,7 @@ def remesh(pos, tris, joints, weights, bone_count: int, kind: str):
     source = _mesh_object(bpy, "source", pos, tris)
     groups = [source.vertex_groups.new(name=f"j{k:03d}") for k in range(bone_count)]
     for v in range(len(pos)):
-        for j, w in zip(joints[v], weights[v]):
+        for j, w in zip(joints[v], weights[v], strict=False):
             if w > 0:
                 groups[int(j)].add([v], float(w), "ADD")
     target = _mesh_object(bpy, "target", pos, tris)
@@ -185,7 +196,9 @@ def remesh(pos, tris, joints, weights, bone_count: int, kind: str):
     out_j = np.zeros((len(out_pos), MAX_INFLUENCES), dtype=np.int64)
     out_w = np.zeros((len(out_pos), MAX_INFLUENCES), dtype=np.float64)
     for v in me.vertices:
-        inf = sorted(((g.weight, index[g.group]) for g in v.groups if g.weight > 0), reverse=True)[:MAX_INFLUENCES]
+        inf = sorted(((g.weight, index[g.group]) for g in v.groups if g.weight > 0), reverse=True)[
+            :MAX_INFLUENCES
+        ]
         if not inf:
             raise ValueError(f"vertex {v.index} received no weight")
         total = sum(w for w, _ in inf)
@@ -199,7 +212,17 @@ def _pad4(b: bytes) -> bytes:
     return b + b"\0" * (-len(b) % 4)
 
 
-def write_glb(g: NumpyGltf, mesh_node: int, out: Path, name: str, pos, tris, joints, weights, joint_names: dict[int, str]) -> None:
+def write_glb(
+    g: NumpyGltf,
+    mesh_node: int,
+    out: Path,
+    name: str,
+    pos,
+    tris,
+    joints,
+    weights,
+    joint_names: dict[int, str],
+) -> None:
     """The source's node tree and skin (inverse binds unchanged, joints
     renamed) with the new mesh on the source's skinned node; no animation,
     material or texture."""
@@ -207,7 +230,11 @@ def write_glb(g: NumpyGltf, mesh_node: int, out: Path, name: str, pos, tris, joi
     skin = doc["skins"][doc["nodes"][mesh_node]["skin"]]
     nodes = []
     for i, n in enumerate(doc["nodes"]):
-        keep = {k: v for k, v in n.items() if k in ("name", "children", "translation", "rotation", "scale", "matrix")}
+        keep = {
+            k: v
+            for k, v in n.items()
+            if k in ("name", "children", "translation", "rotation", "scale", "matrix")
+        }
         if i in joint_names:
             keep["name"] = joint_names[i]
         if i == mesh_node:
@@ -230,25 +257,67 @@ def write_glb(g: NumpyGltf, mesh_node: int, out: Path, name: str, pos, tris, joi
         data += _pad4(blob)
     n = len(pos)
     accessors = [
-        {"bufferView": 0, "componentType": 5126, "count": n, "type": "VEC3", "min": pos.min(axis=0).astype(np.float32).tolist(), "max": pos.max(axis=0).astype(np.float32).tolist()},
-        {"bufferView": 1, "componentType": 5121 if len(skin["joints"]) < 256 else 5123, "count": n, "type": "VEC4"},
+        {
+            "bufferView": 0,
+            "componentType": 5126,
+            "count": n,
+            "type": "VEC3",
+            "min": pos.min(axis=0).astype(np.float32).tolist(),
+            "max": pos.max(axis=0).astype(np.float32).tolist(),
+        },
+        {
+            "bufferView": 1,
+            "componentType": 5121 if len(skin["joints"]) < 256 else 5123,
+            "count": n,
+            "type": "VEC4",
+        },
         {"bufferView": 2, "componentType": 5126, "count": n, "type": "VEC4"},
-        {"bufferView": 3, "componentType": 5123 if n < 65536 else 5125, "count": int(tris.size), "type": "SCALAR"},
+        {
+            "bufferView": 3,
+            "componentType": 5123 if n < 65536 else 5125,
+            "count": int(tris.size),
+            "type": "SCALAR",
+        },
         {"bufferView": 4, "componentType": 5126, "count": len(skin["joints"]), "type": "MAT4"},
     ]
     gltf = {
-        "asset": {"version": "2.0", "generator": f"caudal scripts/make_remeshed_targets.py (Blender {_bpy().app.version_string})"},
+        "asset": {
+            "version": "2.0",
+            "generator": f"caudal scripts/make_remeshed_targets.py (Blender {_bpy().app.version_string})",
+        },
         "scene": doc.get("scene", 0),
         "scenes": [{k: v for k, v in s.items() if k in ("name", "nodes")} for s in doc["scenes"]],
         "nodes": nodes,
-        "meshes": [{"name": name, "primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2}, "indices": 3, "mode": 4}]}],
-        "skins": [{"joints": skin["joints"], "inverseBindMatrices": 4, **({"skeleton": skin["skeleton"]} if "skeleton" in skin else {})}],
+        "meshes": [
+            {
+                "name": name,
+                "primitives": [
+                    {
+                        "attributes": {"POSITION": 0, "JOINTS_0": 1, "WEIGHTS_0": 2},
+                        "indices": 3,
+                        "mode": 4,
+                    }
+                ],
+            }
+        ],
+        "skins": [
+            {
+                "joints": skin["joints"],
+                "inverseBindMatrices": 4,
+                **({"skeleton": skin["skeleton"]} if "skeleton" in skin else {}),
+            }
+        ],
         "accessors": accessors,
         "bufferViews": views,
         "buffers": [{"byteLength": len(data)}],
     }
     js = _pad4(json.dumps(gltf, separators=(",", ":")).encode()).replace(b"\0", b" ")
-    body = struct.pack("<II", len(js), 0x4E4F534A) + js + struct.pack("<II", len(data), 0x004E4942) + data
+    body = (
+        struct.pack("<II", len(js), 0x4E4F534A)
+        + js
+        + struct.pack("<II", len(data), 0x004E4942)
+        + data
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(struct.pack("<III", 0x46546C67, 2, 12 + len(body)) + body)
 
@@ -272,7 +341,9 @@ def make_target(src: Path, kind: str, out: Path, name: str) -> dict:
         "blender": _bpy().app.version_string,
         "vertices": int(len(new_pos)),
         "triangles": int(len(new_tris)),
-        "joint_names": {new: g.doc["nodes"][node].get("name", f"node_{node}") for node, new in renamed.items()},
+        "joint_names": {
+            new: g.doc["nodes"][node].get("name", f"node_{node}") for node, new in renamed.items()
+        },
     }
 
 
@@ -282,7 +353,12 @@ def manifest_row(rel: str, source_row: dict, record: dict) -> dict:
         "path": rel,
         "source": f"derived from {source_row['source']}: {record['method']}, weights transferred from the original, bones renamed, clips removed (scripts/make_remeshed_targets.py)",
         "licence": source_row["licence"],
-        "credit": source_row["credit"] + (" Modified: re-meshed, weights transferred, bones renamed." if "Modified" not in source_row["credit"] else ""),
+        "credit": source_row["credit"]
+        + (
+            " Modified: re-meshed, weights transferred, bones renamed."
+            if "Modified" not in source_row["credit"]
+            else ""
+        ),
         "modified": True,
         "bytes": len(data),
         "sha256": hashlib.sha256(data).hexdigest(),
@@ -291,8 +367,14 @@ def manifest_row(rel: str, source_row: dict, record: dict) -> dict:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--check", action="store_true", help="rebuild into a temporary folder and compare with the committed files")
-    ap.add_argument("--only", default=None, help="comma-separated animal names (Fox,Wolf,ShibaInu,Alpaca)")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="rebuild into a temporary folder and compare with the committed files",
+    )
+    ap.add_argument(
+        "--only", default=None, help="comma-separated animal names (Fox,Wolf,ShibaInu,Alpaca)"
+    )
     args = ap.parse_args()
     only = set(args.only.split(",")) if args.only else None
     rows = json.loads((ASSETS / "MANIFEST.json").read_text(encoding="utf-8"))
@@ -310,9 +392,13 @@ def main() -> int:
                 record = make_target(ASSETS / rel, kind, out, name)
                 truth_path = (tmp or folder) / f"{name}.truth.json"
                 truth_path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-                print(f"{name}: {record['vertices']} vertices, {record['triangles']} triangles, {out.stat().st_size} bytes")
+                print(
+                    f"{name}: {record['vertices']} vertices, {record['triangles']} triangles, {out.stat().st_size} bytes"
+                )
                 if args.check:
-                    committed = json.loads((folder / f"{name}.truth.json").read_text(encoding="utf-8"))
+                    committed = json.loads(
+                        (folder / f"{name}.truth.json").read_text(encoding="utf-8")
+                    )
                     for key in ("vertices", "triangles", "joint_names"):
                         if committed.get(key) != record.get(key):
                             problems.append(f"{name}: {key} differs")
@@ -328,7 +414,9 @@ def main() -> int:
         return 1 if problems else 0
     order = [r["path"] for r in rows]
     merged = [by_path[p] for p in order] + [by_path[p] for p in sorted(by_path) if p not in order]
-    (ASSETS / "MANIFEST.json").write_text(json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    (ASSETS / "MANIFEST.json").write_text(
+        json.dumps(merged, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return 0
 
 

@@ -24,9 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python_tests"))
 
-import caudal  # noqa: E402
 import transfer_truth as tt  # noqa: E402
 from gltf_numpy import NumpyGltf  # noqa: E402
+
+import caudal  # noqa: E402
 
 ANIMALS = [
     ("fox/Fox.glb", "Fox", ["Walk", "Run"]),
@@ -37,7 +38,9 @@ ANIMALS = [
 KINDS = ("subdivided", "decimated", "voxel")
 
 
-def transfer(src_path: Path, clip: str, tgt_path: Path, out: Path, mode: str, rate: float | None) -> tuple[dict, float]:
+def transfer(
+    src_path: Path, clip: str, tgt_path: Path, out: Path, mode: str, rate: float | None
+) -> tuple[dict, float]:
     src, tgt = caudal.load(src_path), caudal.load(tgt_path)
     t0 = time.perf_counter()
     c = src.clip(clip, rate) if rate else src.clip(clip, keys=True)
@@ -47,7 +50,15 @@ def transfer(src_path: Path, clip: str, tgt_path: Path, out: Path, mode: str, ra
     return report, seconds
 
 
-def row(src_path: Path, clip: str, tgt_path: Path, names: dict[str, str], mode: str, rate: float | None, tmp: Path) -> dict:
+def row(
+    src_path: Path,
+    clip: str,
+    tgt_path: Path,
+    names: dict[str, str],
+    mode: str,
+    rate: float | None,
+    tmp: Path,
+) -> dict:
     out = tmp / f"{tgt_path.stem}_{clip}.glb"
     report, seconds = transfer(src_path, clip, tgt_path, out, mode, rate)
     g = NumpyGltf(src_path)
@@ -81,7 +92,9 @@ def main() -> int:
         tmp = Path(d)
         if args.control or not args.remeshed:
             print(f"\nControl (same mesh), {args.mode}, scored at 24 even times")
-            print("| animal | clip | quality | worst vertex (% diag) | loop seam (% diag) | reported | s |")
+            print(
+                "| animal | clip | quality | worst vertex (% diag) | loop seam (% diag) | reported | s |"
+            )
             print("|---|---|---|---|---|---|---|")
             for rel, short, clips in ANIMALS:
                 path = assets / rel
@@ -90,7 +103,9 @@ def main() -> int:
                     r = row(path, clip, path, {}, args.mode, args.rate, tmp)
                     s = r["score"]
                     loop = "-" if r["loop"] is None else f"{r['loop'] * 100:.4f}"
-                    print(f"| {short} | {clip} | {s['quality'] * 100:.3f}% | {s['worst'] * 100:.4f} | {loop} | {fmt_report(r['report'])} | {r['seconds']:.2f} |")
+                    print(
+                        f"| {short} | {clip} | {s['quality'] * 100:.3f}% | {s['worst'] * 100:.4f} | {loop} | {fmt_report(r['report'])} | {r['seconds']:.2f} |"
+                    )
         if args.remeshed:
             print(f"\nRe-meshed targets, {args.mode}, against the exact answer at 24 even times")
             print("| animal | kind | clip | quality | worst vertex (% diag) | reported | s |")
@@ -103,7 +118,9 @@ def main() -> int:
                     for clip in clips:
                         r = row(path, clip, tgt, names, args.mode, args.rate, tmp)
                         s = r["score"]
-                        print(f"| {short} | {kind} | {clip} | {s['quality'] * 100:.2f}% | {s['worst'] * 100:.3f} | {fmt_report(r['report'])} | {r['seconds']:.2f} |")
+                        print(
+                            f"| {short} | {kind} | {clip} | {s['quality'] * 100:.2f}% | {s['worst'] * 100:.3f} | {fmt_report(r['report'])} | {r['seconds']:.2f} |"
+                        )
     return 0
 
 

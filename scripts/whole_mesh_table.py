@@ -51,11 +51,25 @@ def measure(truth_path: Path) -> dict[str, Any]:
         out["clips"].append(
             {
                 "clip": e["clip"],
-                "repaired": {k: {f: v[f] for f in ("edges", "p95", "p99", "max", "torn_share", "torn_edges")} for k, v in by["repaired"].items()},
-                "rigger": {k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")} for k, v in by["rigger"].items()},
-                "rigid": {k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")} for k, v in by["rigid"].items()},
-                "artist": {k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")} for k, v in own_rows.items()},
-                "torn_by_repair": {k: mesh["torn_by_repair"][k] for k in ("edges", "samples", "by_region")},
+                "repaired": {
+                    k: {f: v[f] for f in ("edges", "p95", "p99", "max", "torn_share", "torn_edges")}
+                    for k, v in by["repaired"].items()
+                },
+                "rigger": {
+                    k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")}
+                    for k, v in by["rigger"].items()
+                },
+                "rigid": {
+                    k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")}
+                    for k, v in by["rigid"].items()
+                },
+                "artist": {
+                    k: {f: v[f] for f in ("p99", "torn_share", "torn_edges")}
+                    for k, v in own_rows.items()
+                },
+                "torn_by_repair": {
+                    k: mesh["torn_by_repair"][k] for k in ("edges", "samples", "by_region")
+                },
                 "torn_by_repair_worst": mesh["torn_by_repair"]["worst"],
                 "drift_share_h": mesh["body_drift"]["share_h"],
                 "swing_deg": mesh["motion"]["swing_deg"],
@@ -76,7 +90,11 @@ def measure(truth_path: Path) -> dict[str, Any]:
             "depth": c["depth"],
             "floor": c["floor"],
             "tail_lowest": m["tail_lowest"],
-            **{f"{k}_{f}": by[k][f] for k in ("tail", "collar", "body", "whole") for f in ("torn_share", "p99")},
+            **{
+                f"{k}_{f}": by[k][f]
+                for k in ("tail", "collar", "body", "whole")
+                for f in ("torn_share", "p99")
+            },
         }
     except caudal.CaudalError as err:
         out["crouch"] = {"error": str(err)}
@@ -97,7 +115,9 @@ def table(results: list[dict[str, Any]]) -> tuple[str, list[str]]:
     for r in results:
         name = r["fixture"].removesuffix(".glb")
         for c in r["clips"]:
-            clip = c["clip"].replace("|", "\\|")  # Blender's Armature|Action names, in a markdown cell
+            clip = c["clip"].replace(
+                "|", "\\|"
+            )  # Blender's Armature|Action names, in a markdown cell
             rep, art = c["repaired"], c["artist"]
             tail, body, collar, whole = rep["tail"], rep["body"], rep["collar"], rep["whole"]
             tbr = c["torn_by_repair"]
@@ -118,7 +138,9 @@ def table(results: list[dict[str, Any]]) -> tuple[str, list[str]]:
             if c["swing_deg"] < MIN_SWING_BAR_DEG:
                 fails.append(f"{label}: swing {c['swing_deg']:.2f} deg")
             if collar["torn_share"] > art["collar"]["torn_share"]:
-                fails.append(f"{label}: collar torn {pct(collar['torn_share'])} > artist's {pct(art['collar']['torn_share'])}")
+                fails.append(
+                    f"{label}: collar torn {pct(collar['torn_share'])} > artist's {pct(art['collar']['torn_share'])}"
+                )
             if c["drift_share_h"] > BODY_DRIFT_BAR:
                 fails.append(f"{label}: body drift {100 * c['drift_share_h']:.3f}% H")
             if c["closure_deg"] > CLOSURE_BAR_DEG:
@@ -169,7 +191,11 @@ def main() -> int:
     results = []
     for t in truths:
         r = measure(t)
-        print(f"measured {r['fixture']}: {len(r['clips'])} looping clips in {r['seconds']:.0f} s", file=sys.stderr, flush=True)
+        print(
+            f"measured {r['fixture']}: {len(r['clips'])} looping clips in {r['seconds']:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         results.append(r)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))

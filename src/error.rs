@@ -58,7 +58,11 @@ pub enum CaudalError {
 
     /// A file could not be read or written.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, #[source] source: std::io::Error },
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 pub type Result<T> = std::result::Result<T, CaudalError>;
@@ -111,7 +115,11 @@ impl CaudalError {
             | EmptyMesh { field, .. }
             | Parameter { field, .. }
             | NotFound { field, .. } => Some(field),
-            CyclicParents { .. } | DuplicateName { .. } | Gltf { .. } | Io { .. } | Internal { .. } => None,
+            CyclicParents { .. }
+            | DuplicateName { .. }
+            | Gltf { .. }
+            | Io { .. }
+            | Internal { .. } => None,
         }
     }
 }

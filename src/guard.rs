@@ -39,7 +39,10 @@ pub fn catch<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
         Ok(r) => r,
         Err(payload) => {
             let place = LAST_PLACE.lock().map(|mut p| p.take()).unwrap_or_default();
-            Err(CaudalError::Internal { message: panic_message(&*payload), place: place.unwrap_or_default() })
+            Err(CaudalError::Internal {
+                message: panic_message(&*payload),
+                place: place.unwrap_or_default(),
+            })
         }
     }
 }
@@ -49,7 +52,8 @@ pub fn install_quiet_hook() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         std::panic::set_hook(Box::new(|info| {
-            let place = info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
+            let place =
+                info.location().map(|l| format!("{}:{}", l.file(), l.line())).unwrap_or_default();
             if let Ok(mut p) = LAST_PLACE.lock() {
                 *p = Some(place);
             }

@@ -22,19 +22,19 @@
 //! Nothing here knows about Python or Blender: the pyo3 layer lives in
 //! `python` behind the `python` cargo feature.
 
+pub mod appendage;
+pub mod bake;
+pub mod chain;
+pub mod demo;
 pub mod error;
+pub mod geometry;
+pub mod gltf_io;
 pub mod guard;
 pub mod limits;
-pub mod rig;
-pub mod geometry;
-pub mod appendage;
-pub mod chain;
-pub mod spring;
-pub mod bake;
-pub mod solve;
 pub mod measure;
-pub mod gltf_io;
-pub mod demo;
+pub mod rig;
+pub mod solve;
+pub mod spring;
 
 #[cfg(feature = "python")]
 mod python;

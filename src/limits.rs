@@ -59,16 +59,30 @@ pub fn check_bytes(field: &str, what: &str, bytes: f64, max_bytes: usize) -> Res
 /// checked to fit `joints` transforms a frame in `max_bytes`.
 pub fn clip_frames(duration: f32, rate: f32, joints: usize, max_bytes: usize) -> Result<usize> {
     if !(rate.is_finite() && rate > 0.0) {
-        return Err(CaudalError::param("rate", format!("sample rate must be finite and > 0, got {rate}")));
+        return Err(CaudalError::param(
+            "rate",
+            format!("sample rate must be finite and > 0, got {rate}"),
+        ));
     }
     if !(duration.is_finite() && duration >= 0.0) {
-        return Err(CaudalError::param("duration", format!("must be finite and >= 0, got {duration}")));
+        return Err(CaudalError::param(
+            "duration",
+            format!("must be finite and >= 0, got {duration}"),
+        ));
     }
     // In f32, as the samplers always counted (a different rounding would
     // change the frame count of existing clips); checked in f64 before use.
     let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as f64 + 1.0 } else { 1.0 };
-    let what = format!("a clip of {duration} s at {rate} frames/s ({} frames of {joints} joints)", human(frames));
-    check_bytes("rate", &what, bytes_of(frames * joints.max(1) as f64, std::mem::size_of::<Trs>()), max_bytes)?;
+    let what = format!(
+        "a clip of {duration} s at {rate} frames/s ({} frames of {joints} joints)",
+        human(frames)
+    );
+    check_bytes(
+        "rate",
+        &what,
+        bytes_of(frames * joints.max(1) as f64, std::mem::size_of::<Trs>()),
+        max_bytes,
+    )?;
     Ok(frames as usize)
 }
 

@@ -20,5 +20,8 @@ class CAUDAL_OT_build_armature(ArmatureOperator, bpy.types.Operator):
         except Exception as e:  # the character is untouched: build.apply rolled back
             self.report({"ERROR"}, message(e))
             return {"CANCELLED"}
-        self.report({"INFO"}, f"caudal: {s.card_title}; {len(p.new_joints)} bone(s) added, {len(p.rows)} vertices reweighted")
+        self.report(
+            {"INFO"},
+            f"caudal: {s.card_title}; {len(p.new_joints)} bone(s) added, {len(p.rows)} vertices reweighted",
+        )
         return {"FINISHED"}

@@ -45,7 +45,11 @@ pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], m: &mut [Matri
             }
             rep = match rep {
                 None => Some(k),
-                Some(r) if depth[k] < depth[r] || (depth[k] == depth[r] && weight[k] > weight[r]) => Some(k),
+                Some(r)
+                    if depth[k] < depth[r] || (depth[k] == depth[r] && weight[k] > weight[r]) =>
+                {
+                    Some(k)
+                }
                 keep => keep,
             };
         }

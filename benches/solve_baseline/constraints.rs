@@ -63,7 +63,8 @@ pub fn subsample(rig: &Rig, budget: usize) -> Vec<usize> {
         };
         spread(q.x as u32) | (spread(q.y as u32) << 1) | (spread(q.z as u32) << 2)
     };
-    let mut order: Vec<(u64, usize)> = rig.vertices().iter().enumerate().map(|(i, p)| (morton(*p), i)).collect();
+    let mut order: Vec<(u64, usize)> =
+        rig.vertices().iter().enumerate().map(|(i, p)| (morton(*p), i)).collect();
     order.sort_unstable();
     let mut keep = vec![false; n];
     for k in 0..budget {
@@ -108,7 +109,12 @@ impl Constraints {
         let mut moments: Vec<Option<Matrix4<f64>>> = vec![None; b * b];
         for &v in &vertices {
             let p = rest[v];
-            let q = Vector4::new(p.x as f64 - center.x, p.y as f64 - center.y, p.z as f64 - center.z, 1.0);
+            let q = Vector4::new(
+                p.x as f64 - center.x,
+                p.y as f64 - center.y,
+                p.z as f64 - center.z,
+                1.0,
+            );
             let outer = q * q.transpose();
             let (js, ws) = inf.of(v);
             for (&ja, &wa) in js.iter().zip(ws) {
@@ -121,7 +127,8 @@ impl Constraints {
                     if wb <= 0.0 {
                         continue;
                     }
-                    *moments[ja as usize * b + jb as usize].get_or_insert_with(Matrix4::zeros) += outer * (wa as f64 * wb as f64);
+                    *moments[ja as usize * b + jb as usize].get_or_insert_with(Matrix4::zeros) +=
+                        outer * (wa as f64 * wb as f64);
                 }
             }
             offsets.push(joints.len());
@@ -163,7 +170,11 @@ impl Constraints {
             .iter()
             .map(|&v| {
                 let p = surface[v];
-                Vector3::new(p.x as f64 - self.center.x, p.y as f64 - self.center.y, p.z as f64 - self.center.z)
+                Vector3::new(
+                    p.x as f64 - self.center.x,
+                    p.y as f64 - self.center.y,
+                    p.z as f64 - self.center.z,
+                )
             })
             .collect()
     }

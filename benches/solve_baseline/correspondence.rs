@@ -44,7 +44,8 @@ impl Correspondence {
         let scale = if sd > 0.0 { td / sd } else { 1.0 };
         let source_centre = (slo + shi) * 0.5;
         let target_centre = (tlo + thi) * 0.5;
-        let aligned: Vec<DVec3> = source.iter().map(|p| (p.as_dvec3() - source_centre) * scale + target_centre).collect();
+        let aligned: Vec<DVec3> =
+            source.iter().map(|p| (p.as_dvec3() - source_centre) * scale + target_centre).collect();
         let grid = Grid::new(&aligned);
         let mut nearest = Vec::with_capacity(target.len());
         let (mut sum, mut max) = (0.0f64, 0.0f64);
@@ -93,7 +94,11 @@ struct Grid {
 
 impl Grid {
     fn new(points: &[DVec3]) -> Grid {
-        let (lo, hi) = points.iter().fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(a, b), p| (a.min(*p), b.max(*p)));
+        let (lo, hi) = points
+            .iter()
+            .fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(a, b), p| {
+                (a.min(*p), b.max(*p))
+            });
         let ext = (hi - lo).max(DVec3::splat(1e-12));
         let volume = ext.x * ext.y * ext.z;
         let cells = (points.len() as f64 / 2.0).max(1.0);
@@ -148,10 +153,17 @@ impl Grid {
                             continue;
                         }
                         let (x, y, z) = (centre[0] + dx, centre[1] + dy, centre[2] + dz);
-                        if x < 0 || y < 0 || z < 0 || x >= self.dims[0] as i64 || y >= self.dims[1] as i64 || z >= self.dims[2] as i64 {
+                        if x < 0
+                            || y < 0
+                            || z < 0
+                            || x >= self.dims[0] as i64
+                            || y >= self.dims[1] as i64
+                            || z >= self.dims[2] as i64
+                        {
                             continue;
                         }
-                        let k = (z as usize * self.dims[1] + y as usize) * self.dims[0] + x as usize;
+                        let k =
+                            (z as usize * self.dims[1] + y as usize) * self.dims[0] + x as usize;
                         for &i in &self.items[self.starts[k]..self.starts[k + 1]] {
                             let d = (points[i] - q).length();
                             if d < best.1 || (d == best.1 && i < best.0) {

@@ -24,7 +24,8 @@ pub fn symmetric_eigen4(a: &[[f64; 4]; 4]) -> ([f64; 4], [[f64; 4]; 4]) {
         }
     }
     // v holds eigenvectors as columns: v[row][col].
-    let mut v = [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
+    let mut v =
+        [[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [0.0, 0.0, 0.0, 1.0]];
     for _ in 0..JACOBI_MAX_SWEEPS {
         let mut rotated = false;
         for p in 0..3 {
@@ -40,7 +41,11 @@ pub fn symmetric_eigen4(a: &[[f64; 4]; 4]) -> ([f64; 4], [[f64; 4]; 4]) {
                 rotated = true;
                 // Rotation angle that zeroes m[p][q] (Golub & Van Loan 8.4.2).
                 let theta = (m[q][q] - m[p][p]) / (2.0 * apq);
-                let t = if theta == 0.0 { 1.0 } else { theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt()) };
+                let t = if theta == 0.0 {
+                    1.0
+                } else {
+                    theta.signum() / (theta.abs() + (theta * theta + 1.0).sqrt())
+                };
                 let c = 1.0 / (t * t + 1.0).sqrt();
                 let s = t * c;
                 for row in m.iter_mut() {

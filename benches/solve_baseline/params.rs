@@ -19,7 +19,10 @@ impl SolveMode {
         match s {
             "rigid" => Ok(SolveMode::Rigid),
             "rotation_only" => Ok(SolveMode::RotationOnly),
-            _ => Err(CaudalError::param(field, format!("unknown mode {s:?} (expected \"rigid\" or \"rotation_only\")"))),
+            _ => Err(CaudalError::param(
+                field,
+                format!("unknown mode {s:?} (expected \"rigid\" or \"rotation_only\")"),
+            )),
         }
     }
     pub fn name(&self) -> &'static str {

@@ -79,7 +79,13 @@ pub fn measure(rig: &Rig, skinned: &[Vec3], targets: &[Vec3]) -> Quality {
         num += fsum;
         frame_mean_error.push(fsum / n as f64 / diagonal);
     }
-    let quality = if den > 0.0 { 1.0 - num / den } else if num == 0.0 { 1.0 } else { 0.0 };
+    let quality = if den > 0.0 {
+        1.0 - num / den
+    } else if num == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
     let count = (frames * n).max(1) as f64;
     Quality {
         quality,
@@ -106,22 +112,32 @@ pub fn quality_over(rig: &Rig, skinned: &[Vec3], targets: &[Vec3], subset: &[usi
             den += (t - rest[v].as_dvec3()).length();
         }
     }
-    if den > 0.0 { 1.0 - num / den } else if num == 0.0 { 1.0 } else { 0.0 }
+    if den > 0.0 {
+        1.0 - num / den
+    } else if num == 0.0 {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Heat-map colour of one error (SPEC X6): blue at 0, red at
 /// `red_at * diagonal` or worse, through cyan, green and yellow (hue 240
 /// degrees down to 0, linear in the error). Linear RGB in 0..1.
 pub fn heat_colour(error: f32, diagonal: f32, red_at: f32) -> [f32; 3] {
-    let x = if diagonal > 0.0 && red_at > 0.0 { (error / (red_at * diagonal)).clamp(0.0, 1.0) } else { 1.0 };
+    let x = if diagonal > 0.0 && red_at > 0.0 {
+        (error / (red_at * diagonal)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
     let x = if x.is_nan() { 1.0 } else { x };
     // Hue 240 (blue) -> 0 (red) in four linear legs.
     let h = (1.0 - x) * 4.0;
     match h {
-        h if h >= 3.0 => [0.0, 4.0 - h, 1.0],       // blue -> cyan
-        h if h >= 2.0 => [0.0, 1.0, h - 2.0],       // cyan -> green
-        h if h >= 1.0 => [2.0 - h, 1.0, 0.0],       // green -> yellow
-        h => [1.0, h, 0.0],                          // yellow -> red
+        h if h >= 3.0 => [0.0, 4.0 - h, 1.0], // blue -> cyan
+        h if h >= 2.0 => [0.0, 1.0, h - 2.0], // cyan -> green
+        h if h >= 1.0 => [2.0 - h, 1.0, 0.0], // green -> yellow
+        h => [1.0, h, 0.0],                   // yellow -> red
     }
 }
 

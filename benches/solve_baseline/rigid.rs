@@ -38,7 +38,13 @@ fn block_value(m: &Matrix3x4<f64>, g: &nalgebra::Matrix4<f64>, c: &Matrix3x4<f64
 /// One Gauss-Seidel sweep over `order` (active joints). Returns the exact
 /// change of the total squared constraint error (<= 0 up to rounding and the
 /// proximal term).
-pub fn sweep(cons: &Constraints, y: &[Matrix3x4<f64>], m: &mut [Matrix3x4<f64>], order: &[usize], proximal: f64) -> f64 {
+pub fn sweep(
+    cons: &Constraints,
+    y: &[Matrix3x4<f64>],
+    m: &mut [Matrix3x4<f64>],
+    order: &[usize],
+    proximal: f64,
+) -> f64 {
     let mut delta = 0.0;
     for &j in order {
         let mut c = y[j];
@@ -88,7 +94,8 @@ pub struct AffineSeed {
 
 impl AffineSeed {
     pub fn new(cons: &Constraints, ridge: f64, topological: &[usize]) -> Option<AffineSeed> {
-        let joints: Vec<usize> = topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
+        let joints: Vec<usize> =
+            topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
         let mut block = vec![usize::MAX; cons.active.len()];
         for (b, &j) in joints.iter().enumerate() {
             block[j] = b;
@@ -110,7 +117,10 @@ impl AffineSeed {
                 }
             }
         }
-        let scale = (0..nb).flat_map(|b| (0..4).map(move |a| (b, a))).map(|(b, a)| lower[b * nb + b].map_or(0.0, |g| g[(a, a)])).fold(0.0f64, f64::max);
+        let scale = (0..nb)
+            .flat_map(|b| (0..4).map(move |a| (b, a)))
+            .map(|(b, a)| lower[b * nb + b].map_or(0.0, |g| g[(a, a)]))
+            .fold(0.0f64, f64::max);
         let mut ridge_v = vec![0.0; 4 * nb];
         for b in 0..nb {
             let g = lower[b * nb + b].as_mut()?;
@@ -155,7 +165,12 @@ impl AffineSeed {
     }
 
     /// Rigid seed for every active joint (inactive ones copied from `prior`).
-    pub fn seed(&self, cons: &Constraints, y: &[Matrix3x4<f64>], prior: &[Matrix3x4<f64>]) -> Vec<Matrix3x4<f64>> {
+    pub fn seed(
+        &self,
+        cons: &Constraints,
+        y: &[Matrix3x4<f64>],
+        prior: &[Matrix3x4<f64>],
+    ) -> Vec<Matrix3x4<f64>> {
         let nb = self.joints.len();
         // Unknown block b is M_j^T (4x3); right-hand side Y_j^T + ridge * prior^T.
         let mut x: Vec<Matrix4x3<f64>> = self

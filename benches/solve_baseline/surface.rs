@@ -57,11 +57,20 @@ fn check_surfaces(rig: &Rig, surfaces: &[Vec3]) -> Result<usize> {
 /// Solve `rig`'s per-frame bone transforms so that its skinning reproduces
 /// `surfaces` (frame-major, `surfaces[f * N + v]`, bind space of `rig`).
 /// The clip is named `name` and sampled at `rate` frames per second.
-pub fn solve_surface(rig: &Rig, surfaces: &[Vec3], name: &str, rate: f32, params: &SolveParams) -> Result<Solved> {
+pub fn solve_surface(
+    rig: &Rig,
+    surfaces: &[Vec3],
+    name: &str,
+    rate: f32,
+    params: &SolveParams,
+) -> Result<Solved> {
     params.validate()?;
     let frames = check_surfaces(rig, surfaces)?;
     if !(rate.is_finite() && rate > 0.0) {
-        return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
+        return Err(CaudalError::param(
+            "rate",
+            format!("sample rate must be positive, got {rate}"),
+        ));
     }
     let n = rig.vertex_count();
     let b = rig.joint_count();
@@ -73,8 +82,13 @@ pub fn solve_surface(rig: &Rig, surfaces: &[Vec3], name: &str, rate: f32, params
         floor: params.error_floor * diag,
         proximal: params.proximal_weight,
     };
-    let seed = if params.affine_seed { AffineSeed::new(&cons, params.seed_ridge, rig.topological_order()) } else { None };
-    let order: Vec<usize> = rig.topological_order().iter().copied().filter(|&j| cons.active[j]).collect();
+    let seed = if params.affine_seed {
+        AffineSeed::new(&cons, params.seed_ridge, rig.topological_order())
+    } else {
+        None
+    };
+    let order: Vec<usize> =
+        rig.topological_order().iter().copied().filter(|&j| cons.active[j]).collect();
     let weight: Vec<f64> = cons.own.iter().map(|g| g[(3, 3)]).collect();
     let hier = (params.mode == SolveMode::RotationOnly).then(|| Hierarchy::new(rig, &cons));
 
@@ -118,7 +132,9 @@ pub fn solve_surface(rig: &Rig, surfaces: &[Vec3], name: &str, rate: f32, params
     for f in 0..frames {
         for (j, p) in rig.parents().iter().enumerate() {
             if p.is_some() {
-                let d = (clip.frame(f)[j].translation.length() as f64 - bind[j].translation.length() as f64).abs();
+                let d = (clip.frame(f)[j].translation.length() as f64
+                    - bind[j].translation.length() as f64)
+                    .abs();
                 bone_length_change = bone_length_change.max(d / diag);
             }
         }
@@ -126,7 +142,9 @@ pub fn solve_surface(rig: &Rig, surfaces: &[Vec3], name: &str, rate: f32, params
     let skinned = skin_clip(rig, &clip);
     let quality = measure(rig, &skinned, surfaces);
     let worlds = (0..frames)
-        .flat_map(|f| caudal::rig::world_matrices(rig.parents(), rig.topological_order(), clip.frame(f)))
+        .flat_map(|f| {
+            caudal::rig::world_matrices(rig.parents(), rig.topological_order(), clip.frame(f))
+        })
         .collect();
     Ok(Solved {
         clip,

@@ -25,7 +25,12 @@ fn check_clip(source: &Rig, clip: &Clip) -> Result<()> {
     if clip.joint_count() != source.joint_count() {
         return Err(CaudalError::shape(
             "clip",
-            format!("clip {:?} has {} joints, the source rig {}", clip.name, clip.joint_count(), source.joint_count()),
+            format!(
+                "clip {:?} has {} joints, the source rig {}",
+                clip.name,
+                clip.joint_count(),
+                source.joint_count()
+            ),
         ));
     }
     Ok(())
@@ -39,7 +44,12 @@ pub fn carried_surfaces(source: &Rig, clip: &Clip, corr: &Correspondence) -> Res
 
 /// Solve `target`'s version of `source`'s `clip`. The solved clip keeps the
 /// clip's name and sample rate.
-pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, params: &SolveParams) -> Result<Transfer> {
+pub fn transfer_clip(
+    source: &Rig,
+    clip: &Clip,
+    target: &Rig,
+    params: &SolveParams,
+) -> Result<Transfer> {
     check_clip(source, clip)?;
     let correspondence = Correspondence::new(source.vertices(), target.vertices());
     let surfaces = carried_surfaces(source, clip, &correspondence)?;
@@ -48,7 +58,12 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, params: &SolvePara
 }
 
 /// Several clips at once, in parallel over clips.
-pub fn transfer_clips(source: &Rig, clips: &[Clip], target: &Rig, params: &SolveParams) -> Result<Vec<Transfer>> {
+pub fn transfer_clips(
+    source: &Rig,
+    clips: &[Clip],
+    target: &Rig,
+    params: &SolveParams,
+) -> Result<Vec<Transfer>> {
     for c in clips {
         check_clip(source, c)?;
     }
@@ -65,6 +80,10 @@ pub fn transfer_clips(source: &Rig, clips: &[Clip], target: &Rig, params: &Solve
 
 /// Several surface sequences on one rig, in parallel over sequences:
 /// `(name, rate, surfaces)` each.
-pub fn solve_surfaces(rig: &Rig, jobs: &[(String, f32, Vec<Vec3>)], params: &SolveParams) -> Result<Vec<Solved>> {
+pub fn solve_surfaces(
+    rig: &Rig,
+    jobs: &[(String, f32, Vec<Vec3>)],
+    params: &SolveParams,
+) -> Result<Vec<Solved>> {
     jobs.par_iter().map(|(name, rate, s)| solve_surface(rig, s, name, *rate, params)).collect()
 }

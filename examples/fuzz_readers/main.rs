@@ -53,7 +53,8 @@ struct Args {
 
 fn args() -> Args {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let mut a = Args { seconds: 60.0, cases: u64::MAX, seed: 0, corpus: root.join("assets"), replay: None };
+    let mut a =
+        Args { seconds: 60.0, cases: u64::MAX, seed: 0, corpus: root.join("assets"), replay: None };
     let mut it = std::env::args().skip(1);
     while let Some(k) = it.next() {
         let v = it.next().unwrap_or_else(|| panic!("{k} needs a value"));
@@ -63,7 +64,9 @@ fn args() -> Args {
             "--seed" => a.seed = v.parse().expect("--seed N"),
             "--corpus" => a.corpus = PathBuf::from(v),
             "--replay" => a.replay = Some(PathBuf::from(v)),
-            other => panic!("unknown option {other} (--seconds, --cases, --seed, --corpus, --replay FILE)"),
+            other => panic!(
+                "unknown option {other} (--seconds, --cases, --seed, --corpus, --replay FILE)"
+            ),
         }
     }
     a
@@ -79,7 +82,10 @@ fn corpus(dir: &Path) -> Vec<(String, Vec<u8>)> {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|x| x == "glb" || x == "gltf") {
-                out.push((p.strip_prefix(dir).unwrap_or(&p).display().to_string(), std::fs::read(&p).expect("seed")));
+                out.push((
+                    p.strip_prefix(dir).unwrap_or(&p).display().to_string(),
+                    std::fs::read(&p).expect("seed"),
+                ));
             }
         }
     }
@@ -95,7 +101,8 @@ fn work_dir(root: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(root);
     std::fs::create_dir_all(inside.join("sub")).expect("work dir");
     std::fs::create_dir_all(&outside).expect("work dir");
-    std::fs::write(outside.join("secret.bin"), CANARY.repeat((8 << 20) / CANARY.len())).expect("secret");
+    std::fs::write(outside.join("secret.bin"), CANARY.repeat((8 << 20) / CANARY.len()))
+        .expect("secret");
     #[cfg(unix)]
     {
         let _ = std::os::unix::fs::symlink("../outside/secret.bin", inside.join("link.bin"));
@@ -134,7 +141,7 @@ fn variant(seed: &[u8], rng: &mut Rng) -> Vec<u8> {
             return b;
         }
         (Some((mut json, mut bin)), _) => {
-            if kind < 50 || kind >= 85 {
+            if !(50..85).contains(&kind) {
                 for _ in 0..1 + rng.below(3) {
                     mutate_json(&mut json, rng);
                 }
@@ -187,7 +194,9 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// and a finding if the outputs break a rule.
 fn run_case(bytes: &[u8], inside: &Path) -> (bool, bool, Option<(&'static str, String)>) {
     let opts = LoadOptions::default();
-    let Ok(m) = gltf_io::load_bytes_with(bytes, Some(inside), "fuzz", &opts) else { return (false, false, None) };
+    let Ok(m) = gltf_io::load_bytes_with(bytes, Some(inside), "fuzz", &opts) else {
+        return (false, false, None);
+    };
     for c in &m.characters {
         for a in &m.animations {
             let _ = m.sample_clip(c.index, &a.name, 30.0);
@@ -199,7 +208,11 @@ fn run_case(bytes: &[u8], inside: &Path) -> (bool, bool, Option<(&'static str, S
         let Ok(out) = gltf_io::encode(&m, &rigs, &[], as_json) else { continue };
         written = true;
         if contains(&out, CANARY) {
-            return (true, written, Some(("leak", "the output holds bytes of a file outside the folder".into())));
+            return (
+                true,
+                written,
+                Some(("leak", "the output holds bytes of a file outside the folder".into())),
+            );
         }
         if let Err(e) = gltf_io::load_bytes(&out, None, "reload") {
             return (true, written, Some(("reload", e.to_string())));
@@ -236,7 +249,11 @@ fn main() {
             let s = started.load(Ordering::Relaxed);
             if s > 0 && epoch.elapsed().as_millis() as u64 - s > HANG.as_millis() as u64 {
                 let _ = std::fs::copy(&current, &hang_file);
-                eprintln!("HANG: a case ran past {} s; saved as {}", HANG.as_secs(), hang_file.display());
+                eprintln!(
+                    "HANG: a case ran past {} s; saved as {}",
+                    HANG.as_secs(),
+                    hang_file.display()
+                );
                 std::process::exit(3);
             }
         });
@@ -285,7 +302,11 @@ fn main() {
             }
             Err(payload) => {
                 let p = save("panic", t.cases);
-                t.panics.push(format!("{label}: {} [{}]", caudal::guard::panic_message(&*payload), p.display()));
+                t.panics.push(format!(
+                    "{label}: {} [{}]",
+                    caudal::guard::panic_message(&*payload),
+                    p.display()
+                ));
             }
         }
     }

@@ -21,7 +21,11 @@ impl Rng {
         x.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
     pub fn chance(&mut self, p: f64) -> bool {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64 <= p
@@ -33,8 +37,37 @@ impl Rng {
 
 /// Numbers that break sizes, offsets and indices.
 const INTERESTING: &[f64] = &[
-    0.0, 1.0, -1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 13.0, 255.0, 256.0, 65535.0, 65536.0, 2147483647.0, 2147483648.0, 4294967295.0,
-    4294967296.0, 9007199254740992.0, 1e15, 1e7, 1e9, 3.4e38, -3.4e38, 1e300, 0.5, -0.0, 5120.0, 5121.0, 5123.0, 5125.0, 5126.0,
+    0.0,
+    1.0,
+    -1.0,
+    2.0,
+    3.0,
+    4.0,
+    5.0,
+    7.0,
+    13.0,
+    255.0,
+    256.0,
+    65535.0,
+    65536.0,
+    2147483647.0,
+    2147483648.0,
+    4294967295.0,
+    4294967296.0,
+    9007199254740992.0,
+    1e15,
+    1e7,
+    1e9,
+    3.4e38,
+    -3.4e38,
+    1e300,
+    0.5,
+    -0.0,
+    5120.0,
+    5121.0,
+    5123.0,
+    5125.0,
+    5126.0,
 ];
 
 /// Strings that break enums and paths; URIs that try to leave the folder.
@@ -56,8 +89,25 @@ pub const HOSTILE_URIS: &[&str] = &[
 ];
 
 const STRINGS: &[&str] = &[
-    "wiggle", "translation", "rotation", "scale", "weights", "SCALAR", "VEC3", "VEC4", "MAT4", "MAT2", "STEP", "CUBICSPLINE",
-    "LINEAR", "POSITION", "JOINTS_0", "WEIGHTS_0", "KHR_draco_mesh_compression", "EXT_meshopt_compression", "",
+    "wiggle",
+    "translation",
+    "rotation",
+    "scale",
+    "weights",
+    "SCALAR",
+    "VEC3",
+    "VEC4",
+    "MAT4",
+    "MAT2",
+    "STEP",
+    "CUBICSPLINE",
+    "LINEAR",
+    "POSITION",
+    "JOINTS_0",
+    "WEIGHTS_0",
+    "KHR_draco_mesh_compression",
+    "EXT_meshopt_compression",
+    "",
 ];
 
 /// JSON pointers of every value in `v` (the root excluded).
@@ -96,7 +146,8 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
     match rng.below(12) {
         // A number becomes an interesting one, or moves a little.
         0..=3 => {
-            let nums: Vec<&String> = all.iter().filter(|p| doc.pointer(p).is_some_and(Value::is_number)).collect();
+            let nums: Vec<&String> =
+                all.iter().filter(|p| doc.pointer(p).is_some_and(Value::is_number)).collect();
             if nums.is_empty() {
                 return;
             }
@@ -109,7 +160,11 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
                 _ => *rng.pick(INTERESTING),
             };
             let v = if new.fract() == 0.0 && new.abs() < 1.8e19 {
-                if new >= 0.0 { json!(new as u64) } else { json!(new as i64) }
+                if new >= 0.0 {
+                    json!(new as u64)
+                } else {
+                    json!(new as i64)
+                }
             } else {
                 json!(new)
             };
@@ -119,7 +174,8 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
         }
         // A string becomes another (enums, semantics, paths).
         4 => {
-            let strs: Vec<&String> = all.iter().filter(|p| doc.pointer(p).is_some_and(Value::is_string)).collect();
+            let strs: Vec<&String> =
+                all.iter().filter(|p| doc.pointer(p).is_some_and(Value::is_string)).collect();
             if let Some(p) = (!strs.is_empty()).then(|| rng.pick(&strs).to_string()) {
                 let s = if rng.chance(0.3) { *rng.pick(HOSTILE_URIS) } else { *rng.pick(STRINGS) };
                 if let Some(x) = doc.pointer_mut(&p) {
@@ -159,7 +215,12 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
         }
         // An array element is duplicated.
         7 => {
-            let arrays: Vec<&String> = all.iter().filter(|p| doc.pointer(p).is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()))).collect();
+            let arrays: Vec<&String> = all
+                .iter()
+                .filter(|p| {
+                    doc.pointer(p).is_some_and(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+                })
+                .collect();
             if let Some(p) = (!arrays.is_empty()).then(|| rng.pick(&arrays).to_string()) {
                 let k = rng.next() as usize;
                 if let Some(Value::Array(a)) = doc.pointer_mut(&p) {
@@ -176,7 +237,10 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
             }
             let (a, b) = (rng.below(n), rng.below(n));
             if let Some(node) = doc["nodes"][a].as_object_mut() {
-                node.entry("children").or_insert_with(|| json!([])).as_array_mut().map(|c| c.push(json!(b)));
+                if let Some(c) = node.entry("children").or_insert_with(|| json!([])).as_array_mut()
+                {
+                    c.push(json!(b))
+                }
             }
         }
         // A buffer's URI turns hostile (the GLB chunk is then not used).
@@ -198,7 +262,11 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
             if n > 0 {
                 let i = rng.below(n);
                 let key = *rng.pick(keys);
-                doc[coll][i][key] = if key == "normalized" { json!(true) } else { json!(*rng.pick(INTERESTING) as i64) };
+                doc[coll][i][key] = if key == "normalized" {
+                    json!(true)
+                } else {
+                    json!(*rng.pick(INTERESTING) as i64)
+                };
             }
         }
         // Animation channels: a target node, a path, a sampler.
@@ -210,8 +278,14 @@ pub fn mutate_json(doc: &mut Value, rng: &mut Rng) {
                 if c > 0 {
                     let ch = rng.below(c);
                     match rng.below(3) {
-                        0 => doc["animations"][a]["channels"][ch]["target"]["node"] = json!(rng.below(4096)),
-                        1 => doc["animations"][a]["channels"][ch]["target"]["path"] = json!(*rng.pick(STRINGS)),
+                        0 => {
+                            doc["animations"][a]["channels"][ch]["target"]["node"] =
+                                json!(rng.below(4096))
+                        }
+                        1 => {
+                            doc["animations"][a]["channels"][ch]["target"]["path"] =
+                                json!(*rng.pick(STRINGS))
+                        }
                         _ => doc["animations"][a]["channels"][ch]["sampler"] = json!(rng.below(64)),
                     }
                 }
@@ -234,7 +308,16 @@ pub fn mutate_bytes(bytes: &mut Vec<u8>, rng: &mut Rng) {
             }
         }
         1 => {
-            let words: [u32; 8] = [0, 1, 0x7fff_ffff, 0x8000_0000, 0xffff_ffff, 0x7f80_0000, 0xffc0_0000, 0x4b18_9680];
+            let words: [u32; 8] = [
+                0,
+                1,
+                0x7fff_ffff,
+                0x8000_0000,
+                0xffff_ffff,
+                0x7f80_0000,
+                0xffc0_0000,
+                0x4b18_9680,
+            ];
             let i = rng.below(bytes.len().saturating_sub(3).max(1));
             let w = rng.pick(&words).to_le_bytes();
             for (k, b) in w.iter().enumerate() {

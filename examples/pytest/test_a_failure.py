@@ -7,4 +7,6 @@ import caudal.testing as ct
 def test_walk_carries_onto_the_template_rig(caudal_model, caudal_clip):
     artist = caudal_model("../../assets/fox/Fox.glb")
     walk = caudal_clip(artist, "Walk")
-    ct.assert_transfer_quality(artist, caudal_model("../../assets/fox/Fox_notail.glb"), walk, at_least=0.95)
+    ct.assert_transfer_quality(
+        artist, caudal_model("../../assets/fox/Fox_notail.glb"), walk, at_least=0.95
+    )

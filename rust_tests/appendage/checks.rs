@@ -10,7 +10,10 @@ pub fn chains(report: &Report) -> Vec<&PartReport> {
 }
 
 fn mat_close(a: &Mat4, b: &Mat4, tol: f32) -> bool {
-    a.to_cols_array().iter().zip(b.to_cols_array()).all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
+    a.to_cols_array()
+        .iter()
+        .zip(b.to_cols_array())
+        .all(|(x, y)| (x - y).abs() <= tol * (1.0 + y.abs()))
 }
 
 /// Structure of one grown chain: names, parents, bind rotation of the
@@ -31,11 +34,20 @@ pub fn check_chain(input: &Rig, out: &Rig, part: &PartReport, pelvis: &str) {
         // Same bind rotation (and scale) as the pelvis.
         let (b, p) = (out.bind_world()[j], out.bind_world()[pelvis_j]);
         for c in 0..3 {
-            assert!((b.col(c) - p.col(c)).abs().max_element() < 1e-5, "{name} bind rotation differs from the pelvis'");
+            assert!(
+                (b.col(c) - p.col(c)).abs().max_element() < 1e-5,
+                "{name} bind rotation differs from the pelvis'"
+            );
         }
-        assert!(mat_close(&(out.inverse_bind()[j] * b), &Mat4::IDENTITY, 1e-4), "{name} inverse bind");
+        assert!(
+            mat_close(&(out.inverse_bind()[j] * b), &Mat4::IDENTITY, 1e-4),
+            "{name} inverse bind"
+        );
         let local = out.rest_local()[j];
-        assert!(local.rotation.angle_between(Quat::IDENTITY) < 1e-3, "{name} local is a pure translation");
+        assert!(
+            local.rotation.angle_between(Quat::IDENTITY) < 1e-3,
+            "{name} local is a pure translation"
+        );
         assert!((local.scale - Vec3::ONE).abs().max_element() < 1e-4);
         if i == k {
             let inf = out.influences();
@@ -52,19 +64,30 @@ pub fn check_chain(input: &Rig, out: &Rig, part: &PartReport, pelvis: &str) {
         let (js, ws) = out.influences().of(v as usize);
         assert!((ws.iter().sum::<f32>() - 1.0).abs() < 1e-5);
         for (&j, &w) in js.iter().zip(ws) {
-            assert!(j as usize == pelvis_j || chain.contains(&(j as usize)), "vertex {v} weighted to {}", out.joint_names()[j as usize]);
+            assert!(
+                j as usize == pelvis_j || chain.contains(&(j as usize)),
+                "vertex {v} weighted to {}",
+                out.joint_names()[j as usize]
+            );
             if j as usize == pelvis_j {
                 // The pelvis is "prev" of the root segment: at most half,
                 // shared with the chain (the hand-over at the root lengthens
                 // that half's fade, never raises it).
-                assert!(w <= 0.5 + 1e-6 && js.iter().any(|&j| chain.contains(&(j as usize))), "vertex {v}: pelvis weight {w}");
+                assert!(
+                    w <= 0.5 + 1e-6 && js.iter().any(|&j| chain.contains(&(j as usize))),
+                    "vertex {v}: pelvis weight {w}"
+                );
             }
         }
     }
     // The root and tip bones move skin (on a coarse mesh a middle bone may
     // fall between two rings of vertices and only carry the chain on).
     for &j in [chain[0], *chain.last().unwrap()].iter() {
-        assert!(part.vertices.iter().any(|&v| out.influences().of(v as usize).0.contains(&(j as u32))));
+        assert!(part.vertices.iter().any(|&v| out
+            .influences()
+            .of(v as usize)
+            .0
+            .contains(&(j as u32))));
     }
 }
 
@@ -81,7 +104,11 @@ pub fn check_rest_unchanged(input: &Rig, out: &Rig, changed: &[u32]) {
     }
     for (v, &changed) in is_changed.iter().enumerate() {
         if !changed {
-            assert_eq!(out.influences().of(v), input.influences().of(v), "vertex {v} outside the parts changed");
+            assert_eq!(
+                out.influences().of(v),
+                input.influences().of(v),
+                "vertex {v} outside the parts changed"
+            );
         }
     }
 }
@@ -106,7 +133,10 @@ pub fn check_pose(out: &Rig, pelvis: &str, part: &PartReport) {
     let rigid = worlds[p] * bind_worlds[p].inverse();
     for &v in &part.vertices {
         let expect = rigid.transform_point3(out.vertices()[v as usize]);
-        assert!(posed[v as usize].distance(expect) < 1e-3 * out.height(), "tail vertex {v} does not follow the pelvis");
+        assert!(
+            posed[v as usize].distance(expect) < 1e-3 * out.height(),
+            "tail vertex {v} does not follow the pelvis"
+        );
     }
 }
 

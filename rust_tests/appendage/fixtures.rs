@@ -29,15 +29,30 @@ pub fn truth(model: &GltfModel, rel: &str) -> Truth {
     // truth global index -> rig index, primitive by primitive.
     let mut map = vec![u32::MAX; j["n_vertices"].as_u64().unwrap() as usize];
     for p in j["primitives"].as_array().unwrap() {
-        let (mesh, prim) = (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
-        let ours = model.single().unwrap().primitives.iter().find(|q| q.mesh == mesh && q.primitive == prim).expect("primitive in rig");
-        let (off, count) = (p["vertex_offset"].as_u64().unwrap() as usize, p["vertex_count"].as_u64().unwrap() as usize);
+        let (mesh, prim) =
+            (p["mesh"].as_u64().unwrap() as usize, p["primitive"].as_u64().unwrap() as usize);
+        let ours = model
+            .single()
+            .unwrap()
+            .primitives
+            .iter()
+            .find(|q| q.mesh == mesh && q.primitive == prim)
+            .expect("primitive in rig");
+        let (off, count) = (
+            p["vertex_offset"].as_u64().unwrap() as usize,
+            p["vertex_count"].as_u64().unwrap() as usize,
+        );
         assert_eq!(ours.vertex_count, count);
         for i in 0..count {
             map[off + i] = (ours.vertex_offset + i) as u32;
         }
     }
-    let tail: Vec<u32> = j["tail_vertices"].as_array().unwrap().iter().map(|v| map[v.as_u64().unwrap() as usize]).collect();
+    let tail: Vec<u32> = j["tail_vertices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| map[v.as_u64().unwrap() as usize])
+        .collect();
     let mut tail_u = vec![-1.0; n];
     for (t, u) in j["tail_u"].as_array().unwrap().iter().enumerate() {
         tail_u[map[t] as usize] = u.as_f64().unwrap() as f32;
@@ -48,12 +63,21 @@ pub fn truth(model: &GltfModel, rel: &str) -> Truth {
 
 /// The true centre line of the tail: centroids (and mean `tail_u`) of bands
 /// of `tail_u`.
-pub fn centre_line(points: &[Vec3], tail: &[u32], tail_u: &[f32], bands: usize) -> Vec<(Vec3, f32)> {
+pub fn centre_line(
+    points: &[Vec3],
+    tail: &[u32],
+    tail_u: &[f32],
+    bands: usize,
+) -> Vec<(Vec3, f32)> {
     let mut out = Vec::new();
     for b in 0..bands {
         let lo = b as f32 / bands as f32;
         let hi = if b + 1 == bands { f32::INFINITY } else { (b + 1) as f32 / bands as f32 };
-        let band: Vec<u32> = tail.iter().copied().filter(|&v| tail_u[v as usize] >= lo && tail_u[v as usize] < hi).collect();
+        let band: Vec<u32> = tail
+            .iter()
+            .copied()
+            .filter(|&v| tail_u[v as usize] >= lo && tail_u[v as usize] < hi)
+            .collect();
         if band.is_empty() {
             continue;
         }
@@ -70,7 +94,11 @@ fn nearest_on_line(p: Vec3, line: &[(Vec3, f32)]) -> (f32, f32) {
     for w in line.windows(2) {
         let (a, b) = (w[0].0, w[1].0);
         let ab = b - a;
-        let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+        let t = if ab.length_squared() > 0.0 {
+            ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         let d = p.distance(a + t * ab);
         if d < best.0 {
             best = (d, w[0].1 + t * (w[1].1 - w[0].1));
@@ -82,7 +110,13 @@ fn nearest_on_line(p: Vec3, line: &[(Vec3, f32)]) -> (f32, f32) {
 /// Distance of `p` from the true centre line and the local tail radius
 /// there: the largest distance from the centre line of the tail skin within
 /// 0.1 of `p`'s position along the tail.
-pub fn off_centre(p: Vec3, line: &[(Vec3, f32)], points: &[Vec3], tail: &[u32], tail_u: &[f32]) -> (f32, f32) {
+pub fn off_centre(
+    p: Vec3,
+    line: &[(Vec3, f32)],
+    points: &[Vec3],
+    tail: &[u32],
+    tail_u: &[f32],
+) -> (f32, f32) {
     let (d, u) = nearest_on_line(p, line);
     let r = tail
         .iter()
@@ -103,8 +137,20 @@ pub fn off_centre(p: Vec3, line: &[(Vec3, f32)], points: &[Vec3], tail: &[u32], 
 const DEGRADED: &[(&str, &str, f32, f32, f32)] = &[
     ("fox/Fox_notail.glb", "fox/Fox_notail.truth.json", 0.95, 0.90, 1.0),
     ("quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json", 0.95, 0.90, 1.0),
-    ("quaternius_shiba_inu/ShibaInu_notail.glb", "quaternius_shiba_inu/ShibaInu_notail.truth.json", 0.95, 0.90, 1.0),
-    ("quaternius_alpaca/Alpaca_notail.glb", "quaternius_alpaca/Alpaca_notail.truth.json", 0.95, 0.90, 1.0),
+    (
+        "quaternius_shiba_inu/ShibaInu_notail.glb",
+        "quaternius_shiba_inu/ShibaInu_notail.truth.json",
+        0.95,
+        0.90,
+        1.0,
+    ),
+    (
+        "quaternius_alpaca/Alpaca_notail.glb",
+        "quaternius_alpaca/Alpaca_notail.truth.json",
+        0.95,
+        0.90,
+        1.0,
+    ),
 ];
 
 #[test]
@@ -126,19 +172,31 @@ fn degraded_fixtures_get_one_chain_on_the_pelvis() {
         }
         assert_eq!(found.len(), 1, "{glb}: exactly one chain");
         let part = found[0];
-        assert_eq!(part.attachment.as_deref(), Some(truth.pelvis.as_str()), "{glb}: attached to the pelvis");
+        assert_eq!(
+            part.attachment.as_deref(),
+            Some(truth.pelvis.as_str()),
+            "{glb}: attached to the pelvis"
+        );
         let truth_set: HashSet<u32> = truth.tail.iter().copied().collect();
         let hit = part.vertices.iter().filter(|v| truth_set.contains(v)).count() as f32;
         let (precision, recall) = (hit / part.vertices.len() as f32, hit / truth.tail.len() as f32);
         let line = centre_line(rig.vertices(), &truth.tail, &truth.tail_u, 10);
         let mut worst: f32 = 0.0;
-        for name in part.bones.iter().cloned().chain([format!("{}_End", part.bones[0].trim_end_matches("_1"))]) {
+        for name in part
+            .bones
+            .iter()
+            .cloned()
+            .chain([format!("{}_End", part.bones[0].trim_end_matches("_1"))])
+        {
             let head = out.bind_heads()[out.joint_index(&name).unwrap()];
             let (d, r) = off_centre(head, &line, rig.vertices(), &truth.tail, &truth.tail_u);
             eprintln!("    {name}: {d:.3} off the centre line, local radius {r:.3}");
             worst = worst.max(d / r);
         }
-        let (d0, d1) = (weighted_bone_distance(rig, &truth.tail).unwrap(), weighted_bone_distance(&out, &truth.tail).unwrap());
+        let (d0, d1) = (
+            weighted_bone_distance(rig, &truth.tail).unwrap(),
+            weighted_bone_distance(&out, &truth.tail).unwrap(),
+        );
         eprintln!(
             "  => precision {precision:.3} recall {recall:.3} K {} worst joint offset {:.2} of local radius, bone distance {d0:.3} -> {d1:.3} ({:.0}% less)",
             part.bone_count,
@@ -154,7 +212,9 @@ fn degraded_fixtures_get_one_chain_on_the_pelvis() {
             failures.push(format!("{glb}: K = {}", part.bone_count));
         }
         if worst > max_offset {
-            failures.push(format!("{glb}: a grown joint lies outside the tail ({worst:.2} local radii off)"));
+            failures.push(format!(
+                "{glb}: a grown joint lies outside the tail ({worst:.2} local radii off)"
+            ));
         }
         if d1 > 0.5 * d0 {
             failures.push(format!("{glb}: bone distance {d0} -> {d1}"));
@@ -188,7 +248,10 @@ fn no_chain_where_none_is_needed() {
             );
         }
         assert_eq!(chains(&report).len(), 0, "{glb}");
-        assert!(report.parts.iter().all(|p| p.decision == caudal::appendage::Decision::Untouched), "{glb}: nothing to fix");
+        assert!(
+            report.parts.iter().all(|p| p.decision == caudal::appendage::Decision::Untouched),
+            "{glb}: nothing to fix"
+        );
         if glb.contains("Monkroose") {
             // The stub tail: the backmost vertex at hip height. It stands
             // about 0.25 proud of the back, less than min_protrusion (0.1 H
@@ -200,9 +263,12 @@ fn no_chain_where_none_is_needed() {
                 .min_by(|&a, &b| v[a].z.total_cmp(&v[b].z))
                 .unwrap() as u32;
             assert!(v[tip as usize].z < -0.7, "stub tip at {:?}", v[tip as usize]);
-            let holder = report.parts.iter().find(|p| p.vertices.contains(&tip)).expect("the stub is far skin");
+            let holder = report
+                .parts
+                .iter()
+                .find(|p| p.vertices.contains(&tip))
+                .expect("the stub is far skin");
             assert_eq!(holder.kind, caudal::appendage::Kind::Body, "{}", holder.reason);
         }
     }
 }
-

@@ -62,16 +62,36 @@ impl Builder {
         b.add_joint("Head", Some("Neck"), Vec3::new(0.0, 1.85, 0.0));
         for (side, x) in [("Left", 1.0f32), ("Right", -1.0)] {
             b.add_joint(&format!("{side}UpLeg"), Some("Hips"), Vec3::new(0.12 * x, 0.95, 0.0));
-            b.add_joint(&format!("{side}Leg"), Some(&format!("{side}UpLeg")), Vec3::new(0.12 * x, 0.5, 0.0));
-            b.add_joint(&format!("{side}Foot"), Some(&format!("{side}Leg")), Vec3::new(0.12 * x, 0.08, 0.0));
+            b.add_joint(
+                &format!("{side}Leg"),
+                Some(&format!("{side}UpLeg")),
+                Vec3::new(0.12 * x, 0.5, 0.0),
+            );
+            b.add_joint(
+                &format!("{side}Foot"),
+                Some(&format!("{side}Leg")),
+                Vec3::new(0.12 * x, 0.08, 0.0),
+            );
             b.add_joint(&format!("{side}Arm"), Some("Chest"), Vec3::new(0.15 * x, 1.65, 0.0));
-            b.add_joint(&format!("{side}ForeArm"), Some(&format!("{side}Arm")), Vec3::new(0.45 * x, 1.65, 0.0));
-            b.add_joint(&format!("{side}Hand"), Some(&format!("{side}ForeArm")), Vec3::new(0.7 * x, 1.65, 0.0));
+            b.add_joint(
+                &format!("{side}ForeArm"),
+                Some(&format!("{side}Arm")),
+                Vec3::new(0.45 * x, 1.65, 0.0),
+            );
+            b.add_joint(
+                &format!("{side}Hand"),
+                Some(&format!("{side}ForeArm")),
+                Vec3::new(0.7 * x, 1.65, 0.0),
+            );
         }
         b.add_box(Vec3::new(-0.1, 0.9, -0.08), Vec3::new(0.1, 1.78, 0.08), cells(6));
         b.add_box(Vec3::new(-0.07, 1.76, -0.07), Vec3::new(0.07, 1.98, 0.07), cells(4));
         for x in [1.0f32, -1.0] {
-            b.add_box(Vec3::new(0.12 * x - 0.05, 0.0, -0.05), Vec3::new(0.12 * x + 0.05, 0.95, 0.05), cells(6));
+            b.add_box(
+                Vec3::new(0.12 * x - 0.05, 0.0, -0.05),
+                Vec3::new(0.12 * x + 0.05, 0.95, 0.05),
+                cells(6),
+            );
             let (a, c) = (0.12 * x, 0.78 * x);
             b.add_box(Vec3::new(a.min(c), 1.61, -0.04), Vec3::new(a.max(c), 1.69, 0.04), cells(6));
         }
@@ -104,7 +124,8 @@ impl Builder {
                 let base = self.vertices.len() as u32;
                 for i in 0..=n {
                     for j in 0..=n {
-                        let (s, t) = (2.0 * i as f32 / n as f32 - 1.0, 2.0 * j as f32 / n as f32 - 1.0);
+                        let (s, t) =
+                            (2.0 * i as f32 / n as f32 - 1.0, 2.0 * j as f32 / n as f32 - 1.0);
                         self.push(c + normal * e[axis] + s * du + t * dv);
                     }
                 }
@@ -124,7 +145,15 @@ impl Builder {
     /// cross-sections of `around` vertices. With `islands > 1` the tube is
     /// cut into that many runs of rings whose boundary rings are duplicated
     /// (UV seams), so the raw face graph falls apart.
-    pub fn add_tube(&mut self, path: &[Vec3], r0: f32, r1: f32, rings: usize, around: usize, islands: usize) -> Range<usize> {
+    pub fn add_tube(
+        &mut self,
+        path: &[Vec3],
+        r0: f32,
+        r1: f32,
+        rings: usize,
+        around: usize,
+        islands: usize,
+    ) -> Range<usize> {
         let start = self.vertices.len();
         let lens: Vec<f32> = path.windows(2).map(|w| w[0].distance(w[1])).collect();
         let total: f32 = lens.iter().sum();
@@ -161,7 +190,8 @@ impl Builder {
             // A seam: this ring ends one island and a copy starts the next.
             if r > 0 && r % per_island == 0 && r + 1 < rings {
                 ring_ids.push(ring.clone());
-                let copy: Vec<u32> = ring.iter().map(|&v| self.push(self.vertices[v as usize])).collect();
+                let copy: Vec<u32> =
+                    ring.iter().map(|&v| self.push(self.vertices[v as usize])).collect();
                 ring_ids.push(copy);
             } else {
                 ring_ids.push(ring);
@@ -182,7 +212,10 @@ impl Builder {
             i += 1;
         }
         // Caps.
-        for (ring, p) in [(ring_ids[0].clone(), path[0]), (ring_ids.last().unwrap().clone(), *path.last().unwrap())] {
+        for (ring, p) in [
+            (ring_ids[0].clone(), path[0]),
+            (ring_ids.last().unwrap().clone(), *path.last().unwrap()),
+        ] {
             let c = self.push(p);
             for k in 0..around {
                 self.triangles.push([c, ring[k], ring[(k + 1) % around]]);
@@ -192,7 +225,14 @@ impl Builder {
     }
 
     /// A flat sheet from `corner` spanning `u` and `v` (a cape).
-    pub fn add_sheet(&mut self, corner: Vec3, u: Vec3, v: Vec3, nu: usize, nv: usize) -> Range<usize> {
+    pub fn add_sheet(
+        &mut self,
+        corner: Vec3,
+        u: Vec3,
+        v: Vec3,
+        nu: usize,
+        nv: usize,
+    ) -> Range<usize> {
         let start = self.vertices.len();
         let base = start as u32;
         for i in 0..=nu {
@@ -231,13 +271,22 @@ impl Builder {
     /// where it is, only the bind and inverse bind matrices change.
     pub fn rotate_binds(&mut self) {
         for (j, r) in self.rotations.iter_mut().enumerate() {
-            *r = Quat::from_euler(glam::EulerRot::XYZ, 0.7 + 0.3 * j as f32, -0.4 + 0.11 * j as f32, 1.1 - 0.2 * j as f32);
+            *r = Quat::from_euler(
+                glam::EulerRot::XYZ,
+                0.7 + 0.3 * j as f32,
+                -0.4 + 0.11 * j as f32,
+                1.1 - 0.2 * j as f32,
+            );
         }
     }
 
     pub fn build(&self) -> Rig {
-        let bind: Vec<Mat4> =
-            self.heads.iter().zip(&self.rotations).map(|(h, r)| Mat4::from_rotation_translation(*r, *h)).collect();
+        let bind: Vec<Mat4> = self
+            .heads
+            .iter()
+            .zip(&self.rotations)
+            .map(|(h, r)| Mat4::from_rotation_translation(*r, *h))
+            .collect();
         // Nearest-bone weights for everything not weighted explicitly: a
         // skeleton-only rig first, to get the segments.
         let proto = Rig::new(RigParts {
@@ -251,7 +300,11 @@ impl Builder {
         })
         .expect("proto rig");
         let all_weighted = Rig::new(RigParts {
-            influences: Influences::rigid(&(0..self.vertices.len()).map(|v| (v % self.names.len()) as u32).collect::<Vec<_>>()),
+            influences: Influences::rigid(
+                &(0..self.vertices.len())
+                    .map(|v| (v % self.names.len()) as u32)
+                    .collect::<Vec<_>>(),
+            ),
             ..proto.to_parts()
         })
         .expect("rig");

@@ -64,17 +64,26 @@ fn tube_tail_on_box_body_grows_one_chain() {
     check_rest_unchanged(&rig, &out, &part.vertices);
     check_pose(&out, "Hips", part);
     let hips = rig.joint_index("Hips").unwrap() as u32;
-    assert!(part.vertices.iter().any(|&v| out.influences().of(v as usize).0.contains(&hips)), "the root segment blends into the pelvis");
+    assert!(
+        part.vertices.iter().any(|&v| out.influences().of(v as usize).0.contains(&hips)),
+        "the root segment blends into the pelvis"
+    );
     // Every joint inside the tube.
     let path = tail_path(1.0);
     for name in part.bones.iter().cloned().chain(["Tail_End".to_string()]) {
         let head = out.bind_heads()[out.joint_index(&name).unwrap()];
         let (d, t) = polyline_distance(head, &path);
-        assert!(d <= TAIL_R0 + (TAIL_R1 - TAIL_R0) * t + 1e-3, "{name} is {d} off the centre line at t={t}");
+        assert!(
+            d <= TAIL_R0 + (TAIL_R1 - TAIL_R0) * t + 1e-3,
+            "{name} is {d} off the centre line at t={t}"
+        );
     }
     // T10: bone distance falls by more than half.
     let truth = range_vec(&tail);
-    let (d0, d1) = (weighted_bone_distance(&rig, &truth).unwrap(), weighted_bone_distance(&out, &truth).unwrap());
+    let (d0, d1) = (
+        weighted_bone_distance(&rig, &truth).unwrap(),
+        weighted_bone_distance(&out, &truth).unwrap(),
+    );
     assert!(d1 < 0.5 * d0, "bone distance {d0} -> {d1}");
     assert_eq!(part.bone_distance_before, weighted_bone_distance(&rig, &part.vertices).unwrap());
     assert!(part.bone_distance_after.unwrap() < 0.5 * part.bone_distance_before);
@@ -99,7 +108,14 @@ fn rigid_tail_on_request_goes_to_the_pelvis() {
 fn ears_on_a_head_stay_untouched() {
     let mut b = Builder::humanoid();
     for x in [1.0f32, -1.0] {
-        b.add_tube(&[Vec3::new(0.04 * x, 1.95, 0.0), Vec3::new(0.1 * x, 2.25, 0.0)], 0.03, 0.01, 16, 8, 1);
+        b.add_tube(
+            &[Vec3::new(0.04 * x, 1.95, 0.0), Vec3::new(0.1 * x, 2.25, 0.0)],
+            0.03,
+            0.01,
+            16,
+            8,
+            1,
+        );
     }
     let rig = b.build();
     let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
@@ -114,7 +130,13 @@ fn ears_on_a_head_stay_untouched() {
 
 fn with_cape() -> (Builder, Range<usize>) {
     let mut b = Builder::humanoid();
-    let cape = b.add_sheet(Vec3::new(-0.35, 1.72, -0.12), Vec3::new(0.7, 0.0, 0.0), Vec3::new(0.0, -0.8, -0.13), 28, 32);
+    let cape = b.add_sheet(
+        Vec3::new(-0.35, 1.72, -0.12),
+        Vec3::new(0.7, 0.0, 0.0),
+        Vec3::new(0.0, -0.8, -0.13),
+        28,
+        32,
+    );
     (b, cape)
 }
 
@@ -132,7 +154,10 @@ fn cape_stays_untouched_by_default_and_rigid_on_request() {
     assert!(chains(&report).is_empty());
     assert_eq!(out, rig);
 
-    let params = ChainParams { detect: DetectParams { broad: BroadPolicy::Rigid, ..Default::default() }, ..Default::default() };
+    let params = ChainParams {
+        detect: DetectParams { broad: BroadPolicy::Rigid, ..Default::default() },
+        ..Default::default()
+    };
     let (out, report) = grow_chains(&rig, &params).unwrap();
     let part = report.parts.iter().find(|p| p.kind == Kind::Broad).unwrap();
     assert_eq!(part.decision, Decision::Rigid);
@@ -209,7 +234,10 @@ fn tail_split_by_uv_seams_is_one_part() {
     assert_eq!(report.parts.len(), 1, "{}", report.to_json());
     let part = &report.parts[0];
     assert_eq!(part.shells, 1);
-    assert!(part.vertex_count > part.welded_vertex_count, "seam copies are written back per original vertex");
+    assert!(
+        part.vertex_count > part.welded_vertex_count,
+        "seam copies are written back per original vertex"
+    );
     let (precision, recall) = precision_recall(&part.vertices, &tail);
     assert_eq!(precision, 1.0);
     assert!(recall >= 0.8);
@@ -236,14 +264,21 @@ fn bind_rotations_that_are_not_identity() {
     check_chain(&rig, &out, found[0], "Hips");
     check_pose(&out, "Hips", found[0]);
     // Same detection as with identity binds: the bind frames do not matter.
-    let (plain, plain_report) = grow_chains(&with_tail().0.build(), &ChainParams::default()).unwrap();
+    let (plain, plain_report) =
+        grow_chains(&with_tail().0.build(), &ChainParams::default()).unwrap();
     assert_eq!(plain_report.parts[0].vertices, found[0].vertices);
     for name in &found[0].bones {
-        let (a, c) = (out.bind_heads()[out.joint_index(name).unwrap()], plain.bind_heads()[plain.joint_index(name).unwrap()]);
+        let (a, c) = (
+            out.bind_heads()[out.joint_index(name).unwrap()],
+            plain.bind_heads()[plain.joint_index(name).unwrap()],
+        );
         assert!(a.distance(c) < 1e-4, "{name}");
     }
     let truth = range_vec(&tail);
-    assert!(weighted_bone_distance(&out, &truth).unwrap() < 0.5 * weighted_bone_distance(&rig, &truth).unwrap());
+    assert!(
+        weighted_bone_distance(&out, &truth).unwrap()
+            < 0.5 * weighted_bone_distance(&rig, &truth).unwrap()
+    );
 }
 
 #[test]
@@ -261,7 +296,8 @@ fn two_tails_get_two_chains() {
     assert_eq!(found.len(), 2, "{}", report.to_json());
     let names: Vec<_> = found.iter().map(|p| p.bones.clone()).collect();
     let main = found.iter().find(|p| p.bones[0] == "Tail_1").expect("Tail_1");
-    let second = found.iter().find(|p| p.bones[0] == "Tail2_1").unwrap_or_else(|| panic!("{names:?}"));
+    let second =
+        found.iter().find(|p| p.bones[0] == "Tail2_1").unwrap_or_else(|| panic!("{names:?}"));
     assert!(main.length > second.length, "the longest tail is Tail_*");
     assert!(main.vertices.iter().all(|&v| long.contains(&(v as usize))));
     assert!(second.vertices.iter().all(|&v| short.contains(&(v as usize))));
@@ -299,7 +335,11 @@ fn same_result_on_one_and_two_threads() {
         b.build()
     };
     let run = |threads| {
-        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap().install(|| grow_chains(&rig, &ChainParams::default()).unwrap())
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| grow_chains(&rig, &ChainParams::default()).unwrap())
     };
     let (a, ra) = run(1);
     let (b, rb) = run(2);
@@ -311,11 +351,13 @@ fn same_result_on_one_and_two_threads() {
 /// `r * cols + c`), cut between rows `cut - 1` and `cut` when given (two
 /// shells).
 fn strip(rows: usize, cols: usize, cut: Option<usize>) -> (caudal::geometry::MeshGraph, Vec<Vec3>) {
-    let positions: Vec<Vec3> = (0..rows * cols).map(|i| Vec3::new((i % cols) as f32, (i / cols) as f32, 0.0)).collect();
+    let positions: Vec<Vec3> =
+        (0..rows * cols).map(|i| Vec3::new((i % cols) as f32, (i / cols) as f32, 0.0)).collect();
     let mut tris = Vec::new();
     for r in (0..rows - 1).filter(|&r| Some(r + 1) != cut) {
         for c in 0..cols - 1 {
-            let (a, b, d, e) = (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1);
+            let (a, b, d, e) =
+                (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1);
             tris.push([a as u32, b as u32, e as u32]);
             tris.push([a as u32, e as u32, d as u32]);
         }
@@ -360,19 +402,27 @@ fn tail_rings(weigh: impl Fn(&mut Builder, Range<usize>)) -> (Vec<usize>, Range<
     let report = find_appendages(&rig, &DetectParams::default()).unwrap();
     let part = report.parts.iter().find(|p| p.kind == Kind::Tail).expect("a tail");
     assert!(part.vertices.iter().all(|&v| tail.contains(&(v as usize))), "only tube skin");
-    let mut found: Vec<usize> = part.vertices.iter().map(|&v| v as usize - tail.start).filter(|&i| i < 40 * 12).collect();
+    let mut found: Vec<usize> =
+        part.vertices.iter().map(|&v| v as usize - tail.start).filter(|&i| i < 40 * 12).collect();
     found.sort_unstable();
     (found, tail, part.root_vertices)
 }
 
 #[test]
 fn tail_root_follows_the_riggers_weights() {
-    let ring_complete = |found: &[usize], r: usize| (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_ok());
-    let ring_empty = |found: &[usize], r: usize| (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_err());
+    let ring_complete =
+        |found: &[usize], r: usize| (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_ok());
+    let ring_empty = |found: &[usize], r: usize| {
+        (r * 12..(r + 1) * 12).all(|i| found.binary_search(&i).is_err())
+    };
     // The whole tube on the legs: every ring is tail, down to the ring
     // that enters the body box.
     let (all_legs, _, _) = tail_rings(|b, t| b.weight_like_template_rigger(t));
-    assert!((1..40).all(|r| ring_complete(&all_legs, r)), "missing {:?}", (0..480).filter(|i| all_legs.binary_search(i).is_err()).collect::<Vec<_>>());
+    assert!(
+        (1..40).all(|r| ring_complete(&all_legs, r)),
+        "missing {:?}",
+        (0..480).filter(|i| all_legs.binary_search(i).is_err()).collect::<Vec<_>>()
+    );
     // The rigger kept the tube's first six rings on the pelvis: the close
     // (not far) ones stay body; the far ones are tail by geometry.
     let (kept, _, _) = tail_rings(|b, t| {

@@ -17,7 +17,8 @@ pub struct Grown {
 }
 
 fn grow(model: GltfModel) -> Grown {
-    let (rig, _) = grow_chains(model.rig().unwrap(), &ChainParams::default()).unwrap_or_else(|e| panic!("{}: {e}", model.label));
+    let (rig, _) = grow_chains(model.rig().unwrap(), &ChainParams::default())
+        .unwrap_or_else(|e| panic!("{}: {e}", model.label));
     let chains = find_chains(&rig).unwrap_or_else(|e| panic!("{}: {e}", model.label));
     Grown { model, rig, chains }
 }

@@ -1,6 +1,9 @@
 //! Loop closure: every looping clip of the shared animals and of the demo.
 
-use caudal::bake::{angle_between, bake_clip, bake_model, close_loop, extend_clip, BakeParams, LoopMode, MAX_WARMUP_PASSES};
+use caudal::bake::{
+    angle_between, bake_clip, bake_model, close_loop, extend_clip, BakeParams, LoopMode,
+    MAX_WARMUP_PASSES,
+};
 use glam::{Quat, Vec3};
 
 use super::fixtures::{animals, demo, fox, wolf};
@@ -17,7 +20,8 @@ fn every_looping_clip_closes_after_warm_up() {
     let mut over_median = Vec::new();
     eprintln!("| model | clip | warm-up passes | residual ° | closure ° | seam step ° | median step ° | seam/median | seam/neighbours |");
     for g in animals() {
-        let bake = bake_model(&g.model, 0, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
+        let bake =
+            bake_model(&g.model, 0, &g.rig, &g.chains, None, &BakeParams::default()).unwrap();
         for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
             for b in per_chain {
                 if !b.looping {
@@ -37,7 +41,10 @@ fn every_looping_clip_closes_after_warm_up() {
                     s.ratio(),
                     s.local_ratio()
                 );
-                assert_eq!(b.seam_blend_deg, 0.0, "{name}: a converged loop keeps the simulation's keys");
+                assert_eq!(
+                    b.seam_blend_deg, 0.0,
+                    "{name}: a converged loop keeps the simulation's keys"
+                );
                 if s.ratio() > SEAM_RATIO {
                     over_median.push(name.clone());
                 }
@@ -56,17 +63,24 @@ fn every_looping_clip_closes_after_warm_up() {
                 let (nb, nf) = (t.joints.len(), t.frame_count());
                 let largest_step = (0..nf.saturating_sub(2))
                     .flat_map(|f| (0..nb).map(move |k| (f, k)))
-                    .map(|(f, k)| angle_between(t.rotations[f * nb + k], t.rotations[(f + 1) * nb + k]))
+                    .map(|(f, k)| {
+                        angle_between(t.rotations[f * nb + k], t.rotations[(f + 1) * nb + k])
+                    })
                     .fold(0.0, f32::max)
                     .to_degrees();
                 let own_motion = s.seam_step_deg <= largest_step;
-                if !(b.warmup.converged && s.closure_deg <= CLOSURE_DEG && (s.ratio() <= SEAM_RATIO || s.local_ratio() <= SEAM_RATIO || own_motion)) {
+                if !(b.warmup.converged
+                    && s.closure_deg <= CLOSURE_DEG
+                    && (s.ratio() <= SEAM_RATIO || s.local_ratio() <= SEAM_RATIO || own_motion))
+                {
                     failures.push(format!("{}: {name} {:?} {:?}", g.model.label, b.warmup, s));
                 }
             }
         }
     }
-    eprintln!("seam above 1.5x the clip median (fast at the loop point, not a spike): {over_median:?}");
+    eprintln!(
+        "seam above 1.5x the clip median (fast at the loop point, not a spike): {over_median:?}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // The Fox's and the Quaternius cycles: the check must have run on real loops.
     assert!(looping >= 8, "only {looping} looping clips found");
@@ -92,14 +106,27 @@ fn loops_close_at_any_stop_angle() {
             let bake = bake_model(&g.model, 0, &g.rig, &g.chains, None, &params).unwrap();
             for (name, per_chain) in bake.clip_names.iter().zip(&bake.clips) {
                 for b in per_chain.iter().filter(|b| b.looping) {
-                    let closed = |b: &caudal::bake::BakedClip| b.warmup.converged && b.seam.as_ref().unwrap().closure_deg <= CLOSURE_DEG;
+                    let closed = |b: &caudal::bake::BakedClip| {
+                        b.warmup.converged && b.seam.as_ref().unwrap().closure_deg <= CLOSURE_DEG
+                    };
                     if closed(b) {
                         continue;
                     }
                     let mut floorless = params.clone();
                     floorless.spring.ground = false;
-                    let again = bake_model(&g.model, 0, &g.rig, &g.chains, Some(std::slice::from_ref(name)), &floorless).unwrap();
-                    let line = format!("stop {stop_deg}: {} {name}: residual {:.3}", g.model.label, b.warmup.residual_deg);
+                    let again = bake_model(
+                        &g.model,
+                        0,
+                        &g.rig,
+                        &g.chains,
+                        Some(std::slice::from_ref(name)),
+                        &floorless,
+                    )
+                    .unwrap();
+                    let line = format!(
+                        "stop {stop_deg}: {} {name}: residual {:.3}",
+                        g.model.label, b.warmup.residual_deg
+                    );
                     if again.clips[0].iter().all(closed) {
                         floor.push(line);
                     } else {
@@ -119,11 +146,20 @@ fn close_loop_removes_a_linear_drift_exactly() {
     // with the frame: the blend takes the drift out and leaves the swing.
     let (bones, frames) = (3, 25);
     let axes = [Vec3::X, Vec3::Y, Vec3::new(0.0, 0.6, 0.8)];
-    let swing = |f: usize, b: usize| Quat::from_axis_angle(axes[b], (20.0f32 + 5.0 * b as f32).to_radians() * (std::f32::consts::TAU * f as f32 / (frames - 1) as f32).sin());
+    let swing = |f: usize, b: usize| {
+        Quat::from_axis_angle(
+            axes[b],
+            (20.0f32 + 5.0 * b as f32).to_radians()
+                * (std::f32::consts::TAU * f as f32 / (frames - 1) as f32).sin(),
+        )
+    };
     let mut keys = Vec::new();
     for f in 0..frames {
         for (b, axis) in axes.iter().enumerate() {
-            keys.push(swing(f, b) * Quat::from_axis_angle(*axis, (0.1 * (b + 1) as f32 * f as f32).to_radians()));
+            keys.push(
+                swing(f, b)
+                    * Quat::from_axis_angle(*axis, (0.1 * (b + 1) as f32 * f as f32).to_radians()),
+            );
         }
     }
     let removed = close_loop(&mut keys, bones, frames);
@@ -151,7 +187,11 @@ fn a_loop_that_never_repeats_is_closed_by_a_blend() {
     let s = b.seam.unwrap();
     eprintln!("carry 18: residual {:.3} deg, blended {:.3} deg, closure {:.5} deg, seam {:.2}x median, {:.2}x neighbours", b.warmup.residual_deg, b.seam_blend_deg, s.closure_deg, s.ratio(), s.local_ratio());
     assert!(!b.warmup.converged, "the case must not converge: {:?}", b.warmup);
-    assert!(b.seam_blend_deg > CLOSURE_DEG, "the unblended cycle must fail the closure bar: {}", b.seam_blend_deg);
+    assert!(
+        b.seam_blend_deg > CLOSURE_DEG,
+        "the unblended cycle must fail the closure bar: {}",
+        b.seam_blend_deg
+    );
     assert!(s.closure_deg < 1e-3 && s.ratio() <= SEAM_RATIO, "{s:?}");
 }
 
@@ -159,10 +199,7 @@ fn a_loop_that_never_repeats_is_closed_by_a_blend() {
 fn a_cold_start_does_not_close_and_the_tip_needs_more_than_one_pass() {
     let g = demo();
     let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
-    let cold = BakeParams {
-        max_warmup_passes: 1,
-        ..BakeParams::default()
-    };
+    let cold = BakeParams { max_warmup_passes: 1, ..BakeParams::default() };
     let c = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &cold).unwrap();
     let w = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
     let (cs, ws) = (c.seam.unwrap(), w.seam.unwrap());

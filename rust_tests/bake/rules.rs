@@ -1,6 +1,8 @@
 //! One-shots, loop modes, private copies (SPEC R), determinism, bad input.
 
-use caudal::bake::{anchor_worlds, bake_clip, bake_model, check_loop, extend_clip, BakeParams, LoopMode};
+use caudal::bake::{
+    anchor_worlds, bake_clip, bake_model, check_loop, extend_clip, BakeParams, LoopMode,
+};
 use caudal::rig::RigParts;
 use caudal::{CaudalError, Rig};
 use glam::{Quat, Vec3};
@@ -25,10 +27,7 @@ fn one_shots_settle_from_the_first_pose() {
     let first_step = (0..k)
         .map(|i| b.track.rotations[i].angle_between(b.track.rotations[k + i]))
         .fold(0.0, f32::max);
-    let cold = BakeParams {
-        max_settle: 0.0,
-        ..BakeParams::default()
-    };
+    let cold = BakeParams { max_settle: 0.0, ..BakeParams::default() };
     let c = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &cold).unwrap();
     let cold_step = (0..k)
         .map(|i| c.track.rotations[i].angle_between(c.track.rotations[k + i]))
@@ -64,21 +63,22 @@ fn loop_detection_and_forced_modes() {
     assert!(!once.looping && once.seam.is_none());
     // A clip cut short (first 20 of 31 frames) no longer loops...
     let n = clip.joint_count();
-    let cut = caudal::Clip::new("cut", clip.rate, 19.0 / clip.rate, n, clip.locals()[..20 * n].to_vec()).unwrap();
+    let cut =
+        caudal::Clip::new("cut", clip.rate, 19.0 / clip.rate, n, clip.locals()[..20 * n].to_vec())
+            .unwrap();
     let anchors = anchor_worlds(&g.rig, &cut, g.chains[0].anchor);
     let c = check_loop(&g.rig, &cut, &anchors, &g.chains[0].bones, &params, Vec3::Y);
     assert!(!c.loops && c.angle_deg > 5.0, "{c:?}");
     // ...unless the caller says it does.
     let forced = bake_clip(&g.rig, &cut, &g.chains[0], LoopMode::Loop, &params).unwrap();
     assert!(forced.looping && forced.seam.is_some());
-    let p = BakeParams {
-        loops: vec![("Walk".into(), LoopMode::Once)],
-        ..BakeParams::default()
-    };
+    let p = BakeParams { loops: vec![("Walk".into(), LoopMode::Once)], ..BakeParams::default() };
     assert_eq!(p.loop_mode("Walk"), LoopMode::Once);
     assert_eq!(p.loop_mode("Run"), LoopMode::Auto);
     assert_eq!(LoopMode::parse("loop", "yes").unwrap(), LoopMode::Loop);
-    assert!(matches!(LoopMode::parse("loops", "sometimes"), Err(CaudalError::Parameter { field, .. }) if field == "loops"));
+    assert!(
+        matches!(LoopMode::parse("loops", "sometimes"), Err(CaudalError::Parameter { field, .. }) if field == "loops")
+    );
 }
 
 #[test]
@@ -87,7 +87,8 @@ fn private_copies_a_moved_live_pose_changes_nothing() {
     // clips; the baked tracks must equal a clean run, and inputs stay as they were.
     let g = demo();
     let names = vec!["Walk".to_string()];
-    let clean = bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap();
+    let clean =
+        bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap();
     let before = g.rig.clone();
     let mut parts: RigParts = g.rig.to_parts();
     let pelvis = g.chains[0].anchor;
@@ -96,7 +97,8 @@ fn private_copies_a_moved_live_pose_changes_nothing() {
     posed[pelvis].rotation = Quat::from_rotation_y(1.0) * posed[pelvis].rotation;
     parts.rest_local = Some(posed);
     let live = Rig::new(parts).unwrap();
-    let again = bake_model(&g.model, 0, &live, &g.chains, Some(&names), &BakeParams::default()).unwrap();
+    let again =
+        bake_model(&g.model, 0, &live, &g.chains, Some(&names), &BakeParams::default()).unwrap();
     assert_eq!(clean.clips[0][0].track, again.clips[0][0].track);
     assert_eq!(g.rig.rest_local(), before.rest_local());
     // Baking another clip first does not change this one.
@@ -111,7 +113,10 @@ fn same_keys_on_one_thread_and_many() {
     let names: Vec<String> = ["Walk", "Gallop", "Idle"].iter().map(|s| s.to_string()).collect();
     let run = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()).unwrap())
+        pool.install(|| {
+            bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default())
+                .unwrap()
+        })
     };
     let (a, b) = (run(1), run(3));
     for (x, y) in a.clips.iter().zip(&b.clips) {
@@ -130,34 +135,13 @@ fn bad_input_names_the_field() {
     }
     let clip = extend_clip(&clip, &g.rig).unwrap();
     for (p, field) in [
+        (BakeParams { rate: 0.0, ..BakeParams::default() }, "rate"),
         (
-            BakeParams {
-                rate: 0.0,
-                ..BakeParams::default()
-            },
-            "rate",
-        ),
-        (
-            BakeParams {
-                state_tolerance_deg: f32::NAN,
-                ..BakeParams::default()
-            },
+            BakeParams { state_tolerance_deg: f32::NAN, ..BakeParams::default() },
             "state_tolerance_deg",
         ),
-        (
-            BakeParams {
-                max_warmup_passes: 0,
-                ..BakeParams::default()
-            },
-            "max_warmup_passes",
-        ),
-        (
-            BakeParams {
-                max_settle: -1.0,
-                ..BakeParams::default()
-            },
-            "max_settle",
-        ),
+        (BakeParams { max_warmup_passes: 0, ..BakeParams::default() }, "max_warmup_passes"),
+        (BakeParams { max_settle: -1.0, ..BakeParams::default() }, "max_settle"),
     ] {
         match bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &p) {
             Err(CaudalError::Parameter { field: f, .. }) => assert_eq!(f, field),
@@ -173,7 +157,9 @@ fn bad_input_names_the_field() {
         bake_model(&g.model, 0, &g.rig, &g.chains, Some(&names), &BakeParams::default()),
         Err(CaudalError::NotFound { .. })
     ));
-    assert!(matches!(caudal::bake::find_chains(g.model.rig().unwrap()), Err(CaudalError::NotFound { field, .. }) if field == "chains"));
+    assert!(
+        matches!(caudal::bake::find_chains(g.model.rig().unwrap()), Err(CaudalError::NotFound { field, .. }) if field == "chains")
+    );
 }
 
 #[test]
@@ -219,9 +205,21 @@ fn root_motion_is_carried_across_the_seam() {
 fn bend_capacity_is_reported_per_chain() {
     // Bones of 0.33x (the Shiba's curl) and 0.38x (the Alpaca's stub: the root's hand-over moves its thickness measure) their
     // skin's thickness bend less; the others are slender enough.
-    for (g, want) in [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.656), (alpaca(), 0.765)] {
-        let clip = extend_clip(&g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(), &g.rig).unwrap();
-        let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
-        assert!((b.bend_capacity - want).abs() < 0.005, "{}: capacity {}, want {want}", g.model.label, b.bend_capacity);
+    for (g, want) in
+        [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.656), (alpaca(), 0.765)]
+    {
+        let clip = extend_clip(
+            &g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(),
+            &g.rig,
+        )
+        .unwrap();
+        let b =
+            bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &BakeParams::default()).unwrap();
+        assert!(
+            (b.bend_capacity - want).abs() < 0.005,
+            "{}: capacity {}, want {want}",
+            g.model.label,
+            b.bend_capacity
+        );
     }
 }

@@ -11,12 +11,35 @@ use caudal::chain::ChainParams;
 use caudal::demo::{creature_with, tail_vertex_count, TailShape, TAIL_LINE};
 use caudal::measure::stretch::{StretchHarness, MIN_SWING_DEG, STRETCH_SAMPLES};
 
-const LEVEL: [[f32; 3]; 6] = [[0.0, 0.98, -0.1], [0.0, 0.97, -0.27], [0.0, 0.96, -0.44], [0.0, 0.95, -0.61], [0.0, 0.94, -0.78], [0.0, 0.93, -0.95]];
-const CURLED: [[f32; 3]; 6] = [[0.0, 0.98, -0.1], [0.0, 1.05, -0.3], [0.0, 1.2, -0.45], [0.0, 1.38, -0.47], [0.0, 1.52, -0.38], [0.0, 1.6, -0.22]];
+const LEVEL: [[f32; 3]; 6] = [
+    [0.0, 0.98, -0.1],
+    [0.0, 0.97, -0.27],
+    [0.0, 0.96, -0.44],
+    [0.0, 0.95, -0.61],
+    [0.0, 0.94, -0.78],
+    [0.0, 0.93, -0.95],
+];
+const CURLED: [[f32; 3]; 6] = [
+    [0.0, 0.98, -0.1],
+    [0.0, 1.05, -0.3],
+    [0.0, 1.2, -0.45],
+    [0.0, 1.38, -0.47],
+    [0.0, 1.52, -0.38],
+    [0.0, 1.6, -0.22],
+];
 
 fn shape(line: &[[f32; 3]; 6], scale: f32, radii: (f32, f32)) -> TailShape {
     let root = line[0];
-    let line = line.iter().map(|p| [root[0] + scale * (p[0] - root[0]), root[1] + scale * (p[1] - root[1]), root[2] + scale * (p[2] - root[2])]).collect();
+    let line = line
+        .iter()
+        .map(|p| {
+            [
+                root[0] + scale * (p[0] - root[0]),
+                root[1] + scale * (p[1] - root[1]),
+                root[2] + scale * (p[2] - root[2]),
+            ]
+        })
+        .collect();
     TailShape { line, root_radius: radii.0, tip_radius: radii.1 }
 }
 
@@ -31,7 +54,12 @@ fn tails_of_every_shape_tear_nothing() {
                 let model = creature_with(&s);
                 let n = model.rig().unwrap().vertex_count();
                 let truth = (n - tail_vertex_count(&s)) as u32..n as u32;
-                let h = match StretchHarness::new(&model, 0, &ChainParams::default(), &BakeParams::default()) {
+                let h = match StretchHarness::new(
+                    &model,
+                    0,
+                    &ChainParams::default(),
+                    &BakeParams::default(),
+                ) {
                     Ok(h) => h,
                     Err(e) => {
                         eprintln!("| {label} | {scale} | {} | no tail: {e} |", radii.0);
@@ -57,7 +85,13 @@ fn tails_of_every_shape_tear_nothing() {
                     100.0 * chain.stats.torn_share,
                     m.amplitude_deg
                 );
-                if recall < 0.9 || precision < 0.9 || !b.warmup.converged || closure > 0.5 || chain.stats.torn_share > 0.0 || m.amplitude_deg < MIN_SWING_DEG {
+                if recall < 0.9
+                    || precision < 0.9
+                    || !b.warmup.converged
+                    || closure > 0.5
+                    || chain.stats.torn_share > 0.0
+                    || m.amplitude_deg < MIN_SWING_DEG
+                {
                     failures.push(format!("{label} x{scale} r{}", radii.0));
                 }
             }

@@ -7,7 +7,9 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use caudal::demo::corpus::{self, CaseSpec, FailureClass, Layout, Rigger, TailShape, Units, CROUCH_DEPTH, RATE};
+use caudal::demo::corpus::{
+    self, CaseSpec, FailureClass, Layout, Rigger, TailShape, Units, CROUCH_DEPTH, RATE,
+};
 use caudal::gltf_io::{self, Character, GltfModel};
 use caudal::rig::{skin_matrices, skin_vertices, world_matrices};
 use caudal::Rig;
@@ -50,13 +52,24 @@ fn single(seed: u64, class: FailureClass) -> CaseSpec {
 
 #[test]
 fn both_files_skin_to_their_mesh_at_the_default_pose() {
-    for (seed, class) in [(0, FailureClass::RotatedBind), (1, FailureClass::UnitsAndAxes), (2, FailureClass::NamesRigify), (3, FailureClass::NamesMaya), (4, FailureClass::Unwelded), (5, FailureClass::NamesGeneric)] {
+    for (seed, class) in [
+        (0, FailureClass::RotatedBind),
+        (1, FailureClass::UnitsAndAxes),
+        (2, FailureClass::NamesRigify),
+        (3, FailureClass::NamesMaya),
+        (4, FailureClass::Unwelded),
+        (5, FailureClass::NamesGeneric),
+    ] {
         let c = corpus::build(&single(seed, class));
         for bytes in [&c.glb, &c.artist_glb] {
             let rig = load(bytes).rig;
             let skinned = bind_skinned(&rig);
-            let worst = skinned.iter().zip(rig.vertices()).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
-            assert!(worst <= 1e-4 * rig.height(), "seed {seed} {class:?}: skinning at the default pose moves a vertex {worst}");
+            let worst =
+                skinned.iter().zip(rig.vertices()).map(|(a, b)| a.distance(*b)).fold(0.0, f32::max);
+            assert!(
+                worst <= 1e-4 * rig.height(),
+                "seed {seed} {class:?}: skinning at the default pose moves a vertex {worst}"
+            );
         }
     }
 }
@@ -67,14 +80,25 @@ fn the_rigger_only_moves_tail_weight() {
         let c = corpus::build(&single(seed, FailureClass::of_seed(seed)));
         let (m, a) = (load(&c.glb), load(&c.artist_glb));
         let tail = &c.truth.characters[0].tails[0];
-        let tail_joints: Vec<u32> = tail.artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
+        let tail_joints: Vec<u32> =
+            tail.artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
         for v in 0..a.rig.vertex_count() {
             let (aj, aw) = a.rig.influences().of(v);
             let (mj, mw) = m.rig.influences().of(v);
-            let share: f32 = aj.iter().zip(aw).filter(|(j, _)| tail_joints.contains(j)).map(|(_, w)| *w).sum();
-            let named = |rig: &Rig, js: &[u32], ws: &[f32]| -> Vec<(String, f32)> { js.iter().zip(ws).map(|(&j, &w)| (rig.joint_names()[j as usize].clone(), w)).collect() };
+            let share: f32 =
+                aj.iter().zip(aw).filter(|(j, _)| tail_joints.contains(j)).map(|(_, w)| *w).sum();
+            let named = |rig: &Rig, js: &[u32], ws: &[f32]| -> Vec<(String, f32)> {
+                js.iter()
+                    .zip(ws)
+                    .map(|(&j, &w)| (rig.joint_names()[j as usize].clone(), w))
+                    .collect()
+            };
             if share == 0.0 {
-                assert_eq!(named(&a.rig, aj, aw), named(&m.rig, mj, mw), "seed {seed} vertex {v}: off the tail, the artist's weights stay");
+                assert_eq!(
+                    named(&a.rig, aj, aw),
+                    named(&m.rig, mj, mw),
+                    "seed {seed} vertex {v}: off the tail, the artist's weights stay"
+                );
             } else {
                 assert!((mw.iter().sum::<f32>() - 1.0).abs() < 1e-5);
             }
@@ -89,13 +113,15 @@ fn the_rigger_only_moves_tail_weight() {
 fn the_legs_rigger_puts_the_far_tail_on_the_left_shin() {
     for seed in 0..6 {
         let mut spec = single(seed, FailureClass::RiggerLegs);
-        (spec.yaw_deg, spec.pitch_deg, spec.units, spec.unwelded) = (0.0, 0.0, Units::MetresYUp, false);
+        (spec.yaw_deg, spec.pitch_deg, spec.units, spec.unwelded) =
+            (0.0, 0.0, Units::MetresYUp, false);
         let c = corpus::build(&spec);
         let (m, a) = (load(&c.glb), load(&c.artist_glb));
         let ch = &c.truth.characters[0];
         let tail = &ch.tails[0];
         let cut = c.truth.spec.characters[0].rigger_cut;
-        let tail_joints: Vec<u32> = tail.artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
+        let tail_joints: Vec<u32> =
+            tail.artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
         let vs = rig_vertices(&m.ch, &tail.vertices);
         let us: Vec<f32> = tail.vertices.iter().flat_map(|l| l.tail_u.iter().copied()).collect();
         let mut checked = 0;
@@ -116,28 +142,53 @@ fn the_legs_rigger_puts_the_far_tail_on_the_left_shin() {
                 &ch.roles.thigh_right
             };
             assert_eq!(heaviest, expect, "seed {seed} vertex {v} at u {u}");
-            assert!((0.7 - 1e-5..=0.9 + 1e-5).contains(&mw[k]), "seed {seed}: primary share {}", mw[k]);
+            assert!(
+                (0.7 - 1e-5..=0.9 + 1e-5).contains(&mw[k]),
+                "seed {seed}: primary share {}",
+                mw[k]
+            );
             checked += 1;
         }
-        assert!(checked > vs.len() / 2, "seed {seed}: only {checked} of {} tail vertices are pure tail", vs.len());
+        assert!(
+            checked > vs.len() / 2,
+            "seed {seed}: only {checked} of {} tail vertices are pure tail",
+            vs.len()
+        );
     }
 }
 
 #[test]
 fn pelvis_and_spine_riggers_take_the_whole_share() {
-    for (rigger, class) in [(Rigger::Pelvis, FailureClass::RiggerPelvis), (Rigger::Spine, FailureClass::RiggerSpine)] {
+    for (rigger, class) in
+        [(Rigger::Pelvis, FailureClass::RiggerPelvis), (Rigger::Spine, FailureClass::RiggerSpine)]
+    {
         let c = corpus::build(&single(7, class));
         assert_eq!(c.truth.spec.characters[0].rigger, rigger);
         let m = load(&c.glb);
         let ch = &c.truth.characters[0];
-        let target = m.rig.joint_index(if rigger == Rigger::Pelvis { &ch.roles.pelvis } else { &ch.roles.spine[0] }).unwrap() as u32;
+        let target = m
+            .rig
+            .joint_index(if rigger == Rigger::Pelvis {
+                &ch.roles.pelvis
+            } else {
+                &ch.roles.spine[0]
+            })
+            .unwrap() as u32;
         let a = load(&c.artist_glb);
-        let tail_joints: Vec<u32> = ch.tails[0].artist_joints.iter().map(|n| a.rig.joint_index(n).unwrap() as u32).collect();
+        let tail_joints: Vec<u32> = ch.tails[0]
+            .artist_joints
+            .iter()
+            .map(|n| a.rig.joint_index(n).unwrap() as u32)
+            .collect();
         let mut checked = 0;
         for v in rig_vertices(&m.ch, &ch.tails[0].vertices) {
             let (aj, _) = a.rig.influences().of(v as usize);
             if aj.iter().all(|j| tail_joints.contains(j)) {
-                assert_eq!(m.rig.influences().of(v as usize), (&[target][..], &[1.0f32][..]), "{rigger:?}: vertex {v}");
+                assert_eq!(
+                    m.rig.influences().of(v as usize),
+                    (&[target][..], &[1.0f32][..]),
+                    "{rigger:?}: vertex {v}"
+                );
                 checked += 1;
             }
         }
@@ -154,18 +205,31 @@ fn an_unwelded_soup_welds_back_to_the_mesh() {
         let (soup, welded) = (corpus::build(&soup_spec), corpus::build(&welded_spec));
         let (s, w) = (load(&soup.glb), load(&welded.glb));
         assert_eq!(s.rig.triangles().len(), w.rig.triangles().len());
-        assert_eq!(s.rig.vertex_count(), 3 * s.rig.triangles().len(), "every triangle has its own vertices");
+        assert_eq!(
+            s.rig.vertex_count(),
+            3 * s.rig.triangles().len(),
+            "every triangle has its own vertices"
+        );
         // Corner by corner, the soup's triangles are the welded mesh's.
         for (ts, tw) in s.rig.triangles().iter().zip(w.rig.triangles()) {
             for k in 0..3 {
                 assert_eq!(s.rig.vertices()[ts[k] as usize], w.rig.vertices()[tw[k] as usize]);
-                assert_eq!(s.rig.influences().of(ts[k] as usize), w.rig.influences().of(tw[k] as usize));
+                assert_eq!(
+                    s.rig.influences().of(ts[k] as usize),
+                    w.rig.influences().of(tw[k] as usize)
+                );
             }
         }
         let key = |p: Vec3| p.to_array().map(f32::to_bits);
-        let distinct = |m: &One, vs: &[u32]| -> BTreeSet<[u32; 3]> { vs.iter().map(|&v| key(m.rig.vertices()[v as usize])).collect() };
+        let distinct = |m: &One, vs: &[u32]| -> BTreeSet<[u32; 3]> {
+            vs.iter().map(|&v| key(m.rig.vertices()[v as usize])).collect()
+        };
         let (ts, tw) = (&soup.truth.characters[0].tails[0], &welded.truth.characters[0].tails[0]);
-        assert_eq!(distinct(&s, &rig_vertices(&s.ch, &ts.vertices)), distinct(&w, &rig_vertices(&w.ch, &tw.vertices)), "the same tail positions");
+        assert_eq!(
+            distinct(&s, &rig_vertices(&s.ch, &ts.vertices)),
+            distinct(&w, &rig_vertices(&w.ch, &tw.vertices)),
+            "the same tail positions"
+        );
     }
 }
 
@@ -174,25 +238,47 @@ fn exporter_layouts_load_to_the_same_geometry_up_to_scale() {
     let mut base = single(11, FailureClass::Quadruped);
     base.units = Units::MetresYUp;
     let b = load(&corpus::build(&base).glb);
-    for units in [Units::ZUpCentimetresNode, Units::CentimetresYUp, Units::ScaledNode, Units::ZUpNode] {
+    for units in
+        [Units::ZUpCentimetresNode, Units::CentimetresYUp, Units::ScaledNode, Units::ZUpNode]
+    {
         let mut spec = base.clone();
         spec.units = units;
         let c = corpus::build(&spec);
         let m = load(&c.glb);
         let k = c.truth.units_per_metre;
         assert!(units != Units::CentimetresYUp || k == 100.0);
-        let worst = m.rig.vertices().iter().zip(b.rig.vertices()).map(|(p, q)| p.distance(*q * k)).fold(0.0, f32::max);
+        let worst = m
+            .rig
+            .vertices()
+            .iter()
+            .zip(b.rig.vertices())
+            .map(|(p, q)| p.distance(*q * k))
+            .fold(0.0, f32::max);
         assert!(worst <= 1e-5 * m.rig.height(), "{units:?}: vertices differ by {worst}");
-        let heads = m.rig.bind_heads().iter().zip(b.rig.bind_heads()).map(|(p, q)| p.distance(q * k)).fold(0.0, f32::max);
+        let heads = m
+            .rig
+            .bind_heads()
+            .iter()
+            .zip(b.rig.bind_heads())
+            .map(|(p, q)| p.distance(q * k))
+            .fold(0.0, f32::max);
         assert!(heads <= 1e-5 * m.rig.height(), "{units:?}: joints differ by {heads}");
-        assert!((c.truth.characters[0].height - k * b.rig.height()).abs() <= 1e-4 * c.truth.characters[0].height);
+        assert!(
+            (c.truth.characters[0].height - k * b.rig.height()).abs()
+                <= 1e-4 * c.truth.characters[0].height
+        );
     }
 }
 
 fn joint_positions(m: &One, clip: &str) -> Vec<Vec<Vec3>> {
     let c = m.sample_clip(clip, RATE).unwrap();
     (0..c.frame_count())
-        .map(|f| world_matrices(m.rig.parents(), m.rig.topological_order(), c.frame(f)).iter().map(|w| w.w_axis.truncate()).collect())
+        .map(|f| {
+            world_matrices(m.rig.parents(), m.rig.topological_order(), c.frame(f))
+                .iter()
+                .map(|w| w.w_axis.truncate())
+                .collect()
+        })
         .collect()
 }
 
@@ -210,25 +296,40 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
             let h = m.rig.height();
             // In the rigger's file the tail rides on the legs: that is the
             // defect, so only the body is held to the floor there.
-            let tail: std::collections::HashSet<u32> = rig_vertices(&m.ch, &ch.tails[0].vertices).into_iter().collect();
+            let tail: std::collections::HashSet<u32> =
+                rig_vertices(&m.ch, &ch.tails[0].vertices).into_iter().collect();
             let walk = joint_positions(&m, "Walk");
             let (first, last) = (&walk[0], walk.last().unwrap());
-            assert!(first.iter().zip(last).all(|(a, b)| a.distance(*b) < 1e-4 * h), "{layout:?}: the walk loops");
+            assert!(
+                first.iter().zip(last).all(|(a, b)| a.distance(*b) < 1e-4 * h),
+                "{layout:?}: the walk loops"
+            );
             let clip = m.sample_clip("Walk", RATE).unwrap();
             let floor = m.rig.vertices().iter().map(|p| p.y).fold(f32::MAX, f32::min);
             for f in 0..clip.frame_count() {
-                let worlds = world_matrices(m.rig.parents(), m.rig.topological_order(), clip.frame(f));
+                let worlds =
+                    world_matrices(m.rig.parents(), m.rig.topological_order(), clip.frame(f));
                 let skinned = skin_vertices(&m.rig, &skin_matrices(&m.rig, &worlds));
-                let low = (0..skinned.len()).filter(|&v| artist || !tail.contains(&(v as u32))).map(|v| skinned[v].y).fold(f32::MAX, f32::min);
+                let low = (0..skinned.len())
+                    .filter(|&v| artist || !tail.contains(&(v as u32)))
+                    .map(|v| skinned[v].y)
+                    .fold(f32::MAX, f32::min);
                 // No foot IK: a swinging foot may dip a little.
-                assert!(low >= floor - 0.015 * h, "{layout:?}: walk frame {f} goes {} below the floor", floor - low);
+                assert!(
+                    low >= floor - 0.015 * h,
+                    "{layout:?}: walk frame {f} goes {} below the floor",
+                    floor - low
+                );
             }
             let crouch = joint_positions(&m, "Crouch");
             let pelvis = m.rig.joint_index(&ch.roles.pelvis).unwrap();
             let drop = crouch[0][pelvis].y - crouch.last().unwrap()[pelvis].y;
             let floor = m.rig.vertices().iter().map(|p| p.y).fold(f32::MAX, f32::min);
             let hip = m.rig.bind_heads()[pelvis].y - floor;
-            assert!((drop - CROUCH_DEPTH * hip).abs() < 0.03 * hip, "{layout:?}: pelvis drops {drop}, hip {hip}");
+            assert!(
+                (drop - CROUCH_DEPTH * hip).abs() < 0.03 * hip,
+                "{layout:?}: pelvis drops {drop}, hip {hip}"
+            );
             // The foot: the shin's child that carries the toe.
             let feet: Vec<usize> = [&ch.roles.shin_left, &ch.roles.shin_right]
                 .iter()
@@ -236,8 +337,13 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
                 .map(|s| m.rig.children(s).find(|&k| m.rig.children(k).count() > 0).unwrap())
                 .collect();
             for &f in &feet {
-                let moved = crouch.iter().map(|fr| fr[f].distance(crouch[0][f])).fold(0.0, f32::max);
-                assert!(moved < 2e-3 * h, "{layout:?}: foot {} slides {moved}", m.rig.joint_names()[f]);
+                let moved =
+                    crouch.iter().map(|fr| fr[f].distance(crouch[0][f])).fold(0.0, f32::max);
+                assert!(
+                    moved < 2e-3 * h,
+                    "{layout:?}: foot {} slides {moved}",
+                    m.rig.joint_names()[f]
+                );
             }
         }
         // The artist's tail: pressed onto the floor, never through it.
@@ -245,21 +351,38 @@ fn the_walk_loops_and_the_crouch_plants_the_feet_and_lays_the_tail_down() {
         let h = m.rig.height();
         let floor = m.rig.vertices().iter().map(|p| p.y).fold(f32::MAX, f32::min);
         let crouch = joint_positions(&m, "Crouch");
-        let tail: Vec<usize> = ch.tails[0].artist_joints.iter().map(|n| m.rig.joint_index(n).unwrap()).collect();
+        let tail: Vec<usize> =
+            ch.tails[0].artist_joints.iter().map(|n| m.rig.joint_index(n).unwrap()).collect();
         let last = crouch.last().unwrap();
         for fr in &crouch {
             for &j in &tail {
-                assert!(fr[j].y >= floor - 1e-3 * h, "{layout:?}: tail joint {} through the floor", m.rig.joint_names()[j]);
+                assert!(
+                    fr[j].y >= floor - 1e-3 * h,
+                    "{layout:?}: tail joint {} through the floor",
+                    m.rig.joint_names()[j]
+                );
             }
         }
         let lowest = tail.iter().map(|&j| last[j].y).fold(f32::MAX, f32::min);
-        assert!(lowest - floor < 0.05 * h, "{layout:?}: the crouched tail does not reach the floor ({lowest} over {floor})");
+        assert!(
+            lowest - floor < 0.05 * h,
+            "{layout:?}: the crouched tail does not reach the floor ({lowest} over {floor})"
+        );
         // Joints of the tail lying on the floor at the bind stay on it.
         let lying = ch.tails[0].root_radius + 0.02 * h;
-        let resting: Vec<usize> = tail.iter().copied().filter(|&j| m.rig.bind_heads()[j].y - floor < lying).collect();
-        assert!(!resting.is_empty(), "{layout:?}: a tail as long as the character lies on the floor");
+        let resting: Vec<usize> =
+            tail.iter().copied().filter(|&j| m.rig.bind_heads()[j].y - floor < lying).collect();
+        assert!(
+            !resting.is_empty(),
+            "{layout:?}: a tail as long as the character lies on the floor"
+        );
         for &j in &resting {
-            assert!(last[j].y - floor < lying, "{layout:?}: {} rose off the floor to {}", m.rig.joint_names()[j], last[j].y - floor);
+            assert!(
+                last[j].y - floor < lying,
+                "{layout:?}: {} rose off the floor to {}",
+                m.rig.joint_names()[j],
+                last[j].y - floor
+            );
         }
     }
 }
@@ -270,7 +393,11 @@ fn every_class_can_be_imposed_and_seeds_cycle_through_them() {
         assert_eq!(FailureClass::parse(class.name()), Some(class));
         for seed in 0..60 {
             let spec = CaseSpec::forced(seed, class);
-            assert!(spec.classes().contains(&class), "{class:?} on seed {seed}: {:?}", spec.classes());
+            assert!(
+                spec.classes().contains(&class),
+                "{class:?} on seed {seed}: {:?}",
+                spec.classes()
+            );
         }
     }
     for seed in 0..66 {
@@ -278,7 +405,9 @@ fn every_class_can_be_imposed_and_seeds_cycle_through_them() {
     }
     let mut layouts = HashMap::new();
     for seed in 0..200 {
-        *layouts.entry(format!("{:?}", CaseSpec::from_seed(seed).characters[0].layout)).or_insert(0) += 1;
+        *layouts
+            .entry(format!("{:?}", CaseSpec::from_seed(seed).characters[0].layout))
+            .or_insert(0) += 1;
     }
     assert!(layouts.len() == 3 && layouts.values().all(|&n| n >= 40), "{layouts:?}");
     let _ = Layout::Biped;
@@ -292,11 +421,18 @@ fn rigify_with_controls_passes_255_joints() {
     let m = load(&c.glb);
     assert!(m.rig.joint_count() > 255, "{} joints", m.rig.joint_count());
     let ch = &c.truth.characters[0];
-    assert!(ch.decoys.iter().any(|d| d.joint == "hips" && d.kind == "control" && !d.weighted), "Rigify's unweighted `hips` control");
+    assert!(
+        ch.decoys.iter().any(|d| d.joint == "hips" && d.kind == "control" && !d.weighted),
+        "Rigify's unweighted `hips` control"
+    );
     let doc = gltf::Gltf::from_slice(&c.glb).unwrap();
     for prim in doc.meshes().flat_map(|mesh| mesh.primitives().collect::<Vec<_>>()) {
         let joints = prim.get(&gltf::Semantic::Joints(0)).unwrap();
-        assert_eq!(joints.data_type(), gltf::accessor::DataType::U16, "joint indices above 255 need 16 bits");
+        assert_eq!(
+            joints.data_type(),
+            gltf::accessor::DataType::U16,
+            "joint indices above 255 need 16 bits"
+        );
     }
 }
 
@@ -310,8 +446,21 @@ fn the_truth_serialises_with_its_answers() {
         assert!(!ch[key].is_null(), "{key}");
     }
     let t = &ch["tails"][0];
-    for key in ["parent", "vertices", "root_ring", "collar", "length", "root_radius", "centre_line", "artist_joints"] {
+    for key in [
+        "parent",
+        "vertices",
+        "root_ring",
+        "collar",
+        "length",
+        "root_radius",
+        "centre_line",
+        "artist_joints",
+    ] {
         assert!(!t[key].is_null(), "{key}");
     }
-    assert!(j["classes"].as_array().unwrap().iter().all(|c| FailureClass::parse(c.as_str().unwrap()).is_some()));
+    assert!(j["classes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| FailureClass::parse(c.as_str().unwrap()).is_some()));
 }

@@ -96,7 +96,12 @@ pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
 /// Distance from `p` to the true centre line (a separate shell's buried
 /// start included), over the local skin radius.
 pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
-    let mut line: Vec<(Vec3, f32)> = tail.centre_line.iter().zip(&tail.centre_radius).map(|(&q, &r)| (Vec3::from(q), r)).collect();
+    let mut line: Vec<(Vec3, f32)> = tail
+        .centre_line
+        .iter()
+        .zip(&tail.centre_radius)
+        .map(|(&q, &r)| (Vec3::from(q), r))
+        .collect();
     if let Some(b) = tail.buried_start {
         line.insert(0, (Vec3::from(b), tail.root_radius));
     }
@@ -119,7 +124,12 @@ fn taken(out: &Rig, joints: &[usize]) -> HashSet<u32> {
     (0..out.vertex_count())
         .filter(|&v| {
             let (js, ws) = out.influences().of(v);
-            js.iter().zip(ws).filter(|(j, _)| joints.contains(&(**j as usize))).map(|(_, w)| *w).sum::<f32>() >= TAKEN_SHARE
+            js.iter()
+                .zip(ws)
+                .filter(|(j, _)| joints.contains(&(**j as usize)))
+                .map(|(_, w)| *w)
+                .sum::<f32>()
+                >= TAKEN_SHARE
         })
         .map(|v| v as u32)
         .collect()
@@ -143,10 +153,25 @@ fn check_roles(m: &mut Measured, rig: &Rig, truth: &CharacterTruth) {
     ];
     if legs.iter().any(|(a, b)| a != *b) {
         let got: Vec<&String> = legs.iter().map(|l| &l.0).collect();
-        m.fail("roles_legs", format!("thighs/shins {got:?} (truth {}, {}, {}, {})", r.thigh_left, r.thigh_right, r.shin_left, r.shin_right));
+        m.fail(
+            "roles_legs",
+            format!(
+                "thighs/shins {got:?} (truth {}, {}, {}, {})",
+                r.thigh_left, r.thigh_right, r.shin_left, r.shin_right
+            ),
+        );
     }
     if name(roles.neck) != r.neck || name(roles.head) != r.head {
-        m.fail("roles_neck_head", format!("neck {} head {} (truth {} {})", name(roles.neck), name(roles.head), r.neck, r.head));
+        m.fail(
+            "roles_neck_head",
+            format!(
+                "neck {} head {} (truth {} {})",
+                name(roles.neck),
+                name(roles.head),
+                r.neck,
+                r.head
+            ),
+        );
     }
     let spine: Vec<String> = roles.spine.iter().map(|&j| rig.joint_names()[j].clone()).collect();
     if spine != r.spine {
@@ -163,7 +188,12 @@ pub struct Chain {
 
 /// Runs today's pipeline on one character's rig and scores it; `artist`
 /// is the same character from the artist's file.
-pub fn measure_character(m: &mut Measured, model: &Character, artist: &Character, truth: &CharacterTruth) {
+pub fn measure_character(
+    m: &mut Measured,
+    model: &Character,
+    artist: &Character,
+    truth: &CharacterTruth,
+) {
     let rig = &model.rig;
     if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
         m.fail("height", format!("rig height {} (truth {})", rig.height(), truth.height));
@@ -181,15 +211,30 @@ pub fn measure_character(m: &mut Measured, model: &Character, artist: &Character
             Chain { joints: chain_joints(&out, &p.bones), name, end }
         })
         .collect();
-    let rigid: Vec<(Option<String>, Vec<u32>)> =
-        report.parts.iter().filter(|p| p.decision == Decision::Rigid).map(|p| (p.rigid_joint.clone(), p.vertices.clone())).collect();
+    let rigid: Vec<(Option<String>, Vec<u32>)> = report
+        .parts
+        .iter()
+        .filter(|p| p.decision == Decision::Rigid)
+        .map(|p| (p.rigid_joint.clone(), p.vertices.clone()))
+        .collect();
     score(m, model, &out, &chains, &rigid, truth, &artist_bone_distances(model, artist, truth));
 }
 
 /// The artist's weighted bone distance over each true tail: what a perfect
 /// repair reaches.
-pub fn artist_bone_distances(model: &Character, artist: &Character, truth: &CharacterTruth) -> Vec<f32> {
-    truth.tails.iter().map(|t| weighted_bone_distance(&artist.rig, &rig_vertices(model, &t.vertices)).unwrap_or(f32::NAN)).collect()
+pub fn artist_bone_distances(
+    model: &Character,
+    artist: &Character,
+    truth: &CharacterTruth,
+) -> Vec<f32> {
+    truth
+        .tails
+        .iter()
+        .map(|t| {
+            weighted_bone_distance(&artist.rig, &rig_vertices(model, &t.vertices))
+                .unwrap_or(f32::NAN)
+        })
+        .collect()
 }
 
 /// Scores a repaired rig `out` (same vertices as `model`'s rig) with its
@@ -206,7 +251,11 @@ pub fn score(
 ) {
     let rig = &model.rig;
     let taken: Vec<HashSet<u32>> = chains.iter().map(|c| taken(out, &c.joints)).collect();
-    let tails: Vec<(HashSet<u32>, &TailTruth)> = truth.tails.iter().map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t)).collect();
+    let tails: Vec<(HashSet<u32>, &TailTruth)> = truth
+        .tails
+        .iter()
+        .map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t))
+        .collect();
     let mut matched = vec![None; chains.len()];
     for (ti, (set, t)) in tails.iter().enumerate() {
         let mut r = TailResult::default();
@@ -216,9 +265,13 @@ pub fn score(
         r.bone_distance = (before, after);
         let hits = |c: usize| taken[c].intersection(set).count();
         let best = (0..chains.len()).max_by_key(|&c| hits(c)).filter(|&c| hits(c) > 0);
-        let on_this: Vec<usize> = (0..chains.len()).filter(|&c| 2 * hits(c) > taken[c].len()).collect();
+        let on_this: Vec<usize> =
+            (0..chains.len()).filter(|&c| 2 * hits(c) > taken[c].len()).collect();
         match best {
-            None => m.fail("no_chain", format!("tail {ti}: no chain takes its vertices ({} chains in all)", chains.len())),
+            None => m.fail(
+                "no_chain",
+                format!("tail {ti}: no chain takes its vertices ({} chains in all)", chains.len()),
+            ),
             Some(c) => {
                 matched[c] = Some(ti);
                 let chain = &chains[c];
@@ -227,9 +280,17 @@ pub fn score(
                 r.precision = hit / taken[c].len() as f32;
                 r.recall = hit / set.len() as f32;
                 r.parent = out.parents()[chain.joints[0]].map(|p| out.joint_names()[p].clone());
-                r.worst_offset = chain.joints.iter().chain(chain.end.iter()).map(|&j| offset_in_radii(out.bind_heads()[j], t)).fold(0.0, f32::max);
+                r.worst_offset = chain
+                    .joints
+                    .iter()
+                    .chain(chain.end.iter())
+                    .map(|&j| offset_in_radii(out.bind_heads()[j], t))
+                    .fold(0.0, f32::max);
                 if r.parent.as_deref() != Some(t.parent.as_str()) {
-                    m.fail("wrong_parent", format!("tail {ti}: chain hangs from {:?} (truth {})", r.parent, t.parent));
+                    m.fail(
+                        "wrong_parent",
+                        format!("tail {ti}: chain hangs from {:?} (truth {})", r.parent, t.parent),
+                    );
                 }
                 if r.precision < MIN_PRECISION {
                     m.fail("precision", format!("tail {ti}: precision {:.3}", r.precision));
@@ -238,9 +299,16 @@ pub fn score(
                     m.fail("recall", format!("tail {ti}: recall {:.3}", r.recall));
                 }
                 if r.worst_offset > MAX_JOINT_OFFSET {
-                    m.fail("joint_outside", format!("tail {ti}: a grown joint {:.2} local radii off the centre line", r.worst_offset));
+                    m.fail(
+                        "joint_outside",
+                        format!(
+                            "tail {ti}: a grown joint {:.2} local radii off the centre line",
+                            r.worst_offset
+                        ),
+                    );
                 }
-                let bar = ((1.0 - MIN_BONE_DISTANCE_DROP) * before).max(ARTIST_BONE_DISTANCE_SLACK * artist[ti]);
+                let bar = ((1.0 - MIN_BONE_DISTANCE_DROP) * before)
+                    .max(ARTIST_BONE_DISTANCE_SLACK * artist[ti]);
                 // Written so that a NaN distance fails too.
                 #[allow(clippy::neg_cmp_op_on_partial_ord)]
                 let too_far = !(after <= bar);
@@ -267,7 +335,8 @@ pub fn score(
             .iter()
             .find(|o| {
                 let vs = rig_vertices(model, &o.vertices);
-                vs.iter().filter(|v| set.contains(v)).count() as f32 > FALSE_CHAIN_SHARE * vs.len() as f32
+                vs.iter().filter(|v| set.contains(v)).count() as f32
+                    > FALSE_CHAIN_SHARE * vs.len() as f32
             })
             .map_or("body", |o| o.kind);
         m.fail("false_chain", format!("chain {} on the {on} ({} vertices)", chain.name, set.len()));
@@ -286,16 +355,39 @@ pub fn score(
 /// Loads and measures one case, character by character.
 pub fn measure(case: &CorpusCase) -> Measured {
     let truth = &case.truth;
-    let mut m = Measured { seed: truth.seed, classes: truth.classes.clone(), tails: Vec::new(), failures: Vec::new(), details: Vec::new() };
-    let (model, artist) = match (gltf_io::load_bytes(&case.glb, None, "corpus"), gltf_io::load_bytes(&case.artist_glb, None, "corpus artist")) {
+    let mut m = Measured {
+        seed: truth.seed,
+        classes: truth.classes.clone(),
+        tails: Vec::new(),
+        failures: Vec::new(),
+        details: Vec::new(),
+    };
+    let (model, artist) = match (
+        gltf_io::load_bytes(&case.glb, None, "corpus"),
+        gltf_io::load_bytes(&case.artist_glb, None, "corpus artist"),
+    ) {
         (Ok(x), Ok(a)) => (x, a),
         (x, a) => {
-            m.fail("load", format!("{:?} / {:?}", x.err().map(|e| e.to_string()), a.err().map(|e| e.to_string())));
+            m.fail(
+                "load",
+                format!(
+                    "{:?} / {:?}",
+                    x.err().map(|e| e.to_string()),
+                    a.err().map(|e| e.to_string())
+                ),
+            );
             return m;
         }
     };
     if model.characters.len() != truth.characters.len() {
-        m.fail("characters", format!("{} characters read, {} in the file", model.characters.len(), truth.characters.len()));
+        m.fail(
+            "characters",
+            format!(
+                "{} characters read, {} in the file",
+                model.characters.len(),
+                truth.characters.len()
+            ),
+        );
         return m;
     }
     for ch in &truth.characters {
@@ -318,7 +410,14 @@ pub fn table(results: &[Measured]) -> String {
     }
     let mut s = format!(
         "{:<17} {:>5} {:>6} {:>8} {:>8} {:>6} {:>6}  {}\n",
-        "class", "cases", "passed", "tails ok", "roles ok", "min P", "min R", "common failures (cases)"
+        "class",
+        "cases",
+        "passed",
+        "tails ok",
+        "roles ok",
+        "min P",
+        "min R",
+        "common failures (cases)"
     );
     for ((_, name), rs) in &rows {
         let measured: Vec<&&Measured> = rs.iter().collect();

@@ -21,7 +21,8 @@ fn run(cases: Vec<(u64, CorpusCase)>) -> (Vec<Measured>, Vec<String>) {
     let out: Vec<(Measured, Vec<String>)> = cases
         .par_iter()
         .map(|(seed, c)| {
-            let mut p: Vec<String> = problems(*seed, c).into_iter().map(|p| format!("seed {seed}: {p}")).collect();
+            let mut p: Vec<String> =
+                problems(*seed, c).into_iter().map(|p| format!("seed {seed}: {p}")).collect();
             p.extend(artist_meets_the_bars(c).err());
             (measure(c), p)
         })
@@ -44,7 +45,12 @@ fn print_failures(results: &[Measured]) {
 fn assert_every_case_passes(results: &[Measured]) {
     print_failures(results);
     let failed: Vec<u64> = results.iter().filter(|r| !r.passed()).map(|r| r.seed).collect();
-    assert!(failed.is_empty(), "{} of {} cases fail the bars: seeds {failed:?}", failed.len(), results.len());
+    assert!(
+        failed.is_empty(),
+        "{} of {} cases fail the bars: seeds {failed:?}",
+        failed.len(),
+        results.len()
+    );
 }
 
 /// CI: every case generates deterministically, loads, and agrees with its
@@ -63,7 +69,11 @@ fn corpus_cases_are_consistent_and_measured() {
         }
     }
     for (c, n) in FailureClass::ALL.iter().zip(&seen) {
-        assert!(*n >= (CI_SEEDS.end - CI_SEEDS.start) as usize / FailureClass::ALL.len(), "class {} in only {n} cases", c.name());
+        assert!(
+            *n >= (CI_SEEDS.end - CI_SEEDS.start) as usize / FailureClass::ALL.len(),
+            "class {} in only {n} cases",
+            c.name()
+        );
     }
 }
 
@@ -97,7 +107,8 @@ fn corpus_slow_every_case_passes() {
 const CLASS_SEEDS: Range<u64> = 1000..1016;
 
 fn class_passes(class: FailureClass) {
-    let cases: Vec<(u64, CorpusCase)> = CLASS_SEEDS.into_par_iter().map(|s| (s, corpus::case_forced(s, class))).collect();
+    let cases: Vec<(u64, CorpusCase)> =
+        CLASS_SEEDS.into_par_iter().map(|s| (s, corpus::case_forced(s, class))).collect();
     assert!(cases.iter().all(|(_, c)| c.truth.has(class)));
     let results: Vec<Measured> = cases.par_iter().map(|(_, c)| measure(c)).collect();
     eprintln!("{} forced on seeds {CLASS_SEEDS:?}\n{}", class.name(), table(&results));

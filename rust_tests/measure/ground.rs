@@ -1,7 +1,9 @@
 //! SPEC G on the demo creature (a long tail hanging from the pelvis) in a
 //! generated crouch: tail counted vs excluded.
 
-use caudal::measure::ground::{body_floor, crouch_clip, pelvis_lift, placement_offset, support_points, GroundParams};
+use caudal::measure::ground::{
+    body_floor, crouch_clip, pelvis_lift, placement_offset, support_points, GroundParams,
+};
 use caudal::rig::{world_matrices, JointRoles, RoleOverrides};
 use caudal::CaudalError;
 use glam::Vec3;
@@ -20,10 +22,7 @@ fn a_hanging_tail_never_lifts_the_pelvis() {
         &g.rig,
         &clip,
         pelvis,
-        &GroundParams {
-            exclude_tail: false,
-            ..GroundParams::default()
-        },
+        &GroundParams { exclude_tail: false, ..GroundParams::default() },
     )
     .unwrap();
     assert!(excluded.tail_points > 0 && counted.support_points == excluded.support_points);
@@ -71,15 +70,9 @@ fn the_exclusion_applies_to_both_minima_and_contacts_only_to_the_current_one() {
     let mut calib = g.rig.bind_locals();
     let tail_root = g.chains[0].bones[0];
     calib[tail_root].translation.y -= 0.35;
-    let p = GroundParams {
-        calibration: Some(calib.clone()),
-        ..GroundParams::default()
-    };
-    let counted = GroundParams {
-        exclude_tail: false,
-        calibration: Some(calib),
-        ..GroundParams::default()
-    };
+    let p = GroundParams { calibration: Some(calib.clone()), ..GroundParams::default() };
+    let counted =
+        GroundParams { exclude_tail: false, calibration: Some(calib), ..GroundParams::default() };
     let f_ex = body_floor(&g.rig, &p).unwrap();
     let f_co = body_floor(&g.rig, &counted).unwrap();
     eprintln!("f_body: tail excluded {f_ex:.4}, counted {f_co:.4}");
@@ -90,20 +83,13 @@ fn the_exclusion_applies_to_both_minima_and_contacts_only_to_the_current_one() {
     );
     // Feet owned by contact solvers: out of c(t), not out of f_body.
     let roles = JointRoles::find(&g.rig, &RoleOverrides::default()).unwrap();
-    let feet: Vec<usize> = roles
-        .shins
-        .iter()
-        .flatten()
-        .flat_map(|&s| g.rig.children(s).collect::<Vec<_>>())
-        .collect();
+    let feet: Vec<usize> =
+        roles.shins.iter().flatten().flat_map(|&s| g.rig.children(s).collect::<Vec<_>>()).collect();
     let mut with_feet: Vec<usize> = feet.clone();
     for &f in &feet {
         with_feet.extend(g.rig.children(f));
     }
-    let e = GroundParams {
-        contact_joints: with_feet,
-        ..GroundParams::default()
-    };
+    let e = GroundParams { contact_joints: with_feet, ..GroundParams::default() };
     let ge = pelvis_lift(&g.rig, &clip, pelvis, &e).unwrap();
     assert!(ge.contact_points > 0);
     assert!((ge.body_floor - f_ex).abs() < 1e-6);
@@ -124,10 +110,7 @@ fn placement_ignores_tail_skin() {
         &g.rig,
         last,
         0.0,
-        &GroundParams {
-            exclude_tail: false,
-            ..GroundParams::default()
-        },
+        &GroundParams { exclude_tail: false, ..GroundParams::default() },
     )
     .unwrap();
     let f = body_floor(&g.rig, &GroundParams::default()).unwrap();
@@ -143,7 +126,11 @@ fn the_crouch_keeps_feet_planted_and_sampling_is_sparse() {
     let roles = JointRoles::find(&g.rig, &RoleOverrides::default()).unwrap();
     let pelvis = roles.pelvis.unwrap();
     let first = world_matrices(g.rig.parents(), g.rig.topological_order(), clip.frame(0));
-    let last = world_matrices(g.rig.parents(), g.rig.topological_order(), clip.frame(clip.frame_count() - 1));
+    let last = world_matrices(
+        g.rig.parents(),
+        g.rig.topological_order(),
+        clip.frame(clip.frame_count() - 1),
+    );
     assert!(((first[pelvis].w_axis.y - last[pelvis].w_axis.y) - DEPTH).abs() < 1e-4);
     for s in roles.shins.iter().flatten() {
         let ankle = g.rig.children(*s).next().unwrap();

@@ -9,7 +9,9 @@ use glam::{Mat4, Vec3};
 fn percentiles_and_torn_share_of_known_ratios() {
     let s = StretchStats::from_ratios((1..=100).map(|i| i as f32 / 100.0 + 0.5).collect());
     assert_eq!(s.samples, 100);
-    assert!((s.p95 - 1.45).abs() < 1e-6 && (s.p99 - 1.49).abs() < 1e-6 && (s.max - 1.5).abs() < 1e-6);
+    assert!(
+        (s.p95 - 1.45).abs() < 1e-6 && (s.p99 - 1.49).abs() < 1e-6 && (s.max - 1.5).abs() < 1e-6
+    );
     // 0.51..0.66 are torn (16 values), 1.5 is not.
     assert!((s.torn_share - 0.16).abs() < 1e-6, "{}", s.torn_share);
 }
@@ -26,7 +28,8 @@ fn edges_are_unique_and_filtered() {
 /// A strip along +X, 11 columns of 2 (vertex `2c + r`); `joint_of(v)` picks
 /// each vertex's joint (0 the pelvis at the origin, 1 the tail at x = 6).
 pub(crate) fn strip_with(joint_of: impl Fn(u32) -> u32) -> Rig {
-    let vertices: Vec<Vec3> = (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
+    let vertices: Vec<Vec3> =
+        (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
     let joint: Vec<u32> = (0..22).map(joint_of).collect();
     let mut triangles = Vec::new();
     for c in 0..10u32 {
@@ -85,7 +88,12 @@ fn a_known_stretch_and_a_known_swing() {
     let tail6: Vec<u32> = (12..22).collect();
     let r = stretch_report(&rig, &clip, &tail6, 0, None, 24).unwrap();
     assert_eq!(r.collar_edges, 3);
-    assert!((r.tail.max - 1.0).abs() < 1e-6 && (r.body.max - 1.0).abs() < 1e-6, "{:?} {:?}", r.tail, r.body);
+    assert!(
+        (r.tail.max - 1.0).abs() < 1e-6 && (r.body.max - 1.0).abs() < 1e-6,
+        "{:?} {:?}",
+        r.tail,
+        r.body
+    );
     assert!((r.collar.max - 1.8).abs() < 1e-5, "{:?}", r.collar);
     assert!((r.collar.torn_share - 1.0 / 3.0).abs() < 1e-6, "{:?}", r.collar);
     let diagonal = (1.8f32 * 1.8 + 1.0).sqrt() / 2f32.sqrt();
@@ -114,9 +122,17 @@ fn bad_input_names_the_field() {
     assert!(
         matches!(stretch_report(&rig, &clip, &[99], 0, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "tail_vertices")
     );
-    assert!(matches!(stretch_report(&rig, &clip, &[], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "tail_vertices"));
-    assert!(matches!(stretch_report(&rig, &clip, &[8], 5, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "anchor"));
-    assert!(matches!(stretch_report(&rig, &clip, &[8], 0, None, 0), Err(CaudalError::Parameter { field, .. }) if field == "samples"));
+    assert!(
+        matches!(stretch_report(&rig, &clip, &[], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "tail_vertices")
+    );
+    assert!(
+        matches!(stretch_report(&rig, &clip, &[8], 5, None, 24), Err(CaudalError::IndexOutOfRange { field, .. }) if field == "anchor")
+    );
+    assert!(
+        matches!(stretch_report(&rig, &clip, &[8], 0, None, 0), Err(CaudalError::Parameter { field, .. }) if field == "samples")
+    );
     let three = Clip::new("t", 24.0, 1.0, 1, vec![Trs::IDENTITY]).unwrap();
-    assert!(matches!(stretch_report(&rig, &three, &[8], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "clip"));
+    assert!(
+        matches!(stretch_report(&rig, &three, &[8], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "clip")
+    );
 }

@@ -5,7 +5,10 @@
 
 use caudal::bake::BakeParams;
 use caudal::chain::ChainParams;
-use caudal::measure::stretch::{mesh_regions, mesh_stretch, rig_rows, Played, Region, StretchHarness, BODY_DRIFT_SHARE, STRETCH_SAMPLES};
+use caudal::measure::stretch::{
+    mesh_regions, mesh_stretch, rig_rows, Played, Region, StretchHarness, BODY_DRIFT_SHARE,
+    STRETCH_SAMPLES,
+};
 use caudal::{Clip, Trs};
 use glam::Vec3;
 
@@ -18,7 +21,11 @@ fn tugging() -> Clip {
     let mut locals = Vec::new();
     for f in 0..25 {
         locals.push(Trs::IDENTITY);
-        locals.push(Trs::new(Vec3::new(6.0 + (f % 2) as f32, 0.0, 0.0), glam::Quat::IDENTITY, Vec3::ONE));
+        locals.push(Trs::new(
+            Vec3::new(6.0 + (f % 2) as f32, 0.0, 0.0),
+            glam::Quat::IDENTITY,
+            Vec3::ONE,
+        ));
     }
     Clip::new("t", 24.0, 1.0, 2, locals).unwrap()
 }
@@ -33,7 +40,11 @@ fn the_collar_band_reaches_one_root_thickness_each_side() {
     let rig = strip(|v| u32::from(v >= 12));
     let tail: Vec<u32> = TAIL.collect();
     let r = mesh_regions(&rig, &tail, 0).unwrap();
-    assert!((r.band.width - 1.0).abs() < 1e-6 && (r.band.root_radius - 0.5).abs() < 1e-6, "{:?}", r.band);
+    assert!(
+        (r.band.width - 1.0).abs() < 1e-6 && (r.band.root_radius - 0.5).abs() < 1e-6,
+        "{:?}",
+        r.band
+    );
     assert!(r.band.seam);
     let inside: Vec<u32> = (0..22).filter(|&v| r.band.contains(v)).collect();
     assert_eq!(inside, (8..16).collect::<Vec<_>>());
@@ -66,9 +77,17 @@ fn torn_by_the_repair_is_what_the_rigid_baseline_keeps() {
     let t = &m.torn_by_repair;
     assert_eq!((t.edges, t.samples, t.by_region), (3, 36, [0, 3, 0]), "{t:?}");
     assert!((t.worst[0].ratio - 2.0).abs() < 1e-5 && t.worst.len() == 3);
-    let rows = |rig: usize| m.rigs[rig].rows.iter().map(|r| (r.region.clone(), r.torn_edges)).collect::<Vec<_>>();
-    assert_eq!(rows(0), [("tail".into(), 0), ("collar".into(), 0), ("body".into(), 0), ("whole".into(), 0)]);
-    assert_eq!(rows(2), [("tail".into(), 0), ("collar".into(), 3), ("body".into(), 0), ("whole".into(), 3)]);
+    let rows = |rig: usize| {
+        m.rigs[rig].rows.iter().map(|r| (r.region.clone(), r.torn_edges)).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rows(0),
+        [("tail".into(), 0), ("collar".into(), 0), ("body".into(), 0), ("whole".into(), 0)]
+    );
+    assert_eq!(
+        rows(2),
+        [("tail".into(), 0), ("collar".into(), 3), ("body".into(), 0), ("whole".into(), 3)]
+    );
     let whole = &m.rigs[2].rows[3];
     assert_eq!(whole.edges, 41);
     assert!((whole.stats.torn_share - 36.0 / (41.0 * 24.0)).abs() < 1e-6);
@@ -130,14 +149,20 @@ fn bad_input_names_the_field() {
         Err(e) => e.to_string(),
         Ok(_) => "ok".into(),
     };
-    assert!(err(mesh_stretch(p(&clip), p(&other), p(&clip), &rig.bind_locals(), &[12], 0, 24)).contains("rigger"));
-    assert!(err(mesh_stretch(p(&clip), p(&clip), p(&clip), &[], &[12], 0, 24)).contains("reference"));
-    assert!(err(mesh_stretch(p(&clip), p(&clip), p(&clip), &rig.bind_locals(), &[99], 0, 24)).contains("tail_vertices"));
-    assert!(err(mesh_stretch(p(&clip), p(&clip), p(&clip), &rig.bind_locals(), &[12], 0, 0)).contains("samples"));
+    assert!(err(mesh_stretch(p(&clip), p(&other), p(&clip), &rig.bind_locals(), &[12], 0, 24))
+        .contains("rigger"));
+    assert!(
+        err(mesh_stretch(p(&clip), p(&clip), p(&clip), &[], &[12], 0, 24)).contains("reference")
+    );
+    assert!(err(mesh_stretch(p(&clip), p(&clip), p(&clip), &rig.bind_locals(), &[99], 0, 24))
+        .contains("tail_vertices"));
+    assert!(err(mesh_stretch(p(&clip), p(&clip), p(&clip), &rig.bind_locals(), &[12], 0, 0))
+        .contains("samples"));
 }
 
 fn truth_tail(rel: &str) -> Vec<u32> {
-    let t: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(common::asset(rel)).unwrap()).unwrap();
+    let t: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(common::asset(rel)).unwrap()).unwrap();
     t["tail_vertices"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap() as u32).collect()
 }
 
@@ -151,14 +176,25 @@ fn truth_tail(rel: &str) -> Vec<u32> {
 fn fox_walk_meets_the_whole_mesh_bars() {
     let model = common::load("fox/Fox_notail.glb");
     let truth = truth_tail("fox/Fox_notail.truth.json");
-    let h = StretchHarness::new(&model, 0, &ChainParams::default(), &BakeParams::default()).unwrap();
+    let h =
+        StretchHarness::new(&model, 0, &ChainParams::default(), &BakeParams::default()).unwrap();
     let c = h.compare_with("Walk", STRETCH_SAMPLES, Some(&truth)).unwrap();
     let m = &c.mesh;
-    let row = |rig: usize, region: &str| m.rigs[rig].rows.iter().find(|r| r.region == region).unwrap().clone();
+    let row = |rig: usize, region: &str| {
+        m.rigs[rig].rows.iter().find(|r| r.region == region).unwrap().clone()
+    };
     let (tail, body, collar) = (row(2, "tail"), row(2, "body"), row(2, "collar"));
-    eprintln!("Fox Walk: tail {:?}\n body {:?}\n collar {:?}\n {:?} {:?}", tail.stats, body.stats, collar.stats, m.torn_by_repair, m.drift);
+    eprintln!(
+        "Fox Walk: tail {:?}\n body {:?}\n collar {:?}\n {:?} {:?}",
+        tail.stats, body.stats, collar.stats, m.torn_by_repair, m.drift
+    );
     assert_eq!(m.torn_by_repair.edges, 0, "{:?}", m.torn_by_repair);
-    assert!(tail.edges > 50 && tail.stats.torn_share == 0.0 && tail.stats.p99 <= body.stats.p99, "{:?} {:?}", tail.stats, body.stats);
+    assert!(
+        tail.edges > 50 && tail.stats.torn_share == 0.0 && tail.stats.p99 <= body.stats.p99,
+        "{:?} {:?}",
+        tail.stats,
+        body.stats
+    );
     assert!(m.motion.swing_deg >= 1.0, "{:?}", m.motion);
     assert!(m.drift.share_h <= BODY_DRIFT_SHARE, "{:?}", m.drift);
     assert!(c.baked.seam.as_ref().unwrap().closure_deg <= 0.5);
@@ -173,7 +209,12 @@ fn fox_walk_meets_the_whole_mesh_bars() {
     let own = rig_rows(rig, &clip, &truth, pelvis, STRETCH_SAMPLES).unwrap();
     let own_collar = own.rows.iter().find(|r| r.region == "collar").unwrap();
     assert_eq!(own_collar.edges, collar.edges, "same mesh, same band");
-    assert!(collar.stats.torn_share <= own_collar.stats.torn_share, "collar {:?} vs artist {:?}", collar.stats, own_collar.stats);
+    assert!(
+        collar.stats.torn_share <= own_collar.stats.torn_share,
+        "collar {:?} vs artist {:?}",
+        collar.stats,
+        own_collar.stats
+    );
 
     // The crouch: the tail on the floor bends at its own joints.
     let k = h.crouch(Some(&truth)).unwrap();

@@ -7,7 +7,8 @@ use caudal::measure::stretch::{StretchHarness, MIN_SWING_DEG, STRETCH_SAMPLES};
 use crate::bake::fixtures::{alpaca, fox, shiba, wolf, Grown};
 
 fn check(g: &Grown, clips: &[&str], strict: bool) {
-    let h = StretchHarness::new(&g.model, 0, &ChainParams::default(), &BakeParams::default()).unwrap();
+    let h =
+        StretchHarness::new(&g.model, 0, &ChainParams::default(), &BakeParams::default()).unwrap();
     for clip in clips {
         let c = h.compare(clip, STRETCH_SAMPLES).unwrap();
         eprintln!(
@@ -18,7 +19,8 @@ fn check(g: &Grown, clips: &[&str], strict: bool) {
             c.body_edges
         );
         for r in &c.rows {
-            let m = r.motion.as_ref().map_or("-".to_string(), |m| format!("{:.1}°", m.amplitude_deg));
+            let m =
+                r.motion.as_ref().map_or("-".to_string(), |m| format!("{:.1}°", m.amplitude_deg));
             eprintln!(
                 "  | {:<8} | {:.2} | {:.2} | {:.2} | {:.1}% | {m} |",
                 r.rig,

@@ -26,7 +26,12 @@ pub fn joint_regions(rig: &Rig, roles: &JointRoles) -> Vec<Region> {
 /// the spine joint's head than the hip's. Collar weights are deliberately
 /// not used: a tail modelled as its own shell has its own root ring as
 /// collar, carrying the very weights being fixed.
-pub fn attachment_joint(centroid: Vec3, field: &SkeletonField, regions: &[Region], bias: f32) -> Option<usize> {
+pub fn attachment_joint(
+    centroid: Vec3,
+    field: &SkeletonField,
+    regions: &[Region],
+    bias: f32,
+) -> Option<usize> {
     let mut dist = vec![f32::INFINITY; regions.len()];
     for s in &field.segments {
         dist[s.joint] = dist[s.joint].min(point_segment_distance(centroid, s.a, s.b));

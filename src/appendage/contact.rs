@@ -30,7 +30,12 @@ pub const FAR_CONTACT_SHARE: f32 = 0.6;
 /// `collar` (sorted) split into the root ring and the resting contacts
 /// (the clusters where the far end of the part lies on the body), both
 /// sorted.
-pub fn root_collar(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar: &[u32]) -> (Vec<u32>, Vec<u32>) {
+pub fn root_collar(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    welded: &[u32],
+    collar: &[u32],
+) -> (Vec<u32>, Vec<u32>) {
     if collar.len() < 2 {
         return (collar.to_vec(), Vec::new());
     }
@@ -63,10 +68,15 @@ pub fn root_collar(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar
     // the cluster found first, i.e. holding the lowest vertex id).
     let mut edges = vec![0usize; count];
     for (i, &c) in collar.iter().enumerate() {
-        edges[cluster[i]] += graph.neighbors_of(c as usize).iter().filter(|w| welded.binary_search(w).is_ok()).count();
+        edges[cluster[i]] += graph
+            .neighbors_of(c as usize)
+            .iter()
+            .filter(|w| welded.binary_search(w).is_ok())
+            .count();
     }
     let root = (0..count).fold(0, |best, c| if edges[c] > edges[best] { c } else { best });
-    let sources: Vec<u32> = collar.iter().zip(&cluster).filter(|(_, &c)| c == root).map(|(&v, _)| v).collect();
+    let sources: Vec<u32> =
+        collar.iter().zip(&cluster).filter(|(_, &c)| c == root).map(|(&v, _)| v).collect();
     let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
     subset.sort_unstable();
     subset.dedup();
@@ -81,7 +91,11 @@ pub fn root_collar(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar
     let resting = |c: usize| reach[c].is_finite() && reach[c] > FAR_CONTACT_SHARE * length;
     let (mut root_ring, mut contact) = (Vec::new(), Vec::new());
     for (&v, &c) in collar.iter().zip(&cluster) {
-        if resting(c) { contact.push(v) } else { root_ring.push(v) }
+        if resting(c) {
+            contact.push(v)
+        } else {
+            root_ring.push(v)
+        }
     }
     (root_ring, contact)
 }

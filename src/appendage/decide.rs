@@ -82,5 +82,6 @@ pub fn decide(
 /// Long: passes the elongation test (SPEC T4b) and is at least a tube
 /// long, or is a clear tube whatever its covariance (a curled tail).
 pub fn is_long(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
-    (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness) || tube_ratio >= params.min_tube_ratio
+    (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness)
+        || tube_ratio >= params.min_tube_ratio
 }

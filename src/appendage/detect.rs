@@ -6,14 +6,14 @@ use glam::Vec3;
 use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
+use super::decide::is_long;
 use super::params::DetectParams;
 use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
+use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
 use super::root::extend_root;
-use super::report::{PartReport, PartTests, Report};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
-use super::decide::is_long;
 use crate::error::{CaudalError, Result};
 use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
 use crate::measure::BoneDistance;
@@ -163,7 +163,8 @@ fn peel_region(
         finish(welded, origin, out);
         return;
     }
-    let floor = MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
+    let floor =
+        MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
     match split(graph, positions, dist, &welded, params.min_part_vertices, floor, min_protrusion) {
         Some(pieces) => {
             // Pieces that stick out are judged (and peeled again if they
@@ -178,17 +179,40 @@ fn peel_region(
                 if sticks_out {
                     in_piece.extend(p.welded.iter().copied());
                     let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
-                    peel_region(p.welded, o, depth + 1, graph, positions, dist, field, params, min_protrusion, &mut found);
+                    peel_region(
+                        p.welded,
+                        o,
+                        depth + 1,
+                        graph,
+                        positions,
+                        dist,
+                        field,
+                        params,
+                        min_protrusion,
+                        &mut found,
+                    );
                 } else if p.welded.len() >= 2 * params.min_part_vertices {
                     in_piece.extend(p.welded.iter().copied());
-                    peel_region(p.welded, Origin::Remainder { pieces: 0 }, depth + 1, graph, positions, dist, field, params, min_protrusion, &mut found);
+                    peel_region(
+                        p.welded,
+                        Origin::Remainder { pieces: 0 },
+                        depth + 1,
+                        graph,
+                        positions,
+                        dist,
+                        field,
+                        params,
+                        min_protrusion,
+                        &mut found,
+                    );
                 }
             }
             if !found.iter().any(|(_, o)| matches!(o, Origin::Peeled { .. })) {
                 finish(welded, origin, out);
                 return;
             }
-            let peeled = found.iter().filter(|(_, o)| matches!(o, Origin::Peeled { .. })).count().max(count);
+            let peeled =
+                found.iter().filter(|(_, o)| matches!(o, Origin::Peeled { .. })).count().max(count);
             for (w, o) in found {
                 let o = match o {
                     Origin::Remainder { .. } => Origin::Remainder { pieces: peeled },
@@ -234,7 +258,10 @@ fn rigid_holder(rig: &Rig, weld: &Weld, welded: &[u32]) -> Option<usize> {
     for &w in welded {
         for &v in weld.members_of(w as usize) {
             let (js, ws) = rig.influences().of(v as usize);
-            let (j, x) = js.iter().zip(ws).fold((u32::MAX, 0f32), |b, (&j, &x)| if x > b.1 { (j, x) } else { b });
+            let (j, x) = js
+                .iter()
+                .zip(ws)
+                .fold((u32::MAX, 0f32), |b, (&j, &x)| if x > b.1 { (j, x) } else { b });
             if x < RIGID_HOLD_SHARE || holder.is_some_and(|h| h != j) {
                 return None;
             }
@@ -283,7 +310,18 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let min_protrusion = params.min_protrusion_ratio * height;
     let mut candidates = Vec::new();
     for welded in members {
-        peel_region(welded, Origin::Far { necked: false }, 0, &graph, &weld.positions, &dist, &field, params, min_protrusion, &mut candidates);
+        peel_region(
+            welded,
+            Origin::Far { necked: false },
+            0,
+            &graph,
+            &weld.positions,
+            &dist,
+            &field,
+            params,
+            min_protrusion,
+            &mut candidates,
+        );
     }
 
     // T3: collar and attachment of every component.
@@ -317,7 +355,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             if comps[a].attachment == comps[b].attachment
                 && !remainder(&comps[a])
                 && !remainder(&comps[b])
-                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap {
+                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap
+            {
                 let (ra, rb) = (find(&mut root, a), find(&mut root, b));
                 if ra != rb {
                     root[ra.max(rb)] = ra.min(rb);
@@ -349,16 +388,27 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let mut parts = Vec::with_capacity(groups.len());
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
-        let mut welded: Vec<u32> = group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+        let mut welded: Vec<u32> =
+            group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
         welded.sort_unstable();
-        let mut collar: Vec<u32> = group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+        let mut collar: Vec<u32> =
+            group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
         collar.sort_unstable();
         collar.dedup();
         let attachment = comps[group[0]].attachment;
         // On the trunk, where along it the part joins decides pelvis or
         // spine; a thigh's bone beside the tail root stays the pelvis'.
         let region = match attachment.map(|j| regions[j]) {
-            Some(Region::Pelvis | Region::Spine) if attachment.is_some_and(|j| roles.trunk.contains(&j) || !roles.thighs.contains(&Some(j)) && !roles.limbs.iter().any(|p| p.limbs.iter().any(|l| l.chain.contains(&j)))) => {
+            Some(Region::Pelvis | Region::Spine)
+                if attachment.is_some_and(|j| {
+                    roles.trunk.contains(&j)
+                        || !roles.thighs.contains(&Some(j))
+                            && !roles
+                                .limbs
+                                .iter()
+                                .any(|p| p.limbs.iter().any(|l| l.chain.contains(&j)))
+                }) =>
+            {
                 roles.trunk_region(comps[group[0]].join)
             }
             Some(r) => r,
@@ -378,7 +428,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             subset.sort_unstable();
             subset.dedup();
             let g_subset = geodesic_from(&graph, &weld.positions, &subset, collar);
-            let g: Vec<f32> = welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
+            let g: Vec<f32> =
+                welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
             let l = percentile(&g, LENGTH_PERCENTILE);
             (g, l)
         };
@@ -386,7 +437,16 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let (mut geodesic, mut length) = geodesic_of(&welded, &collar);
 
         let tube = tube_ratio(&points, &geodesic, length);
-        let mut verdict = decide(params, welded.len(), length / height, region, attach_name.as_deref().unwrap_or("?"), centroid_ratio, elong, tube);
+        let mut verdict = decide(
+            params,
+            welded.len(),
+            length / height,
+            region,
+            attach_name.as_deref().unwrap_or("?"),
+            centroid_ratio,
+            elong,
+            tube,
+        );
         let origin = comps[group[0]].origin;
         match origin {
             Origin::Remainder { pieces } => {
@@ -416,7 +476,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let mut root_vertices = 0;
         // A part cut at its neck already ends where it meets the body;
         // one cut by a threshold or a saddle does not.
-        let cut_by_level = !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
+        let cut_by_level =
+            !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         // A tail lying on the body (curled over the back) also touches it
         // with its far end: measure from the root ring only, and take the
         // resting tip skin into the part.
@@ -424,7 +485,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         if verdict.kind == Kind::Tail {
             let (root_ring, contact) = root_collar(&graph, &weld.positions, &welded, &collar);
             if !contact.is_empty() {
-                let contact: Vec<u32> = contact.into_iter().filter(|&v| !taken[v as usize]).collect();
+                let contact: Vec<u32> =
+                    contact.into_iter().filter(|&v| !taken[v as usize]).collect();
                 contact_vertices = contact.len();
                 for &v in &contact {
                     taken[v as usize] = true;
@@ -437,10 +499,24 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         }
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
-        let tail_weights = if verdict.kind == Kind::Tail { TailWeights::find(rig, &weld, &welded, attachment) } else { None };
-        let reads_as_tail = |v: u32| tail_weights.as_ref().is_none_or(|t| t.reads_as_tail(rig, &weld, v));
+        let tail_weights = if verdict.kind == Kind::Tail {
+            TailWeights::find(rig, &weld, &welded, attachment)
+        } else {
+            None
+        };
+        let reads_as_tail =
+            |v: u32| tail_weights.as_ref().is_none_or(|t| t.reads_as_tail(rig, &weld, v));
         if verdict.kind == Kind::Tail && cut_by_level {
-            let extra = extend_root(&graph, &weld.positions, &welded, &collar, &geodesic, length, &taken, &reads_as_tail);
+            let extra = extend_root(
+                &graph,
+                &weld.positions,
+                &welded,
+                &collar,
+                &geodesic,
+                length,
+                &taken,
+                &reads_as_tail,
+            );
             if !extra.is_empty() {
                 root_vertices = extra.len();
                 for &v in &extra {
@@ -448,7 +524,13 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 }
                 welded.extend(extra);
                 welded.sort_unstable();
-                collar = root_collar(&graph, &weld.positions, &welded, &collar_of(&welded, &dist, &graph)).0;
+                collar = root_collar(
+                    &graph,
+                    &weld.positions,
+                    &welded,
+                    &collar_of(&welded, &dist, &graph),
+                )
+                .0;
                 (geodesic, length) = geodesic_of(&welded, &collar);
             }
         }
@@ -469,11 +551,21 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 // The grown skin sits at the root (geodesic 0: shared with
                 // the pelvis); the tube's coordinate, length and joints stay
                 // measured from where it leaves the body.
-                let mut merged: Vec<(u32, f32)> =
-                    welded.iter().copied().zip(geodesic.iter().copied()).chain(extra.into_iter().map(|v| (v, 0.0))).collect();
+                let mut merged: Vec<(u32, f32)> = welded
+                    .iter()
+                    .copied()
+                    .zip(geodesic.iter().copied())
+                    .chain(extra.into_iter().map(|v| (v, 0.0)))
+                    .collect();
                 merged.sort_unstable_by_key(|&(v, _)| v);
                 (welded, geodesic) = merged.into_iter().unzip();
-                collar = root_collar(&graph, &weld.positions, &welded, &collar_of(&welded, &dist, &graph)).0;
+                collar = root_collar(
+                    &graph,
+                    &weld.positions,
+                    &welded,
+                    &collar_of(&welded, &dist, &graph),
+                )
+                .0;
             }
         }
         if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
@@ -490,15 +582,21 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         let hangs_from = match (verdict.kind, roles.pelvis) {
             (Kind::Tail, Some(p)) => {
                 if attachment != Some(p) {
-                    verdict.reason.push_str(&format!("; the chain hangs from the pelvis {}", names[p]));
+                    verdict
+                        .reason
+                        .push_str(&format!("; the chain hangs from the pelvis {}", names[p]));
                 }
                 Some(p)
             }
             _ => attachment,
         };
         let collar_centre = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
-        let collar_radius = collar.iter().map(|&v| weld.positions[v as usize].distance(collar_centre)).fold(0.0f32, f32::max);
-        let mut vertices: Vec<u32> = welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+        let collar_radius = collar
+            .iter()
+            .map(|&v| weld.positions[v as usize].distance(collar_centre))
+            .fold(0.0f32, f32::max);
+        let mut vertices: Vec<u32> =
+            welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
         vertices.sort_unstable();
         let before = bone_distance.mean(&vertices)?;
         reports.push(PartReport {
@@ -547,7 +645,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
             rigger_signature: tail_weights.is_some(),
             vertices,
         });
-        let root = tube_root.unwrap_or_else(|| cut_centre(&graph, &weld.positions, &welded, &collar));
+        let root =
+            tube_root.unwrap_or_else(|| cut_centre(&graph, &weld.positions, &welded, &collar));
         parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
     }
 
@@ -563,9 +662,14 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
         if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
             let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
-            p.geodesic = p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+            p.geodesic =
+                p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
             p.welded.retain(|&v| !claimed[v as usize]);
-            r.vertices = p.welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+            r.vertices = p
+                .welded
+                .iter()
+                .flat_map(|&w| weld.members_of(w as usize).iter().copied())
+                .collect();
             r.vertices.sort_unstable();
             r.vertex_count = r.vertices.len();
             r.welded_vertex_count = p.welded.len();

@@ -16,12 +16,18 @@ mod shape;
 
 pub use attach::{attachment_joint, joint_regions, Region};
 pub use contact::{root_collar, FAR_CONTACT_SHARE};
-pub use detect::{cut_centre, detect, find_appendages, percentile, Detection, PartGeometry, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
+pub use detect::{
+    cut_centre, detect, find_appendages, percentile, Detection, PartGeometry,
+    DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE,
+};
 pub use params::{
-    BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO, MIN_ELONGATION, MIN_PART_VERTICES,
-    MIN_PROTRUSION_RATIO, MIN_SLENDERNESS, MIN_TAIL_LENGTH_RATIO, MIN_TUBE_RATIO,
+    BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO,
+    MIN_ELONGATION, MIN_PART_VERTICES, MIN_PROTRUSION_RATIO, MIN_SLENDERNESS,
+    MIN_TAIL_LENGTH_RATIO, MIN_TUBE_RATIO,
 };
 pub use report::{Decision, Kind, PartReport, PartTests, Report};
-pub use shape::{box_overlap, elongation};
-pub use rigger_root::{grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE};
+pub use rigger_root::{
+    grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE,
+};
 pub use root::{ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};
+pub use shape::{box_overlap, elongation};

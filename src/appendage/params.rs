@@ -69,7 +69,10 @@ impl BroadPolicy {
         match s {
             "untouched" => Ok(BroadPolicy::Untouched),
             "rigid" => Ok(BroadPolicy::Rigid),
-            _ => Err(CaudalError::param(field, format!("{s:?} is not one of \"untouched\", \"rigid\""))),
+            _ => Err(CaudalError::param(
+                field,
+                format!("{s:?} is not one of \"untouched\", \"rigid\""),
+            )),
         }
     }
 }

@@ -34,7 +34,13 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// The lowest significant merge level in `region` (sorted vertex ids).
-pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertices: usize, min_protrusion: f32) -> Option<f32> {
+pub fn lowest_saddle(
+    graph: &MeshGraph,
+    dist: &[f32],
+    region: &[u32],
+    min_vertices: usize,
+    min_protrusion: f32,
+) -> Option<f32> {
     // Local index of every graph vertex in the region (dense: a binary
     // search per edge dominated detection on small meshes).
     let mut local_of = vec![u32::MAX; graph.vertex_count()];
@@ -46,7 +52,11 @@ pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertic
         k => Some(k as usize),
     };
     let mut order: Vec<u32> = (0..region.len() as u32).collect();
-    order.sort_by(|&a, &b| dist[region[b as usize] as usize].total_cmp(&dist[region[a as usize] as usize]).then(a.cmp(&b)));
+    order.sort_by(|&a, &b| {
+        dist[region[b as usize] as usize]
+            .total_cmp(&dist[region[a as usize] as usize])
+            .then(a.cmp(&b))
+    });
     let mut root: Vec<u32> = (0..region.len() as u32).collect();
     let mut size = vec![1usize; region.len()];
     let mut peak = vec![0f32; region.len()];
@@ -66,7 +76,8 @@ pub fn lowest_saddle(graph: &MeshGraph, dist: &[f32], region: &[u32], min_vertic
             if a == b {
                 continue;
             }
-            let (elder, younger) = if peak[a as usize] >= peak[b as usize] { (a, b) } else { (b, a) };
+            let (elder, younger) =
+                if peak[a as usize] >= peak[b as usize] { (a, b) } else { (b, a) };
             // Two sizeable regions meet, and at least one (the elder) rises
             // well above the meeting level: something sticks out here.
             let significant = size[younger as usize] >= min_vertices
@@ -97,7 +108,11 @@ pub const PROTRUSION_ASPECT: f32 = 1.0;
 /// Radius of a piece's base: its boundary ring (region vertices next to it
 /// but not in it) about the ring's centroid.
 fn base_radius(graph: &MeshGraph, positions: &[glam::Vec3], keep: &[bool], welded: &[u32]) -> f32 {
-    let mut ring: Vec<u32> = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|&w| !keep[w as usize]).collect();
+    let mut ring: Vec<u32> = welded
+        .iter()
+        .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+        .filter(|&w| !keep[w as usize])
+        .collect();
     ring.sort_unstable();
     ring.dedup();
     if ring.is_empty() {
@@ -149,10 +164,12 @@ pub fn split(
             }
         }
         welded.sort_unstable();
-        let rise = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max) - level;
+        let rise =
+            welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max) - level;
         let sticks_out = welded.len() >= min_vertices
             && rise >= floor
-            && (rise >= min_protrusion || rise >= PROTRUSION_ASPECT * base_radius(graph, positions, &keep, &welded));
+            && (rise >= min_protrusion
+                || rise >= PROTRUSION_ASPECT * base_radius(graph, positions, &keep, &welded));
         pieces.push((Piece { welded, cut_level: level }, sticks_out));
     }
     Some(pieces)
@@ -173,7 +190,12 @@ pub const NECK_FLARE: f32 = 2.0;
 /// The piece trimmed at its neck: the tip's region at the lowest level
 /// before its bounding ring flares, and whether a neck was found (without
 /// one the piece keeps its saddle cut).
-pub fn trim_at_neck(graph: &MeshGraph, positions: &[glam::Vec3], dist: &[f32], piece: &[u32]) -> (Vec<u32>, bool) {
+pub fn trim_at_neck(
+    graph: &MeshGraph,
+    positions: &[glam::Vec3],
+    dist: &[f32],
+    piece: &[u32],
+) -> (Vec<u32>, bool) {
     let n = piece.len();
     if n < 4 {
         return (piece.to_vec(), false);
@@ -216,13 +238,18 @@ pub fn trim_at_neck(graph: &MeshGraph, positions: &[glam::Vec3], dist: &[f32], p
         }
         if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
             let seen = |w: u32| stamp[w as usize] == level_no;
-            let mut ring: Vec<u32> =
-                comp.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied()).filter(|&w| !seen(w)).collect();
+            let mut ring: Vec<u32> = comp
+                .iter()
+                .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+                .filter(|&w| !seen(w))
+                .collect();
             ring.sort_unstable();
             ring.dedup();
             if !ring.is_empty() {
-                let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>() / ring.len() as f32;
-                let r = ring.iter().map(|&v| positions[v as usize].distance(c)).fold(0.0f32, f32::max);
+                let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>()
+                    / ring.len() as f32;
+                let r =
+                    ring.iter().map(|&v| positions[v as usize].distance(c)).fold(0.0f32, f32::max);
                 if r > NECK_FLARE * narrowest {
                     necked = true;
                     break;

@@ -49,7 +49,12 @@ pub struct TailWeights {
 impl TailWeights {
     /// The bones holding the part's weight (`attachment` excluded), or
     /// `None` when too little of the part reads as tail on them.
-    pub fn find(rig: &Rig, weld: &Weld, welded: &[u32], attachment: Option<usize>) -> Option<TailWeights> {
+    pub fn find(
+        rig: &Rig,
+        weld: &Weld,
+        welded: &[u32],
+        attachment: Option<usize>,
+    ) -> Option<TailWeights> {
         let mut total = vec![0f64; rig.joint_count()];
         for &w in welded {
             for &v in weld.members_of(w as usize) {
@@ -63,8 +68,11 @@ impl TailWeights {
         if sum.is_nan() || sum <= 0.0 {
             return None;
         }
-        let bones: Vec<bool> =
-            total.iter().enumerate().map(|(j, &t)| Some(j) != attachment && t >= TAIL_BONE_SHARE as f64 * sum).collect();
+        let bones: Vec<bool> = total
+            .iter()
+            .enumerate()
+            .map(|(j, &t)| Some(j) != attachment && t >= TAIL_BONE_SHARE as f64 * sum)
+            .collect();
         let tw = TailWeights { bones };
         let reading = welded.iter().filter(|&&w| tw.reads_as_tail(rig, weld, w)).count();
         (reading as f32 >= SIGNATURE_SHARE * welded.len() as f32 && reading > 0).then_some(tw)
@@ -77,7 +85,8 @@ impl TailWeights {
     pub fn reads_as_tail(&self, rig: &Rig, weld: &Weld, w: u32) -> bool {
         weld.members_of(w as usize).iter().all(|&v| {
             let (js, ws) = rig.influences().of(v as usize);
-            let on_tail: f32 = js.iter().zip(ws).filter(|(&j, _)| self.bones[j as usize]).map(|(_, &x)| x).sum();
+            let on_tail: f32 =
+                js.iter().zip(ws).filter(|(&j, _)| self.bones[j as usize]).map(|(_, &x)| x).sum();
             let largest = (0..js.len()).max_by(|&a, &b| ws[a].total_cmp(&ws[b]).then(b.cmp(&a)));
             on_tail > TAIL_WEIGHT_SHARE && largest.is_some_and(|k| self.bones[js[k] as usize])
         })
@@ -97,7 +106,9 @@ pub fn sits_on_own_bone(rig: &Rig, weld: &Weld, field: &SkeletonField, w: u32) -
     let seg = &field.segments[s];
     weld.members_of(w as usize).iter().all(|&v| {
         let (js, ws) = rig.influences().of(v as usize);
-        js.iter().zip(ws).any(|(&j, &x)| (j as usize == seg.joint || j as usize == seg.child) && x >= OWN_BONE_SHARE)
+        js.iter().zip(ws).any(|(&j, &x)| {
+            (j as usize == seg.joint || j as usize == seg.child) && x >= OWN_BONE_SHARE
+        })
     })
 }
 
@@ -125,7 +136,8 @@ pub fn grow_root(
         !taken[v as usize]
             && welded.binary_search(&v).is_err()
             && tail.reads_as_tail(rig, weld, v)
-            && (positions[v as usize].distance(root) < dist[v as usize] || !sits_on_own_bone(rig, weld, field, v))
+            && (positions[v as usize].distance(root) < dist[v as usize]
+                || !sits_on_own_bone(rig, weld, field, v))
     };
     let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
     graph.flood(seeds, accept)

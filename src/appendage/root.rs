@@ -51,8 +51,12 @@ pub fn extend_root(
         (n > 0).then(|| (acc / n as f64).as_vec3())
     };
     let j0 = mean(&mut collar.iter().map(|&v| positions[v as usize])).unwrap();
-    let band: Vec<Vec3> =
-        welded.iter().zip(geodesic).filter(|(_, &g)| g <= ROOT_BAND * length).map(|(&v, _)| positions[v as usize]).collect();
+    let band: Vec<Vec3> = welded
+        .iter()
+        .zip(geodesic)
+        .filter(|(_, &g)| g <= ROOT_BAND * length)
+        .map(|(&v, _)| positions[v as usize])
+        .collect();
     let Some(c1) = mean(&mut band.iter().copied()) else { return Vec::new() };
     let axis = (j0 - c1).normalize_or_zero();
     if axis == Vec3::ZERO {
@@ -72,7 +76,11 @@ pub fn extend_root(
     let in_part = |v: u32| welded.binary_search(&v).is_ok();
     let accept = |v: u32| {
         let p = positions[v as usize];
-        !taken[v as usize] && !in_part(v) && perp(p) <= limit && (p - j0).dot(axis) <= depth && keep(v)
+        !taken[v as usize]
+            && !in_part(v)
+            && perp(p) <= limit
+            && (p - j0).dot(axis) <= depth
+            && keep(v)
     };
     graph.flood(collar.iter().copied(), accept)
 }

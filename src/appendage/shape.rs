@@ -47,7 +47,9 @@ pub fn elongation(points: &[Vec3]) -> f32 {
 
 /// Axis-aligned box of points.
 pub fn bounds(points: impl Iterator<Item = Vec3>) -> (Vec3, Vec3) {
-    points.fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(p), hi.max(p)))
+    points.fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| {
+        (lo.min(p), hi.max(p))
+    })
 }
 
 /// Share of the smaller box covered by the intersection of two boxes, each
@@ -80,8 +82,14 @@ pub fn tube_ratio(points: &[Vec3], geodesic: &[f32], length: f32) -> f32 {
     }
     let mut radii = Vec::new();
     for b in 0..TUBE_BANDS {
-        let (lo, hi) = (b as f32 * length / TUBE_BANDS as f32, (b + 1) as f32 * length / TUBE_BANDS as f32);
-        let band: Vec<Vec3> = points.iter().zip(geodesic).filter(|(_, &g)| g >= lo && (g < hi || b + 1 == TUBE_BANDS)).map(|(p, _)| *p).collect();
+        let (lo, hi) =
+            (b as f32 * length / TUBE_BANDS as f32, (b + 1) as f32 * length / TUBE_BANDS as f32);
+        let band: Vec<Vec3> = points
+            .iter()
+            .zip(geodesic)
+            .filter(|(_, &g)| g >= lo && (g < hi || b + 1 == TUBE_BANDS))
+            .map(|(p, _)| *p)
+            .collect();
         if band.is_empty() {
             continue;
         }

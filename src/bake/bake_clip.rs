@@ -38,7 +38,13 @@ pub struct BakedClip {
 
 /// Bakes `clip` (sampled for all joints of `rig`, see
 /// [`super::extend_clip`]) through a spring on `chain`.
-pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
+pub fn bake_clip(
+    rig: &Rig,
+    clip: &Clip,
+    chain: &TailChain,
+    mode: LoopMode,
+    params: &BakeParams,
+) -> Result<BakedClip> {
     params.validate()?;
     // The spring checks the chain against this rig before anything reads it.
     let spring = TailSpring::new(rig, chain.clone(), params.spring.clone())?;
@@ -48,7 +54,13 @@ pub fn bake_clip(rig: &Rig, clip: &Clip, chain: &TailChain, mode: LoopMode, para
 /// [`bake_clip`] with the chain's spring already built (at rest, never
 /// stepped): a model's clips share one per chain, its rest geometry and
 /// bend capacity computed once. `params` are validated by the caller.
-pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: LoopMode, params: &BakeParams) -> Result<BakedClip> {
+pub(crate) fn bake_with(
+    rig: &Rig,
+    clip: &Clip,
+    mut spring: TailSpring,
+    mode: LoopMode,
+    params: &BakeParams,
+) -> Result<BakedClip> {
     let chain = spring.chain().clone();
     clip.check_joints(rig)?;
     clip.require_uniform("clip")?;
@@ -70,7 +82,9 @@ pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: Lo
         let w = warm_loop(&mut spring, &anchors, loop_check.travel, dt, params)?;
         rotations.extend_from_slice(spring.output());
         for f in 1..frames {
-            rotations.extend_from_slice(spring.step(cycle_anchor(&anchors, loop_check.travel, w.passes, f), dt)?);
+            rotations.extend_from_slice(
+                spring.step(cycle_anchor(&anchors, loop_check.travel, w.passes, f), dt)?,
+            );
         }
         w
     } else {
@@ -81,17 +95,14 @@ pub(crate) fn bake_with(rig: &Rig, clip: &Clip, mut spring: TailSpring, mode: Lo
         }
         w
     };
-    let seam_blend_deg = if looping && !warmup.converged { close_loop(&mut rotations, k, frames) } else { 0.0 };
+    let seam_blend_deg =
+        if looping && !warmup.converged { close_loop(&mut rotations, k, frames) } else { 0.0 };
     hemisphere_continuity(&mut rotations, k);
     let seam = looping.then(|| measure(&rotations, k, frames));
     Ok(BakedClip {
         name: clip.name.clone(),
         times: (0..frames).map(|f| clip.time(f)).collect(),
-        track: TailTrack {
-            joints: chain.bones.clone(),
-            rate: clip.rate,
-            rotations,
-        },
+        track: TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations },
         looping,
         loop_check,
         warmup,

@@ -49,7 +49,12 @@ pub fn snapshot(spring: &TailSpring, anchor_world: &Mat4) -> TailState {
 /// How far apart two states are, degrees: per link the larger of the tip's
 /// angular offset about its head (`|Δp| / ℓ`) and the swing the velocity
 /// difference would cause (`|Δv| / (ℓ ω)`); the largest over links.
-pub fn state_distance_deg(a: &TailState, b: &TailState, lengths: &[f32], frequencies_hz: &[f32]) -> f32 {
+pub fn state_distance_deg(
+    a: &TailState,
+    b: &TailState,
+    lengths: &[f32],
+    frequencies_hz: &[f32],
+) -> f32 {
     let mut worst = 0.0f32;
     for i in 0..a.tips.len() {
         let l = lengths[i].max(f32::MIN_POSITIVE);

@@ -24,7 +24,14 @@ pub struct LoopCheck {
 
 /// Compares the first and last frames of `clip` on every joint except
 /// `ignore` (the tail bones, which clips do not drive).
-pub fn check_loop(rig: &Rig, clip: &Clip, anchor_worlds: &[Mat4], ignore: &[usize], params: &BakeParams, up: Vec3) -> LoopCheck {
+pub fn check_loop(
+    rig: &Rig,
+    clip: &Clip,
+    anchor_worlds: &[Mat4],
+    ignore: &[usize],
+    params: &BakeParams,
+    up: Vec3,
+) -> LoopCheck {
     let n = clip.frame_count();
     let up = up.normalize_or(Vec3::Y);
     let first = clip.frame(0);
@@ -55,11 +62,5 @@ pub fn check_loop(rig: &Rig, clip: &Clip, anchor_worlds: &[Mat4], ignore: &[usiz
         && angle <= params.loop_pose_angle_deg
         && dist <= params.loop_pose_distance_ratio
         && scale <= params.loop_pose_distance_ratio;
-    LoopCheck {
-        loops,
-        angle_deg: angle,
-        distance_ratio: dist,
-        scale_diff: scale,
-        travel,
-    }
+    LoopCheck { loops, angle_deg: angle, distance_ratio: dist, scale_diff: scale, travel }
 }

@@ -39,7 +39,14 @@ pub fn select_clips(model: &GltfModel, names: Option<&[String]>) -> Result<Vec<S
 /// `character`'s rig with grown joints appended) for every chain in `chains`.
 /// Clips run in parallel; each is independent, so the result is the same on
 /// any number of threads.
-pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[TailChain], names: Option<&[String]>, params: &BakeParams) -> Result<ModelBake> {
+pub fn bake_model(
+    model: &GltfModel,
+    character: usize,
+    rig: &Rig,
+    chains: &[TailChain],
+    names: Option<&[String]>,
+    params: &BakeParams,
+) -> Result<ModelBake> {
     params.validate()?;
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
@@ -52,7 +59,10 @@ pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[Tail
         ));
     }
     let clip_names = select_clips(model, names)?;
-    let springs: Vec<TailSpring> = chains.iter().map(|c| TailSpring::new(rig, c.clone(), params.spring.clone())).collect::<Result<_>>()?;
+    let springs: Vec<TailSpring> = chains
+        .iter()
+        .map(|c| TailSpring::new(rig, c.clone(), params.spring.clone()))
+        .collect::<Result<_>>()?;
     let clips: Vec<Vec<BakedClip>> = clip_names
         .par_iter()
         .map(|name| -> Result<Vec<BakedClip>> {
@@ -62,12 +72,7 @@ pub fn bake_model(model: &GltfModel, character: usize, rig: &Rig, chains: &[Tail
             springs.iter().map(|s| bake_with(rig, &clip, s.clone(), mode, params)).collect()
         })
         .collect::<Result<_>>()?;
-    Ok(ModelBake {
-        character,
-        clip_names,
-        chains: chains.to_vec(),
-        clips,
-    })
+    Ok(ModelBake { character, clip_names, chains: chains.to_vec(), clips })
 }
 
 /// One rotation track per baked bone per clip, into the clip's own animation.

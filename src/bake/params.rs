@@ -55,7 +55,10 @@ impl LoopMode {
             "auto" => Ok(LoopMode::Auto),
             "loop" | "true" | "yes" => Ok(LoopMode::Loop),
             "once" | "false" | "no" => Ok(LoopMode::Once),
-            other => Err(CaudalError::param(field, format!("unknown loop mode {other:?} (auto, loop, once)"))),
+            other => Err(CaudalError::param(
+                field,
+                format!("unknown loop mode {other:?} (auto, loop, once)"),
+            )),
         }
     }
 }
@@ -128,11 +131,20 @@ impl BakeParams {
         if self.max_warmup_passes > MAX_WARMUP_PASSES_BOUND {
             return Err(CaudalError::param(
                 "max_warmup_passes",
-                format!("{} is above the bound {MAX_WARMUP_PASSES_BOUND} (at most that many passes)", self.max_warmup_passes),
+                format!(
+                    "{} is above the bound {MAX_WARMUP_PASSES_BOUND} (at most that many passes)",
+                    self.max_warmup_passes
+                ),
             ));
         }
         if self.max_settle > MAX_SETTLE_BOUND {
-            return Err(CaudalError::param("max_settle", format!("{} s is above the bound {MAX_SETTLE_BOUND} s (at most that long)", self.max_settle)));
+            return Err(CaudalError::param(
+                "max_settle",
+                format!(
+                    "{} s is above the bound {MAX_SETTLE_BOUND} s (at most that long)",
+                    self.max_settle
+                ),
+            ));
         }
         self.spring.validate().map_err(|e| e.within("spring"))
     }

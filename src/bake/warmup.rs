@@ -38,7 +38,13 @@ fn distance(spring: &TailSpring, a: &TailState, b: &TailState) -> f32 {
 /// Runs whole passes over frames `1..F` (frame `F-1` is frame 0 of the next
 /// pass) until the state at the loop start repeats. Leaves the spring at the
 /// loop start of cycle `Warmup::passes`.
-pub fn warm_loop(spring: &mut TailSpring, anchors: &[Mat4], travel: Vec3, dt: f32, params: &BakeParams) -> Result<Warmup> {
+pub fn warm_loop(
+    spring: &mut TailSpring,
+    anchors: &[Mat4],
+    travel: Vec3,
+    dt: f32,
+    params: &BakeParams,
+) -> Result<Warmup> {
     spring.step(anchors[0], 0.0)?;
     let mut before = snapshot(spring, &anchors[0]);
     let mut passes = 0u32;
@@ -66,7 +72,12 @@ pub fn warm_loop(spring: &mut TailSpring, anchors: &[Mat4], travel: Vec3, dt: f3
 
 /// Holds the first frame's pose, one chunk at a time, until the state stops
 /// changing or `max_settle` seconds have passed.
-pub fn settle(spring: &mut TailSpring, first: Mat4, dt: f32, params: &BakeParams) -> Result<Warmup> {
+pub fn settle(
+    spring: &mut TailSpring,
+    first: Mat4,
+    dt: f32,
+    params: &BakeParams,
+) -> Result<Warmup> {
     spring.step(first, 0.0)?;
     let steps_per_chunk = ((params.settle_chunk / dt).round() as u32).max(1);
     let chunk = steps_per_chunk as f32 * dt;

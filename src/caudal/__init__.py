@@ -30,10 +30,10 @@ from caudal._core import (
     bake,
     bake_clip,
     body_floor,
-    crouch_clip,
-    crouch_stretch,
     clip_tracks,
     corpus_classes,
+    crouch_clip,
+    crouch_stretch,
     demo_creature,
     demo_creature_glb,
     edge_stretch,
@@ -47,16 +47,17 @@ from caudal._core import (
     simulate,
     skin,
     skin_bind_pose,
+    solve_surface,
     step_springs,
     stretch_table,
     tail_chains,
-    weighted_bone_distance,
-    solve_surface,
     transfer_clip,
     transfer_quality,
+    weighted_bone_distance,
     world_matrices_of,
     write_atomic,
 )
+
 # After the native names: the pipeline modules import them from here.
 from caudal.pipeline import Batch, FileResult, RepairSettings, Summary, batch
 

@@ -18,7 +18,7 @@ def character_summary(character: Character) -> dict[str, Any]:
     parents = rig.parents.tolist()
     joints = [
         {"name": n, "parent": names[p] if p >= 0 else None, "role": role_of.get(n)}
-        for n, p in zip(names, parents)
+        for n, p in zip(names, parents, strict=False)
     ]
     return {
         "index": character.index,
@@ -50,11 +50,21 @@ def model_summary(model: Model) -> dict[str, Any]:
             out[key] = only[key]
     out["meshes"] = model.primitives()
     out["skins"] = [
-        {"index": s["index"], "name": s["name"], "character": s["character"], "joint_count": len(s["joints"])}
+        {
+            "index": s["index"],
+            "name": s["name"],
+            "character": s["character"],
+            "joint_count": len(s["joints"]),
+        }
         for s in model.skins()
     ]
     out["clips"] = [
-        {"name": a["name"], "duration": a["duration"], "channels": a["channels"], "paths": a["paths"]}
+        {
+            "name": a["name"],
+            "duration": a["duration"],
+            "channels": a["channels"],
+            "paths": a["paths"],
+        }
         for a in model.animations()
     ]
     return out
@@ -105,4 +115,3 @@ def role_lines(roles: dict[str, Any]) -> list[str]:
         why += f"; overruled {over}" if over else ""
         lines.append(f"{role:<{width}}  {', '.join(joints)}  ({why})")
     return lines
-

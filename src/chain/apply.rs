@@ -43,7 +43,11 @@ pub fn apply(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -
     parts.rest_local = Some(rest);
 
     let old = rig.influences();
-    let mut inf = Influences { offsets: Vec::with_capacity(old.offsets.len()), joints: Vec::new(), weights: Vec::new() };
+    let mut inf = Influences {
+        offsets: Vec::with_capacity(old.offsets.len()),
+        joints: Vec::new(),
+        weights: Vec::new(),
+    };
     inf.offsets.push(0);
     for v in 0..rig.vertex_count() {
         match rows.get(v).and_then(|r| r.as_ref()) {

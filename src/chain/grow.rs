@@ -10,7 +10,13 @@ use crate::appendage::PartGeometry;
 pub const EMPTY_BAND_FALLBACK: usize = 8;
 
 /// `K = clamp(round(L / (segment_ratio H)), min, max)`.
-pub fn bone_count(length: f32, height: f32, segment_ratio: f32, min_bones: usize, max_bones: usize) -> usize {
+pub fn bone_count(
+    length: f32,
+    height: f32,
+    segment_ratio: f32,
+    min_bones: usize,
+    max_bones: usize,
+) -> usize {
     let k = (length / (segment_ratio * height)).round();
     let k = if k.is_finite() && k > 0.0 { k as usize } else { 0 };
     k.clamp(min_bones, max_bones)
@@ -42,9 +48,19 @@ pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: u
         let j = if !band.is_empty() {
             mean(band.iter().copied())
         } else {
-            let mut order: Vec<usize> = (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
-            order.sort_by(|&a, &b| (part.geodesic[a] - target).abs().total_cmp(&(part.geodesic[b] - target).abs()).then(a.cmp(&b)));
-            band = order.iter().take(EMPTY_BAND_FALLBACK).map(|&i| positions[part.welded[i] as usize]).collect();
+            let mut order: Vec<usize> =
+                (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
+            order.sort_by(|&a, &b| {
+                (part.geodesic[a] - target)
+                    .abs()
+                    .total_cmp(&(part.geodesic[b] - target).abs())
+                    .then(a.cmp(&b))
+            });
+            band = order
+                .iter()
+                .take(EMPTY_BAND_FALLBACK)
+                .map(|&i| positions[part.welded[i] as usize])
+                .collect();
             mean(band.iter().copied())
         };
         // The ring's radius: the skin's median distance from its centre.

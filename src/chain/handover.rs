@@ -61,8 +61,13 @@ pub fn root_ring(weld: &Weld, graph: &MeshGraph, part: &[u32]) -> Option<RootRin
     if boundary.is_empty() {
         return None;
     }
-    let centre = boundary.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3()) / boundary.len() as f64;
-    let mut d: Vec<f32> = boundary.iter().map(|&v| positions[v as usize].as_dvec3().distance(centre) as f32).collect();
+    let centre =
+        boundary.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
+            / boundary.len() as f64;
+    let mut d: Vec<f32> = boundary
+        .iter()
+        .map(|&v| positions[v as usize].as_dvec3().distance(centre) as f32)
+        .collect();
     d.sort_by(f32::total_cmp);
     Some(RootRing { radius: d[d.len() / 2], boundary })
 }
@@ -82,14 +87,22 @@ pub fn pelvis_share(d: f32, width: f32) -> f32 {
 
 /// Each welded vertex of `part` within `width` of the ring (walking inside
 /// the part), with the pelvis' share of it.
-pub fn band(weld: &Weld, graph: &MeshGraph, part: &[u32], ring: &RootRing, width: f32) -> Vec<(u32, f32)> {
+pub fn band(
+    weld: &Weld,
+    graph: &MeshGraph,
+    part: &[u32],
+    ring: &RootRing,
+    width: f32,
+) -> Vec<(u32, f32)> {
     if width <= 0.0 {
         return Vec::new();
     }
-    geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| part.binary_search(&w).is_ok())
-        .into_iter()
-        .map(|(v, d)| (v, pelvis_share(d, width)))
-        .collect()
+    geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| {
+        part.binary_search(&w).is_ok()
+    })
+    .into_iter()
+    .map(|(v, d)| (v, pelvis_share(d, width)))
+    .collect()
 }
 
 /// The chain's row with at least `share` of it on `parent` (the chain's
@@ -103,7 +116,8 @@ pub fn blend(parent: u32, chain: &[(u32, f32)], share: f32) -> Vec<(u32, f32)> {
     }
     let rest = 1.0 - own;
     let scale = if rest > 0.0 { (1.0 - share) / rest } else { 0.0 };
-    let mut row: Vec<(u32, f32)> = chain.iter().filter(|(j, _)| *j != parent).map(|&(j, w)| (j, w * scale)).collect();
+    let mut row: Vec<(u32, f32)> =
+        chain.iter().filter(|(j, _)| *j != parent).map(|&(j, w)| (j, w * scale)).collect();
     row.push((parent, share));
     row.retain(|&(_, w)| w > 0.0);
     row.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -12,10 +12,15 @@ mod weights;
 
 pub use apply::chain_bind;
 pub use file::grow_file_chains;
+pub use grow::{
+    bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK,
+};
 pub use handover::{pelvis_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
-pub use grow::{bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK};
 pub use naming::chain_prefix;
-pub use params::{ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS, SMOOTHING_PASSES};
+pub use params::{
+    ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS,
+    SMOOTHING_PASSES,
+};
 pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
@@ -38,7 +43,8 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     let pelvis = det.roles.pelvis;
 
     // Longest tail first, so the main tail is `Tail_*`.
-    let mut tails: Vec<usize> = (0..report.parts.len()).filter(|&i| report.parts[i].decision == Decision::Chain).collect();
+    let mut tails: Vec<usize> =
+        (0..report.parts.len()).filter(|&i| report.parts[i].decision == Decision::Chain).collect();
     tails.sort_by(|&a, &b| det.parts[b].length.total_cmp(&det.parts[a].length).then(a.cmp(&b)));
 
     for &i in &tails {
@@ -54,33 +60,61 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             }
             continue;
         }
-        let k = bone_count(part.length, height, params.segment_ratio, params.min_bones, params.max_bones);
+        let k = bone_count(
+            part.length,
+            height,
+            params.segment_ratio,
+            params.min_bones,
+            params.max_bones,
+        );
         let mut heads = chain_joints(part, &det.weld.positions, k, params.smoothing_passes);
         let thickness = tail_thickness(part, &det.weld.positions, &heads);
-        let capped = thickness_cap(k, part.length, thickness, params.segment_thickness, params.min_bones);
+        let capped =
+            thickness_cap(k, part.length, thickness, params.segment_thickness, params.min_bones);
         let k = if capped < k {
             heads = chain_joints(part, &det.weld.positions, capped, params.smoothing_passes);
             capped
         } else {
             k
         };
-        let taken = |name: &str| rig.joint_index(name).is_some() || joints.iter().any(|j| j.name == name) || params.reserved_names.iter().any(|r| r == name);
+        let taken = |name: &str| {
+            rig.joint_index(name).is_some()
+                || joints.iter().any(|j| j.name == name)
+                || params.reserved_names.iter().any(|r| r == name)
+        };
         let prefix = chain_prefix(&taken);
         let pelvis_bind = rig.bind_world()[pelvis];
         let first = rig.joint_count() + joints.len();
         let mut bones = vec![pelvis as u32];
         let mut names = Vec::new();
         for (b, &head) in heads.iter().enumerate() {
-            let name = if b < k { naming::bone_name(&prefix, b + 1) } else { naming::end_name(&prefix) };
+            let name =
+                if b < k { naming::bone_name(&prefix, b + 1) } else { naming::end_name(&prefix) };
             let parent = if b == 0 { pelvis } else { first + b - 1 };
-            joints.push(NewJoint { name: name.clone(), parent, bind_world: chain_bind(&pelvis_bind, head) });
+            joints.push(NewJoint {
+                name: name.clone(),
+                parent,
+                bind_world: chain_bind(&pelvis_bind, head),
+            });
             if b < k {
                 bones.push((first + b) as u32);
                 names.push(name);
             }
         }
-        let chain_rows: Vec<Vec<(u32, f32)>> = part.geodesic.iter().map(|&g| chain_weights(g, part.length, &bones, params.joint_blend)).collect();
-        let (chain_rows, handed, width) = hand_over(pelvis as u32, &det.weld, &det.graph, part, chain_rows, params.handover_radii, part.length / k as f32);
+        let chain_rows: Vec<Vec<(u32, f32)>> = part
+            .geodesic
+            .iter()
+            .map(|&g| chain_weights(g, part.length, &bones, params.joint_blend))
+            .collect();
+        let (chain_rows, handed, width) = hand_over(
+            pelvis as u32,
+            &det.weld,
+            &det.graph,
+            part,
+            chain_rows,
+            params.handover_radii,
+            part.length / k as f32,
+        );
         for (&w, row) in part.welded.iter().zip(chain_rows) {
             for &v in det.weld.members_of(w as usize) {
                 rows[v as usize] = Some(row.clone());
@@ -114,7 +148,6 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     }
     Ok((out, report))
 }
-
 
 /// The tail's rows with its root handed over from `parent` (the pelvis,
 /// see [`handover`]): the band is `radii` root radii wide, at most `most` (the

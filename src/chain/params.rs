@@ -90,22 +90,39 @@ impl ChainParams {
     pub fn validate(&self) -> Result<()> {
         self.detect.validate()?;
         if !(self.segment_ratio.is_finite() && self.segment_ratio > 0.0) {
-            return Err(CaudalError::param("segment_ratio", format!("{} must be a positive number", self.segment_ratio)));
+            return Err(CaudalError::param(
+                "segment_ratio",
+                format!("{} must be a positive number", self.segment_ratio),
+            ));
         }
         if self.min_bones == 0 {
             return Err(CaudalError::param("min_bones", "must be at least 1"));
         }
         if self.max_bones < self.min_bones {
-            return Err(CaudalError::param("max_bones", format!("{} is below min_bones {}", self.max_bones, self.min_bones)));
+            return Err(CaudalError::param(
+                "max_bones",
+                format!("{} is below min_bones {}", self.max_bones, self.min_bones),
+            ));
         }
         if !(self.joint_blend > 0.0 && self.joint_blend <= 0.5) {
-            return Err(CaudalError::param("joint_blend", format!("{} must lie in (0, 0.5]", self.joint_blend)));
+            return Err(CaudalError::param(
+                "joint_blend",
+                format!("{} must lie in (0, 0.5]", self.joint_blend),
+            ));
         }
         if !(self.segment_thickness.is_finite() && self.segment_thickness >= 0.0) {
-            return Err(CaudalError::param("segment_thickness", format!("{} must be a number >= 0", self.segment_thickness)));
+            return Err(CaudalError::param(
+                "segment_thickness",
+                format!("{} must be a number >= 0", self.segment_thickness),
+            ));
         }
-        if !(self.handover_radii.is_finite() && (0.0..=super::MAX_HANDOVER_RADII).contains(&self.handover_radii)) {
-            return Err(CaudalError::param("handover_radii", format!("{} must lie in [0, {}]", self.handover_radii, super::MAX_HANDOVER_RADII)));
+        if !(self.handover_radii.is_finite()
+            && (0.0..=super::MAX_HANDOVER_RADII).contains(&self.handover_radii))
+        {
+            return Err(CaudalError::param(
+                "handover_radii",
+                format!("{} must lie in [0, {}]", self.handover_radii, super::MAX_HANDOVER_RADII),
+            ));
         }
         if self.smoothing_passes > MAX_SMOOTHING_PASSES {
             return Err(CaudalError::param(

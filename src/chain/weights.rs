@@ -14,7 +14,8 @@ pub fn chain_weights(g: f32, length: f32, bones: &[u32], blend: f32) -> Vec<(u32
     let k = (s.floor() as usize).min(k_count - 1);
     let f = s - k as f32;
     let w_prev = 0.5 * (1.0 - f / blend).clamp(0.0, 1.0);
-    let w_next = if k + 1 < k_count { 0.5 * (1.0 - (1.0 - f) / blend).clamp(0.0, 1.0) } else { 0.0 };
+    let w_next =
+        if k + 1 < k_count { 0.5 * (1.0 - (1.0 - f) / blend).clamp(0.0, 1.0) } else { 0.0 };
     let w_self = 1.0 - w_prev - w_next;
     let mut out = vec![(bones[k + 1], w_self)];
     if w_prev > 0.0 {

@@ -4,9 +4,9 @@ use glam::{Mat4, Vec3};
 use serde_json::json;
 
 use super::mesh::{tube, Tube};
-use super::TailShape;
 use super::skeleton::*;
 use super::walk::walk;
+use super::TailShape;
 
 /// A deterministic share in [0, 1) from a position, the same for every copy
 /// of a vertex, like a learned predictor's output.
@@ -97,13 +97,28 @@ fn idx(name: &str) -> usize {
 fn parts(shape: &TailShape) -> Vec<Part> {
     let i = idx;
     let mut out = vec![
-        limb(&[i("mixamorig:Hips"), i("mixamorig:Spine"), i("mixamorig:Spine1"), i("mixamorig:Spine2")], [0.0, 1.5, 0.0], 0.15, 0.13),
+        limb(
+            &[
+                i("mixamorig:Hips"),
+                i("mixamorig:Spine"),
+                i("mixamorig:Spine1"),
+                i("mixamorig:Spine2"),
+            ],
+            [0.0, 1.5, 0.0],
+            0.15,
+            0.13,
+        ),
         limb(&[i("mixamorig:Neck"), i("mixamorig:Head")], [0.0, 1.8, 0.03], 0.06, 0.1),
     ];
     for side in ["Left", "Right"] {
         let n = |s: &str| i(&format!("mixamorig:{side}{s}"));
         let x = if side == "Left" { 1.0 } else { -1.0 };
-        out.push(limb(&[n("Shoulder"), n("Arm"), n("ForeArm"), n("Hand")], [0.27 * x, 0.83, 0.03], 0.05, 0.035));
+        out.push(limb(
+            &[n("Shoulder"), n("Arm"), n("ForeArm"), n("Hand")],
+            [0.27 * x, 0.83, 0.03],
+            0.05,
+            0.035,
+        ));
         out.push(limb(&[n("UpLeg"), n("Leg")], BONES[n("Foot")].head, 0.08, 0.05));
         out.push(limb(&[n("Foot"), n("ToeBase")], [0.1 * x, 0.03, 0.2], 0.045, 0.03));
     }
@@ -145,7 +160,7 @@ pub fn creature_glb_with(shape: &TailShape) -> Vec<u8> {
     let mut views = Vec::new();
     let mut accessors = Vec::new();
     let mut push = |bytes: Vec<u8>, target: Option<u32>, acc: serde_json::Value| -> usize {
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         let mut v = json!({"buffer": 0, "byteOffset": bin.len(), "byteLength": bytes.len()});
@@ -159,23 +174,60 @@ pub fn creature_glb_with(shape: &TailShape) -> Vec<u8> {
         accessors.push(a);
         accessors.len() - 1
     };
-    let (lo, hi) = positions.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(l, h), p| (l.min(*p), h.max(*p)));
-    let pos = push(f32_bytes(positions.iter().flat_map(|p| p.to_array())), Some(34962), json!({"componentType": 5126, "count": positions.len(), "type": "VEC3", "min": lo.to_array(), "max": hi.to_array()}));
-    let idx_acc = push(indices.iter().flat_map(|i| i.to_le_bytes()).collect(), Some(34963), json!({"componentType": 5125, "count": indices.len(), "type": "SCALAR"}));
-    let jnt = push(joints.clone(), Some(34962), json!({"componentType": 5121, "count": positions.len(), "type": "VEC4"}));
-    let wgt = push(f32_bytes(weights.iter().copied()), Some(34962), json!({"componentType": 5126, "count": positions.len(), "type": "VEC4"}));
-    let ibm = push(f32_bytes(bind.iter().flat_map(|m| m.inverse().to_cols_array())), None, json!({"componentType": 5126, "count": bind.len(), "type": "MAT4"}));
-    let times = push(f32_bytes(w.times.iter().copied()), None, json!({"componentType": 5126, "count": w.times.len(), "type": "SCALAR", "min": [w.times[0]], "max": [*w.times.last().unwrap()]}));
+    let (lo, hi) = positions
+        .iter()
+        .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(l, h), p| (l.min(*p), h.max(*p)));
+    let pos = push(
+        f32_bytes(positions.iter().flat_map(|p| p.to_array())),
+        Some(34962),
+        json!({"componentType": 5126, "count": positions.len(), "type": "VEC3", "min": lo.to_array(), "max": hi.to_array()}),
+    );
+    let idx_acc = push(
+        indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
+        Some(34963),
+        json!({"componentType": 5125, "count": indices.len(), "type": "SCALAR"}),
+    );
+    let jnt = push(
+        joints.clone(),
+        Some(34962),
+        json!({"componentType": 5121, "count": positions.len(), "type": "VEC4"}),
+    );
+    let wgt = push(
+        f32_bytes(weights.iter().copied()),
+        Some(34962),
+        json!({"componentType": 5126, "count": positions.len(), "type": "VEC4"}),
+    );
+    let ibm = push(
+        f32_bytes(bind.iter().flat_map(|m| m.inverse().to_cols_array())),
+        None,
+        json!({"componentType": 5126, "count": bind.len(), "type": "MAT4"}),
+    );
+    let times = push(
+        f32_bytes(w.times.iter().copied()),
+        None,
+        json!({"componentType": 5126, "count": w.times.len(), "type": "SCALAR", "min": [w.times[0]], "max": [*w.times.last().unwrap()]}),
+    );
     let mut samplers = Vec::new();
     let mut channels = Vec::new();
     for (j, rots) in &w.rotations {
-        let out = push(f32_bytes(rots.iter().flat_map(|q| q.to_array())), None, json!({"componentType": 5126, "count": rots.len(), "type": "VEC4"}));
+        let out = push(
+            f32_bytes(rots.iter().flat_map(|q| q.to_array())),
+            None,
+            json!({"componentType": 5126, "count": rots.len(), "type": "VEC4"}),
+        );
         samplers.push(json!({"input": times, "output": out, "interpolation": "LINEAR"}));
-        channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": j, "path": "rotation"}}));
+        channels.push(
+            json!({"sampler": samplers.len() - 1, "target": {"node": j, "path": "rotation"}}),
+        );
     }
-    let tr = push(f32_bytes(w.hips_translation.iter().flat_map(|p| p.to_array())), None, json!({"componentType": 5126, "count": w.hips_translation.len(), "type": "VEC3"}));
+    let tr = push(
+        f32_bytes(w.hips_translation.iter().flat_map(|p| p.to_array())),
+        None,
+        json!({"componentType": 5126, "count": w.hips_translation.len(), "type": "VEC3"}),
+    );
     samplers.push(json!({"input": times, "output": tr, "interpolation": "LINEAR"}));
-    channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": 0, "path": "translation"}}));
+    channels
+        .push(json!({"sampler": samplers.len() - 1, "target": {"node": 0, "path": "translation"}}));
 
     let mut nodes: Vec<serde_json::Value> = BONES
         .iter()
@@ -185,7 +237,8 @@ pub fn creature_glb_with(shape: &TailShape) -> Vec<u8> {
                 Some(p) => head(j) - head(p),
                 None => head(j),
             };
-            let children: Vec<usize> = (0..BONES.len()).filter(|&c| BONES[c].parent == Some(j)).collect();
+            let children: Vec<usize> =
+                (0..BONES.len()).filter(|&c| BONES[c].parent == Some(j)).collect();
             let mut n = json!({"name": b.name, "translation": local.to_array()});
             if !children.is_empty() {
                 n["children"] = json!(children);
@@ -212,7 +265,7 @@ pub fn creature_glb_with(shape: &TailShape) -> Vec<u8> {
         "buffers": [{"byteLength": 0}],
     });
     let mut doc = doc;
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     doc["buffers"][0]["byteLength"] = json!(bin.len());

@@ -30,7 +30,8 @@ pub fn tube(line: &[Vec3], radius: impl Fn(f32) -> f32, rings_per_segment: usize
     let mut u = Vec::new();
     let mut triangles = Vec::new();
     for (i, c) in centres.iter().enumerate() {
-        let tangent = if i + 1 < centres.len() { centres[i + 1] - *c } else { *c - centres[i - 1] }.normalize();
+        let tangent = if i + 1 < centres.len() { centres[i + 1] - *c } else { *c - centres[i - 1] }
+            .normalize();
         let side = if tangent.x.abs() < 0.9 { Vec3::X } else { Vec3::Y };
         let n1 = tangent.cross(side).normalize();
         let n2 = tangent.cross(n1);
@@ -45,13 +46,20 @@ pub fn tube(line: &[Vec3], radius: impl Fn(f32) -> f32, rings_per_segment: usize
     for i in 0..rings - 1 {
         for a in 0..AROUND {
             let b = (a + 1) % AROUND;
-            let (p, q, r, s) = ((i * AROUND + a) as u32, (i * AROUND + b) as u32, ((i + 1) * AROUND + a) as u32, ((i + 1) * AROUND + b) as u32);
+            let (p, q, r, s) = (
+                (i * AROUND + a) as u32,
+                (i * AROUND + b) as u32,
+                ((i + 1) * AROUND + a) as u32,
+                ((i + 1) * AROUND + b) as u32,
+            );
             triangles.push([p, r, q]);
             triangles.push([q, r, s]);
         }
     }
     // Caps
-    for (ring, centre, flip, uu) in [(0, centres[0], true, 0.0), (rings - 1, centres[rings - 1], false, 1.0)] {
+    for (ring, centre, flip, uu) in
+        [(0, centres[0], true, 0.0), (rings - 1, centres[rings - 1], false, 1.0)]
+    {
         let ci = positions.len() as u32;
         positions.push(centre);
         u.push(uu);

@@ -37,5 +37,6 @@ pub fn creature() -> crate::gltf_io::GltfModel {
 /// The demo creature with another tail: for sweeping tail shapes in tests.
 pub fn creature_with(shape: &TailShape) -> crate::gltf_io::GltfModel {
     let bytes = creature_glb_with(shape);
-    crate::gltf_io::load_bytes(&bytes, None, "<demo creature>").expect("the built-in creature is a valid glTF file")
+    crate::gltf_io::load_bytes(&bytes, None, "<demo creature>")
+        .expect("the built-in creature is a valid glTF file")
 }

@@ -28,24 +28,47 @@ fn idx(name: &str) -> usize {
 
 pub fn walk() -> Walk {
     let frames = (WALK_DURATION * WALK_RATE).round() as usize + 1;
-    let times: Vec<f32> = (0..frames).map(|f| f as f32 * WALK_DURATION / (frames - 1) as f32).collect();
+    let times: Vec<f32> =
+        (0..frames).map(|f| f as f32 * WALK_DURATION / (frames - 1) as f32).collect();
     let phase = |t: f32| t / WALK_DURATION * std::f32::consts::TAU;
     let rx = |deg: f32| Quat::from_rotation_x(deg.to_radians());
     let mut rotations = Vec::new();
     for (name, sign) in [("mixamorig:LeftUpLeg", 1.0f32), ("mixamorig:RightUpLeg", -1.0)] {
-        rotations.push((idx(name), times.iter().map(|&t| rx(-THIGH_SWING_DEG * sign * phase(t).sin())).collect()));
+        rotations.push((
+            idx(name),
+            times.iter().map(|&t| rx(-THIGH_SWING_DEG * sign * phase(t).sin())).collect(),
+        ));
     }
-    for (name, offset) in [("mixamorig:LeftLeg", 0.0f32), ("mixamorig:RightLeg", std::f32::consts::PI)] {
+    for (name, offset) in
+        [("mixamorig:LeftLeg", 0.0f32), ("mixamorig:RightLeg", std::f32::consts::PI)]
+    {
         // The knee bends while its leg swings forward.
-        rotations.push((idx(name), times.iter().map(|&t| rx(KNEE_BEND_DEG * 0.5 * (1.0 + (phase(t) + offset + 0.6).cos()))).collect()));
+        rotations.push((
+            idx(name),
+            times
+                .iter()
+                .map(|&t| rx(KNEE_BEND_DEG * 0.5 * (1.0 + (phase(t) + offset + 0.6).cos())))
+                .collect(),
+        ));
     }
     for (name, sign) in [("mixamorig:LeftArm", -1.0f32), ("mixamorig:RightArm", 1.0)] {
-        rotations.push((idx(name), times.iter().map(|&t| rx(-ARM_SWING_DEG * sign * phase(t).sin())).collect()));
+        rotations.push((
+            idx(name),
+            times.iter().map(|&t| rx(-ARM_SWING_DEG * sign * phase(t).sin())).collect(),
+        ));
     }
-    rotations.push((idx("mixamorig:Hips"), times.iter().map(|&t| Quat::from_rotation_y(HIP_YAW_DEG.to_radians() * phase(t).sin())).collect()));
+    rotations.push((
+        idx("mixamorig:Hips"),
+        times
+            .iter()
+            .map(|&t| Quat::from_rotation_y(HIP_YAW_DEG.to_radians() * phase(t).sin()))
+            .collect(),
+    ));
     let hips_translation = times
         .iter()
-        .map(|&t| head(0) + Vec3::new(HIP_SWAY * phase(t).sin(), HIP_BOB * (2.0 * phase(t)).cos(), 0.0))
+        .map(|&t| {
+            head(0) + Vec3::new(HIP_SWAY * phase(t).sin(), HIP_BOB * (2.0 * phase(t)).cos(), 0.0)
+        })
         .collect();
     Walk { times, rotations, hips_translation }
 }

@@ -27,7 +27,12 @@ impl PartialOrd for Item {
 /// Geodesic distances over the sub-graph induced by `subset` (sorted,
 /// unique vertex ids) from `sources` (members of `subset`, distance 0).
 /// The result is aligned with `subset`; unreached vertices get infinity.
-pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sources: &[u32]) -> Vec<f32> {
+pub fn geodesic_from(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    sources: &[u32],
+) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Dense lookup for big subsets, binary search for small ones (a dense
     // map costs a pass over the whole mesh).
@@ -75,7 +80,13 @@ pub fn geodesic_from(graph: &MeshGraph, positions: &[Vec3], subset: &[u32], sour
 /// `(vertex, distance)` for every vertex reached below `limit` (the sources
 /// too, at 0), sorted by vertex. The cost is the band's, not the mesh's:
 /// nothing past `limit` is visited.
-pub fn geodesic_within(graph: &MeshGraph, positions: &[Vec3], sources: &[u32], limit: f32, open: impl Fn(u32) -> bool) -> Vec<(u32, f32)> {
+pub fn geodesic_within(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    sources: &[u32],
+    limit: f32,
+    open: impl Fn(u32) -> bool,
+) -> Vec<(u32, f32)> {
     let mut dist: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
     let mut heap = BinaryHeap::new();
     for &s in sources {

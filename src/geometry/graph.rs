@@ -68,9 +68,14 @@ impl MeshGraph {
 
     /// Every vertex reachable from `seeds` through vertices `accept` admits
     /// (seeds included when admitted), sorted.
-    pub fn flood(&self, seeds: impl IntoIterator<Item = u32>, accept: impl Fn(u32) -> bool) -> Vec<u32> {
+    pub fn flood(
+        &self,
+        seeds: impl IntoIterator<Item = u32>,
+        accept: impl Fn(u32) -> bool,
+    ) -> Vec<u32> {
         let mut seen = std::collections::HashSet::new();
-        let mut stack: Vec<u32> = seeds.into_iter().filter(|&v| accept(v) && seen.insert(v)).collect();
+        let mut stack: Vec<u32> =
+            seeds.into_iter().filter(|&v| accept(v) && seen.insert(v)).collect();
         let mut out = Vec::new();
         while let Some(v) = stack.pop() {
             out.push(v);

@@ -8,5 +8,7 @@ mod weld;
 
 pub use dijkstra::{geodesic_from, geodesic_within};
 pub use graph::MeshGraph;
-pub use skeleton_field::{point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO};
+pub use skeleton_field::{
+    point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO,
+};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

@@ -123,7 +123,12 @@ impl SkeletonField {
                     let d = heads[c].distance(heads[j]);
                     d > 0.0 && (incoming == 0.0 || d <= END_HELPER_MAX_RATIO * incoming)
                 })
-                .min_by(|&a, &b| heads[a].distance(heads[j]).total_cmp(&heads[b].distance(heads[j])).then(a.cmp(&b)));
+                .min_by(|&a, &b| {
+                    heads[a]
+                        .distance(heads[j])
+                        .total_cmp(&heads[b].distance(heads[j]))
+                        .then(a.cmp(&b))
+                });
             if let Some(c) = end {
                 segments.push(BoneSegment { joint: j, child: c, a: heads[j], b: heads[c] });
                 continue;
@@ -140,7 +145,12 @@ impl SkeletonField {
                 }
                 k = parents[p];
             }
-            segments.push(BoneSegment { joint: j, child: j, a: heads[j], b: heads[j] + stub_ratio * dir });
+            segments.push(BoneSegment {
+                joint: j,
+                child: j,
+                a: heads[j],
+                b: heads[j] + stub_ratio * dir,
+            });
         }
         SkeletonField::from_segments(segments)
     }

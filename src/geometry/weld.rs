@@ -78,7 +78,8 @@ impl Weld {
             'search: for dz in rz.0..=rz.1 {
                 for dy in ry.0..=ry.1 {
                     for dx in rx.0..=rx.1 {
-                        let mut w = cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)).copied().unwrap_or(NONE);
+                        let mut w =
+                            cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)).copied().unwrap_or(NONE);
                         while w != NONE {
                             if positions[w as usize].distance_squared(p) <= tol2 {
                                 found = Some(w);

@@ -29,19 +29,35 @@ fn component(bytes: &[u8], ty: DataType, normalized: bool) -> f32 {
         DataType::U32 => u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) as f32,
         DataType::U16 => {
             let v = u16::from_le_bytes([bytes[0], bytes[1]]) as f32;
-            if normalized { v / 65535.0 } else { v }
+            if normalized {
+                v / 65535.0
+            } else {
+                v
+            }
         }
         DataType::I16 => {
             let v = i16::from_le_bytes([bytes[0], bytes[1]]) as f32;
-            if normalized { (v / 32767.0).max(-1.0) } else { v }
+            if normalized {
+                (v / 32767.0).max(-1.0)
+            } else {
+                v
+            }
         }
         DataType::U8 => {
             let v = bytes[0] as f32;
-            if normalized { v / 255.0 } else { v }
+            if normalized {
+                v / 255.0
+            } else {
+                v
+            }
         }
         DataType::I8 => {
             let v = bytes[0] as i8 as f32;
-            if normalized { (v / 127.0).max(-1.0) } else { v }
+            if normalized {
+                (v / 127.0).max(-1.0)
+            } else {
+                v
+            }
         }
     }
 }
@@ -65,19 +81,40 @@ struct Strided<'a> {
 
 impl<'a> Strided<'a> {
     /// The elements `count` of `size` bytes at `offset` in `view`.
-    fn new(view: &gltf::buffer::View, src: &Source<'a>, offset: usize, count: usize, size: usize, strided: bool, what: &str) -> Result<Self> {
-        let buffer = src
-            .buffers
-            .get(view.buffer().index())
-            .ok_or_else(|| CaudalError::gltf(src.label, format!("{what}: bufferView {} reads a missing buffer", view.index())))?;
+    fn new(
+        view: &gltf::buffer::View,
+        src: &Source<'a>,
+        offset: usize,
+        count: usize,
+        size: usize,
+        strided: bool,
+        what: &str,
+    ) -> Result<Self> {
+        let buffer = src.buffers.get(view.buffer().index()).ok_or_else(|| {
+            CaudalError::gltf(
+                src.label,
+                format!("{what}: bufferView {} reads a missing buffer", view.index()),
+            )
+        })?;
         let bad = |m: String| CaudalError::gltf(src.label, format!("{what}: {m}"));
-        let view_end = view.offset().checked_add(view.length()).ok_or_else(|| bad("bufferView range overflows".into()))?;
-        let view_bytes = buffer
-            .get(view.offset()..view_end)
-            .ok_or_else(|| bad(format!("bufferView {} (bytes {}..{view_end}) lies outside its buffer of {} bytes", view.index(), view.offset(), buffer.len())))?;
+        let view_end = view
+            .offset()
+            .checked_add(view.length())
+            .ok_or_else(|| bad("bufferView range overflows".into()))?;
+        let view_bytes = buffer.get(view.offset()..view_end).ok_or_else(|| {
+            bad(format!(
+                "bufferView {} (bytes {}..{view_end}) lies outside its buffer of {} bytes",
+                view.index(),
+                view.offset(),
+                buffer.len()
+            ))
+        })?;
         let stride = if strided { view.stride().unwrap_or(size) } else { size };
         if stride < size {
-            return Err(bad(format!("byteStride {stride} of bufferView {} is shorter than one element ({size} bytes)", view.index())));
+            return Err(bad(format!(
+                "byteStride {stride} of bufferView {} is shorter than one element ({size} bytes)",
+                view.index()
+            )));
         }
         if count > 0 {
             let end = (count - 1)
@@ -101,7 +138,10 @@ impl<'a> Strided<'a> {
 /// column padding that caudal never needs, so they are refused.
 fn element_size(src: &Source, ty: DataType, dims: Dimensions, what: &str) -> Result<usize> {
     if matches!(dims, Dimensions::Mat2 | Dimensions::Mat3) && ty.size() < 4 {
-        return Err(CaudalError::gltf(src.label, format!("{what}: padded {dims:?} of {ty:?} is not supported")));
+        return Err(CaudalError::gltf(
+            src.label,
+            format!("{what}: padded {dims:?} of {ty:?} is not supported"),
+        ));
     }
     Ok(ty.size() * dims.multiplicity())
 }
@@ -114,7 +154,13 @@ const ZEROS: [u8; 64] = [0; 64];
 /// sparse ones substituted), after every range was checked and the output
 /// (`out_bytes_per_element` each) charged to the load's budget. Nothing is
 /// allocated per element.
-fn for_each_element<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str, out_bytes_per_element: usize, mut emit: impl FnMut(&[u8])) -> Result<()> {
+fn for_each_element<'a>(
+    acc: &gltf::Accessor<'a>,
+    src: &Source<'a>,
+    what: &str,
+    out_bytes_per_element: usize,
+    mut emit: impl FnMut(&[u8]),
+) -> Result<()> {
     let ty = acc.data_type();
     let size = element_size(src, ty, acc.dimensions(), what)?;
     let count = acc.count();
@@ -122,7 +168,13 @@ fn for_each_element<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str, 
     let base = match acc.view() {
         Some(view) => Some(Strided::new(&view, src, acc.offset(), count, size, true, what)?),
         None if acc.sparse().is_none() => {
-            return Err(CaudalError::gltf(src.label, format!("{what}: accessor {} has neither a bufferView nor sparse values", acc.index())));
+            return Err(CaudalError::gltf(
+                src.label,
+                format!(
+                    "{what}: accessor {} has neither a bufferView nor sparse values",
+                    acc.index()
+                ),
+            ));
         }
         None => None,
     };
@@ -136,16 +188,41 @@ fn for_each_element<'a>(acc: &gltf::Accessor<'a>, src: &Source<'a>, what: &str, 
             gltf::accessor::sparse::IndexType::U32 => DataType::U32,
         };
         src.budget.charge_items(src.label, what, n, std::mem::size_of::<(usize, &[u8])>())?;
-        let iv = Strided::new(&sparse.indices().view(), src, sparse.indices().offset(), n, idx_ty.size(), false, what)?;
-        let vv = Strided::new(&sparse.values().view(), src, sparse.values().offset(), n, size, false, what)?;
+        let iv = Strided::new(
+            &sparse.indices().view(),
+            src,
+            sparse.indices().offset(),
+            n,
+            idx_ty.size(),
+            false,
+            what,
+        )?;
+        let vv = Strided::new(
+            &sparse.values().view(),
+            src,
+            sparse.values().offset(),
+            n,
+            size,
+            false,
+            what,
+        )?;
         subs.reserve_exact(n);
         for k in 0..n {
             let i = uint(iv.element(k), idx_ty).expect("sparse indices are unsigned") as usize;
             if i >= count {
-                return Err(CaudalError::gltf(src.label, format!("{what}: sparse index {i} is beyond the accessor's {count} elements")));
+                return Err(CaudalError::gltf(
+                    src.label,
+                    format!("{what}: sparse index {i} is beyond the accessor's {count} elements"),
+                ));
             }
             if subs.last().is_some_and(|&(last, _)| i <= last) {
-                return Err(CaudalError::gltf(src.label, format!("{what}: sparse indices must strictly increase ({i} follows {})", subs.last().map_or(0, |s| s.0))));
+                return Err(CaudalError::gltf(
+                    src.label,
+                    format!(
+                        "{what}: sparse indices must strictly increase ({i} follows {})",
+                        subs.last().map_or(0, |s| s.0)
+                    ),
+                ));
             }
             subs.push((i, vv.element(k)));
         }
@@ -190,7 +267,14 @@ pub fn floats(acc: &gltf::Accessor, src: &Source, what: &str) -> Result<Vec<f32>
 pub fn uints(acc: &gltf::Accessor, src: &Source, what: &str) -> Result<Vec<u32>> {
     let ty = acc.data_type();
     if !matches!(ty, DataType::U8 | DataType::U16 | DataType::U32) || acc.normalized() {
-        return Err(CaudalError::gltf(src.label, format!("{what}: accessor {} holds {ty:?}{}, not unsigned integers", acc.index(), if acc.normalized() { " (normalized)" } else { "" })));
+        return Err(CaudalError::gltf(
+            src.label,
+            format!(
+                "{what}: accessor {} holds {ty:?}{}, not unsigned integers",
+                acc.index(),
+                if acc.normalized() { " (normalized)" } else { "" }
+            ),
+        ));
     }
     let n = acc.dimensions().multiplicity();
     let mut out = Vec::new();
@@ -206,10 +290,23 @@ pub fn uints(acc: &gltf::Accessor, src: &Source, what: &str) -> Result<Vec<u32>>
 }
 
 /// Checks that `acc` has the expected element type.
-pub fn expect_dims(acc: &gltf::Accessor, src: &Source, allowed: &[Dimensions], what: &str) -> Result<()> {
+pub fn expect_dims(
+    acc: &gltf::Accessor,
+    src: &Source,
+    allowed: &[Dimensions],
+    what: &str,
+) -> Result<()> {
     if allowed.contains(&acc.dimensions()) {
         Ok(())
     } else {
-        Err(CaudalError::gltf(src.label, format!("{what}: accessor {} is {:?}, expected {:?}", acc.index(), acc.dimensions(), allowed)))
+        Err(CaudalError::gltf(
+            src.label,
+            format!(
+                "{what}: accessor {} is {:?}, expected {:?}",
+                acc.index(),
+                acc.dimensions(),
+                allowed
+            ),
+        ))
     }
 }

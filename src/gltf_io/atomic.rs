@@ -96,7 +96,10 @@ fn stage(path: &Path, bytes: &[u8]) -> Result<Staged> {
             ));
         }
         Ok(m) if m.is_dir() => {
-            return Err(CaudalError::io(path, std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder")));
+            return Err(CaudalError::io(
+                path,
+                std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a folder"),
+            ));
         }
         _ => {}
     }
@@ -171,7 +174,11 @@ pub fn remove_stale(dir: &Path) {
         }
         let gone = match alive(pid) {
             Some(a) => !a,
-            None => meta.modified().ok().and_then(|m| SystemTime::now().duration_since(m).ok()).is_some_and(|age| age > STALE_AGE),
+            None => meta
+                .modified()
+                .ok()
+                .and_then(|m| SystemTime::now().duration_since(m).ok())
+                .is_some_and(|age| age > STALE_AGE),
         };
         if !gone {
             continue;

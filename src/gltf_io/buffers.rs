@@ -20,7 +20,12 @@ fn used_buffers(json: &Value, n: usize) -> Vec<bool> {
         };
         mark(v.get("buffer").and_then(Value::as_u64));
         for name in meshopt::NAMES {
-            mark(v.get("extensions").and_then(|e| e.get(name)).and_then(|e| e.get("buffer")).and_then(Value::as_u64));
+            mark(
+                v.get("extensions")
+                    .and_then(|e| e.get(name))
+                    .and_then(|e| e.get("buffer"))
+                    .and_then(Value::as_u64),
+            );
         }
     }
     used
@@ -33,7 +38,13 @@ fn used_buffers(json: &Value, n: usize) -> Vec<bool> {
 /// `budget` before it is allocated). A buffer no view uses is left empty
 /// and never read; a meshopt fallback buffer has no data in the file: it
 /// starts empty and is filled when its views are decoded.
-pub fn resolve(json: &Value, blob: Option<Vec<u8>>, base_dir: Option<&Path>, label: &str, budget: &Budget) -> Result<Vec<Vec<u8>>> {
+pub fn resolve(
+    json: &Value,
+    blob: Option<Vec<u8>>,
+    base_dir: Option<&Path>,
+    label: &str,
+    budget: &Budget,
+) -> Result<Vec<Vec<u8>>> {
     let mut blob = blob;
     let mut out = Vec::new();
     let list = json.get("buffers").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
@@ -58,11 +69,21 @@ pub fn resolve(json: &Value, blob: Option<Vec<u8>>, base_dir: Option<&Path>, lab
         let mut data = match uri_text {
             Some(u) => read_uri(u, base_dir, label, index, declared, budget)?,
             None if index == 0 => {
-                let chunk = blob.take().ok_or_else(|| CaudalError::gltf(label, "buffers[0] refers to the GLB binary chunk, which is missing"))?;
+                let chunk = blob.take().ok_or_else(|| {
+                    CaudalError::gltf(
+                        label,
+                        "buffers[0] refers to the GLB binary chunk, which is missing",
+                    )
+                })?;
                 budget.charge(label, &field, chunk.len())?;
                 chunk
             }
-            None => return Err(CaudalError::gltf(label, format!("{field} has no uri (only buffer 0 may be the GLB binary chunk)"))),
+            None => {
+                return Err(CaudalError::gltf(
+                    label,
+                    format!("{field} has no uri (only buffer 0 may be the GLB binary chunk)"),
+                ))
+            }
         };
         if data.len() < declared {
             return Err(CaudalError::gltf(
@@ -78,13 +99,25 @@ pub fn resolve(json: &Value, blob: Option<Vec<u8>>, base_dir: Option<&Path>, lab
     Ok(out)
 }
 
-fn read_uri(u: &str, base_dir: Option<&Path>, label: &str, index: usize, declared: usize, budget: &Budget) -> Result<Vec<u8>> {
+fn read_uri(
+    u: &str,
+    base_dir: Option<&Path>,
+    label: &str,
+    index: usize,
+    declared: usize,
+    budget: &Budget,
+) -> Result<Vec<u8>> {
     let field = format!("buffers[{index}].uri");
     if let Some(rest) = u.strip_prefix("data:") {
-        let comma = rest.find(',').ok_or_else(|| CaudalError::gltf(label, format!("{field}: malformed data URI")))?;
+        let comma = rest
+            .find(',')
+            .ok_or_else(|| CaudalError::gltf(label, format!("{field}: malformed data URI")))?;
         let (meta, payload) = (&rest[..comma], &rest[comma + 1..]);
         if !meta.ends_with(";base64") {
-            return Err(CaudalError::gltf(label, format!("{field}: only base64 data URIs are supported")));
+            return Err(CaudalError::gltf(
+                label,
+                format!("{field}: only base64 data URIs are supported"),
+            ));
         }
         if uri::base64_decoded_len(payload.len()) < declared {
             return Err(CaudalError::gltf(
@@ -98,7 +131,10 @@ fn read_uri(u: &str, base_dir: Option<&Path>, label: &str, index: usize, declare
             .map_err(|e| CaudalError::gltf(label, format!("{field}: bad base64 data ({e})")));
     }
     let Some(dir) = base_dir else {
-        return Err(CaudalError::gltf(label, format!("{field}: external file {u:?} but no folder to look in")));
+        return Err(CaudalError::gltf(
+            label,
+            format!("{field}: external file {u:?} but no folder to look in"),
+        ));
     };
     uri::read_buffer(u, dir, declared, &field, label, budget)
 }
@@ -106,7 +142,8 @@ fn read_uri(u: &str, base_dir: Option<&Path>, label: &str, index: usize, declare
 /// Every image URI of the document, checked by the reader's rule (images
 /// are not read; see [`uri`]).
 pub fn check_images(json: &Value, base_dir: Option<&Path>, label: &str) -> Result<()> {
-    for (i, image) in json.get("images").and_then(Value::as_array).into_iter().flatten().enumerate() {
+    for (i, image) in json.get("images").and_then(Value::as_array).into_iter().flatten().enumerate()
+    {
         if let Some(u) = image.get("uri").and_then(Value::as_str) {
             uri::check_image(u, base_dir, &format!("images[{i}].uri"), label)?;
         }

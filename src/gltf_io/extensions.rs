@@ -25,7 +25,8 @@ use serde_json::Value;
 use crate::error::{CaudalError, Result};
 
 /// Extensions caudal decodes itself.
-pub const DECODED: &[&str] = &["EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_mesh_quantization"];
+pub const DECODED: &[&str] =
+    &["EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_mesh_quantization"];
 
 /// Extensions that change a mesh's geometry or skinning and that caudal
 /// does not decode.
@@ -52,7 +53,8 @@ pub const APPEARANCE: &[&str] = &[
 ];
 
 /// Prefixes of extension families that only change appearance.
-const APPEARANCE_PREFIXES: &[&str] = &["KHR_materials_", "KHR_texture_", "EXT_texture_", "EXT_materials_"];
+const APPEARANCE_PREFIXES: &[&str] =
+    &["KHR_materials_", "KHR_texture_", "EXT_texture_", "EXT_materials_"];
 
 /// Top-level collections whose objects only change appearance.
 const APPEARANCE_COLLECTIONS: &[&str] = &["materials", "textures", "images", "samplers", "cameras"];
@@ -105,7 +107,11 @@ pub fn check_required(json: &Value, label: &str) -> Result<Vec<String>> {
 fn geometry_use(json: &Value, name: &str) -> Option<String> {
     let root = json.as_object()?;
     for (key, value) in root {
-        if key == "extensions" || key == "extensionsUsed" || key == "extensionsRequired" || APPEARANCE_COLLECTIONS.contains(&key.as_str()) {
+        if key == "extensions"
+            || key == "extensionsUsed"
+            || key == "extensionsRequired"
+            || APPEARANCE_COLLECTIONS.contains(&key.as_str())
+        {
             continue;
         }
         let mut stack = vec![(key.clone(), value)];
@@ -121,7 +127,9 @@ fn geometry_use(json: &Value, name: &str) -> Option<String> {
                         }
                     }
                 }
-                Value::Array(a) => stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{path}[{i}]"), c))),
+                Value::Array(a) => {
+                    stack.extend(a.iter().enumerate().map(|(i, c)| (format!("{path}[{i}]"), c)))
+                }
                 _ => {}
             }
         }

@@ -67,10 +67,9 @@ impl Job {
 fn field(v: &Value, key: &str, default: Option<usize>, at: &str) -> Result<usize> {
     match v.get(key) {
         None => default.ok_or_else(|| CaudalError::gltf("", format!("{at}: missing {key}"))),
-        Some(x) => x
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .ok_or_else(|| CaudalError::gltf("", format!("{at}.{key}: {x} is not a non-negative integer"))),
+        Some(x) => x.as_u64().and_then(|n| usize::try_from(n).ok()).ok_or_else(|| {
+            CaudalError::gltf("", format!("{at}.{key}: {x} is not a non-negative integer"))
+        }),
     }
 }
 
@@ -80,7 +79,12 @@ fn parse_job(view: usize, v: &Value, ext: &Value, name: &str) -> Result<Job> {
         Some("ATTRIBUTES") => Mode::Attributes,
         Some("TRIANGLES") => Mode::Triangles,
         Some("INDICES") => Mode::Indices,
-        other => return Err(CaudalError::gltf("", format!("{at}.mode: {other:?} is not ATTRIBUTES, TRIANGLES or INDICES"))),
+        other => {
+            return Err(CaudalError::gltf(
+                "",
+                format!("{at}.mode: {other:?} is not ATTRIBUTES, TRIANGLES or INDICES"),
+            ))
+        }
     };
     let filter = match ext.get("filter").and_then(Value::as_str) {
         None | Some("NONE") => Filter::None,
@@ -88,7 +92,9 @@ fn parse_job(view: usize, v: &Value, ext: &Value, name: &str) -> Result<Job> {
         Some("QUATERNION") => Filter::Quaternion,
         Some("EXPONENTIAL") => Filter::Exponential,
         Some("COLOR") => Filter::Color,
-        Some(other) => return Err(CaudalError::gltf("", format!("{at}.filter: unknown filter {other:?}"))),
+        Some(other) => {
+            return Err(CaudalError::gltf("", format!("{at}.filter: unknown filter {other:?}")))
+        }
     };
     let job = Job {
         view,
@@ -105,23 +111,46 @@ fn parse_job(view: usize, v: &Value, ext: &Value, name: &str) -> Result<Job> {
     // The decoder's preconditions (asserts in meshoptimizer), as the
     // extension specifies them.
     let stride_ok = match (job.mode, job.filter) {
-        (Mode::Attributes, Filter::None) => job.stride % 4 == 0 && (4..=256).contains(&job.stride),
-        (Mode::Attributes, Filter::Octahedral | Filter::Color) => job.stride == 4 || job.stride == 8,
+        (Mode::Attributes, Filter::None) => {
+            job.stride.is_multiple_of(4) && (4..=256).contains(&job.stride)
+        }
+        (Mode::Attributes, Filter::Octahedral | Filter::Color) => {
+            job.stride == 4 || job.stride == 8
+        }
         (Mode::Attributes, Filter::Quaternion) => job.stride == 8,
-        (Mode::Attributes, Filter::Exponential) => job.stride % 4 == 0 && (4..=256).contains(&job.stride),
+        (Mode::Attributes, Filter::Exponential) => {
+            job.stride.is_multiple_of(4) && (4..=256).contains(&job.stride)
+        }
         (_, Filter::None) => job.stride == 2 || job.stride == 4,
-        (_, _) => return Err(CaudalError::gltf("", format!("{at}: a filter applies only to ATTRIBUTES"))),
+        (_, _) => {
+            return Err(CaudalError::gltf("", format!("{at}: a filter applies only to ATTRIBUTES")))
+        }
     };
     if !stride_ok {
-        return Err(CaudalError::gltf("", format!("{at}.byteStride: {} is not allowed for {:?} with filter {:?}", job.stride, job.mode, job.filter)));
+        return Err(CaudalError::gltf(
+            "",
+            format!(
+                "{at}.byteStride: {} is not allowed for {:?} with filter {:?}",
+                job.stride, job.mode, job.filter
+            ),
+        ));
     }
-    if job.mode == Mode::Triangles && job.count % 3 != 0 {
-        return Err(CaudalError::gltf("", format!("{at}.count: {} is not a multiple of 3 for TRIANGLES", job.count)));
+    if job.mode == Mode::Triangles && !job.count.is_multiple_of(3) {
+        return Err(CaudalError::gltf(
+            "",
+            format!("{at}.count: {} is not a multiple of 3 for TRIANGLES", job.count),
+        ));
     }
     let view_length = field(v, "byteLength", None, &format!("bufferViews[{view}]"))?;
-    let decoded = job.count.checked_mul(job.stride).ok_or_else(|| CaudalError::gltf("", format!("{at}: count x byteStride overflows")))?;
+    let decoded = job
+        .count
+        .checked_mul(job.stride)
+        .ok_or_else(|| CaudalError::gltf("", format!("{at}: count x byteStride overflows")))?;
     if decoded > view_length {
-        return Err(CaudalError::gltf("", format!("{at}: decodes to {decoded} bytes but the view holds {view_length}")));
+        return Err(CaudalError::gltf(
+            "",
+            format!("{at}: decodes to {decoded} bytes but the view holds {view_length}"),
+        ));
     }
     if decoded > MAX_EXPANSION.saturating_mul(job.source_length.max(1)) {
         return Err(CaudalError::gltf(
@@ -139,10 +168,20 @@ fn decode(job: &Job, encoded: &[u8]) -> std::result::Result<Vec<u8>, String> {
         Mode::Triangles | Mode::Indices => {
             let tri = job.mode == Mode::Triangles;
             Ok(if job.stride == 2 {
-                let v: Vec<u16> = if tri { meshopt::decode_index_buffer(encoded, job.count) } else { meshopt::decode_index_sequence(encoded, job.count) }.map_err(fail)?;
+                let v: Vec<u16> = if tri {
+                    meshopt::decode_index_buffer(encoded, job.count)
+                } else {
+                    meshopt::decode_index_sequence(encoded, job.count)
+                }
+                .map_err(fail)?;
                 v.iter().flat_map(|x| x.to_le_bytes()).collect()
             } else {
-                let v: Vec<u32> = if tri { meshopt::decode_index_buffer(encoded, job.count) } else { meshopt::decode_index_sequence(encoded, job.count) }.map_err(fail)?;
+                let v: Vec<u32> = if tri {
+                    meshopt::decode_index_buffer(encoded, job.count)
+                } else {
+                    meshopt::decode_index_sequence(encoded, job.count)
+                }
+                .map_err(fail)?;
                 v.iter().flat_map(|x| x.to_le_bytes()).collect()
             })
         }
@@ -155,7 +194,13 @@ fn decode(job: &Job, encoded: &[u8]) -> std::result::Result<Vec<u8>, String> {
             // checked in `parse_job`, which are the decoder's preconditions.
             // The decoder reads only `encoded` and writes only `words`.
             let rc = unsafe {
-                meshopt::ffi::meshopt_decodeVertexBuffer(words.as_mut_ptr().cast(), job.count, job.stride, encoded.as_ptr(), encoded.len())
+                meshopt::ffi::meshopt_decodeVertexBuffer(
+                    words.as_mut_ptr().cast(),
+                    job.count,
+                    job.stride,
+                    encoded.as_ptr(),
+                    encoded.len(),
+                )
             };
             if rc != 0 {
                 return Err(format!("meshopt vertex decoder error {rc}"));
@@ -166,10 +211,18 @@ fn decode(job: &Job, encoded: &[u8]) -> std::result::Result<Vec<u8>, String> {
                 unsafe {
                     match job.filter {
                         Filter::None => {}
-                        Filter::Octahedral => meshopt::ffi::meshopt_decodeFilterOct(data, job.count, job.stride),
-                        Filter::Quaternion => meshopt::ffi::meshopt_decodeFilterQuat(data, job.count, job.stride),
-                        Filter::Exponential => meshopt::ffi::meshopt_decodeFilterExp(data, job.count, job.stride),
-                        Filter::Color => meshopt::ffi::meshopt_decodeFilterColor(data, job.count, job.stride),
+                        Filter::Octahedral => {
+                            meshopt::ffi::meshopt_decodeFilterOct(data, job.count, job.stride)
+                        }
+                        Filter::Quaternion => {
+                            meshopt::ffi::meshopt_decodeFilterQuat(data, job.count, job.stride)
+                        }
+                        Filter::Exponential => {
+                            meshopt::ffi::meshopt_decodeFilterExp(data, job.count, job.stride)
+                        }
+                        Filter::Color => {
+                            meshopt::ffi::meshopt_decodeFilterColor(data, job.count, job.stride)
+                        }
                     }
                 }
             }
@@ -180,13 +233,25 @@ fn decode(job: &Job, encoded: &[u8]) -> std::result::Result<Vec<u8>, String> {
 
 /// True when buffer `i` is a meshopt fallback: it has no data of its own.
 pub fn is_fallback(buffer: &Value) -> bool {
-    NAMES.iter().any(|n| buffer.get("extensions").and_then(|e| e.get(n)).and_then(|e| e.get("fallback")).and_then(Value::as_bool) == Some(true))
+    NAMES.iter().any(|n| {
+        buffer
+            .get("extensions")
+            .and_then(|e| e.get(n))
+            .and_then(|e| e.get("fallback"))
+            .and_then(Value::as_bool)
+            == Some(true)
+    })
 }
 
 /// Decodes every compressed view of `json` into `buffers` (fallback
 /// buffers, empty on entry, are sized here) and rewrites the JSON as an
 /// uncompressed file. Returns whether anything was compressed.
-pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str, budget: &Budget) -> Result<bool> {
+pub fn decompress(
+    json: &mut Value,
+    buffers: &mut [Vec<u8>],
+    label: &str,
+    budget: &Budget,
+) -> Result<bool> {
     let relabel = |e: CaudalError| match e {
         CaudalError::Gltf { message, .. } => CaudalError::gltf(label, message),
         other => other,
@@ -210,7 +275,10 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str, budget
     for (i, v) in views.iter().enumerate() {
         let b = v.get("buffer").and_then(Value::as_u64).unwrap_or(u64::MAX) as usize;
         if fallback.get(b) == Some(&true) && !jobs.iter().any(|j| j.view == i) {
-            return Err(CaudalError::gltf(label, format!("bufferViews[{i}] reads fallback buffer {b}, which holds no data")));
+            return Err(CaudalError::gltf(
+                label,
+                format!("bufferViews[{i}] reads fallback buffer {b}, which holds no data"),
+            ));
         }
     }
     if jobs.is_empty() {
@@ -219,16 +287,26 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str, budget
     // Fallback buffers get exactly the bytes their views decode to.
     for j in &jobs {
         if j.target >= buffers.len() || j.source >= buffers.len() {
-            return Err(CaudalError::gltf(label, format!("bufferViews[{}]: buffer index out of range", j.view)));
+            return Err(CaudalError::gltf(
+                label,
+                format!("bufferViews[{}]: buffer index out of range", j.view),
+            ));
         }
         if fallback[j.target] {
-            let end = j.target_offset.checked_add(j.decoded_len()).ok_or_else(|| CaudalError::gltf(label, "bufferViews: offset overflows"))?;
+            let end = j
+                .target_offset
+                .checked_add(j.decoded_len())
+                .ok_or_else(|| CaudalError::gltf(label, "bufferViews: offset overflows"))?;
             let declared = json["buffers"][j.target]["byteLength"].as_u64().unwrap_or(0) as usize;
             if end > declared {
                 return Err(CaudalError::gltf(label, format!("bufferViews[{}] ends at byte {end} of fallback buffer {} ({declared} bytes)", j.view, j.target)));
             }
             if buffers[j.target].len() < end {
-                budget.charge(label, &format!("bufferViews[{}] (meshopt, decoded)", j.view), end - buffers[j.target].len())?;
+                budget.charge(
+                    label,
+                    &format!("bufferViews[{}] (meshopt, decoded)", j.view),
+                    end - buffers[j.target].len(),
+                )?;
                 buffers[j.target].resize(end, 0);
             }
         }
@@ -239,14 +317,34 @@ pub fn decompress(json: &mut Value, buffers: &mut [Vec<u8>], label: &str, budget
             .source_offset
             .checked_add(j.source_length)
             .and_then(|end| src.get(j.source_offset..end))
-            .ok_or_else(|| CaudalError::gltf(label, format!("bufferViews[{}]: compressed bytes lie outside buffer {}", j.view, j.source)))?;
+            .ok_or_else(|| {
+                CaudalError::gltf(
+                    label,
+                    format!(
+                        "bufferViews[{}]: compressed bytes lie outside buffer {}",
+                        j.view, j.source
+                    ),
+                )
+            })?;
         // The decoder's own output, before it is copied into place.
-        budget.charge(label, &format!("bufferViews[{}] (meshopt, decoding)", j.view), j.decoded_len())?;
-        let bytes = decode(j, encoded).map_err(|e| CaudalError::gltf(label, format!("bufferViews[{}]: meshopt data does not decode ({e})", j.view)))?;
+        budget.charge(
+            label,
+            &format!("bufferViews[{}] (meshopt, decoding)", j.view),
+            j.decoded_len(),
+        )?;
+        let bytes = decode(j, encoded).map_err(|e| {
+            CaudalError::gltf(
+                label,
+                format!("bufferViews[{}]: meshopt data does not decode ({e})", j.view),
+            )
+        })?;
         let dst = &mut buffers[j.target];
         let end = j.target_offset + bytes.len();
         if end > dst.len() {
-            return Err(CaudalError::gltf(label, format!("bufferViews[{}]: decoded bytes do not fit buffer {}", j.view, j.target)));
+            return Err(CaudalError::gltf(
+                label,
+                format!("bufferViews[{}]: decoded bytes do not fit buffer {}", j.view, j.target),
+            ));
         }
         dst[j.target_offset..end].copy_from_slice(&bytes);
     }

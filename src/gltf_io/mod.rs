@@ -64,8 +64,11 @@ mod uri;
 mod write;
 
 pub use atomic::{remove_stale, write_all_atomic, write_atomic};
-pub use meshopt::MAX_EXPANSION as MESHOPT_MAX_EXPANSION;
 pub use budget::LoadOptions;
-pub use read::{load, load_bytes, load_bytes_with, load_with, AnimationInfo, Character, GltfModel, PrimitiveInfo, SkinInfo};
+pub use meshopt::MAX_EXPANSION as MESHOPT_MAX_EXPANSION;
+pub use read::{
+    load, load_bytes, load_bytes_with, load_with, AnimationInfo, Character, GltfModel,
+    PrimitiveInfo, SkinInfo,
+};
 pub use sample::{thin_key_times, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
 pub use write::{encode, glb_container, write, AnimationTrack, TrackPath, WriteOptions};

@@ -121,7 +121,12 @@ pub fn load(path: &Path) -> Result<GltfModel> {
 pub fn load_with(path: &Path, options: &LoadOptions) -> Result<GltfModel> {
     crate::limits::check_budget(options.max_bytes)?;
     let label = path.display().to_string();
-    let not_regular = || CaudalError::gltf(&label, "not a regular file (a folder, device or FIFO); caudal reads only regular files");
+    let not_regular = || {
+        CaudalError::gltf(
+            &label,
+            "not a regular file (a folder, device or FIFO); caudal reads only regular files",
+        )
+    };
     // The kind first: opening a FIFO would block until someone writes to it.
     if !std::fs::metadata(path).map_err(|e| CaudalError::io(path, e))?.is_file() {
         return Err(not_regular());
@@ -135,7 +140,8 @@ pub fn load_with(path: &Path, options: &LoadOptions) -> Result<GltfModel> {
     let budget = Budget::new(options.max_bytes);
     budget.charge(&label, "the file", len)?;
     let mut bytes = Vec::with_capacity(len);
-    std::io::Read::read_to_end(&mut std::io::Read::take(file, meta.len()), &mut bytes).map_err(|e| CaudalError::io(path, e))?;
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, meta.len()), &mut bytes)
+        .map_err(|e| CaudalError::io(path, e))?;
     load_within(&bytes, path.parent(), &label, options, &budget)
 }
 
@@ -146,12 +152,23 @@ pub fn load_bytes(bytes: &[u8], base_dir: Option<&Path>, label: &str) -> Result<
 }
 
 /// Loads from memory; `base_dir` resolves external buffer files.
-pub fn load_bytes_with(bytes: &[u8], base_dir: Option<&Path>, label: &str, options: &LoadOptions) -> Result<GltfModel> {
+pub fn load_bytes_with(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    label: &str,
+    options: &LoadOptions,
+) -> Result<GltfModel> {
     crate::limits::check_budget(options.max_bytes)?;
     load_within(bytes, base_dir, label, options, &Budget::new(options.max_bytes))
 }
 
-fn load_within(bytes: &[u8], base_dir: Option<&Path>, label: &str, options: &LoadOptions, budget: &Budget) -> Result<GltfModel> {
+fn load_within(
+    bytes: &[u8],
+    base_dir: Option<&Path>,
+    label: &str,
+    options: &LoadOptions,
+    budget: &Budget,
+) -> Result<GltfModel> {
     let parsed = document::parse(bytes, base_dir, label, budget)?;
     build(parsed, base_dir.map(Path::to_path_buf), label, options, budget)
 }
@@ -177,13 +194,20 @@ fn similarity_of(m: &Mat4) -> Mat4 {
     let mut r = m3 * (1.0 / s);
     let snap = |x: f32| if (x - x.round()).abs() < 1e-4 { x.round() } else { x };
     let snapped = Mat3::from_cols_array(&r.to_cols_array().map(snap));
-    if snapped.to_cols_array().iter().all(|x| *x == 0.0 || x.abs() == 1.0) && (snapped.determinant() - 1.0).abs() < 1e-6 {
+    if snapped.to_cols_array().iter().all(|x| *x == 0.0 || x.abs() == 1.0)
+        && (snapped.determinant() - 1.0).abs() < 1e-6
+    {
         r = snapped;
     } else {
         r = Mat3::from_quat(Quat::from_mat3(&r).normalize());
     }
     let s = if (s - 1.0).abs() < 1e-5 { 1.0 } else { s };
-    Mat4::from_cols((r.x_axis * s).extend(0.0), (r.y_axis * s).extend(0.0), (r.z_axis * s).extend(0.0), m.w_axis)
+    Mat4::from_cols(
+        (r.x_axis * s).extend(0.0),
+        (r.y_axis * s).extend(0.0),
+        (r.z_axis * s).extend(0.0),
+        m.w_axis,
+    )
 }
 
 /// The node forest: each node's parent, and the nodes parents first.
@@ -194,7 +218,14 @@ fn node_forest(doc: &gltf::Document, label: &str) -> Result<(Vec<Option<usize>>,
     for node in doc.nodes() {
         for c in node.children() {
             if let Some(p) = parent[c.index()] {
-                return Err(CaudalError::gltf(label, format!("nodes[{}] is a child of both nodes[{p}] and nodes[{}]", c.index(), node.index())));
+                return Err(CaudalError::gltf(
+                    label,
+                    format!(
+                        "nodes[{}] is a child of both nodes[{p}] and nodes[{}]",
+                        c.index(),
+                        node.index()
+                    ),
+                ));
             }
             parent[c.index()] = Some(node.index());
         }
@@ -210,14 +241,21 @@ fn node_forest(doc: &gltf::Document, label: &str) -> Result<(Vec<Option<usize>>,
         let mut seen = vec![false; n];
         order.iter().for_each(|&i| seen[i] = true);
         let bad = seen.iter().position(|s| !s).unwrap_or(0);
-        return Err(CaudalError::gltf(label, format!("nodes[{bad}] is its own ancestor (the node graph has a cycle)")));
+        return Err(CaudalError::gltf(
+            label,
+            format!("nodes[{bad}] is its own ancestor (the node graph has a cycle)"),
+        ));
     }
     Ok((parent, order))
 }
 
 /// The nearest ancestor of `node` (itself excluded) that `is_joint`, with
 /// the non-joint nodes passed on the way, outermost first.
-fn joint_ancestor(node: usize, node_parent: &[Option<usize>], is_joint: &dyn Fn(usize) -> bool) -> (Option<usize>, Vec<usize>) {
+fn joint_ancestor(
+    node: usize,
+    node_parent: &[Option<usize>],
+    is_joint: &dyn Fn(usize) -> bool,
+) -> (Option<usize>, Vec<usize>) {
     let mut between = Vec::new();
     let mut k = node_parent[node];
     while let Some(p) = k {
@@ -253,13 +291,22 @@ struct FileView<'a> {
     src: Source<'a>,
 }
 
-fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, options: &LoadOptions, budget: &Budget) -> Result<GltfModel> {
+fn build(
+    parsed: document::Parsed,
+    base_dir: Option<PathBuf>,
+    label: &str,
+    options: &LoadOptions,
+    budget: &Budget,
+) -> Result<GltfModel> {
     let document::Parsed { doc, json, buffers, warnings } = parsed;
     let src = Source { buffers: &buffers, label, budget };
     let nodes: Vec<gltf::Node> = doc.nodes().collect();
     let (node_parent, order) = node_forest(&doc, label)?;
     let node_rest: Vec<Trs> = nodes.iter().map(node_trs).collect();
-    if let Some(i) = node_rest.iter().position(|t| !(t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite())) {
+    if let Some(i) = node_rest
+        .iter()
+        .position(|t| !(t.translation.is_finite() && t.rotation.is_finite() && t.scale.is_finite()))
+    {
         return Err(CaudalError::NonFinite { field: format!("nodes[{i}] transform"), index: i });
     }
     let mut rest_world = vec![Mat4::IDENTITY; nodes.len()];
@@ -280,15 +327,29 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, optio
         let ibms: Vec<Mat4> = match skin.inverse_bind_matrices() {
             Some(acc) => {
                 accessor::expect_dims(&acc, &src, &[Dimensions::Mat4], &what)?;
-                accessor::floats(&acc, &src, &what)?.chunks_exact(16).map(Mat4::from_cols_slice).collect()
+                accessor::floats(&acc, &src, &what)?
+                    .chunks_exact(16)
+                    .map(Mat4::from_cols_slice)
+                    .collect()
             }
             None => vec![Mat4::IDENTITY; joints.len()],
         };
         if ibms.len() < joints.len() {
-            return Err(CaudalError::gltf(label, format!("skin {}: {} inverse bind matrices for {} joints", skin.index(), ibms.len(), joints.len())));
+            return Err(CaudalError::gltf(
+                label,
+                format!(
+                    "skin {}: {} inverse bind matrices for {} joints",
+                    skin.index(),
+                    ibms.len(),
+                    joints.len()
+                ),
+            ));
         }
         if let Some(i) = ibms.iter().position(|m| !m.is_finite()) {
-            return Err(CaudalError::gltf(label, format!("skin {}: inverse bind matrix {i} is not finite", skin.index())));
+            return Err(CaudalError::gltf(
+                label,
+                format!("skin {}: inverse bind matrix {i} is not finite", skin.index()),
+            ));
         }
         skin_joint_nodes.push(joints);
         file_ibm.push(ibms);
@@ -320,12 +381,34 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, optio
         }
         match node.skin() {
             Some(s) => {
-                let c = character_of_skin[s.index()]
-                    .ok_or_else(|| CaudalError::gltf(label, format!("nodes[{}] is skinned by skin {}, which has no joints", node.index(), s.index())))?;
-                skinned.push(MeshNode { node: node.index(), character: c, skin: Some(s.index()), rigid_joint: None });
+                let c = character_of_skin[s.index()].ok_or_else(|| {
+                    CaudalError::gltf(
+                        label,
+                        format!(
+                            "nodes[{}] is skinned by skin {}, which has no joints",
+                            node.index(),
+                            s.index()
+                        ),
+                    )
+                })?;
+                skinned.push(MeshNode {
+                    node: node.index(),
+                    character: c,
+                    skin: Some(s.index()),
+                    rigid_joint: None,
+                });
             }
-            None => match joint_ancestor(node.index(), &node_parent, &|p| character_of_joint.contains_key(&p)).0 {
-                Some(j) => rigid.push(MeshNode { node: node.index(), character: character_of_joint[&j], skin: None, rigid_joint: Some(j) }),
+            None => match joint_ancestor(node.index(), &node_parent, &|p| {
+                character_of_joint.contains_key(&p)
+            })
+            .0
+            {
+                Some(j) => rigid.push(MeshNode {
+                    node: node.index(),
+                    character: character_of_joint[&j],
+                    skin: None,
+                    rigid_joint: Some(j),
+                }),
                 None => static_meshes.push(node.index()),
             },
         }
@@ -403,14 +486,18 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, optio
                     paths.push(p);
                 }
                 if let Some(inp) = ch.sampler().input().max() {
-                    if let Some(t) = inp.as_array().and_then(|v| v.first()).and_then(|v| v.as_f64()) {
+                    if let Some(t) = inp.as_array().and_then(|v| v.first()).and_then(|v| v.as_f64())
+                    {
                         duration = duration.max(t as f32);
                     }
                 }
             }
             AnimationInfo {
                 index: a.index(),
-                name: a.name().map(str::to_string).unwrap_or_else(|| format!("animation_{}", a.index())),
+                name: a
+                    .name()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| format!("animation_{}", a.index())),
                 duration,
                 channels: a.channels().count(),
                 animated_joints: joints,
@@ -419,7 +506,11 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, optio
         })
         .collect();
 
-    let generator = json.get("asset").and_then(|a| a.get("generator")).and_then(|g| g.as_str()).map(str::to_string);
+    let generator = json
+        .get("asset")
+        .and_then(|a| a.get("generator"))
+        .and_then(|g| g.as_str())
+        .map(str::to_string);
     drop(nodes);
     Ok(GltfModel {
         label: label.to_string(),
@@ -440,8 +531,20 @@ fn build(parsed: document::Parsed, base_dir: Option<PathBuf>, label: &str, optio
 
 /// A label for the character: its first skin's name, else the nearest
 /// named non-joint node above its skeleton, else its first joint's name.
-fn character_name(f: &FileView, c: usize, skins: &[usize], joint_nodes: &[usize], parents: &[Option<usize>]) -> String {
-    if let Some(n) = f.doc.skins().nth(skins[0]).and_then(|s| s.name().map(str::to_string)).filter(|n| !n.is_empty()) {
+fn character_name(
+    f: &FileView,
+    c: usize,
+    skins: &[usize],
+    joint_nodes: &[usize],
+    parents: &[Option<usize>],
+) -> String {
+    if let Some(n) = f
+        .doc
+        .skins()
+        .nth(skins[0])
+        .and_then(|s| s.name().map(str::to_string))
+        .filter(|n| !n.is_empty())
+    {
         return n;
     }
     let root = joint_nodes[parents.iter().position(Option::is_none).unwrap_or(0)];
@@ -455,7 +558,12 @@ fn character_name(f: &FileView, c: usize, skins: &[usize], joint_nodes: &[usize]
     f.nodes[root].name().map(str::to_string).unwrap_or_else(|| format!("character {c}"))
 }
 
-fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]) -> Result<(Character, Vec<SkinInfo>)> {
+fn build_character(
+    f: &FileView,
+    c: usize,
+    group: &[usize],
+    meshes: &[&MeshNode],
+) -> Result<(Character, Vec<SkinInfo>)> {
     let label = f.src.label;
     // Joints: the union of the character's skins' joints, first skin first.
     let mut joint_nodes: Vec<usize> = Vec::new();
@@ -495,7 +603,8 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
     let s0 = group[0];
     let skin0: Vec<usize> = f.skin_joint_nodes[s0].iter().map(|n| joint_of_node[n]).collect();
     let reference = reference_joint(&skin0, &f.skin_joint_nodes[s0], &parents, &raw, s0);
-    let bind0 = similarity_of(&(f.rest_world[joint_nodes[skin0[reference]]] * f.file_ibm[s0][reference]));
+    let bind0 =
+        similarity_of(&(f.rest_world[joint_nodes[skin0[reference]]] * f.file_ibm[s0][reference]));
 
     // Inverse binds in the rig's space; the first skin that has a joint wins.
     let mut inverse_bind: Vec<Option<Mat4>> = vec![None; jn];
@@ -506,7 +615,8 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
         // on a joint both skins share (the identity when they agree).
         let mut bind_from_file = bind0;
         if s != s0 {
-            if let Some((k, &j)) = sj.iter().enumerate().find(|(_, j)| inverse_bind[**j].is_some()) {
+            if let Some((k, &j)) = sj.iter().enumerate().find(|(_, j)| inverse_bind[**j].is_some())
+            {
                 let ib0_file: Mat4 = inverse_bind[j].expect("found above") * bind0;
                 let d = similarity_of(&(ib0_file.inverse() * f.file_ibm[s][k]));
                 bind_from_file = bind0 * d;
@@ -526,7 +636,8 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
             bind_from_file,
         });
     }
-    let inverse_bind: Vec<Mat4> = inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
+    let inverse_bind: Vec<Mat4> =
+        inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
     let bind_world: Vec<Mat4> = inverse_bind.iter().map(|m| m.inverse()).collect();
 
     // Rest locals: node pose, with folded ancestors multiplied in.
@@ -536,7 +647,9 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
             if folded[j].is_empty() {
                 f.node_rest[node]
             } else {
-                let m = folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * f.node_rest[n].matrix()) * f.node_rest[node].matrix();
+                let m =
+                    folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * f.node_rest[n].matrix())
+                        * f.node_rest[node].matrix();
                 Trs::from_matrix(&m)
             }
         })
@@ -553,7 +666,11 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
     for p in &raw {
         let n = p.positions.len();
         let base = vertices.len();
-        triangles.extend(p.triangles.iter().map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]));
+        triangles.extend(
+            p.triangles
+                .iter()
+                .map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]),
+        );
         let where_ = format!("meshes[{}].primitives[{}]", p.mesh, p.primitive);
         let max_inf;
         let mut weights_normalized = true;
@@ -573,11 +690,19 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
                                 continue;
                             }
                             if !w.is_finite() || w < 0.0 {
-                                return Err(CaudalError::Weights { field: format!("WEIGHTS_{si} of {where_}"), message: format!("vertex {v} has weight {w}") });
+                                return Err(CaudalError::Weights {
+                                    field: format!("WEIGHTS_{si} of {where_}"),
+                                    message: format!("vertex {v} has weight {w}"),
+                                });
                             }
                             let local = js[4 * v + k] as usize;
                             let Some(&j) = info.joints.get(local) else {
-                                return Err(CaudalError::IndexOutOfRange { field: format!("JOINTS_{si} of {where_}"), index: v, value: local as i64, bound: info.joints.len() });
+                                return Err(CaudalError::IndexOutOfRange {
+                                    field: format!("JOINTS_{si} of {where_}"),
+                                    index: v,
+                                    value: local as i64,
+                                    bound: info.joints.len(),
+                                });
                             };
                             match row.iter_mut().find(|(jj, _)| *jj == j as u32) {
                                 Some(e) => e.1 += w,
@@ -597,7 +722,8 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
             None => {
                 let j = rigid_joint.expect("a rigid mesh hangs from a joint");
                 // Carry the mesh onto its joint's bind frame: world at rest, then into bind space.
-                let to_bind = bind_world[j] * f.rest_world[joint_nodes[j]].inverse() * f.rest_world[p.node];
+                let to_bind =
+                    bind_world[j] * f.rest_world[joint_nodes[j]].inverse() * f.rest_world[p.node];
                 vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
                 for _ in 0..n {
                     inf_joints.push(j as u32);
@@ -624,7 +750,9 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
     if vertices.is_empty() {
         return Err(CaudalError::EmptyMesh {
             field: "meshes".into(),
-            message: format!("{label}: character {c} ({name}) has no skinned or joint-parented triangle mesh"),
+            message: format!(
+                "{label}: character {c} ({name}) has no skinned or joint-parented triangle mesh"
+            ),
         });
     }
     let rig = Rig::new(RigParts {
@@ -639,7 +767,10 @@ fn build_character(f: &FileView, c: usize, group: &[usize], meshes: &[&MeshNode]
         // Files store quantised weights; their sums drift by more than our tolerance.
         normalize: true,
     })?;
-    Ok((Character { index: c, name, rig, joint_nodes, primitives, skins: group.to_vec(), folded }, skins))
+    Ok((
+        Character { index: c, name, rig, joint_nodes, primitives, skins: group.to_vec(), folded },
+        skins,
+    ))
 }
 
 /// One primitive as the file stores it (mesh space), before placing.
@@ -663,7 +794,12 @@ fn read_primitives(f: &FileView, meshes: &[&MeshNode]) -> Result<Vec<RawPrimitiv
         let mesh = f.nodes[m.node].mesh().expect("mesh nodes only");
         for prim in mesh.primitives() {
             let mode = prim.mode();
-            if !matches!(mode, gltf::mesh::Mode::Triangles | gltf::mesh::Mode::TriangleStrip | gltf::mesh::Mode::TriangleFan) {
+            if !matches!(
+                mode,
+                gltf::mesh::Mode::Triangles
+                    | gltf::mesh::Mode::TriangleStrip
+                    | gltf::mesh::Mode::TriangleFan
+            ) {
                 continue;
             }
             let where_ = format!("meshes[{}].primitives[{}]", mesh.index(), prim.index());
@@ -672,7 +808,10 @@ fn read_primitives(f: &FileView, meshes: &[&MeshNode]) -> Result<Vec<RawPrimitiv
             };
             let what = format!("POSITION of {where_}");
             accessor::expect_dims(&pos_acc, &f.src, &[Dimensions::Vec3], &what)?;
-            let positions: Vec<Vec3> = accessor::floats(&pos_acc, &f.src, &what)?.chunks_exact(3).map(Vec3::from_slice).collect();
+            let positions: Vec<Vec3> = accessor::floats(&pos_acc, &f.src, &what)?
+                .chunks_exact(3)
+                .map(Vec3::from_slice)
+                .collect();
             if let Some(i) = positions.iter().position(|p| !p.is_finite()) {
                 return Err(CaudalError::NonFinite { field: what, index: i });
             }
@@ -686,12 +825,20 @@ fn read_primitives(f: &FileView, meshes: &[&MeshNode]) -> Result<Vec<RawPrimitiv
                 None => (0..n as u32).collect(),
             };
             if let Some((i, &bad)) = indices.iter().enumerate().find(|(_, &i)| i as usize >= n) {
-                return Err(CaudalError::IndexOutOfRange { field: format!("indices of {where_}"), index: i, value: bad as i64, bound: n });
+                return Err(CaudalError::IndexOutOfRange {
+                    field: format!("indices of {where_}"),
+                    index: i,
+                    value: bad as i64,
+                    bound: n,
+                });
             }
             let sets = if m.skin.is_some() {
                 let sets = influence_sets(&prim, &f.src, &where_, n)?;
                 if sets.is_empty() {
-                    return Err(CaudalError::gltf(label, format!("{where_}: skinned node without JOINTS_0/WEIGHTS_0")));
+                    return Err(CaudalError::gltf(
+                        label,
+                        format!("{where_}: skinned node without JOINTS_0/WEIGHTS_0"),
+                    ));
                 }
                 sets
             } else {
@@ -716,7 +863,13 @@ fn read_primitives(f: &FileView, meshes: &[&MeshNode]) -> Result<Vec<RawPrimitiv
 /// frame anchors the character in the scene: the root-most joint that
 /// moves geometry (weighted by skin `s`, or holding a joint-parented mesh),
 /// first in skin order on ties; the skin's root when none does.
-fn reference_joint(skin: &[usize], skin_nodes: &[usize], parents: &[Option<usize>], raw: &[RawPrimitive], s: usize) -> usize {
+fn reference_joint(
+    skin: &[usize],
+    skin_nodes: &[usize],
+    parents: &[Option<usize>],
+    raw: &[RawPrimitive],
+    s: usize,
+) -> usize {
     let mut weighted = vec![false; skin.len()];
     for p in raw {
         if let Some(k) = p.rigid_joint.and_then(|n| skin_nodes.iter().position(|&m| m == n)) {
@@ -751,17 +904,33 @@ fn reference_joint(skin: &[usize], skin_nodes: &[usize], parents: &[Option<usize
 
 /// Every JOINTS_n/WEIGHTS_n pair of a primitive, checked to hold one VEC4
 /// per vertex.
-fn influence_sets(prim: &gltf::Primitive, src: &Source, where_: &str, n: usize) -> Result<Vec<InfluenceSet>> {
+fn influence_sets(
+    prim: &gltf::Primitive,
+    src: &Source,
+    where_: &str,
+    n: usize,
+) -> Result<Vec<InfluenceSet>> {
     let mut sets = Vec::new();
     for set in 0.. {
-        let (Some(ja), Some(wa)) = (prim.get(&gltf::Semantic::Joints(set)), prim.get(&gltf::Semantic::Weights(set))) else { break };
+        let (Some(ja), Some(wa)) =
+            (prim.get(&gltf::Semantic::Joints(set)), prim.get(&gltf::Semantic::Weights(set)))
+        else {
+            break;
+        };
         let (jw, ww) = (format!("JOINTS_{set} of {where_}"), format!("WEIGHTS_{set} of {where_}"));
         accessor::expect_dims(&ja, src, &[Dimensions::Vec4], &jw)?;
         accessor::expect_dims(&wa, src, &[Dimensions::Vec4], &ww)?;
         let js = accessor::uints(&ja, src, &jw)?;
         let ws = accessor::floats(&wa, src, &ww)?;
         if js.len() != 4 * n || ws.len() != 4 * n {
-            return Err(CaudalError::gltf(src.label, format!("{where_}: JOINTS_{set}/WEIGHTS_{set} hold {}/{} entries for {n} vertices", js.len() / 4, ws.len() / 4)));
+            return Err(CaudalError::gltf(
+                src.label,
+                format!(
+                    "{where_}: JOINTS_{set}/WEIGHTS_{set} hold {}/{} entries for {n} vertices",
+                    js.len() / 4,
+                    ws.len() / 4
+                ),
+            ));
         }
         sets.push((js, ws));
     }
@@ -775,7 +944,11 @@ fn assemble_triangles(mode: gltf::mesh::Mode, idx: &[u32]) -> Vec<[u32; 3]> {
         Mode::Triangles => out.extend(idx.chunks_exact(3).map(|c| [c[0], c[1], c[2]])),
         Mode::TriangleStrip => {
             for i in 2..idx.len() {
-                out.push(if i % 2 == 0 { [idx[i - 2], idx[i - 1], idx[i]] } else { [idx[i - 1], idx[i - 2], idx[i]] });
+                out.push(if i % 2 == 0 {
+                    [idx[i - 2], idx[i - 1], idx[i]]
+                } else {
+                    [idx[i - 1], idx[i - 2], idx[i]]
+                });
             }
         }
         Mode::TriangleFan => {
@@ -797,26 +970,37 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
         .map(|n| {
             let c = seen.entry(n.clone()).or_insert(0);
             *c += 1;
-            if *c == 1 { n } else { format!("{n}.{:03}", *c - 1) }
+            if *c == 1 {
+                n
+            } else {
+                format!("{n}.{:03}", *c - 1)
+            }
         })
         .collect()
 }
 
 impl GltfModel {
     pub fn animation_index(&self, name: &str) -> Result<usize> {
-        self.animations
-            .iter()
-            .position(|a| a.name == name)
-            .ok_or_else(|| {
-                let names: Vec<&str> = self.animations.iter().map(|a| a.name.as_str()).collect();
-                CaudalError::not_found("clip", format!("no animation named {name:?} (have: {})", names.join(", ")))
-            })
+        self.animations.iter().position(|a| a.name == name).ok_or_else(|| {
+            let names: Vec<&str> = self.animations.iter().map(|a| a.name.as_str()).collect();
+            CaudalError::not_found(
+                "clip",
+                format!("no animation named {name:?} (have: {})", names.join(", ")),
+            )
+        })
     }
 
     /// Character `c`, or an error naming how many there are.
     pub fn character(&self, c: usize) -> Result<&Character> {
         self.characters.get(c).ok_or_else(|| {
-            CaudalError::param("character", format!("{} has {} character(s); there is no character {c}", self.label, self.characters.len()))
+            CaudalError::param(
+                "character",
+                format!(
+                    "{} has {} character(s); there is no character {c}",
+                    self.label,
+                    self.characters.len()
+                ),
+            )
         })
     }
 
@@ -829,7 +1013,12 @@ impl GltfModel {
                 let names: Vec<&str> = many.iter().map(|c| c.name.as_str()).collect();
                 Err(CaudalError::param(
                     "character",
-                    format!("{} holds {} characters ({}): choose one of its characters by index", self.label, many.len(), names.join(", ")),
+                    format!(
+                        "{} holds {} characters ({}): choose one of its characters by index",
+                        self.label,
+                        many.len(),
+                        names.join(", ")
+                    ),
                 ))
             }
         }
@@ -844,7 +1033,9 @@ impl GltfModel {
     /// character `c` (identity when there are none): a rig local `L` goes
     /// to the joint's own node as `folded_rest(c, j)^-1 * L`.
     pub fn folded_rest(&self, c: usize, j: usize) -> Mat4 {
-        self.characters[c].folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_rest[n].matrix())
+        self.characters[c].folded[j]
+            .iter()
+            .fold(Mat4::IDENTITY, |acc, &n| acc * self.node_rest[n].matrix())
     }
 
     /// Every node name of the file (joints of every character included):

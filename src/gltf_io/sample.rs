@@ -77,7 +77,10 @@ impl Track {
                 let p1 = self.values[3 * (k + 1) + 1];
                 let m1 = self.values[3 * (k + 1)] * dt;
                 let (u2, u3) = (u * u, u * u * u);
-                p0 * (2.0 * u3 - 3.0 * u2 + 1.0) + m0 * (u3 - 2.0 * u2 + u) + p1 * (-2.0 * u3 + 3.0 * u2) + m1 * (u3 - u2)
+                p0 * (2.0 * u3 - 3.0 * u2 + 1.0)
+                    + m0 * (u3 - 2.0 * u2 + u)
+                    + p1 * (-2.0 * u3 + 3.0 * u2)
+                    + m1 * (u3 - u2)
             }
         }
     }
@@ -91,7 +94,11 @@ struct NodeTracks {
 }
 
 impl GltfModel {
-    fn tracks_of(&self, animations: &[usize], budget: &Budget) -> Result<(HashMap<usize, NodeTracks>, f32)> {
+    fn tracks_of(
+        &self,
+        animations: &[usize],
+        budget: &Budget,
+    ) -> Result<(HashMap<usize, NodeTracks>, f32)> {
         let src = Source { buffers: &self.buffers, label: &self.label, budget };
         let mut out: HashMap<usize, NodeTracks> = HashMap::new();
         let mut duration = 0f32;
@@ -111,10 +118,21 @@ impl GltfModel {
                 // Through the checked reader: every offset and count is
                 // tested against the file before a byte is read.
                 let input = ch.sampler().input();
-                accessor::expect_dims(&input, &src, &[Dimensions::Scalar], &format!("{where_} input"))?;
+                accessor::expect_dims(
+                    &input,
+                    &src,
+                    &[Dimensions::Scalar],
+                    &format!("{where_} input"),
+                )?;
                 let times = accessor::floats(&input, &src, &format!("{where_} input"))?;
-                if times.is_empty() || times.iter().any(|t| !t.is_finite()) || times.windows(2).any(|w| w[1] < w[0]) {
-                    return Err(CaudalError::gltf(&self.label, format!("{where_}: key times must be finite and increasing")));
+                if times.is_empty()
+                    || times.iter().any(|t| !t.is_finite())
+                    || times.windows(2).any(|w| w[1] < w[0])
+                {
+                    return Err(CaudalError::gltf(
+                        &self.label,
+                        format!("{where_}: key times must be finite and increasing"),
+                    ));
                 }
                 let interp = match ch.sampler().interpolation() {
                     gltf::animation::Interpolation::Step => Interp::Step,
@@ -126,20 +144,33 @@ impl GltfModel {
                 // Rotations may be normalized integers (dequantized by the reader).
                 let values: Vec<Vec4> = if property == Property::Rotation {
                     accessor::expect_dims(&output, &src, &[Dimensions::Vec4], &what)?;
-                    accessor::floats(&output, &src, &what)?.chunks_exact(4).map(Vec4::from_slice).collect()
+                    accessor::floats(&output, &src, &what)?
+                        .chunks_exact(4)
+                        .map(Vec4::from_slice)
+                        .collect()
                 } else {
                     accessor::expect_dims(&output, &src, &[Dimensions::Vec3], &what)?;
-                    accessor::floats(&output, &src, &what)?.chunks_exact(3).map(|c| Vec3::from_slice(c).extend(0.0)).collect()
+                    accessor::floats(&output, &src, &what)?
+                        .chunks_exact(3)
+                        .map(|c| Vec3::from_slice(c).extend(0.0))
+                        .collect()
                 };
                 let per_key = if interp == Interp::Cubic { 3 } else { 1 };
                 if values.len() != times.len() * per_key {
                     return Err(CaudalError::gltf(
                         &self.label,
-                        format!("{where_}: {} output values for {} keys", values.len(), times.len()),
+                        format!(
+                            "{where_}: {} output values for {} keys",
+                            values.len(),
+                            times.len()
+                        ),
                     ));
                 }
                 if values.iter().any(|v| !v.is_finite()) {
-                    return Err(CaudalError::gltf(&self.label, format!("{where_}: non-finite output value")));
+                    return Err(CaudalError::gltf(
+                        &self.label,
+                        format!("{where_}: non-finite output value"),
+                    ));
                 }
                 duration = duration.max(*times.last().unwrap());
                 let track = Track { times, values, interp };
@@ -170,17 +201,39 @@ impl GltfModel {
     /// are charged to the load's budget ([`super::LoadOptions::max_bytes`]):
     /// a key at 10^7 s or a rate of 10^9 is a `ParameterError` naming the
     /// rate, before the frames are allocated.
-    pub fn sample_together(&self, character: usize, animations: &[usize], rate: f32, name: &str) -> Result<Clip> {
+    pub fn sample_together(
+        &self,
+        character: usize,
+        animations: &[usize],
+        rate: f32,
+        name: &str,
+    ) -> Result<Clip> {
         let ch = self.character(character)?;
         if !(rate.is_finite() && rate > 0.0) {
-            return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
+            return Err(CaudalError::param(
+                "rate",
+                format!("sample rate must be positive, got {rate}"),
+            ));
         }
         let budget = Budget::new(self.options.max_bytes);
         let (tracks, duration) = self.tracks_of(animations, &budget)?;
-        let frames = crate::limits::clip_frames(duration, rate, ch.rig.joint_count(), self.options.max_bytes.saturating_sub(budget.used()))?;
+        let frames = crate::limits::clip_frames(
+            duration,
+            rate,
+            ch.rig.joint_count(),
+            self.options.max_bytes.saturating_sub(budget.used()),
+        )?;
         let actual_rate = if frames > 1 { (frames - 1) as f32 / duration } else { rate };
-        let times: Vec<f32> = (0..frames).map(|f| if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 }).collect();
-        Clip::new(name, actual_rate, duration, ch.rig.joint_count(), self.locals_at(ch, &tracks, &times))
+        let times: Vec<f32> = (0..frames)
+            .map(|f| if frames > 1 { duration * f as f32 / (frames - 1) as f32 } else { 0.0 })
+            .collect();
+        Clip::new(
+            name,
+            actual_rate,
+            duration,
+            ch.rig.joint_count(),
+            self.locals_at(ch, &tracks, &times),
+        )
     }
 
     /// Samples one animation at its own key times, for character
@@ -190,10 +243,18 @@ impl GltfModel {
     /// apart, would otherwise multiply the keys). Where the source's keys
     /// are LINEAR, a clip keyed at these times and played back linearly is
     /// the source's own motion between keys too.
-    pub fn sample_clip_at_keys(&self, character: usize, name: &str, max_key_rate: f32) -> Result<Clip> {
+    pub fn sample_clip_at_keys(
+        &self,
+        character: usize,
+        name: &str,
+        max_key_rate: f32,
+    ) -> Result<Clip> {
         let ch = self.character(character)?;
         if !(max_key_rate.is_finite() && max_key_rate > 0.0) {
-            return Err(CaudalError::param("max_key_rate", format!("must be positive, got {max_key_rate}")));
+            return Err(CaudalError::param(
+                "max_key_rate",
+                format!("must be positive, got {max_key_rate}"),
+            ));
         }
         let i = self.animation_index(name)?;
         let budget = Budget::new(self.options.max_bytes);
@@ -207,18 +268,37 @@ impl GltfModel {
         all.sort_by(f32::total_cmp);
         let times = thin_key_times(&all, 1.0 / max_key_rate);
         let what = format!("{} keys of {} joints", times.len(), ch.rig.joint_count());
-        let bytes = crate::limits::bytes_of((times.len() * ch.rig.joint_count()) as f64, std::mem::size_of::<Trs>());
-        crate::limits::check_bytes("max_key_rate", &what, bytes, self.options.max_bytes.saturating_sub(budget.used()))?;
+        let bytes = crate::limits::bytes_of(
+            (times.len() * ch.rig.joint_count()) as f64,
+            std::mem::size_of::<Trs>(),
+        );
+        crate::limits::check_bytes(
+            "max_key_rate",
+            &what,
+            bytes,
+            self.options.max_bytes.saturating_sub(budget.used()),
+        )?;
         if times.len() < 2 {
             let t = [times.first().copied().unwrap_or(0.0)];
-            return Clip::new(name, 1.0, 0.0, ch.rig.joint_count(), self.locals_at(ch, &tracks, &t));
+            return Clip::new(
+                name,
+                1.0,
+                0.0,
+                ch.rig.joint_count(),
+                self.locals_at(ch, &tracks, &t),
+            );
         }
         let locals = self.locals_at(ch, &tracks, &times);
         Clip::keyed(name, times, ch.rig.joint_count(), locals)
     }
 
     /// Local TRS of every joint of `ch` at each of `times`, frame-major.
-    fn locals_at(&self, ch: &Character, tracks: &HashMap<usize, NodeTracks>, times: &[f32]) -> Vec<Trs> {
+    fn locals_at(
+        &self,
+        ch: &Character,
+        tracks: &HashMap<usize, NodeTracks>,
+        times: &[f32],
+    ) -> Vec<Trs> {
         let jn = ch.rig.joint_count();
         let mut locals = Vec::with_capacity(times.len() * jn);
         for &t in times {
@@ -227,7 +307,9 @@ impl GltfModel {
                 if ch.folded[j].is_empty() {
                     locals.push(own);
                 } else {
-                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * self.node_trs_at(tracks, n, t).matrix()) * own.matrix();
+                    let m = ch.folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| {
+                        acc * self.node_trs_at(tracks, n, t).matrix()
+                    }) * own.matrix();
                     locals.push(Trs::from_matrix(&m));
                 }
             }
@@ -239,8 +321,14 @@ impl GltfModel {
         let rest = self.node_rest[node];
         let Some(tr) = tracks.get(&node) else { return rest };
         Trs {
-            translation: tr.translation.as_ref().map_or(rest.translation, |k| k.sample(t, false).truncate()),
-            rotation: tr.rotation.as_ref().map_or(rest.rotation, |k| Quat::from_vec4(k.sample(t, true)).normalize()),
+            translation: tr
+                .translation
+                .as_ref()
+                .map_or(rest.translation, |k| k.sample(t, false).truncate()),
+            rotation: tr
+                .rotation
+                .as_ref()
+                .map_or(rest.rotation, |k| Quat::from_vec4(k.sample(t, true)).normalize()),
             scale: tr.scale.as_ref().map_or(rest.scale, |k| k.sample(t, false).truncate()),
         }
     }

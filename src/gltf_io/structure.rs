@@ -28,8 +28,25 @@ use crate::error::{CaudalError, Result};
 
 /// Keys whose values (or array elements) are indices into a collection.
 const INDEX_KEYS: &[&str] = &[
-    "scene", "nodes", "camera", "children", "skin", "mesh", "indices", "material", "bufferView", "buffer", "inverseBindMatrices",
-    "skeleton", "joints", "sampler", "node", "input", "output", "source", "index",
+    "scene",
+    "nodes",
+    "camera",
+    "children",
+    "skin",
+    "mesh",
+    "indices",
+    "material",
+    "bufferView",
+    "buffer",
+    "inverseBindMatrices",
+    "skeleton",
+    "joints",
+    "sampler",
+    "node",
+    "input",
+    "output",
+    "source",
+    "index",
 ];
 
 /// What a JSON value is, for [`index_width`].
@@ -51,10 +68,16 @@ pub fn index_width(json: &serde_json::Value, label: &str) -> Result<()> {
     use serde_json::Value;
     fn walk(v: &Value, path: &mut String, slot: Slot, label: &str) -> Result<()> {
         match v {
-            Value::Number(n) if slot == Slot::Index => {
-                if n.as_u64().is_some_and(|x| x > u32::MAX as u64) {
-                    return Err(CaudalError::gltf(label, format!("{}: index {n} is out of range (indices are 32-bit)", path.trim_start_matches('.'))));
-                }
+            Value::Number(n)
+                if slot == Slot::Index && n.as_u64().is_some_and(|x| x > u32::MAX as u64) =>
+            {
+                return Err(CaudalError::gltf(
+                    label,
+                    format!(
+                        "{}: index {n} is out of range (indices are 32-bit)",
+                        path.trim_start_matches('.')
+                    ),
+                ));
             }
             Value::Array(a) => {
                 for (i, c) in a.iter().enumerate() {
@@ -103,11 +126,17 @@ pub fn before_crate(root: &Root, label: &str) -> Result<()> {
                         Checked::Valid(s) => s.to_string(),
                         Checked::Invalid => "<invalid semantic>".into(),
                     };
-                    return Err(bad(format!("{at}.attributes.{name}: accessor {} does not exist ({n_acc} accessors)", acc.value())));
+                    return Err(bad(format!(
+                        "{at}.attributes.{name}: accessor {} does not exist ({n_acc} accessors)",
+                        acc.value()
+                    )));
                 }
             }
             if let Some(i) = prim.indices.filter(|i| i.value() >= n_acc) {
-                return Err(bad(format!("{at}.indices: accessor {} does not exist ({n_acc} accessors)", i.value())));
+                return Err(bad(format!(
+                    "{at}.indices: accessor {} does not exist ({n_acc} accessors)",
+                    i.value()
+                )));
             }
         }
     }
@@ -115,24 +144,38 @@ pub fn before_crate(root: &Root, label: &str) -> Result<()> {
         for (c, ch) in anim.channels.iter().enumerate() {
             let at = format!("animations[{a}].channels[{c}]");
             if ch.sampler.value() >= anim.samplers.len() {
-                return Err(bad(format!("{at}.sampler: {} does not exist ({} samplers)", ch.sampler.value(), anim.samplers.len())));
+                return Err(bad(format!(
+                    "{at}.sampler: {} does not exist ({} samplers)",
+                    ch.sampler.value(),
+                    anim.samplers.len()
+                )));
             }
             if ch.target.node.value() >= n_nodes {
-                return Err(bad(format!("{at}.target.node: node {} does not exist ({n_nodes} nodes)", ch.target.node.value())));
+                return Err(bad(format!(
+                    "{at}.target.node: node {} does not exist ({n_nodes} nodes)",
+                    ch.target.node.value()
+                )));
             }
             if matches!(ch.target.path, Checked::Invalid) {
-                return Err(bad(format!("{at}.target.path: not one of translation, rotation, scale, weights")));
+                return Err(bad(format!(
+                    "{at}.target.path: not one of translation, rotation, scale, weights"
+                )));
             }
         }
         for (s, sampler) in anim.samplers.iter().enumerate() {
             let at = format!("animations[{a}].samplers[{s}]");
             for (what, i) in [("input", sampler.input), ("output", sampler.output)] {
                 if i.value() >= n_acc {
-                    return Err(bad(format!("{at}.{what}: accessor {} does not exist ({n_acc} accessors)", i.value())));
+                    return Err(bad(format!(
+                        "{at}.{what}: accessor {} does not exist ({n_acc} accessors)",
+                        i.value()
+                    )));
                 }
             }
             if matches!(sampler.interpolation, Checked::Invalid) {
-                return Err(bad(format!("{at}.interpolation: not one of LINEAR, STEP, CUBICSPLINE")));
+                return Err(bad(format!(
+                    "{at}.interpolation: not one of LINEAR, STEP, CUBICSPLINE"
+                )));
             }
         }
     }
@@ -177,13 +220,20 @@ pub fn layout(root: &Root, label: &str) -> Result<()> {
         if length == 0 {
             return Err(bad(format!("{at}.byteLength: must be at least 1")));
         }
-        let end = offset.checked_add(length).ok_or_else(|| bad(format!("{at}: byteOffset + byteLength overflows")))?;
+        let end = offset
+            .checked_add(length)
+            .ok_or_else(|| bad(format!("{at}: byteOffset + byteLength overflows")))?;
         if end > declared {
-            return Err(bad(format!("{at} (bytes {offset}..{end}) lies outside buffers[{b}].byteLength = {declared}")));
+            return Err(bad(format!(
+                "{at} (bytes {offset}..{end}) lies outside buffers[{b}].byteLength = {declared}"
+            )));
         }
         if let Some(s) = v.byte_stride {
             if s.0 % 4 != 0 || !(4..=252).contains(&s.0) {
-                return Err(bad(format!("{at}.byteStride: {} must be a multiple of 4 in [4, 252] (glTF 2.0)", s.0)));
+                return Err(bad(format!(
+                    "{at}.byteStride: {} must be a multiple of 4 in [4, 252] (glTF 2.0)",
+                    s.0
+                )));
             }
         }
         view_len.push(size(&at, length, label)?);
@@ -203,7 +253,7 @@ pub fn layout(root: &Root, label: &str) -> Result<()> {
         if let Some(v) = a.buffer_view {
             let view = &root.buffer_views[v.value()];
             let view_offset = view.byte_offset.map_or(0, |o| o.0);
-            if offset % comp != 0 || (view_offset % comp as u64) != 0 {
+            if offset % comp != 0 || !view_offset.is_multiple_of(comp as u64) {
                 return Err(bad(format!(
                     "{at}.byteOffset: {offset} (at byte {} of its buffer) is not a multiple of its component size {comp}",
                     view_offset.saturating_add(offset as u64)
@@ -241,7 +291,10 @@ pub fn layout(root: &Root, label: &str) -> Result<()> {
                 ("values", sp.values.buffer_view, sp.values.byte_offset.0, elem),
             ] {
                 let off = size(&format!("{at}.sparse.{what}.byteOffset"), off, label)?;
-                let end = n.checked_mul(el).and_then(|x| x.checked_add(off)).ok_or_else(|| bad(format!("{at}.sparse.{what}: size overflows")))?;
+                let end = n
+                    .checked_mul(el)
+                    .and_then(|x| x.checked_add(off))
+                    .ok_or_else(|| bad(format!("{at}.sparse.{what}: size overflows")))?;
                 if end > view_len[view.value()] {
                     return Err(bad(format!(
                         "{at}.sparse.{what}: {n} elements of {el} bytes from byteOffset {off} need {end} bytes; bufferViews[{}] has {}",

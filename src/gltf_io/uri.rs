@@ -34,7 +34,10 @@ pub fn percent_decode(s: &str) -> Vec<u8> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let Some(v) = std::str::from_utf8(&bytes[i + 1..i + 3]).ok().and_then(|h| u8::from_str_radix(h, 16).ok()) {
+            if let Some(v) = std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+            {
                 out.push(v);
                 i += 3;
                 continue;
@@ -60,7 +63,9 @@ fn path_of(bytes: Vec<u8>) -> Option<PathBuf> {
 /// The relative path a URI names, checked by its text alone: no scheme,
 /// not absolute, no backslash or NUL, never above its folder.
 pub fn relative_path(uri: &str, field: &str, label: &str) -> Result<PathBuf> {
-    let refuse = |why: &str| CaudalError::gltf(label, format!("{field}: {uri:?} {why}; caudal reads only data: URIs and files inside the glTF's own folder"));
+    let refuse = |why: &str| {
+        CaudalError::gltf(label, format!("{field}: {uri:?} {why}; caudal reads only data: URIs and files inside the glTF's own folder"))
+    };
     // RFC 3986: a relative reference has no ':' before its first '/'.
     let first_segment = uri.split('/').next().unwrap_or("");
     if first_segment.contains(':') {
@@ -99,7 +104,13 @@ pub fn relative_path(uri: &str, field: &str, label: &str) -> Result<PathBuf> {
 
 /// The canonical path of a file a URI names, inside `base_dir` and a
 /// regular file; `Ok(None)` when it does not exist and `must_exist` is false.
-fn resolve(uri: &str, base_dir: &Path, field: &str, label: &str, must_exist: bool) -> Result<Option<PathBuf>> {
+fn resolve(
+    uri: &str,
+    base_dir: &Path,
+    field: &str,
+    label: &str,
+    must_exist: bool,
+) -> Result<Option<PathBuf>> {
     let rel = relative_path(uri, field, label)?;
     let base = base_dir.canonicalize().map_err(|e| CaudalError::io(base_dir, e))?;
     let joined = base.join(&rel);
@@ -107,7 +118,10 @@ fn resolve(uri: &str, base_dir: &Path, field: &str, label: &str, must_exist: boo
         Ok(p) => p,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             if must_exist {
-                return Err(CaudalError::gltf(label, format!("{field}: missing buffer file {}", joined.display())));
+                return Err(CaudalError::gltf(
+                    label,
+                    format!("{field}: missing buffer file {}", joined.display()),
+                ));
             }
             return Ok(None);
         }
@@ -135,13 +149,23 @@ fn resolve(uri: &str, base_dir: &Path, field: &str, label: &str, must_exist: boo
 
 /// Exactly `declared` bytes of the external buffer `uri` (field `field`),
 /// read from a regular file inside `base_dir` whose size was checked first.
-pub fn read_buffer(uri: &str, base_dir: &Path, declared: usize, field: &str, label: &str, budget: &Budget) -> Result<Vec<u8>> {
+pub fn read_buffer(
+    uri: &str,
+    base_dir: &Path,
+    declared: usize,
+    field: &str,
+    label: &str,
+    budget: &Budget,
+) -> Result<Vec<u8>> {
     let path = resolve(uri, base_dir, field, label, true)?.expect("must_exist");
     let file = fs::File::open(&path).map_err(|e| CaudalError::io(&path, e))?;
     // The kind again, on the file actually opened.
     let meta = file.metadata().map_err(|e| CaudalError::io(&path, e))?;
     if !meta.is_file() {
-        return Err(CaudalError::gltf(label, format!("{field}: {} is not a regular file", path.display())));
+        return Err(CaudalError::gltf(
+            label,
+            format!("{field}: {} is not a regular file", path.display()),
+        ));
     }
     let len = meta.len();
     if len < declared as u64 {
@@ -155,7 +179,10 @@ pub fn read_buffer(uri: &str, base_dir: &Path, declared: usize, field: &str, lab
     let mut data = Vec::with_capacity(declared);
     file.take(declared as u64).read_to_end(&mut data).map_err(|e| CaudalError::io(&path, e))?;
     if data.len() < declared {
-        return Err(CaudalError::gltf(label, format!("{field}: {} shrank while it was read", path.display())));
+        return Err(CaudalError::gltf(
+            label,
+            format!("{field}: {} shrank while it was read", path.display()),
+        ));
     }
     Ok(data)
 }

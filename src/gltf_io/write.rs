@@ -9,8 +9,8 @@ use base64::Engine;
 use glam::{Mat4, Quat, Vec4};
 use serde_json::{json, Map, Value};
 
-use super::atomic::write_all_atomic;
 use super::accessor::{self, Source};
+use super::atomic::write_all_atomic;
 use super::budget::Budget;
 use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
@@ -77,7 +77,7 @@ impl Builder {
     }
 
     fn view(&mut self, bytes: &[u8], target: Option<u64>) -> usize {
-        while self.bin.len() % 16 != 0 {
+        while !self.bin.len().is_multiple_of(16) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -91,9 +91,18 @@ impl Builder {
         views.len() - 1
     }
 
-    fn accessor(&mut self, bytes: &[u8], component: u64, count: usize, kind: &str, target: Option<u64>, min_max: Option<(Vec<f32>, Vec<f32>)>) -> usize {
+    fn accessor(
+        &mut self,
+        bytes: &[u8],
+        component: u64,
+        count: usize,
+        kind: &str,
+        target: Option<u64>,
+        min_max: Option<(Vec<f32>, Vec<f32>)>,
+    ) -> usize {
         let view = self.view(bytes, target);
-        let mut a = json!({"bufferView": view, "componentType": component, "count": count, "type": kind});
+        let mut a =
+            json!({"bufferView": view, "componentType": component, "count": count, "type": kind});
         if let Some((lo, hi)) = min_max {
             a["min"] = json!(lo);
             a["max"] = json!(hi);
@@ -103,7 +112,13 @@ impl Builder {
         accs.len() - 1
     }
 
-    fn f32_accessor(&mut self, data: &[f32], kind: &str, comps: usize, with_min_max: bool) -> usize {
+    fn f32_accessor(
+        &mut self,
+        data: &[f32],
+        kind: &str,
+        comps: usize,
+        with_min_max: bool,
+    ) -> usize {
         let bytes: Vec<u8> = data.iter().flat_map(|x| x.to_le_bytes()).collect();
         let mm = with_min_max.then(|| {
             let mut lo = vec![f32::INFINITY; comps];
@@ -125,7 +140,13 @@ impl Builder {
 /// `model` was read from, to `path`, atomically (with `options.sidecars`:
 /// all or none; see [`super::atomic`] for temporaries and symlinks).
 /// `.gltf` paths get JSON with an embedded buffer, others GLB.
-pub fn write(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], path: &Path, options: &WriteOptions) -> Result<()> {
+pub fn write(
+    model: &GltfModel,
+    rigs: &[&Rig],
+    tracks: &[AnimationTrack],
+    path: &Path,
+    options: &WriteOptions,
+) -> Result<()> {
     let as_json = options
         .force_gltf_json
         .unwrap_or_else(|| path.extension().is_some_and(|e| e.eq_ignore_ascii_case("gltf")));
@@ -141,18 +162,36 @@ fn check_rig(model: &GltfModel, c: usize, rig: &Rig) -> Result<()> {
     let j_old = old.joint_count();
     let field = format!("rigs[{c}]");
     if rig.vertex_count() != old.vertex_count() {
-        return Err(CaudalError::shape(field, format!("{} vertices, character {c} of the file has {}", rig.vertex_count(), old.vertex_count())));
+        return Err(CaudalError::shape(
+            field,
+            format!(
+                "{} vertices, character {c} of the file has {}",
+                rig.vertex_count(),
+                old.vertex_count()
+            ),
+        ));
     }
-    if rig.joint_count() < j_old || rig.joint_names()[..j_old] != old.joint_names()[..] || rig.parents()[..j_old] != old.parents()[..] {
+    if rig.joint_count() < j_old
+        || rig.joint_names()[..j_old] != old.joint_names()[..]
+        || rig.parents()[..j_old] != old.parents()[..]
+    {
         return Err(CaudalError::shape(field, format!("joints must be character {c}'s joints, unchanged and in order, followed by any new ones")));
     }
     Ok(())
 }
 
 /// The file as bytes (GLB, or glTF JSON with a data-URI buffer).
-pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_json: bool) -> Result<Vec<u8>> {
+pub fn encode(
+    model: &GltfModel,
+    rigs: &[&Rig],
+    tracks: &[AnimationTrack],
+    as_json: bool,
+) -> Result<Vec<u8>> {
     if rigs.len() != model.characters.len() {
-        return Err(CaudalError::shape("rigs", format!("{} rigs for {} characters", rigs.len(), model.characters.len())));
+        return Err(CaudalError::shape(
+            "rigs",
+            format!("{} rigs for {} characters", rigs.len(), model.characters.len()),
+        ));
     }
     for (c, rig) in rigs.iter().enumerate() {
         check_rig(model, c, rig)?;
@@ -165,7 +204,8 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
     drop_forbidden_strides(&mut b, &model.label)?;
 
     // New joint nodes under their parents, character by character.
-    let mut joint_nodes: Vec<Vec<usize>> = model.characters.iter().map(|c| c.joint_nodes.clone()).collect();
+    let mut joint_nodes: Vec<Vec<usize>> =
+        model.characters.iter().map(|c| c.joint_nodes.clone()).collect();
     for (c, rig) in rigs.iter().enumerate() {
         for j in model.characters[c].rig.joint_count()..rig.joint_count() {
             let t = rig.rest_local()[j];
@@ -183,7 +223,11 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
                 Some(p) => {
                     let parent_node = joint_nodes[c][p];
                     let pn = &mut b.json["nodes"][parent_node];
-                    let children = pn.as_object_mut().expect("nodes are objects").entry("children").or_insert_with(|| json!([]));
+                    let children = pn
+                        .as_object_mut()
+                        .expect("nodes are objects")
+                        .entry("children")
+                        .or_insert_with(|| json!([]));
                     children.as_array_mut().expect("children is an array").push(json!(idx));
                 }
                 None => {
@@ -229,7 +273,8 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
         let acc = b.f32_accessor(&ibms, "MAT4", 16, false);
         let skin = &mut b.json["skins"][s];
         skin["inverseBindMatrices"] = json!(acc);
-        skin["joints"] = json!(skin_joints[s].iter().map(|&j| joint_nodes[c][j]).collect::<Vec<_>>());
+        skin["joints"] =
+            json!(skin_joints[s].iter().map(|&j| joint_nodes[c][j]).collect::<Vec<_>>());
     }
 
     // Weights of primitives whose influences changed.
@@ -240,16 +285,37 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
     // Animation channels.
     for t in tracks {
         let Some(rig) = rigs.get(t.character) else {
-            return Err(CaudalError::IndexOutOfRange { field: "tracks.character".into(), index: 0, value: t.character as i64, bound: rigs.len() });
+            return Err(CaudalError::IndexOutOfRange {
+                field: "tracks.character".into(),
+                index: 0,
+                value: t.character as i64,
+                bound: rigs.len(),
+            });
         };
         if t.joint >= rig.joint_count() {
-            return Err(CaudalError::IndexOutOfRange { field: "tracks.joint".into(), index: 0, value: t.joint as i64, bound: rig.joint_count() });
+            return Err(CaudalError::IndexOutOfRange {
+                field: "tracks.joint".into(),
+                index: 0,
+                value: t.joint as i64,
+                bound: rig.joint_count(),
+            });
         }
         if t.times.is_empty() || t.times.len() != t.values.len() {
-            return Err(CaudalError::shape("tracks", format!("{} times for {} values on joint {}", t.times.len(), t.values.len(), t.joint)));
+            return Err(CaudalError::shape(
+                "tracks",
+                format!(
+                    "{} times for {} values on joint {}",
+                    t.times.len(),
+                    t.values.len(),
+                    t.joint
+                ),
+            ));
         }
         if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
-            return Err(CaudalError::param("tracks.times", "key times must be finite and strictly increasing"));
+            return Err(CaudalError::param(
+                "tracks.times",
+                "key times must be finite and strictly increasing",
+            ));
         }
         if t.values.iter().any(|v| !v.is_finite()) {
             return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
@@ -270,7 +336,10 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
         let output = b.f32_accessor(&data, kind, comps, false);
         let node = joint_nodes[t.character][t.joint];
         let anims = b.arr("animations");
-        let ai = match anims.iter().position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str())) {
+        let ai = match anims
+            .iter()
+            .position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str()))
+        {
             Some(i) => i,
             None => {
                 anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
@@ -282,7 +351,10 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
         samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
         let si = samplers.len() - 1;
         let channels = anim["channels"].as_array_mut().expect("animation channels are an array");
-        channels.retain(|c| !(c["target"]["node"].as_u64() == Some(node as u64) && c["target"]["path"].as_str() == Some(t.path.as_str())));
+        channels.retain(|c| {
+            !(c["target"]["node"].as_u64() == Some(node as u64)
+                && c["target"]["path"].as_str() == Some(t.path.as_str()))
+        });
         channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
     }
     prune_unused_samplers(&mut b.json);
@@ -292,7 +364,12 @@ pub fn encode(model: &GltfModel, rigs: &[&Rig], tracks: &[AnimationTrack], as_js
 
 /// New JOINTS_n/WEIGHTS_n for every primitive of `ch` whose influences
 /// changed in `rig` (or whose file weights did not sum to one).
-fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<usize>]) -> Result<()> {
+fn write_weights(
+    b: &mut Builder,
+    ch: &Character,
+    rig: &Rig,
+    skin_joints: &[Vec<usize>],
+) -> Result<()> {
     let old = &ch.rig;
     for p in &ch.primitives {
         let range = p.vertex_offset..p.vertex_offset + p.vertex_count;
@@ -308,8 +385,10 @@ fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<
                 format!("weights of mesh {} (a node parented to a joint, not skinned) cannot be rewritten", p.mesh),
             ));
         };
-        let local: std::collections::HashMap<usize, usize> = skin_joints[s].iter().enumerate().map(|(i, &j)| (j, i)).collect();
-        let max_count = range.clone().map(|v| rig.influences().of(v).0.len()).max().unwrap_or(1).max(1);
+        let local: std::collections::HashMap<usize, usize> =
+            skin_joints[s].iter().enumerate().map(|(i, &j)| (j, i)).collect();
+        let max_count =
+            range.clone().map(|v| rig.influences().of(v).0.len()).max().unwrap_or(1).max(1);
         let sets = max_count.div_ceil(4);
         let k = sets * 4;
         let mut js = vec![0u16; p.vertex_count * k];
@@ -320,7 +399,13 @@ fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<
             let pairs: Vec<(u32, f32)> = jj.iter().copied().zip(ww.iter().copied()).collect();
             for (slot, &(j, w)) in pairs.iter().enumerate() {
                 let Some(&l) = local.get(&(j as usize)) else {
-                    return Err(CaudalError::param("rig", format!("vertex {v} uses joint {:?}, which is not in skin {s}", rig.joint_names()[j as usize])));
+                    return Err(CaudalError::param(
+                        "rig",
+                        format!(
+                            "vertex {v} uses joint {:?}, which is not in skin {s}",
+                            rig.joint_names()[j as usize]
+                        ),
+                    ));
                 };
                 js[row * k + slot] = l as u16;
                 ws[row * k + slot] = w;
@@ -328,8 +413,14 @@ fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<
             normalize_weights(&mut ws[row * k..row * k + pairs.len()]);
         }
         let wide = skin_joints[s].len() > 255;
-        let attrs = b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"].as_object().cloned().unwrap_or_default();
-        let mut new_attrs: Map<String, Value> = attrs.into_iter().filter(|(name, _)| !(name.starts_with("JOINTS_") || name.starts_with("WEIGHTS_"))).collect();
+        let attrs = b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let mut new_attrs: Map<String, Value> = attrs
+            .into_iter()
+            .filter(|(name, _)| !(name.starts_with("JOINTS_") || name.starts_with("WEIGHTS_")))
+            .collect();
         for set in 0..sets {
             let mut jbytes = Vec::with_capacity(p.vertex_count * 4 * if wide { 2 } else { 1 });
             let mut wbytes = Vec::with_capacity(p.vertex_count * 16);
@@ -344,12 +435,20 @@ fn write_weights(b: &mut Builder, ch: &Character, rig: &Rig, skin_joints: &[Vec<
                     wbytes.extend(ws[i].to_le_bytes());
                 }
             }
-            let ja = b.accessor(&jbytes, if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE }, p.vertex_count, "VEC4", Some(ARRAY_BUFFER), None);
+            let ja = b.accessor(
+                &jbytes,
+                if wide { UNSIGNED_SHORT } else { UNSIGNED_BYTE },
+                p.vertex_count,
+                "VEC4",
+                Some(ARRAY_BUFFER),
+                None,
+            );
             let wa = b.accessor(&wbytes, FLOAT, p.vertex_count, "VEC4", Some(ARRAY_BUFFER), None);
             new_attrs.insert(format!("JOINTS_{set}"), json!(ja));
             new_attrs.insert(format!("WEIGHTS_{set}"), json!(wa));
         }
-        b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"] = Value::Object(new_attrs);
+        b.json["meshes"][p.mesh]["primitives"][p.primitive]["attributes"] =
+            Value::Object(new_attrs);
     }
     Ok(())
 }
@@ -365,12 +464,16 @@ fn compact_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
         let buf = v["buffer"].as_u64().unwrap_or(u64::MAX) as usize;
         let off = v.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize;
         let len = v.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let bytes = model
-            .buffers
-            .get(buf)
-            .and_then(|d| d.get(off..off.checked_add(len)?))
-            .ok_or_else(|| CaudalError::gltf(&model.label, format!("bufferViews[{i}] lies outside buffer {buf}")))?;
-        while b.bin.len() % 16 != 0 {
+        let bytes =
+            model.buffers.get(buf).and_then(|d| d.get(off..off.checked_add(len)?)).ok_or_else(
+                || {
+                    CaudalError::gltf(
+                        &model.label,
+                        format!("bufferViews[{i}] lies outside buffer {buf}"),
+                    )
+                },
+            )?;
+        while !b.bin.len().is_multiple_of(16) {
             b.bin.push(0);
         }
         let base = b.bin.len();
@@ -379,7 +482,8 @@ fn compact_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
         v["buffer"] = json!(0);
         v["byteOffset"] = json!(base);
     }
-    let mut first = model.json.get("buffers").and_then(|b| b.get(0)).cloned().unwrap_or_else(|| json!({}));
+    let mut first =
+        model.json.get("buffers").and_then(|b| b.get(0)).cloned().unwrap_or_else(|| json!({}));
     if let Some(o) = first.as_object_mut() {
         o.remove("uri");
         o.remove("extensions");
@@ -396,7 +500,9 @@ fn compact_buffers(b: &mut Builder, model: &GltfModel) -> Result<()> {
 /// view of its own. Runs after [`compact_buffers`] (every view in `b.bin`).
 fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
     let mut attribute_views = std::collections::HashSet::new();
-    let accessor_view = |j: &Value, a: &Value| a.as_u64().and_then(|a| j["accessors"][a as usize]["bufferView"].as_u64());
+    let accessor_view = |j: &Value, a: &Value| {
+        a.as_u64().and_then(|a| j["accessors"][a as usize]["bufferView"].as_u64())
+    };
     for mesh in b.json.get("meshes").and_then(Value::as_array).into_iter().flatten() {
         for p in mesh.get("primitives").and_then(Value::as_array).into_iter().flatten() {
             let targets = p.get("targets").and_then(Value::as_array).into_iter().flatten();
@@ -412,8 +518,14 @@ fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
     let mut strided_views = std::collections::HashSet::new();
     for i in 0..n_acc {
         let a = &b.json["accessors"][i];
-        let Some(v) = a.get("bufferView").and_then(Value::as_u64).map(|v| v as usize) else { continue };
-        let Some(stride) = b.json["bufferViews"][v].get("byteStride").and_then(Value::as_u64).map(|s| s as usize) else { continue };
+        let Some(v) = a.get("bufferView").and_then(Value::as_u64).map(|v| v as usize) else {
+            continue;
+        };
+        let Some(stride) =
+            b.json["bufferViews"][v].get("byteStride").and_then(Value::as_u64).map(|s| s as usize)
+        else {
+            continue;
+        };
         if attribute_views.contains(&(v as u64)) {
             continue;
         }
@@ -438,14 +550,29 @@ fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
     for (i, v, size, stride) in loose {
         let view = &b.json["bufferViews"][v];
         let start = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize)
-            .saturating_add(b.json["accessors"][i].get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize);
+            .saturating_add(
+                b.json["accessors"][i].get("byteOffset").and_then(Value::as_u64).unwrap_or(0)
+                    as usize,
+            );
         let count = b.json["accessors"][i]["count"].as_u64().unwrap_or(0) as usize;
-        let view_end = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize).saturating_add(view.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize);
-        let fits = count == 0 || (count - 1).checked_mul(stride).and_then(|x| x.checked_add(start.saturating_add(size))).is_some_and(|end| end <= view_end.min(b.bin.len()));
+        let view_end = (view.get("byteOffset").and_then(Value::as_u64).unwrap_or(0) as usize)
+            .saturating_add(view.get("byteLength").and_then(Value::as_u64).unwrap_or(0) as usize);
+        let fits = count == 0
+            || (count - 1)
+                .checked_mul(stride)
+                .and_then(|x| x.checked_add(start.saturating_add(size)))
+                .is_some_and(|end| end <= view_end.min(b.bin.len()));
         if !fits {
-            return Err(CaudalError::gltf(label, format!("accessors[{i}]: {count} elements of stride {stride} run past bufferViews[{v}]")));
+            return Err(CaudalError::gltf(
+                label,
+                format!(
+                    "accessors[{i}]: {count} elements of stride {stride} run past bufferViews[{v}]"
+                ),
+            ));
         }
-        let packed: Vec<u8> = (0..count).flat_map(|k| b.bin[start + k * stride..start + k * stride + size].to_vec()).collect();
+        let packed: Vec<u8> = (0..count)
+            .flat_map(|k| b.bin[start + k * stride..start + k * stride + size].to_vec())
+            .collect();
         let nv = b.view(&packed, None);
         let a = &mut b.json["accessors"][i];
         a["bufferView"] = json!(nv);
@@ -465,7 +592,10 @@ fn drop_forbidden_strides(b: &mut Builder, label: &str) -> Result<()> {
 fn prune_unused_samplers(json: &mut Value) {
     let Some(anims) = json.get_mut("animations").and_then(Value::as_array_mut) else { return };
     for a in anims {
-        let used: Vec<u64> = a["channels"].as_array().map(|c| c.iter().filter_map(|c| c["sampler"].as_u64()).collect()).unwrap_or_default();
+        let used: Vec<u64> = a["channels"]
+            .as_array()
+            .map(|c| c.iter().filter_map(|c| c["sampler"].as_u64()).collect())
+            .unwrap_or_default();
         let Some(samplers) = a["samplers"].as_array() else { continue };
         if samplers.len() == used.len() {
             continue;
@@ -489,7 +619,7 @@ fn prune_unused_samplers(json: &mut Value) {
 }
 
 fn finish_json(b: &mut Builder) {
-    while b.bin.len() % 4 != 0 {
+    while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);
     }
     b.json["buffers"][0]["byteLength"] = json!(b.bin.len());
@@ -503,11 +633,11 @@ fn encode_glb(mut b: Builder) -> Vec<u8> {
 /// A GLB container around a document and its binary chunk (which the
 /// document's buffer 0 must describe).
 pub fn glb_container(json: &Value, mut bin: Vec<u8>) -> Vec<u8> {
-    while bin.len() % 4 != 0 {
+    while !bin.len().is_multiple_of(4) {
         bin.push(0);
     }
     let mut js = serde_json::to_vec(json).expect("JSON values always serialise");
-    while js.len() % 4 != 0 {
+    while !js.len().is_multiple_of(4) {
         js.push(b' ');
     }
     let total = 12 + 8 + js.len() + 8 + bin.len();
@@ -526,7 +656,10 @@ pub fn glb_container(json: &Value, mut bin: Vec<u8>) -> Vec<u8> {
 
 fn encode_gltf(mut b: Builder) -> Vec<u8> {
     finish_json(&mut b);
-    let uri = format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&b.bin));
+    let uri = format!(
+        "data:application/octet-stream;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(&b.bin)
+    );
     b.json["buffers"][0]["uri"] = json!(uri);
     serde_json::to_vec_pretty(&b.json).expect("JSON values always serialise")
 }

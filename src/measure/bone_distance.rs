@@ -41,7 +41,9 @@ impl<'a> BoneDistance<'a> {
             }
             let d = self.by_joint[j as usize]
                 .iter()
-                .map(|&s| point_segment_distance(p, self.field.segments[s].a, self.field.segments[s].b))
+                .map(|&s| {
+                    point_segment_distance(p, self.field.segments[s].a, self.field.segments[s].b)
+                })
                 .fold(f32::INFINITY, f32::min);
             acc += w * d;
         }
@@ -54,14 +56,20 @@ impl<'a> BoneDistance<'a> {
         if vertices.is_empty() {
             return Ok(0.0);
         }
-        Ok((vertices.iter().map(|&v| self.of(v as usize) as f64).sum::<f64>() / vertices.len() as f64) as f32)
+        Ok((vertices.iter().map(|&v| self.of(v as usize) as f64).sum::<f64>()
+            / vertices.len() as f64) as f32)
     }
 }
 
 fn check_vertices(rig: &Rig, vs: &[u32]) -> Result<()> {
     let n = rig.vertex_count();
     if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-        return Err(CaudalError::IndexOutOfRange { field: "vertices".into(), index: i, value: v as i64, bound: n });
+        return Err(CaudalError::IndexOutOfRange {
+            field: "vertices".into(),
+            index: i,
+            value: v as i64,
+            bound: n,
+        });
     }
     Ok(())
 }

@@ -6,4 +6,7 @@ pub mod stretch;
 
 pub use bone_distance::{weighted_bone_distance, weighted_bone_distances, BoneDistance};
 pub use ground::{body_floor, pelvis_lift, placement_offset, GroundParams, Grounding};
-pub use stretch::{compare_stretch, stretch_report, StretchComparison, StretchHarness, StretchReport, StretchRow, StretchStats, TailMotion};
+pub use stretch::{
+    compare_stretch, stretch_report, StretchComparison, StretchHarness, StretchReport, StretchRow,
+    StretchStats, TailMotion,
+};

@@ -28,11 +28,15 @@ mod report;
 #[path = "stretch/stats.rs"]
 mod stats;
 
-pub use compare::{compare_stretch, CrouchCheck, CROUCH_DEPTH_SHARE, CROUCH_SECONDS, rigid_rig, tail_vertices_of, StretchComparison, StretchHarness, StretchRow};
 pub use collar::{collar_band, CollarBand, COLLAR_BAND_DIAMETERS};
+pub use compare::{
+    compare_stretch, rigid_rig, tail_vertices_of, CrouchCheck, StretchComparison, StretchHarness,
+    StretchRow, CROUCH_DEPTH_SHARE, CROUCH_SECONDS,
+};
 pub use mesh::{
-    body_drift, lowest_point, mesh_regions, mesh_stretch, rig_rows, BodyDrift, MeshRegions, MeshStretch, Played, Region, RegionRow, RigRows, TornByRepair, WorstEdge,
-    BODY_DRIFT_SHARE, ROWS, WORST_EDGES,
+    body_drift, lowest_point, mesh_regions, mesh_stretch, rig_rows, BodyDrift, MeshRegions,
+    MeshStretch, Played, Region, RegionRow, RigRows, TornByRepair, WorstEdge, BODY_DRIFT_SHARE,
+    ROWS, WORST_EDGES,
 };
 pub use motion::{carry_reference, tail_ends, TailEnds, TailMotion};
 pub use report::{sample_frames, stretch_report, StretchReport};

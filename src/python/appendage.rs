@@ -6,8 +6,8 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::convert::{array_f32, array_u32, indices};
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::rig::PyRig;
 use crate::appendage::{find_appendages as core_find, BroadPolicy, DetectParams, Report};
@@ -42,7 +42,11 @@ fn detect_params(
         min_protrusion_ratio: min_protrusion_ratio.unwrap_or(d.min_protrusion_ratio),
         min_tail_length_ratio: min_tail_length_ratio.unwrap_or(d.min_tail_length_ratio),
         min_part_vertices: min_part_vertices.unwrap_or(d.min_part_vertices),
-        broad: broad.map(|b| BroadPolicy::parse("broad", b)).transpose().py_err()?.unwrap_or(d.broad),
+        broad: broad
+            .map(|b| BroadPolicy::parse("broad", b))
+            .transpose()
+            .py_err()?
+            .unwrap_or(d.broad),
         roles: RoleOverrides { pelvis, ..Default::default() },
         ..d
     })
@@ -82,8 +86,18 @@ fn find_appendages<'py>(
     pelvis: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let params = detect_params(
-        far_ratio, min_centroid_ratio, min_elongation, min_tube_ratio, min_slenderness, attachment_bias, merge_overlap,
-        min_protrusion_ratio, min_tail_length_ratio, min_part_vertices, broad, pelvis,
+        far_ratio,
+        min_centroid_ratio,
+        min_elongation,
+        min_tube_ratio,
+        min_slenderness,
+        attachment_bias,
+        merge_overlap,
+        min_protrusion_ratio,
+        min_tail_length_ratio,
+        min_part_vertices,
+        broad,
+        pelvis,
     )?;
     let r = rig.inner.clone();
     let report = py.core(move || core_find(&r, &params))?;
@@ -126,8 +140,18 @@ fn grow_chains<'py>(
     reserved_names: Option<Vec<String>>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
     let detect = detect_params(
-        far_ratio, min_centroid_ratio, min_elongation, min_tube_ratio, min_slenderness, attachment_bias, merge_overlap,
-        min_protrusion_ratio, min_tail_length_ratio, min_part_vertices, broad, pelvis,
+        far_ratio,
+        min_centroid_ratio,
+        min_elongation,
+        min_tube_ratio,
+        min_slenderness,
+        attachment_bias,
+        merge_overlap,
+        min_protrusion_ratio,
+        min_tail_length_ratio,
+        min_part_vertices,
+        broad,
+        pelvis,
     )?;
     let d = ChainParams::default();
     let params = ChainParams {
@@ -159,14 +183,16 @@ fn weighted_bone_distance<'py>(
     per_vertex: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let n = rig.inner.vertex_count();
-    let vs = vertices.map(|v| indices(v, "vertices", &[None], Some(n))).transpose()?.map(|(v, _)| v);
+    let vs =
+        vertices.map(|v| indices(v, "vertices", &[None], Some(n))).transpose()?.map(|(v, _)| v);
     let r = rig.inner.clone();
     let d = py.core(move || weighted_bone_distances(&r, vs.as_deref()))?;
     if per_vertex {
         let len = d.len();
         return array_f32(py, d, &[len]);
     }
-    let mean = if d.is_empty() { 0.0 } else { d.iter().map(|&x| x as f64).sum::<f64>() / d.len() as f64 };
+    let mean =
+        if d.is_empty() { 0.0 } else { d.iter().map(|&x| x as f64).sum::<f64>() / d.len() as f64 };
     Ok(mean.into_pyobject(py)?.into_any())
 }
 

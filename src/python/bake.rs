@@ -7,12 +7,15 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
-use crate::bake::{bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams, BakedClip, LoopMode, ModelBake};
+use crate::bake::{
+    bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams,
+    BakedClip, LoopMode, ModelBake,
+};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::CaudalError;
 use crate::gltf_io::{self, AnimationTrack, GltfModel, WriteOptions};
@@ -29,9 +32,9 @@ fn loop_mode(field: &str, v: &Bound<'_, PyAny>) -> PyResult<LoopMode> {
     if let Ok(b) = v.extract::<bool>() {
         return Ok(if b { LoopMode::Loop } else { LoopMode::Once });
     }
-    let s: String = v
-        .extract()
-        .map_err(|_| super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool")))?;
+    let s: String = v.extract().map_err(|_| {
+        super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool"))
+    })?;
     LoopMode::parse(field, &s).py_err()
 }
 
@@ -46,10 +49,7 @@ pub fn bake_params(
     max_settle: Option<f32>,
     spring: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<BakeParams> {
-    let mut p = BakeParams {
-        spring: spring_params(spring)?,
-        ..BakeParams::default()
-    };
+    let mut p = BakeParams { spring: spring_params(spring)?, ..BakeParams::default() };
     if let Some(r) = rate {
         p.rate = r;
     }
@@ -127,7 +127,11 @@ impl PyBakedClip {
     /// bones in the written file). A clip from `bake` names its character;
     /// one from `bake_clip` goes to a one-character file's character.
     #[pyo3(signature = (animation=None))]
-    fn tracks<'py>(&self, py: Python<'py>, animation: Option<String>) -> PyResult<Bound<'py, PyList>> {
+    fn tracks<'py>(
+        &self,
+        py: Python<'py>,
+        animation: Option<String>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let animation = animation.unwrap_or_else(|| self.inner.name.clone());
         // baked_tracks keeps the order of the track's joints, which `bones` names.
         let ts = baked_tracks(&self.inner, &animation, self.character.unwrap_or(0));
@@ -168,11 +172,7 @@ pub fn summary<'py>(py: Python<'py>, b: &BakedClip) -> PyResult<Bound<'py, PyDic
     d.set_item("warmup_seconds", b.warmup.seconds)?;
     d.set_item(
         "warmup_residual_deg",
-        if b.warmup.residual_deg.is_finite() {
-            Some(b.warmup.residual_deg)
-        } else {
-            None
-        },
+        if b.warmup.residual_deg.is_finite() { Some(b.warmup.residual_deg) } else { None },
     )?;
     d.set_item("converged", b.warmup.converged)?;
     d.set_item("seam_blend_deg", b.seam_blend_deg)?;
@@ -238,7 +238,8 @@ impl PyBake {
     /// ('rotation'), times f32[F] and values f32[F, 4] (x, y, z, w).
     fn tracks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let ts = tracks(&self.inner);
-        let names: Vec<String> = ts.iter().map(|t| self.rig.joint_names()[t.joint].clone()).collect();
+        let names: Vec<String> =
+            ts.iter().map(|t| self.rig.joint_names()[t.joint].clone()).collect();
         tracks_to_py(py, &ts, &names, true)
     }
     /// The character of the file that was baked.
@@ -252,7 +253,11 @@ impl PyBake {
     fn write(&self, py: Python<'_>, path: PathBuf, gltf_json: Option<bool>) -> PyResult<()> {
         let (m, r, b) = (self.model.clone(), self.rig.clone(), self.inner.clone());
         py.core(move || {
-            let rigs: Vec<&Rig> = m.characters.iter().map(|c| if c.index == b.character { r.as_ref() } else { &c.rig }).collect();
+            let rigs: Vec<&Rig> = m
+                .characters
+                .iter()
+                .map(|c| if c.index == b.character { r.as_ref() } else { &c.rig })
+                .collect();
             gltf_io::write(
                 &m,
                 &rigs,
@@ -269,7 +274,12 @@ impl PyBake {
 
 /// Rotation tracks as the dicts `Model.write` reads; `joints[i]` names
 /// track `i`'s joint; `with_character`: the dicts name the character.
-fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[String], with_character: bool) -> PyResult<Bound<'py, PyList>> {
+fn tracks_to_py<'py>(
+    py: Python<'py>,
+    tracks: &[AnimationTrack],
+    joints: &[String],
+    with_character: bool,
+) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     for (t, name) in tracks.iter().zip(joints) {
         let d = PyDict::new(py);
@@ -280,7 +290,14 @@ fn tracks_to_py<'py>(py: Python<'py>, tracks: &[AnimationTrack], joints: &[Strin
         d.set_item("joint", name)?;
         d.set_item("path", "rotation")?;
         d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
-        d.set_item("values", array_f32(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?)?;
+        d.set_item(
+            "values",
+            array_f32(
+                py,
+                t.values.iter().flat_map(|v| v.to_array()).collect(),
+                &[t.values.len(), 4],
+            )?,
+        )?;
         out.append(d)?;
     }
     Ok(out)
@@ -292,7 +309,10 @@ fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailCh
         Some(cs) => cs
             .iter()
             .map(|names| {
-                let js: Vec<usize> = names.iter().map(|n| rig.require_joint("chains", n)).collect::<Result<_, _>>()?;
+                let js: Vec<usize> = names
+                    .iter()
+                    .map(|n| rig.require_joint("chains", n))
+                    .collect::<Result<_, _>>()?;
                 TailChain::from_joints(rig, &js)
             })
             .collect::<Result<_, _>>()
@@ -338,20 +358,17 @@ fn bake(
         Some(r) => (r.inner.clone(), None),
         None => {
             let m2 = m.clone();
-            let (grown, report) = py.core(move || grow_chains(&m2.characters[character].rig, &ChainParams::default()))?;
+            let (grown, report) = py.core(move || {
+                grow_chains(&m2.characters[character].rig, &ChainParams::default())
+            })?;
             (Arc::new(grown), Some(report.to_json()))
         }
     };
     let chains = chains_of(&r, chains)?;
     let (m2, r2) = (m.clone(), r.clone());
-    let inner = py
-        .core(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))?;
-    Ok(PyBake {
-        model: m,
-        rig: r,
-        inner: Arc::new(inner),
-        appendages,
-    })
+    let inner =
+        py.core(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))?;
+    Ok(PyBake { model: m, rig: r, inner: Arc::new(inner), appendages })
 }
 
 /// Bakes one clip (sampled for every joint of `rig`, as `caudal.Clip`)
@@ -373,7 +390,8 @@ fn bake_clip(
     max_settle: Option<f32>,
     spring: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyBakedClip> {
-    let params = bake_params(None, None, None, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
+    let params =
+        bake_params(None, None, None, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
     let mode = match r#loop {
         Some(v) if !v.is_none() => loop_mode("loop", v)?,
         _ => LoopMode::Auto,

@@ -28,59 +28,90 @@ enum Kind {
 /// Checks the numpy kind of `obj` (as `numpy.asarray` sees it) against `kind`.
 fn check_kind(obj: &Bound<'_, PyAny>, kind: Kind, field: &str) -> PyResult<()> {
     let np = obj.py().import("numpy")?;
-    let arr = np
-        .call_method1("asarray", (obj,))
-        .map_err(|e| to_py(CaudalError::shape(field, format!("not convertible to an array ({e})"))))?;
+    let arr = np.call_method1("asarray", (obj,)).map_err(|e| {
+        to_py(CaudalError::shape(field, format!("not convertible to an array ({e})")))
+    })?;
     let dtype = arr.getattr("dtype")?;
     let k: String = dtype.getattr("kind")?.extract()?;
     let size: usize = arr.getattr("size")?.extract()?;
     let name: String = dtype.getattr("name")?.extract()?;
     match (kind, k.as_str()) {
         (Kind::Real, "f" | "i" | "u") => Ok(()),
-        (Kind::Real, "c") => Err(to_py(CaudalError::shape(field, format!("holds complex values ({name}); geometry must be real numbers")))),
-        (Kind::Real, _) => Err(to_py(CaudalError::shape(field, format!("holds {name} values; geometry must be real numbers")))),
+        (Kind::Real, "c") => Err(to_py(CaudalError::shape(
+            field,
+            format!("holds complex values ({name}); geometry must be real numbers"),
+        ))),
+        (Kind::Real, _) => Err(to_py(CaudalError::shape(
+            field,
+            format!("holds {name} values; geometry must be real numbers"),
+        ))),
         (Kind::Integer, "i") => Ok(()),
         (Kind::Integer, "u") => {
             if size > 0 && dtype.getattr("itemsize")?.extract::<usize>()? >= 8 {
                 let max: u64 = arr.call_method0("max")?.extract()?;
                 if max > i64::MAX as u64 {
-                    return Err(to_py(CaudalError::shape(field, format!("value {max} ({name}) is not a valid index"))));
+                    return Err(to_py(CaudalError::shape(
+                        field,
+                        format!("value {max} ({name}) is not a valid index"),
+                    )));
                 }
             }
             Ok(())
         }
         (Kind::Integer, "f") if size == 0 => Ok(()),
-        (Kind::Integer, _) => Err(to_py(CaudalError::shape(field, format!("holds {name} values; indices must be integer arrays (they are not rounded)")))),
+        (Kind::Integer, _) => Err(to_py(CaudalError::shape(
+            field,
+            format!("holds {name} values; indices must be integer arrays (they are not rounded)"),
+        ))),
     }
 }
 
-fn coerce<'py, T: numpy::Element>(obj: &Bound<'py, PyAny>, dtype: &str, field: &str) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
+fn coerce<'py, T: numpy::Element>(
+    obj: &Bound<'py, PyAny>,
+    dtype: &str,
+    field: &str,
+) -> PyResult<PyReadonlyArrayDyn<'py, T>> {
     let np = obj.py().import("numpy")?;
     let arr = np.call_method1("ascontiguousarray", (obj, dtype)).map_err(|e| {
         to_py(CaudalError::shape(field, format!("not convertible to a {dtype} array ({e})")))
     })?;
-    let arr = arr.cast_into::<PyArrayDyn<T>>().map_err(|_| to_py(CaudalError::shape(field, format!("expected a {dtype} array"))))?;
+    let arr = arr
+        .cast_into::<PyArrayDyn<T>>()
+        .map_err(|_| to_py(CaudalError::shape(field, format!("expected a {dtype} array"))))?;
     Ok(arr.readonly())
 }
 
 /// Checks `shape` against `want` (None = any length) and names the field.
 fn check_shape(shape: &[usize], want: &[Option<usize>], field: &str) -> PyResult<()> {
-    let ok = shape.len() == want.len() && shape.iter().zip(want).all(|(s, w)| w.is_none_or(|w| *s == w));
+    let ok =
+        shape.len() == want.len() && shape.iter().zip(want).all(|(s, w)| w.is_none_or(|w| *s == w));
     if ok {
         return Ok(());
     }
-    let want_s: Vec<String> = want.iter().map(|w| w.map_or("N".to_string(), |w| w.to_string())).collect();
-    Err(to_py(CaudalError::shape(field, format!("expected shape [{}], got {:?}", want_s.join(", "), shape))))
+    let want_s: Vec<String> =
+        want.iter().map(|w| w.map_or("N".to_string(), |w| w.to_string())).collect();
+    Err(to_py(CaudalError::shape(
+        field,
+        format!("expected shape [{}], got {:?}", want_s.join(", "), shape),
+    )))
 }
 
-pub fn f32_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f32>, Vec<usize>)> {
+pub fn f32_flat(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    want: &[Option<usize>],
+) -> PyResult<(Vec<f32>, Vec<usize>)> {
     check_kind(obj, Kind::Real, field)?;
     let a = coerce::<f32>(obj, "float32", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
-    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    let data =
+        a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
     if let Some(i) = data.iter().position(|x| !x.is_finite()) {
-        return Err(to_py(CaudalError::NonFinite { field: field.into(), index: i / shape.iter().skip(1).product::<usize>().max(1) }));
+        return Err(to_py(CaudalError::NonFinite {
+            field: field.into(),
+            index: i / shape.iter().skip(1).product::<usize>().max(1),
+        }));
     }
     Ok((data, shape))
 }
@@ -94,28 +125,45 @@ pub fn is_float64(obj: &Bound<'_, PyAny>) -> PyResult<bool> {
     dtype.eq(np.getattr("float64")?)
 }
 
-pub fn f64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<f64>, Vec<usize>)> {
+pub fn f64_flat(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    want: &[Option<usize>],
+) -> PyResult<(Vec<f64>, Vec<usize>)> {
     check_kind(obj, Kind::Real, field)?;
     let a = coerce::<f64>(obj, "float64", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
-    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    let data =
+        a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
     if let Some(i) = data.iter().position(|x| !x.is_finite()) {
-        return Err(to_py(CaudalError::NonFinite { field: field.into(), index: i / shape.iter().skip(1).product::<usize>().max(1) }));
+        return Err(to_py(CaudalError::NonFinite {
+            field: field.into(),
+            index: i / shape.iter().skip(1).product::<usize>().max(1),
+        }));
     }
     Ok((data, shape))
 }
 
-pub fn array_f64<'py>(py: Python<'py>, data: Vec<f64>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub fn array_f64<'py>(
+    py: Python<'py>,
+    data: Vec<f64>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
 }
 
-pub fn i64_flat(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>]) -> PyResult<(Vec<i64>, Vec<usize>)> {
+pub fn i64_flat(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    want: &[Option<usize>],
+) -> PyResult<(Vec<i64>, Vec<usize>)> {
     check_kind(obj, Kind::Integer, field)?;
     let a = coerce::<i64>(obj, "int64", field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
-    let data = a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
+    let data =
+        a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
     Ok((data, shape))
 }
 
@@ -136,24 +184,46 @@ pub fn mat4s(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Mat4>> {
 }
 
 /// Non-negative indices below 2^32, each checked against `bound` if given.
-pub fn indices(obj: &Bound<'_, PyAny>, field: &str, want: &[Option<usize>], bound: Option<usize>) -> PyResult<(Vec<u32>, Vec<usize>)> {
+pub fn indices(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    want: &[Option<usize>],
+    bound: Option<usize>,
+) -> PyResult<(Vec<u32>, Vec<usize>)> {
     let (d, shape) = i64_flat(obj, field, want)?;
     let limit = bound.map_or(u32::MAX as i64, |b| b as i64);
     if let Some(i) = d.iter().position(|&x| x < 0 || x >= limit) {
-        return Err(to_py(CaudalError::IndexOutOfRange { field: field.into(), index: i, value: d[i], bound: limit as usize }));
+        return Err(to_py(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index: i,
+            value: d[i],
+            bound: limit as usize,
+        }));
     }
     Ok((d.into_iter().map(|x| x as u32).collect(), shape))
 }
 
-pub fn array_f32<'py>(py: Python<'py>, data: Vec<f32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub fn array_f32<'py>(
+    py: Python<'py>,
+    data: Vec<f32>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
 }
 
-pub fn array_u32<'py>(py: Python<'py>, data: Vec<u32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub fn array_u32<'py>(
+    py: Python<'py>,
+    data: Vec<u32>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
 }
 
-pub fn array_i32<'py>(py: Python<'py>, data: Vec<i32>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+pub fn array_i32<'py>(
+    py: Python<'py>,
+    data: Vec<i32>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
 }
 

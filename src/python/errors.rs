@@ -9,12 +9,32 @@ use pyo3::prelude::*;
 
 use crate::error::CaudalError;
 
-create_exception!(caudal, CaudalError_, PyValueError, "Base class of caudal's errors (a ValueError).");
-create_exception!(caudal, RigError, CaudalError_, "Malformed rig input: shapes, NaN, indices, weights, parents, names.");
+create_exception!(
+    caudal,
+    CaudalError_,
+    PyValueError,
+    "Base class of caudal's errors (a ValueError)."
+);
+create_exception!(
+    caudal,
+    RigError,
+    CaudalError_,
+    "Malformed rig input: shapes, NaN, indices, weights, parents, names."
+);
 create_exception!(caudal, UnknownJointError, CaudalError_, "A joint name the rig does not have.");
-create_exception!(caudal, ParameterError, CaudalError_, "A parameter outside its documented range.");
+create_exception!(
+    caudal,
+    ParameterError,
+    CaudalError_,
+    "A parameter outside its documented range."
+);
 create_exception!(caudal, GltfError, CaudalError_, "A malformed or unsupported glTF file.");
-create_exception!(caudal, NotFoundError, CaudalError_, "A named clip, part or role that is not present.");
+create_exception!(
+    caudal,
+    NotFoundError,
+    CaudalError_,
+    "A named clip, part or role that is not present."
+);
 
 pub fn to_py(e: CaudalError) -> PyErr {
     let msg = e.to_string();

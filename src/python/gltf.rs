@@ -8,12 +8,15 @@ use glam::Vec4;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::{to_py, IntoPy};
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
-use crate::gltf_io::{self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions, DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE};
+use crate::gltf_io::{
+    self, AnimationTrack, Character, GltfModel, LoadOptions, TrackPath, WriteOptions,
+    DEFAULT_MAX_KEY_RATE, DEFAULT_SAMPLE_RATE,
+};
 use crate::limits::DEFAULT_MAX_BYTES;
 use crate::rig::{Clip, Rig};
 
@@ -71,17 +74,28 @@ fn primitive_dicts<'py>(py: Python<'py>, c: &Character, out: &Bound<'py, PyList>
 /// at the animation's own key times (the union of its channels' times, at
 /// most `DEFAULT_MAX_KEY_RATE` keys a second): what a transfer keys its
 /// solved clip at. With `rig`, padded for that grown rig (`for_rig`).
-fn sample(py: Python<'_>, m: &Arc<GltfModel>, c: usize, name: String, rate: Option<f32>, keys: bool, rig: Option<&PyRig>) -> PyResult<PyClip> {
+fn sample(
+    py: Python<'_>,
+    m: &Arc<GltfModel>,
+    c: usize,
+    name: String,
+    rate: Option<f32>,
+    keys: bool,
+    rig: Option<&PyRig>,
+) -> PyResult<PyClip> {
     if keys && rate.is_some() {
         return Err(CaudalError::param("rate", "give either rate or keys=True, not both")).py_err();
     }
     m.animation_index(&name).map_err(|e| e.with_field("name")).py_err()?;
     let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
-    let clip = py
-        .core(move || {
-            let sampled = if keys { m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)? } else { m.sample_clip(c, &name, rate.unwrap_or(DEFAULT_SAMPLE_RATE))? };
-            for_rig(&m, c, r.as_deref(), sampled)
-        })?;
+    let clip = py.core(move || {
+        let sampled = if keys {
+            m.sample_clip_at_keys(c, &name, DEFAULT_MAX_KEY_RATE)?
+        } else {
+            m.sample_clip(c, &name, rate.unwrap_or(DEFAULT_SAMPLE_RATE))?
+        };
+        for_rig(&m, c, r.as_deref(), sampled)
+    })?;
     Ok(PyClip::wrap(clip))
 }
 
@@ -99,16 +113,26 @@ fn sample_together(
     let name = name.unwrap_or_else(|| "combined".to_string());
     let (m, r) = (m.clone(), rig.map(|r| r.inner.clone()));
     let idx: Vec<usize> = match names {
-        Some(ns) => ns.iter().map(|n| m.animation_index(n).map_err(|e| e.with_field("names"))).collect::<Result<_, _>>().py_err()?,
+        Some(ns) => ns
+            .iter()
+            .map(|n| m.animation_index(n).map_err(|e| e.with_field("names")))
+            .collect::<Result<_, _>>()
+            .py_err()?,
         None => (0..m.animations.len()).collect(),
     };
-    let clip = py.core(move || for_rig(&m, c, r.as_deref(), m.sample_together(c, &idx, rate, &name)?))?;
+    let clip =
+        py.core(move || for_rig(&m, c, r.as_deref(), m.sample_together(c, &idx, rate, &name)?))?;
     Ok(PyClip::wrap(clip))
 }
 
 /// `clip` of character `c`, padded for `rig` when one is given (which must
 /// be that character's rig with joints appended).
-fn for_rig(model: &GltfModel, c: usize, rig: Option<&Rig>, clip: Clip) -> crate::error::Result<Clip> {
+fn for_rig(
+    model: &GltfModel,
+    c: usize,
+    rig: Option<&Rig>,
+    clip: Clip,
+) -> crate::error::Result<Clip> {
     match rig {
         None => Ok(clip),
         Some(r) if r.appends_to(&model.characters[c].rig) => clip.for_rig(r),
@@ -159,18 +183,39 @@ impl PyCharacter {
     /// `rate`, or with `keys=True` at the animation's own key times); `rig`
     /// as in `Model.clip`.
     #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
+    fn clip(
+        &self,
+        py: Python<'_>,
+        name: String,
+        rate: Option<f32>,
+        rig: Option<&PyRig>,
+        keys: bool,
+    ) -> PyResult<PyClip> {
         sample(py, &self.model, self.index, name, rate, keys, rig)
     }
     /// Samples several animations played together for this character;
     /// `rig` as in `Model.clip`.
     #[pyo3(signature = (names=None, rate=None, name=None, rig=None))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>, rig: Option<&PyRig>) -> PyResult<PyClip> {
+    fn clip_together(
+        &self,
+        py: Python<'_>,
+        names: Option<Vec<String>>,
+        rate: Option<f32>,
+        name: Option<String>,
+        rig: Option<&PyRig>,
+    ) -> PyResult<PyClip> {
         sample_together(py, &self.model, self.index, names, rate, name, rig)
     }
     fn __repr__(&self) -> String {
         let c = &self.model.characters[self.index];
-        format!("Character({}, {:?}, {} joints, {} vertices, height {:.4})", c.index, c.name, c.rig.joint_count(), c.rig.vertex_count(), c.rig.height())
+        format!(
+            "Character({}, {:?}, {} joints, {} vertices, height {:.4})",
+            c.index,
+            c.name,
+            c.rig.joint_count(),
+            c.rig.vertex_count(),
+            c.rig.height()
+        )
     }
 }
 
@@ -186,7 +231,9 @@ impl PyModel {
     /// Every skinned character of the file, by first skin in file order.
     #[getter]
     fn characters(&self) -> Vec<PyCharacter> {
-        (0..self.inner.characters.len()).map(|index| PyCharacter { model: self.inner.clone(), index }).collect()
+        (0..self.inner.characters.len())
+            .map(|index| PyCharacter { model: self.inner.clone(), index })
+            .collect()
     }
     /// What the reader let through but you should know (for example a
     /// required material extension it ignored).
@@ -226,7 +273,11 @@ impl PyModel {
             d.set_item("duration", a.duration)?;
             d.set_item("channels", a.channels)?;
             d.set_item("paths", a.paths.clone())?;
-            let joints: Vec<String> = a.animated_joints.iter().map(|&(c, j)| self.inner.characters[c].rig.joint_names()[j].clone()).collect();
+            let joints: Vec<String> = a
+                .animated_joints
+                .iter()
+                .map(|&(c, j)| self.inner.characters[c].rig.joint_names()[j].clone())
+                .collect();
             d.set_item("joints", joints)?;
             out.append(d)?;
         }
@@ -253,7 +304,9 @@ impl PyModel {
             d.set_item("name", s.name.clone())?;
             let ch = self.inner.characters.get(s.character);
             d.set_item("character", ch.map(|c| c.index))?;
-            let joints: Vec<String> = ch.map(|c| s.joints.iter().map(|&j| c.rig.joint_names()[j].clone()).collect()).unwrap_or_default();
+            let joints: Vec<String> = ch
+                .map(|c| s.joints.iter().map(|&j| c.rig.joint_names()[j].clone()).collect())
+                .unwrap_or_default();
             d.set_item("joints", joints)?;
             out.append(d)?;
         }
@@ -281,7 +334,14 @@ impl PyModel {
     /// with grown joints, as `grow_chains` returns it) the clip covers every
     /// joint of `rig`, the grown ones held at their bind pose (`Clip.for_rig`).
     #[pyo3(signature = (name, rate=None, rig=None, *, keys=false))]
-    fn clip(&self, py: Python<'_>, name: String, rate: Option<f32>, rig: Option<&PyRig>, keys: bool) -> PyResult<PyClip> {
+    fn clip(
+        &self,
+        py: Python<'_>,
+        name: String,
+        rate: Option<f32>,
+        rig: Option<&PyRig>,
+        keys: bool,
+    ) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
         sample(py, &self.inner, c, name, rate, keys, rig)
     }
@@ -290,7 +350,14 @@ impl PyModel {
     /// motion as one animation per joint, like CesiumMan); `rig` as in
     /// `Model.clip`.
     #[pyo3(signature = (names=None, rate=None, name=None, rig=None))]
-    fn clip_together(&self, py: Python<'_>, names: Option<Vec<String>>, rate: Option<f32>, name: Option<String>, rig: Option<&PyRig>) -> PyResult<PyClip> {
+    fn clip_together(
+        &self,
+        py: Python<'_>,
+        names: Option<Vec<String>>,
+        rate: Option<f32>,
+        name: Option<String>,
+        rig: Option<&PyRig>,
+    ) -> PyResult<PyClip> {
         let c = self.inner.single().py_err()?.index;
         sample_together(py, &self.inner, c, names, rate, name, rig)
     }
@@ -318,16 +385,36 @@ impl PyModel {
         let m = &self.inner;
         let n = m.characters.len();
         let chosen: Vec<Arc<Rig>> = match (rig, rigs) {
-            (Some(_), Some(_)) => return Err(to_py(CaudalError::param("rig", "pass rig or rigs, not both"))),
+            (Some(_), Some(_)) => {
+                return Err(to_py(CaudalError::param("rig", "pass rig or rigs, not both")))
+            }
             (Some(r), None) => {
                 let c = m.single().py_err()?.index;
-                (0..n).map(|i| if i == c { r.inner.clone() } else { Arc::new(m.characters[i].rig.clone()) }).collect()
+                (0..n)
+                    .map(|i| {
+                        if i == c {
+                            r.inner.clone()
+                        } else {
+                            Arc::new(m.characters[i].rig.clone())
+                        }
+                    })
+                    .collect()
             }
             (None, Some(rs)) => {
                 if rs.len() != n {
-                    return Err(to_py(CaudalError::shape("rigs", format!("{} rigs for {n} characters", rs.len()))));
+                    return Err(to_py(CaudalError::shape(
+                        "rigs",
+                        format!("{} rigs for {n} characters", rs.len()),
+                    )));
                 }
-                rs.iter().enumerate().map(|(i, r)| r.as_ref().map(|r| r.inner.clone()).unwrap_or_else(|| Arc::new(m.characters[i].rig.clone()))).collect()
+                rs.iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        r.as_ref()
+                            .map(|r| r.inner.clone())
+                            .unwrap_or_else(|| Arc::new(m.characters[i].rig.clone()))
+                    })
+                    .collect()
             }
             (None, None) => m.characters.iter().map(|c| Arc::new(c.rig.clone())).collect(),
         };
@@ -338,33 +425,69 @@ impl PyModel {
         let m = m.clone();
         py.core(move || {
             let refs: Vec<&Rig> = chosen.iter().map(|r| r.as_ref()).collect();
-            gltf_io::write(&m, &refs, &parsed, &path, &WriteOptions { force_gltf_json: gltf_json, sidecars: sidecars.unwrap_or_default() })
+            gltf_io::write(
+                &m,
+                &refs,
+                &parsed,
+                &path,
+                &WriteOptions {
+                    force_gltf_json: gltf_json,
+                    sidecars: sidecars.unwrap_or_default(),
+                },
+            )
         })
     }
 
     fn __repr__(&self) -> String {
         let m = &self.inner;
         match m.characters.as_slice() {
-            [c] => format!("Model({:?}, {} joints, {} vertices, {} clips)", m.label, c.rig.joint_count(), c.rig.vertex_count(), m.animations.len()),
-            cs => format!("Model({:?}, {} characters, {} clips)", m.label, cs.len(), m.animations.len()),
+            [c] => format!(
+                "Model({:?}, {} joints, {} vertices, {} clips)",
+                m.label,
+                c.rig.joint_count(),
+                c.rig.vertex_count(),
+                m.animations.len()
+            ),
+            cs => format!(
+                "Model({:?}, {} characters, {} clips)",
+                m.label,
+                cs.len(),
+                m.animations.len()
+            ),
         }
     }
 }
 
 /// Track dicts into core tracks; joints are looked up by name in their
 /// character's rig.
-fn parse_tracks(m: &GltfModel, rigs: &[Arc<Rig>], ts: &Bound<'_, PyList>) -> PyResult<Vec<AnimationTrack>> {
+fn parse_tracks(
+    m: &GltfModel,
+    rigs: &[Arc<Rig>],
+    ts: &Bound<'_, PyList>,
+) -> PyResult<Vec<AnimationTrack>> {
     let mut parsed = Vec::new();
     for (i, t) in ts.iter().enumerate() {
-        let d = t.cast::<PyDict>().map_err(|_| to_py(CaudalError::shape("tracks", format!("track {i} is not a dict"))))?;
-        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> { d.get_item(k)?.ok_or_else(|| to_py(CaudalError::shape("tracks", format!("track {i} has no {k:?}")))) };
+        let d = t
+            .cast::<PyDict>()
+            .map_err(|_| to_py(CaudalError::shape("tracks", format!("track {i} is not a dict"))))?;
+        let get = |k: &str| -> PyResult<Bound<'_, PyAny>> {
+            d.get_item(k)?.ok_or_else(|| {
+                to_py(CaudalError::shape("tracks", format!("track {i} has no {k:?}")))
+            })
+        };
         let character = match d.get_item("character")? {
             Some(c) if !c.is_none() => {
                 let c: usize = c.extract()?;
                 m.character(c).py_err()?;
                 c
             }
-            _ => m.single().map_err(|e| to_py(CaudalError::param("tracks.character", format!("track {i}: {e}"))))?.index,
+            _ => {
+                m.single()
+                    .map_err(|e| {
+                        to_py(CaudalError::param("tracks.character", format!("track {i}: {e}")))
+                    })?
+                    .index
+            }
         };
         let rig = &rigs[character];
         let animation: String = get("animation")?.extract()?;
@@ -375,11 +498,24 @@ fn parse_tracks(m: &GltfModel, rigs: &[Arc<Rig>], ts: &Bound<'_, PyList>) -> PyR
             "rotation" => (TrackPath::Rotation, 4),
             "translation" => (TrackPath::Translation, 3),
             "scale" => (TrackPath::Scale, 3),
-            other => return Err(CaudalError::param("tracks.path", format!("unknown path {other:?}"))).py_err(),
+            other => {
+                return Err(CaudalError::param("tracks.path", format!("unknown path {other:?}")))
+                    .py_err()
+            }
         };
         let (times, _) = f32_flat(&get("times")?, "tracks.times", &[None])?;
-        let (vals, _) = f32_flat(&get("values")?, "tracks.values", &[Some(times.len()), Some(comps)])?;
-        let values = vals.chunks_exact(comps).map(|c| if comps == 4 { Vec4::new(c[0], c[1], c[2], c[3]) } else { Vec4::new(c[0], c[1], c[2], 0.0) }).collect();
+        let (vals, _) =
+            f32_flat(&get("values")?, "tracks.values", &[Some(times.len()), Some(comps)])?;
+        let values = vals
+            .chunks_exact(comps)
+            .map(|c| {
+                if comps == 4 {
+                    Vec4::new(c[0], c[1], c[2], c[3])
+                } else {
+                    Vec4::new(c[0], c[1], c[2], 0.0)
+                }
+            })
+            .collect();
         parsed.push(AnimationTrack { animation, character, joint, path, times, values });
     }
     Ok(parsed)
@@ -407,9 +543,17 @@ fn load(py: Python<'_>, path: PathBuf, max_bytes: Option<usize>) -> PyResult<PyM
 /// Loads glTF from bytes; `base_dir` resolves external buffers.
 #[pyfunction]
 #[pyo3(signature = (data, base_dir=None, label=None, *, max_bytes=None))]
-fn load_bytes(py: Python<'_>, data: Vec<u8>, base_dir: Option<PathBuf>, label: Option<String>, max_bytes: Option<usize>) -> PyResult<PyModel> {
+fn load_bytes(
+    py: Python<'_>,
+    data: Vec<u8>,
+    base_dir: Option<PathBuf>,
+    label: Option<String>,
+    max_bytes: Option<usize>,
+) -> PyResult<PyModel> {
     let label = label.unwrap_or_else(|| "<bytes>".to_string());
-    let m = py.core(move || gltf_io::load_bytes_with(&data, base_dir.as_deref(), &label, &load_options(max_bytes)))?;
+    let m = py.core(move || {
+        gltf_io::load_bytes_with(&data, base_dir.as_deref(), &label, &load_options(max_bytes))
+    })?;
     Ok(PyModel::wrap(m))
 }
 

@@ -6,19 +6,22 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::bake::bake_params;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
+use super::stretch_mesh::{mesh_dict, motion, rows_list, truth_vertices};
 use crate::chain::ChainParams;
 use crate::error::CaudalError;
 use crate::measure::ground::{
-    body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift, placement_offset as core_place, GroundParams,
+    body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift,
+    placement_offset as core_place, GroundParams,
 };
-use super::stretch_mesh::{mesh_dict, motion, rows_list, truth_vertices};
-use crate::measure::stretch::{rig_rows, stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES};
+use crate::measure::stretch::{
+    rig_rows, stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES,
+};
 use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {
@@ -32,7 +35,12 @@ fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
         Some(n) => rig.require_joint(field, &n).py_err(),
         None => super::errors::guarded(|| JointRoles::find(rig, &RoleOverrides::default()))?
             .pelvis
-            .ok_or_else(|| super::errors::to_py(CaudalError::not_found(field, "the rig has no pelvis role; name the joint"))),
+            .ok_or_else(|| {
+                super::errors::to_py(CaudalError::not_found(
+                    field,
+                    "the rig has no pelvis role; name the joint",
+                ))
+            }),
     }
 }
 
@@ -54,12 +62,16 @@ fn edge_stretch<'py>(
     samples: Option<usize>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
-    let (tail, _) = indices(tail_vertices, "tail_vertices", &[None], Some(rig.inner.vertex_count()))?;
+    let (tail, _) =
+        indices(tail_vertices, "tail_vertices", &[None], Some(rig.inner.vertex_count()))?;
     let a = joint(&rig.inner, "anchor", anchor)?;
     let reference = reference.map(|c| c.inner.frame(0).to_vec());
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let (rep, rows) = py.core(move || -> crate::error::Result<_> {
-        Ok((stretch_report(&r, &c, &tail, a, reference.as_deref(), samples)?, rig_rows(&r, &c, &tail, a, samples)?))
+        Ok((
+            stretch_report(&r, &c, &tail, a, reference.as_deref(), samples)?,
+            rig_rows(&r, &c, &tail, a, samples)?,
+        ))
     })?;
     let d = PyDict::new(py);
     d.set_item("tail", stats(py, &rep.tail)?)?;
@@ -105,11 +117,10 @@ fn stretch_table<'py>(
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let truth = truth_vertices(truth, m.character(character).py_err()?.rig.vertex_count())?;
     let has_truth = truth.is_some();
-    let results = py
-        .core(move || -> crate::error::Result<Vec<_>> {
-            let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
-            names.iter().map(|n| h.compare_with(n, samples, truth.as_deref())).collect()
-        })?;
+    let results = py.core(move || -> crate::error::Result<Vec<_>> {
+        let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
+        names.iter().map(|n| h.compare_with(n, samples, truth.as_deref())).collect()
+    })?;
     let out = PyList::empty(py);
     for c in results {
         let d = PyDict::new(py);
@@ -193,7 +204,16 @@ fn body_floor(
     calibration: Option<&PyClip>,
     up: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<f32> {
-    let p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, calibration, up)?;
+    let p = ground_params(
+        &rig.inner,
+        exclude_tail,
+        tail_joints,
+        tail_vertices,
+        None,
+        None,
+        calibration,
+        up,
+    )?;
     let r = rig.inner.clone();
     py.core(move || core_body_floor(&r, &p))
 }
@@ -223,7 +243,8 @@ fn placement_offset(
         })
         .py_err();
     }
-    let p = ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, None, up)?;
+    let p =
+        ground_params(&rig.inner, exclude_tail, tail_joints, tail_vertices, None, None, None, up)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     py.core(move || core_place(&r, c.frame(frame), floor, &p))
 }
@@ -283,10 +304,15 @@ fn pelvis_lift<'py>(
 /// local. Needs pelvis, thigh and shin roles.
 #[pyfunction]
 #[pyo3(signature = (rig, depth, *, duration=1.5, rate=30.0))]
-fn crouch_clip(py: Python<'_>, rig: &PyRig, depth: f32, duration: f32, rate: f32) -> PyResult<PyClip> {
+fn crouch_clip(
+    py: Python<'_>,
+    rig: &PyRig,
+    depth: f32,
+    duration: f32,
+    rate: f32,
+) -> PyResult<PyClip> {
     let r = rig.inner.clone();
-    let c = py
-        .core(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))?;
+    let c = py.core(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))?;
     Ok(PyClip::wrap(c))
 }
 

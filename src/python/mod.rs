@@ -7,16 +7,16 @@
 use pyo3::prelude::*;
 
 mod appendage;
+mod bake;
 mod convert;
 mod demo;
 mod errors;
 mod gltf;
-mod rig;
-mod spring;
-mod bake;
 mod measure;
-mod stretch_mesh;
+mod rig;
 mod solve;
+mod spring;
+mod stretch_mesh;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {

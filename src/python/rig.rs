@@ -6,11 +6,14 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use crate::error::CaudalError;
-use crate::rig::{skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts, RoleOverrides, RoleRule, Trs};
+use crate::rig::{
+    skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts,
+    RoleOverrides, RoleRule, Trs,
+};
 
 /// A validated rig table in bind space (immutable; every operation returns
 /// new data): `Rig(vertices f32[N, 3], triangles [M, 3], skin_joints [N, K],
@@ -59,7 +62,11 @@ impl PyRig {
         let (wj, jshape) = indices(skin_joints, "skin_joints", &[Some(n), None], None)?;
         let (ww, wshape) = f32_flat(skin_weights, "skin_weights", &[Some(n), None])?;
         if jshape != wshape {
-            return Err(CaudalError::shape("skin_weights", format!("shape {wshape:?} differs from skin_joints {jshape:?}"))).py_err();
+            return Err(CaudalError::shape(
+                "skin_weights",
+                format!("shape {wshape:?} differs from skin_joints {jshape:?}"),
+            ))
+            .py_err();
         }
         let jn = joint_names.len();
         let (par, _) = i64_flat(parents, "parents", &[Some(jn)])?;
@@ -68,19 +75,41 @@ impl PyRig {
             parent_list.push(match p {
                 -1 => None,
                 p if p >= 0 && (p as usize) < jn => Some(p as usize),
-                p => return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p, bound: jn }).py_err(),
+                p => {
+                    return Err(CaudalError::IndexOutOfRange {
+                        field: "parents".into(),
+                        index: i,
+                        value: p,
+                        bound: jn,
+                    })
+                    .py_err()
+                }
             });
         }
         let bind_world = bind_matrices.map(|m| mat4s(m, "bind_matrices")).transpose()?;
-        let inverse_bind = inverse_bind_matrices.map(|m| mat4s(m, "inverse_bind_matrices")).transpose()?;
+        let inverse_bind =
+            inverse_bind_matrices.map(|m| mat4s(m, "inverse_bind_matrices")).transpose()?;
         let rest_local = match (rest_translations, rest_rotations, rest_scales) {
             (None, None, None) => None,
             (t, r, s) => {
-                let t = t.map(|t| vec3s(t, "rest_translations")).transpose()?.unwrap_or_else(|| vec![Vec3::ZERO; jn]);
-                let r = r.map(|r| quats(r, "rest_rotations")).transpose()?.unwrap_or_else(|| vec![glam::Quat::IDENTITY; jn]);
-                let s = s.map(|s| vec3s(s, "rest_scales")).transpose()?.unwrap_or_else(|| vec![Vec3::ONE; jn]);
+                let t = t
+                    .map(|t| vec3s(t, "rest_translations"))
+                    .transpose()?
+                    .unwrap_or_else(|| vec![Vec3::ZERO; jn]);
+                let r = r
+                    .map(|r| quats(r, "rest_rotations"))
+                    .transpose()?
+                    .unwrap_or_else(|| vec![glam::Quat::IDENTITY; jn]);
+                let s = s
+                    .map(|s| vec3s(s, "rest_scales"))
+                    .transpose()?
+                    .unwrap_or_else(|| vec![Vec3::ONE; jn]);
                 if t.len() != jn || r.len() != jn || s.len() != jn {
-                    return Err(CaudalError::shape("rest_translations", format!("rest pose arrays must have {jn} rows"))).py_err();
+                    return Err(CaudalError::shape(
+                        "rest_translations",
+                        format!("rest pose arrays must have {jn} rows"),
+                    ))
+                    .py_err();
                 }
                 Some((0..jn).map(|j| Trs::new(t[j], r[j], s[j])).collect())
             }
@@ -109,7 +138,11 @@ impl PyRig {
     /// u32[M, 3].
     #[getter]
     fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        array_u32(py, self.inner.triangles().iter().flatten().copied().collect(), &[self.inner.triangles().len(), 3])
+        array_u32(
+            py,
+            self.inner.triangles().iter().flatten().copied().collect(),
+            &[self.inner.triangles().len(), 3],
+        )
     }
     /// u32[N, K] joint indices, heaviest first, K = the largest influence count.
     #[getter]
@@ -126,7 +159,10 @@ impl PyRig {
         array_f32(py, w, &[self.inner.vertex_count(), k])
     }
     /// Compressed rows: (offsets u32[N+1], joints u32[E], weights f32[E]).
-    fn influences<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    fn influences<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let i = self.inner.influences();
         Ok((
             array_u32(py, i.offsets.clone(), &[i.offsets.len()])?,
@@ -195,7 +231,11 @@ impl PyRig {
     /// maps a role (pelvis, neck, head, thigh_l, thigh_r, shin_l, shin_r,
     /// spine) to joint names.
     #[pyo3(signature = (overrides=None))]
-    fn roles<'py>(&self, py: Python<'py>, overrides: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyDict>> {
+    fn roles<'py>(
+        &self,
+        py: Python<'py>,
+        overrides: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let ov = parse_overrides(overrides)?;
         let roles = super::errors::guarded(|| JointRoles::find(&self.inner, &ov))?;
         roles_to_py(py, &self.inner, &roles)
@@ -234,7 +274,11 @@ pub fn parse_overrides(overrides: Option<&Bound<'_, PyDict>>) -> PyResult<RoleOv
     Ok(ov)
 }
 
-pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyResult<Bound<'py, PyDict>> {
+pub fn roles_to_py<'py>(
+    py: Python<'py>,
+    rig: &Rig,
+    roles: &JointRoles,
+) -> PyResult<Bound<'py, PyDict>> {
     let names = rig.joint_names();
     let name = |j: Option<usize>| j.map(|j| names[j].clone());
     let d = PyDict::new(py);
@@ -265,7 +309,13 @@ pub fn roles_to_py<'py>(py: Python<'py>, rig: &Rig, roles: &JointRoles) -> PyRes
         let e = PyDict::new(py);
         e.set_item("kind", if p.legs { "legs" } else { "pair" })?;
         e.set_item("junction", &names[p.junction])?;
-        e.set_item("chains", p.limbs.iter().map(|l| l.chain.iter().map(|&j| names[j].clone()).collect::<Vec<_>>()).collect::<Vec<_>>())?;
+        e.set_item(
+            "chains",
+            p.limbs
+                .iter()
+                .map(|l| l.chain.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())
+                .collect::<Vec<_>>(),
+        )?;
         e.set_item("mirror_error", p.score)?;
         limbs.append(e)?;
     }
@@ -294,7 +344,13 @@ impl PyClip {
     /// translations f32[F,J,3], rotations f32[F,J,4] (x, y, z, w), scales f32[F,J,3].
     #[new]
     #[pyo3(signature = (name, rate, translations, rotations, scales=None))]
-    fn new(name: String, rate: f32, translations: &Bound<'_, PyAny>, rotations: &Bound<'_, PyAny>, scales: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        name: String,
+        rate: f32,
+        translations: &Bound<'_, PyAny>,
+        rotations: &Bound<'_, PyAny>,
+        scales: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let (t, ts) = f32_flat(translations, "translations", &[None, None, Some(3)])?;
         let (r, _) = f32_flat(rotations, "rotations", &[Some(ts[0]), Some(ts[1]), Some(4)])?;
         let s = match scales {
@@ -306,7 +362,8 @@ impl PyClip {
             .map(|i| {
                 Trs::new(
                     Vec3::new(t[3 * i], t[3 * i + 1], t[3 * i + 2]),
-                    glam::Quat::from_xyzw(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]).normalize(),
+                    glam::Quat::from_xyzw(r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3])
+                        .normalize(),
                     Vec3::new(s[3 * i], s[3 * i + 1], s[3 * i + 2]),
                 )
             })
@@ -349,19 +406,31 @@ impl PyClip {
     #[getter]
     fn translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(py, c.locals().iter().flat_map(|t| t.translation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
+        array_f32(
+            py,
+            c.locals().iter().flat_map(|t| t.translation.to_array()).collect(),
+            &[c.frame_count(), c.joint_count(), 3],
+        )
     }
     /// f32[F, J, 4] local rotations as quaternions x, y, z, w.
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(py, c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(), &[c.frame_count(), c.joint_count(), 4])
+        array_f32(
+            py,
+            c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(),
+            &[c.frame_count(), c.joint_count(), 4],
+        )
     }
     /// f32[F, J, 3] local scales.
     #[getter]
     fn scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(py, c.locals().iter().flat_map(|t| t.scale.to_array()).collect(), &[c.frame_count(), c.joint_count(), 3])
+        array_f32(
+            py,
+            c.locals().iter().flat_map(|t| t.scale.to_array()).collect(),
+            &[c.frame_count(), c.joint_count(), 3],
+        )
     }
     /// This clip for `rig`, a rig with joints appended to the clip's own
     /// (a rig from `grow_chains`): the appended joints are held at their
@@ -375,23 +444,32 @@ impl PyClip {
         Ok(PyClip::wrap(py.core(move || c.for_rig(&r))?))
     }
     fn __repr__(&self) -> String {
-        format!("Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)", self.inner.name, self.inner.frame_count(), self.inner.rate, self.inner.duration, self.inner.joint_count())
+        format!(
+            "Clip({:?}, {} frames at {:.3}/s, {:.3} s, {} joints)",
+            self.inner.name,
+            self.inner.frame_count(),
+            self.inner.rate,
+            self.inner.duration,
+            self.inner.joint_count()
+        )
     }
 }
 
-
 /// Joint world matrices of every frame: f32[F, J, 4, 4].
 #[pyfunction]
-fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResult<Bound<'py, PyAny>> {
+fn world_matrices_of<'py>(
+    py: Python<'py>,
+    rig: &PyRig,
+    clip: &PyClip,
+) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
-    let data = py
-        .core(move || -> crate::error::Result<Vec<f32>> {
-            c.check_joints(&r)?;
-            Ok((0..c.frame_count())
-                .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
-                .flat_map(|m| m.transpose().to_cols_array())
-                .collect())
-        })?;
+    let data = py.core(move || -> crate::error::Result<Vec<f32>> {
+        c.check_joints(&r)?;
+        Ok((0..c.frame_count())
+            .flat_map(|f| world_matrices(r.parents(), r.topological_order(), c.frame(f)))
+            .flat_map(|m| m.transpose().to_cols_array())
+            .collect())
+    })?;
     array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
 }
 
@@ -400,28 +478,45 @@ fn world_matrices_of<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip) -> PyResu
 /// (default `DEFAULT_MAX_BYTES`).
 #[pyfunction]
 #[pyo3(signature = (rig, clip, frames=None, *, max_bytes=None))]
-fn skin<'py>(py: Python<'py>, rig: &PyRig, clip: &PyClip, frames: Option<Vec<usize>>, max_bytes: Option<usize>) -> PyResult<Bound<'py, PyAny>> {
+fn skin<'py>(
+    py: Python<'py>,
+    rig: &PyRig,
+    clip: &PyClip,
+    frames: Option<Vec<usize>>,
+    max_bytes: Option<usize>,
+) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let max_bytes = max_bytes.unwrap_or(crate::limits::DEFAULT_MAX_BYTES);
     let asked = frames.as_ref().map_or(c.frame_count(), Vec::len);
     let what = format!("skinning {asked} frames of {} vertices", r.vertex_count());
-    crate::limits::check_bytes("frames", &what, asked as f64 * r.vertex_count() as f64 * 12.0, max_bytes).py_err()?;
+    crate::limits::check_bytes(
+        "frames",
+        &what,
+        asked as f64 * r.vertex_count() as f64 * 12.0,
+        max_bytes,
+    )
+    .py_err()?;
     let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
     if let Some((i, &bad)) = frames.iter().enumerate().find(|(_, &f)| f >= c.frame_count()) {
-        return Err(CaudalError::IndexOutOfRange { field: "frames".into(), index: i, value: bad as i64, bound: c.frame_count() }).py_err();
+        return Err(CaudalError::IndexOutOfRange {
+            field: "frames".into(),
+            index: i,
+            value: bad as i64,
+            bound: c.frame_count(),
+        })
+        .py_err();
     }
     let nf = frames.len();
-    let data = py
-        .core(move || -> crate::error::Result<Vec<f32>> {
-            c.check_joints(&r)?;
-            let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
-            for &f in &frames {
-                let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));
-                let posed = skin_vertices(&r, &skin_matrices(&r, &worlds));
-                out.extend(posed.iter().flat_map(|p| p.to_array()));
-            }
-            Ok(out)
-        })?;
+    let data = py.core(move || -> crate::error::Result<Vec<f32>> {
+        c.check_joints(&r)?;
+        let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
+        for &f in &frames {
+            let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));
+            let posed = skin_vertices(&r, &skin_matrices(&r, &worlds));
+            out.extend(posed.iter().flat_map(|p| p.to_array()));
+        }
+        Ok(out)
+    })?;
     array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
 }
 

@@ -14,7 +14,9 @@ use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::gltf_io::TrackPath;
 use crate::rig::Rig;
-use crate::solve::{self, heat_colours, AlignMode, Correspondence, ReportLevel, SolveMode, SolveParams, SolveReport};
+use crate::solve::{
+    self, heat_colours, AlignMode, Correspondence, ReportLevel, SolveMode, SolveParams, SolveReport,
+};
 
 /// Bones named in a report's `worst_bones`.
 const WORST_BONES: usize = 5;
@@ -78,16 +80,23 @@ impl PySolved {
         self.report.clone_ref(py)
     }
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        PyTuple::new(py, [self.clip.clone_ref(py).into_any(), self.report.clone_ref(py)])?.call_method0("__iter__")
+        PyTuple::new(py, [self.clip.clone_ref(py).into_any(), self.report.clone_ref(py)])?
+            .call_method0("__iter__")
     }
     fn __len__(&self) -> usize {
         2
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         let c = self.clip.borrow(py);
-        let quality = self.report.bind(py).get_item("quality").ok().and_then(|q| q.extract::<f64>().ok());
+        let quality =
+            self.report.bind(py).get_item("quality").ok().and_then(|q| q.extract::<f64>().ok());
         match quality {
-            Some(q) => format!("Solved({:?}, {} frames, transfer quality {:.2}%)", c.inner.name, c.inner.frame_count(), q * 100.0),
+            Some(q) => format!(
+                "Solved({:?}, {} frames, transfer quality {:.2}%)",
+                c.inner.name,
+                c.inner.frame_count(),
+                q * 100.0
+            ),
             None => format!("Solved({:?}, {} frames)", c.inner.name, c.inner.frame_count()),
         }
     }
@@ -102,12 +111,22 @@ fn names_of(rig: &Rig, joints: impl Iterator<Item = usize>) -> Vec<String> {
 fn warn_if_still(py: Python<'_>, quality: f64) -> PyResult<()> {
     if quality.is_nan() {
         let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
-        PyErr::warn(py, &category, c"transfer quality is NaN: the target surface does not move (no motion to reproduce)", 1)?;
+        PyErr::warn(
+            py,
+            &category,
+            c"transfer quality is NaN: the target surface does not move (no motion to reproduce)",
+            1,
+        )?;
     }
     Ok(())
 }
 
-fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, rig: &Rig, level: ReportLevel) -> PyResult<Bound<'py, PyDict>> {
+fn report_to_py<'py>(
+    py: Python<'py>,
+    r: &SolveReport,
+    rig: &Rig,
+    level: ReportLevel,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("mode", r.mode.name())?;
     d.set_item("report", level.name())?;
@@ -140,28 +159,38 @@ fn report_to_py<'py>(py: Python<'py>, r: &SolveReport, rig: &Rig, level: ReportL
     d.set_item("worst_frame", q.worst_frame)?;
     d.set_item("frame_mean_error", q.frame_mean_error.clone())?;
     d.set_item("bone_errors", q.bone_errors.clone())?;
-    let mut order: Vec<usize> = (0..q.bone_errors.len()).filter(|&j| q.bone_errors[j] > 0.0).collect();
+    let mut order: Vec<usize> =
+        (0..q.bone_errors.len()).filter(|&j| q.bone_errors[j] > 0.0).collect();
     order.sort_by(|&a, &b| q.bone_errors[b].total_cmp(&q.bone_errors[a]).then(a.cmp(&b)));
     let worst = PyList::empty(py);
-    for (name, j) in names_of(rig, order.iter().copied().take(WORST_BONES)).into_iter().zip(&order) {
+    for (name, j) in names_of(rig, order.iter().copied().take(WORST_BONES)).into_iter().zip(&order)
+    {
         worst.append((name, q.bone_errors[*j]))?;
     }
     d.set_item("worst_bones", worst)?;
     if level == ReportLevel::Full {
         let frames = q.errors.len() / n.max(1);
         d.set_item("errors", array_f32(py, q.errors.clone(), &[frames, n])?)?;
-        let colours: Vec<f32> = heat_colours(&q.errors, q.diagonal as f32).into_iter().flatten().collect();
+        let colours: Vec<f32> =
+            heat_colours(&q.errors, q.diagonal as f32).into_iter().flatten().collect();
         d.set_item("colours", array_f32(py, colours, &[frames, n, 3])?)?;
     }
     Ok(d)
 }
 
-fn correspondence_to_py<'py>(py: Python<'py>, c: &Correspondence, level: ReportLevel) -> PyResult<Bound<'py, PyDict>> {
+fn correspondence_to_py<'py>(
+    py: Python<'py>,
+    c: &Correspondence,
+    level: ReportLevel,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let a = &c.alignment;
     d.set_item("alignment", a.mode.name())?;
     d.set_item("scale", a.scale)?;
-    d.set_item("rotation", array_f64(py, a.rotation.transpose().to_cols_array().to_vec(), &[3, 3])?)?;
+    d.set_item(
+        "rotation",
+        array_f64(py, a.rotation.transpose().to_cols_array().to_vec(), &[3, 3])?,
+    )?;
     d.set_item("translation", a.translation.to_array().to_vec())?;
     let (mean, max) = c.gap_summary();
     d.set_item("gap_mean", mean)?;
@@ -169,21 +198,32 @@ fn correspondence_to_py<'py>(py: Python<'py>, c: &Correspondence, level: ReportL
     if level == ReportLevel::Full {
         let n = c.vertex_count();
         let gap: Vec<f32> = c.gap.iter().map(|&g| g as f32).collect();
-        let colours: Vec<f32> = heat_colours(&gap, c.diagonal as f32).into_iter().flatten().collect();
+        let colours: Vec<f32> =
+            heat_colours(&gap, c.diagonal as f32).into_iter().flatten().collect();
         d.set_item("gap", array_f32(py, gap, &[n])?)?;
         d.set_item("gap_colours", array_f32(py, colours, &[n, 3])?)?;
-        d.set_item("triangle", array_u32(py, c.triangle.iter().map(|&t| t as u32).collect(), &[n])?)?;
+        d.set_item(
+            "triangle",
+            array_u32(py, c.triangle.iter().map(|&t| t as u32).collect(), &[n])?,
+        )?;
         let bary: Vec<f32> = c.barycentric.iter().flat_map(|b| b.map(|x| x as f32)).collect();
         d.set_item("barycentric", array_f32(py, bary, &[n, 3])?)?;
     }
     Ok(d)
 }
 
-fn wrap<'py>(py: Python<'py>, solved: solve::Solved, rig: &Rig, level: ReportLevel, corr: Option<&Correspondence>) -> PyResult<PySolved> {
+fn wrap<'py>(
+    py: Python<'py>,
+    solved: solve::Solved,
+    rig: &Rig,
+    level: ReportLevel,
+    corr: Option<&Correspondence>,
+) -> PyResult<PySolved> {
     let b = rig.joint_count();
     let frames = solved.clip.frame_count();
     // numpy's m[row, col]: glam's columns, transposed.
-    let flat: Vec<f64> = solved.skinning.iter().flat_map(|m| m.transpose().to_cols_array()).collect();
+    let flat: Vec<f64> =
+        solved.skinning.iter().flat_map(|m| m.transpose().to_cols_array()).collect();
     let skinning = array_f64(py, flat, &[frames, b, 4, 4])?.unbind();
     let report = match level {
         ReportLevel::None => py.None(),
@@ -207,7 +247,9 @@ fn key_times(times: Option<&Bound<'_, PyAny>>, frames: usize) -> PyResult<Option
 // The text signature spells the defaults out for introspection (stubtest);
 // the values are the named constants of crate::solve::params.
 #[pyfunction]
-#[pyo3(text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, times=None, mode='rigid', report='full', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)")]
+#[pyo3(
+    text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, times=None, mode='rigid', report='full', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)"
+)]
 #[pyo3(signature = (target_rig, surfaces, *, name="solved".to_string(), rate=24.0, times=None, mode="rigid".to_string(), report="full".to_string(), constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
 #[allow(clippy::too_many_arguments)]
 fn solve_surface(
@@ -227,7 +269,15 @@ fn solve_surface(
 ) -> PyResult<PySolved> {
     let rig = target_rig.inner.clone();
     let n = rig.vertex_count();
-    let p = params(&mode, &report, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
+    let p = params(
+        &mode,
+        &report,
+        constraint_budget,
+        max_sweeps,
+        progress_tolerance,
+        error_floor,
+        affine_seed,
+    )?;
     let level = p.report;
     let keys = |frames: usize| key_times(times, frames);
     let solved = if is_float64(surfaces)? {
@@ -256,7 +306,9 @@ fn solve_surface(
 /// the solved clip keeps the clip's frame times. report["correspondence"]
 /// describes the alignment and the gap between the meshes.
 #[pyfunction]
-#[pyo3(text_signature = "(source_rig, clip, target_rig, *, mode='rigid', report='full', alignment='auto', max_median_gap=0.01, constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)")]
+#[pyo3(
+    text_signature = "(source_rig, clip, target_rig, *, mode='rigid', report='full', alignment='auto', max_median_gap=0.01, constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)"
+)]
 #[pyo3(signature = (source_rig, clip, target_rig, *, mode="rigid".to_string(), report="full".to_string(), alignment="auto".to_string(), max_median_gap=solve::correspondence::DEFAULT_MAX_MEDIAN_GAP, constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
 #[allow(clippy::too_many_arguments)]
 fn transfer_clip(
@@ -275,7 +327,15 @@ fn transfer_clip(
     affine_seed: bool,
 ) -> PyResult<PySolved> {
     let (src, c, dst) = (source_rig.inner.clone(), clip.inner.clone(), target_rig.inner.clone());
-    let mut p = params(&mode, &report, constraint_budget, max_sweeps, progress_tolerance, error_floor, affine_seed)?;
+    let mut p = params(
+        &mode,
+        &report,
+        constraint_budget,
+        max_sweeps,
+        progress_tolerance,
+        error_floor,
+        affine_seed,
+    )?;
     p.alignment = AlignMode::parse("alignment", &alignment).py_err()?;
     p.max_median_gap = max_median_gap;
     p.validate().py_err()?;
@@ -291,16 +351,26 @@ fn transfer_clip(
 /// RuntimeWarning, when the targets do not move.
 #[pyfunction]
 #[pyo3(signature = (rig, skinned, targets, vertices=None))]
-fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, targets: &Bound<'_, PyAny>, vertices: Option<&Bound<'_, PyAny>>) -> PyResult<f64> {
+fn transfer_quality(
+    py: Python<'_>,
+    rig: &PyRig,
+    skinned: &Bound<'_, PyAny>,
+    targets: &Bound<'_, PyAny>,
+    vertices: Option<&Bound<'_, PyAny>>,
+) -> PyResult<f64> {
     let r = rig.inner.clone();
     let n = r.vertex_count();
     let (s, shape) = f64_flat(skinned, "skinned", &[None, Some(n), Some(3)])?;
     let (t, _) = f64_flat(targets, "targets", &[Some(shape[0]), Some(n), Some(3)])?;
     let subset: Vec<usize> = match vertices {
-        Some(v) => indices(v, "vertices", &[None], Some(n))?.0.into_iter().map(|i| i as usize).collect(),
+        Some(v) => {
+            indices(v, "vertices", &[None], Some(n))?.0.into_iter().map(|i| i as usize).collect()
+        }
         None => (0..n).collect(),
     };
-    let to3 = |d: Vec<f64>| -> Vec<DVec3> { d.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect() };
+    let to3 = |d: Vec<f64>| -> Vec<DVec3> {
+        d.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect()
+    };
     let (s, t) = (to3(s), to3(t));
     let q = py.core(move || Ok(solve::quality_over(&r, &s, &t, &subset)))?;
     warn_if_still(py, q)?;
@@ -316,11 +386,19 @@ fn transfer_quality(py: Python<'_>, rig: &PyRig, skinned: &Bound<'_, PyAny>, tar
 /// `Model.write(path, rig=rig, tracks=...)`).
 #[pyfunction]
 #[pyo3(signature = (model, clip, animation=None, rig=None))]
-fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip, animation: Option<String>, rig: Option<&PyRig>) -> PyResult<Bound<'py, PyList>> {
+fn clip_tracks<'py>(
+    py: Python<'py>,
+    model: ModelOrCharacter<'py>,
+    clip: &PyClip,
+    animation: Option<String>,
+    rig: Option<&PyRig>,
+) -> PyResult<Bound<'py, PyList>> {
     let animation = animation.unwrap_or_else(|| clip.inner.name.clone());
     let (m, character) = model.resolve()?;
     let rig = rig.map_or(&m.characters[character].rig, |r| &*r.inner);
-    let tracks = super::errors::guarded(|| solve::clip_tracks_for(&m, character, rig, &clip.inner, &animation))?;
+    let tracks = super::errors::guarded(|| {
+        solve::clip_tracks_for(&m, character, rig, &clip.inner, &animation)
+    })?;
     let names = rig.joint_names();
     let out = PyList::empty(py);
     for t in tracks {
@@ -332,11 +410,17 @@ fn clip_tracks<'py>(py: Python<'py>, model: ModelOrCharacter<'py>, clip: &PyClip
         };
         d.set_item("animation", &t.animation)?;
         d.set_item("character", t.character)?;
-        d.set_item("joint", names.get(t.joint).ok_or_else(|| super::errors::to_py(CaudalError::shape("clip", "joint out of range")))?)?;
+        d.set_item(
+            "joint",
+            names.get(t.joint).ok_or_else(|| {
+                super::errors::to_py(CaudalError::shape("clip", "joint out of range"))
+            })?,
+        )?;
         d.set_item("path", path)?;
         let k = t.times.len();
         d.set_item("times", array_f32(py, t.times, &[k])?)?;
-        let values: Vec<f32> = t.values.iter().flat_map(|v| v.to_array()[..comps].to_vec()).collect();
+        let values: Vec<f32> =
+            t.values.iter().flat_map(|v| v.to_array()[..comps].to_vec()).collect();
         d.set_item("values", array_f32(py, values, &[k, comps])?)?;
         out.append(d)?;
     }

@@ -7,13 +7,16 @@ use glam::{Mat4, Quat, Vec3};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::errors::Guarded;
 use super::convert::*;
+use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::rig::{PyClip, PyRig};
 use crate::error::CaudalError;
 use crate::rig::Rig;
-use crate::spring::{output_offsets, simulate as simulate_core, step_many, SpringParams, TailChain, TailSpring, Units};
+use crate::spring::{
+    output_offsets, simulate as simulate_core, step_many, SpringParams, TailChain, TailSpring,
+    Units,
+};
 
 /// Parameters from keyword arguments (or a dict of overrides); unknown
 /// names are errors. Shared by every binding that takes spring settings.
@@ -23,17 +26,24 @@ pub(super) fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<Spring
 
 /// As [`params_from`], errors naming the field as `{prefix}{name}` (bake
 /// takes the settings as a `spring=` dict: `spring.carry_deg`).
-pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> PyResult<SpringParams> {
+pub(super) fn params_named(
+    kwargs: Option<&Bound<'_, PyDict>>,
+    prefix: &str,
+) -> PyResult<SpringParams> {
     let mut p = SpringParams::default();
     let Some(kw) = kwargs else { return Ok(p) };
     for (k, v) in kw.iter() {
         let name: String = k.extract()?;
         let key = format!("{prefix}{name}");
         let f = |v: &Bound<'_, PyAny>| -> PyResult<f32> {
-            v.extract::<f32>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a number")))
+            v.extract::<f32>().map_err(|_| {
+                super::errors::to_py(CaudalError::param(key.clone(), "must be a number"))
+            })
         };
         let b = |v: &Bound<'_, PyAny>| -> PyResult<bool> {
-            v.extract::<bool>().map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be True or False")))
+            v.extract::<bool>().map_err(|_| {
+                super::errors::to_py(CaudalError::param(key.clone(), "must be True or False"))
+            })
         };
         let vec3 = |v: &Bound<'_, PyAny>| -> PyResult<Vec3> {
             let (d, _) = f32_flat(v, &key, &[Some(3)])?;
@@ -79,11 +89,12 @@ pub(super) fn params_named(kwargs: Option<&Bound<'_, PyDict>>, prefix: &str) -> 
         }
     }
     // Named as passed: `carry_deg` to TailSpring, `spring.carry_deg` to bake.
-    p.validate().map_err(|e| match prefix.strip_suffix('.') {
-        Some(parent) => e.within(parent),
-        None => e,
-    })
-    .py_err()?;
+    p.validate()
+        .map_err(|e| match prefix.strip_suffix('.') {
+            Some(parent) => e.within(parent),
+            None => e,
+        })
+        .py_err()?;
     Ok(p)
 }
 
@@ -94,19 +105,33 @@ pub(super) fn chain_from(rig: &Rig, chain: Option<&Bound<'_, PyAny>>) -> PyResul
     let Some(c) = chain.filter(|c| !c.is_none()) else {
         return super::errors::guarded(|| TailChain::find(rig));
     };
-    let list =
-        c.cast::<PyList>().map_err(|_| super::errors::to_py(CaudalError::shape("chain", "expected a list of joint names or indices")))?;
+    let list = c.cast::<PyList>().map_err(|_| {
+        super::errors::to_py(CaudalError::shape(
+            "chain",
+            "expected a list of joint names or indices",
+        ))
+    })?;
     let mut joints = Vec::with_capacity(list.len());
     for (i, item) in list.iter().enumerate() {
         if let Ok(name) = item.extract::<String>() {
             joints.push(rig.require_joint("chain", &name).py_err()?);
         } else if let Ok(j) = item.extract::<i64>() {
             if j < 0 || j as usize >= rig.joint_count() {
-                return Err(CaudalError::IndexOutOfRange { field: "chain".into(), index: i, value: j, bound: rig.joint_count() }).py_err();
+                return Err(CaudalError::IndexOutOfRange {
+                    field: "chain".into(),
+                    index: i,
+                    value: j,
+                    bound: rig.joint_count(),
+                })
+                .py_err();
             }
             joints.push(j as usize);
         } else {
-            return Err(CaudalError::shape("chain", format!("item {i} is neither a joint name nor an index"))).py_err();
+            return Err(CaudalError::shape(
+                "chain",
+                format!("item {i} is neither a joint name nor an index"),
+            ))
+            .py_err();
         }
     }
     super::errors::guarded(|| TailChain::from_joints(rig, &joints))
@@ -132,7 +157,11 @@ pub struct PyTailSpring {
 impl PyTailSpring {
     #[new]
     #[pyo3(signature = (rig, chain=None, **params))]
-    fn new(rig: &PyRig, chain: Option<&Bound<'_, PyAny>>, params: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+    fn new(
+        rig: &PyRig,
+        chain: Option<&Bound<'_, PyAny>>,
+        params: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Self> {
         let p = params_from(params)?;
         let chain = chain_from(&rig.inner, chain)?;
         let names = rig.inner.joint_names();
@@ -145,7 +174,12 @@ impl PyTailSpring {
 
     /// Advances by `dt` seconds; the first call after construction or
     /// `reset()` only places the tail at rest under `parent_world`.
-    fn step<'py>(&mut self, py: Python<'py>, parent_world: &Bound<'py, PyAny>, dt: f64) -> PyResult<Bound<'py, PyAny>> {
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        parent_world: &Bound<'py, PyAny>,
+        dt: f64,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let m = one_mat4(parent_world, "parent_world")?;
         let inner = &mut self.inner;
         let out = py.core(move || inner.step(m, dt as f32).map(|o| o.to_vec()))?;
@@ -158,7 +192,11 @@ impl PyTailSpring {
     }
 
     /// Starts at rest under `parent_world` now; returns the rest rotations.
-    fn reset_to<'py>(&mut self, py: Python<'py>, parent_world: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    fn reset_to<'py>(
+        &mut self,
+        py: Python<'py>,
+        parent_world: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let m = one_mat4(parent_world, "parent_world")?;
         let inner = &mut self.inner;
         let out = super::errors::guarded(|| inner.reset_to(m).map(|q| q.to_vec()))?;
@@ -301,12 +339,11 @@ fn step_springs<'py>(
     let mut springs = springs;
     let mut refs: Vec<&mut TailSpring> = springs.iter_mut().map(|s| &mut s.inner).collect();
     let total = *output_offsets(&refs).last().unwrap_or(&0);
-    let out = py
-        .core(|| -> crate::error::Result<Vec<Quat>> {
-            let mut out = vec![Quat::IDENTITY; total];
-            step_many(&mut refs, &worlds, dt as f32, &mut out)?;
-            Ok(out)
-        })?;
+    let out = py.core(|| -> crate::error::Result<Vec<Quat>> {
+        let mut out = vec![Quat::IDENTITY; total];
+        step_many(&mut refs, &worlds, dt as f32, &mut out)?;
+        Ok(out)
+    })?;
     quats_to_py(py, &out)
 }
 

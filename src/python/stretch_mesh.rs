@@ -9,7 +9,9 @@ use super::convert::*;
 use super::errors::{Guarded, IntoPy};
 use super::gltf::ModelOrCharacter;
 use crate::chain::ChainParams;
-use crate::measure::stretch::{MeshStretch, RigRows, StretchHarness, StretchStats, TailMotion, WorstEdge};
+use crate::measure::stretch::{
+    MeshStretch, RigRows, StretchHarness, StretchStats, TailMotion, WorstEdge,
+};
 
 pub(crate) fn stats_into(d: &Bound<'_, PyDict>, s: &StretchStats) -> PyResult<()> {
     d.set_item("samples", s.samples)?;
@@ -44,7 +46,11 @@ fn worst<'py>(py: Python<'py>, w: &[WorstEdge]) -> PyResult<Bound<'py, PyList>> 
 }
 
 /// One rig's region rows as a list of dicts.
-pub(crate) fn rows_list<'py>(py: Python<'py>, r: &RigRows, ratios: bool) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn rows_list<'py>(
+    py: Python<'py>,
+    r: &RigRows,
+    ratios: bool,
+) -> PyResult<Bound<'py, PyList>> {
     let rows = PyList::empty(py);
     for row in &r.rows {
         let x = PyDict::new(py);
@@ -63,7 +69,12 @@ pub(crate) fn rows_list<'py>(py: Python<'py>, r: &RigRows, ratios: bool) -> PyRe
 
 /// The whole-mesh view as a dict; `ratios` adds every sampled ratio
 /// (sorted) to each row.
-pub(crate) fn mesh_dict<'py>(py: Python<'py>, m: &MeshStretch, truth: bool, ratios: bool) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn mesh_dict<'py>(
+    py: Python<'py>,
+    m: &MeshStretch,
+    truth: bool,
+    ratios: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     let rigs = PyList::empty(py);
     for r in &m.rigs {
@@ -108,7 +119,10 @@ pub(crate) fn mesh_dict<'py>(py: Python<'py>, m: &MeshStretch, truth: bool, rati
 }
 
 /// Vertex ids of the true tail, checked against the model's vertex count.
-pub(crate) fn truth_vertices(truth: Option<&Bound<'_, PyAny>>, vertex_count: usize) -> PyResult<Option<Vec<u32>>> {
+pub(crate) fn truth_vertices(
+    truth: Option<&Bound<'_, PyAny>>,
+    vertex_count: usize,
+) -> PyResult<Option<Vec<u32>>> {
     truth.map(|t| indices(t, "truth", &[None], Some(vertex_count)).map(|(v, _)| v)).transpose()
 }
 

@@ -23,10 +23,13 @@ pub struct Clip {
 }
 
 fn check_locals(joint_count: usize, locals: &[Trs]) -> Result<()> {
-    if joint_count == 0 || locals.is_empty() || locals.len() % joint_count != 0 {
+    if joint_count == 0 || locals.is_empty() || !locals.len().is_multiple_of(joint_count) {
         return Err(CaudalError::shape(
             "translations",
-            format!("{} transforms is not a whole number of frames of {joint_count} joints", locals.len()),
+            format!(
+                "{} transforms is not a whole number of frames of {joint_count} joints",
+                locals.len()
+            ),
         ));
     }
     if let Some(i) = locals.iter().position(|t| !t.is_finite()) {
@@ -45,12 +48,24 @@ fn check_locals(joint_count: usize, locals: &[Trs]) -> Result<()> {
 }
 
 impl Clip {
-    pub fn new(name: impl Into<String>, rate: f32, duration: f32, joint_count: usize, locals: Vec<Trs>) -> Result<Self> {
+    pub fn new(
+        name: impl Into<String>,
+        rate: f32,
+        duration: f32,
+        joint_count: usize,
+        locals: Vec<Trs>,
+    ) -> Result<Self> {
         if !(rate.is_finite() && rate > 0.0) {
-            return Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")));
+            return Err(CaudalError::param(
+                "rate",
+                format!("sample rate must be positive, got {rate}"),
+            ));
         }
         if !(duration.is_finite() && duration >= 0.0) {
-            return Err(CaudalError::param("duration", format!("must be finite and >= 0, got {duration}")));
+            return Err(CaudalError::param(
+                "duration",
+                format!("must be finite and >= 0, got {duration}"),
+            ));
         }
         check_locals(joint_count, &locals)?;
         Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: None })
@@ -58,17 +73,31 @@ impl Clip {
 
     /// A clip keyed at explicit `times` (seconds, finite, >= 0, strictly
     /// increasing, one per frame). Its `duration` is the last time.
-    pub fn keyed(name: impl Into<String>, times: Vec<f32>, joint_count: usize, locals: Vec<Trs>) -> Result<Self> {
+    pub fn keyed(
+        name: impl Into<String>,
+        times: Vec<f32>,
+        joint_count: usize,
+        locals: Vec<Trs>,
+    ) -> Result<Self> {
         check_locals(joint_count, &locals)?;
         let frames = locals.len() / joint_count;
         if times.len() != frames {
-            return Err(CaudalError::shape("times", format!("{} key times for {frames} frames", times.len())));
+            return Err(CaudalError::shape(
+                "times",
+                format!("{} key times for {frames} frames", times.len()),
+            ));
         }
         if let Some(i) = times.iter().position(|t| !(t.is_finite() && *t >= 0.0)) {
-            return Err(CaudalError::param("times", format!("key time {i} must be finite and >= 0, got {}", times[i])));
+            return Err(CaudalError::param(
+                "times",
+                format!("key time {i} must be finite and >= 0, got {}", times[i]),
+            ));
         }
         if let Some(i) = times.windows(2).position(|w| w[1] <= w[0]) {
-            return Err(CaudalError::param("times", format!("key times must increase: {} then {} at {}", times[i], times[i + 1], i + 1)));
+            return Err(CaudalError::param(
+                "times",
+                format!("key times must increase: {} then {} at {}", times[i], times[i + 1], i + 1),
+            ));
         }
         let span = times[frames - 1] - times[0];
         let rate = if frames > 1 && span > 0.0 { (frames - 1) as f32 / span } else { 1.0 };
@@ -125,7 +154,10 @@ impl Clip {
         } else {
             ": the clip is for another rig"
         };
-        Err(CaudalError::shape("clip", format!("clip {:?} has {c} joints, the rig {r}{hint}", self.name)))
+        Err(CaudalError::shape(
+            "clip",
+            format!("clip {:?} has {c} joints, the rig {r}{hint}", self.name),
+        ))
     }
 
     /// This clip for `rig`, a rig that holds the clip's joints first and in
@@ -148,7 +180,14 @@ impl Clip {
             locals.extend_from_slice(rest);
         }
         check_locals(new, &locals)?;
-        Ok(Clip { name: self.name.clone(), rate: self.rate, duration: self.duration, joint_count: new, locals, times: self.times.clone() })
+        Ok(Clip {
+            name: self.name.clone(),
+            rate: self.rate,
+            duration: self.duration,
+            joint_count: new,
+            locals,
+            times: self.times.clone(),
+        })
     }
 
     /// An error naming `field` unless [`Clip::is_uniform`].

@@ -10,7 +10,12 @@ pub fn world_matrices(parents: &[Option<usize>], order: &[usize], locals: &[Trs]
     out
 }
 
-pub fn world_matrices_into(parents: &[Option<usize>], order: &[usize], locals: &[Trs], out: &mut [Mat4]) {
+pub fn world_matrices_into(
+    parents: &[Option<usize>],
+    order: &[usize],
+    locals: &[Trs],
+    out: &mut [Mat4],
+) {
     for &j in order {
         let local = locals[j].matrix();
         out[j] = match parents[j] {

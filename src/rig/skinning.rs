@@ -17,7 +17,12 @@ pub fn skin_vertices(rig: &Rig, skin: &[Mat4]) -> Vec<Vec3> {
 }
 
 /// Chunks are fixed-size, so results do not depend on the thread count.
-pub fn skin_vertices_into(vertices: &[Vec3], influences: &Influences, skin: &[Mat4], out: &mut [Vec3]) {
+pub fn skin_vertices_into(
+    vertices: &[Vec3],
+    influences: &Influences,
+    skin: &[Mat4],
+    out: &mut [Vec3],
+) {
     const CHUNK: usize = 4096;
     out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
         let base = c * CHUNK;

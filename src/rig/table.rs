@@ -164,7 +164,11 @@ fn check_finite_vec3(field: &str, v: &[Vec3]) -> Result<()> {
 /// the squared diagonal: f32 positions carry about 7 digits, so a smaller
 /// cross product is rounding, not area.
 fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
-    let (lo, hi) = vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let (lo, hi) = vertices
+        .iter()
+        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| {
+            (lo.min(*p), hi.max(*p))
+        });
     let extent = hi - lo;
     let diagonal = extent.length();
     if !diagonal.is_finite() {
@@ -185,7 +189,10 @@ fn check_measurable(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
         (b - a).cross(c - a).length() > min_area2
     });
     if !triangles.is_empty() && !has_area {
-        return Err(CaudalError::shape("triangles", format!("all {} triangles are degenerate (zero area)", triangles.len())));
+        return Err(CaudalError::shape(
+            "triangles",
+            format!("all {} triangles are degenerate (zero area)", triangles.len()),
+        ));
     }
     Ok(())
 }
@@ -226,7 +233,12 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
     for (i, p) in parents.iter().enumerate() {
         if let Some(p) = *p {
             if p >= n {
-                return Err(CaudalError::IndexOutOfRange { field: "parents".into(), index: i, value: p as i64, bound: n });
+                return Err(CaudalError::IndexOutOfRange {
+                    field: "parents".into(),
+                    index: i,
+                    value: p as i64,
+                    bound: n,
+                });
             }
         }
     }
@@ -250,18 +262,32 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
             seen[j] = true;
         }
         let j = seen.iter().position(|s| !s).unwrap_or(0);
-        return Err(CaudalError::CyclicParents { joint: names.get(j).cloned().unwrap_or_else(|| j.to_string()) });
+        return Err(CaudalError::CyclicParents {
+            joint: names.get(j).cloned().unwrap_or_else(|| j.to_string()),
+        });
     }
     Ok(order)
 }
 
 impl Rig {
     pub fn new(parts: RigParts) -> Result<Rig> {
-        let RigParts { vertices, triangles, mut influences, joint_names, parents, bind_world, inverse_bind, rest_local, normalize } =
-            parts;
+        let RigParts {
+            vertices,
+            triangles,
+            mut influences,
+            joint_names,
+            parents,
+            bind_world,
+            inverse_bind,
+            rest_local,
+            normalize,
+        } = parts;
         let n = vertices.len();
         if n == 0 {
-            return Err(CaudalError::EmptyMesh { field: "vertices".into(), message: "no vertices".into() });
+            return Err(CaudalError::EmptyMesh {
+                field: "vertices".into(),
+                message: "no vertices".into(),
+            });
         }
         // No triangles is a point cloud: enough for skinning and the surface
         // solve; the stages that read the surface ask for it
@@ -270,7 +296,12 @@ impl Rig {
         for (t, tri) in triangles.iter().enumerate() {
             for &i in tri {
                 if i as usize >= n {
-                    return Err(CaudalError::IndexOutOfRange { field: "triangles".into(), index: t, value: i as i64, bound: n });
+                    return Err(CaudalError::IndexOutOfRange {
+                        field: "triangles".into(),
+                        index: t,
+                        value: i as i64,
+                        bound: n,
+                    });
                 }
             }
         }
@@ -281,7 +312,10 @@ impl Rig {
             return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
         }
         if parents.len() != jn {
-            return Err(CaudalError::shape("parents", format!("{} parents for {} joints", parents.len(), jn)));
+            return Err(CaudalError::shape(
+                "parents",
+                format!("{} parents for {} joints", parents.len(), jn),
+            ));
         }
         let mut seen = HashMap::with_capacity(jn);
         for name in &joint_names {
@@ -293,14 +327,21 @@ impl Rig {
 
         // Check what was given before deriving the other: a singular matrix
         // would otherwise surface as a NaN in a field the caller never passed.
-        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)] {
+        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)]
+        {
             let Some(m) = m else { continue };
             if m.len() != jn {
-                return Err(CaudalError::shape(field, format!("{} matrices for {} joints", m.len(), jn)));
+                return Err(CaudalError::shape(
+                    field,
+                    format!("{} matrices for {} joints", m.len(), jn),
+                ));
             }
             check_finite_mat(field, m)?;
             if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
-                return Err(CaudalError::Parameter { field: field.into(), message: format!("matrix of joint {:?} is singular", joint_names[j]) });
+                return Err(CaudalError::Parameter {
+                    field: field.into(),
+                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
+                });
             }
         }
         let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
@@ -317,7 +358,10 @@ impl Rig {
                 (b, ib)
             }
             (None, None) => {
-                return Err(CaudalError::shape("bind_matrices", "either bind world matrices or inverse bind matrices are required"))
+                return Err(CaudalError::shape(
+                    "bind_matrices",
+                    "either bind world matrices or inverse bind matrices are required",
+                ))
             }
         };
 
@@ -335,11 +379,19 @@ impl Rig {
             || influences.offsets.windows(2).any(|w| w[1] < w[0])
             || *influences.offsets.last().unwrap() as usize != influences.joints.len()
         {
-            return Err(CaudalError::shape("skin_joints", "row offsets are not increasing or do not cover the rows"));
+            return Err(CaudalError::shape(
+                "skin_joints",
+                "row offsets are not increasing or do not cover the rows",
+            ));
         }
         for (i, &j) in influences.joints.iter().enumerate() {
             if j as usize >= jn {
-                return Err(CaudalError::IndexOutOfRange { field: "skin_joints".into(), index: i, value: j as i64, bound: jn });
+                return Err(CaudalError::IndexOutOfRange {
+                    field: "skin_joints".into(),
+                    index: i,
+                    value: j as i64,
+                    bound: jn,
+                });
             }
         }
         for (i, &w) in influences.weights.iter().enumerate() {
@@ -379,17 +431,33 @@ impl Rig {
         let rest_local = match rest_local {
             Some(r) => {
                 if r.len() != jn {
-                    return Err(CaudalError::shape("rest_translations", format!("{} rest transforms for {} joints", r.len(), jn)));
+                    return Err(CaudalError::shape(
+                        "rest_translations",
+                        format!("{} rest transforms for {} joints", r.len(), jn),
+                    ));
                 }
                 if let Some(i) = r.iter().position(|t| !t.is_finite()) {
-                    return Err(CaudalError::NonFinite { field: "rest_translations".into(), index: i });
+                    return Err(CaudalError::NonFinite {
+                        field: "rest_translations".into(),
+                        index: i,
+                    });
                 }
                 r
             }
             None => neutral_locals(&parents, &bind_world),
         };
 
-        Ok(Rig { vertices, triangles, influences, joint_names, parents, bind_world, inverse_bind, rest_local, order })
+        Ok(Rig {
+            vertices,
+            triangles,
+            influences,
+            joint_names,
+            parents,
+            bind_world,
+            inverse_bind,
+            rest_local,
+            order,
+        })
     }
 
     pub fn to_parts(&self) -> RigParts {
@@ -438,7 +506,10 @@ impl Rig {
     /// cloud skins and solves, but has no surface to detect or measure on).
     pub fn require_triangles(&self, stage: &str) -> Result<()> {
         if self.triangles.is_empty() {
-            return Err(CaudalError::EmptyMesh { field: "triangles".into(), message: format!("{stage} needs the rig's triangles; this rig is a point cloud") });
+            return Err(CaudalError::EmptyMesh {
+                field: "triangles".into(),
+                message: format!("{stage} needs the rig's triangles; this rig is a point cloud"),
+            });
         }
         Ok(())
     }
@@ -455,7 +526,8 @@ impl Rig {
 
     /// Like [`Rig::joint_index`] but an unknown name is an error naming `field`.
     pub fn require_joint(&self, field: &str, name: &str) -> Result<usize> {
-        self.joint_index(name).ok_or_else(|| CaudalError::UnknownJoint { field: field.into(), name: name.into() })
+        self.joint_index(name)
+            .ok_or_else(|| CaudalError::UnknownJoint { field: field.into(), name: name.into() })
     }
 
     /// True when this rig is `base` with joints appended (what growing a
@@ -475,9 +547,11 @@ impl Rig {
 
     /// Bind-pose bounding box of the mesh.
     pub fn bounds(&self) -> (Vec3, Vec3) {
-        self.vertices.iter().fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| {
-            (lo.min(*p), hi.max(*p))
-        })
+        self.vertices
+            .iter()
+            .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| {
+                (lo.min(*p), hi.max(*p))
+            })
     }
 
     /// Model height `H`: the bind-pose extent along the up (Y) axis.

@@ -15,7 +15,8 @@ impl Default for Trs {
 }
 
 impl Trs {
-    pub const IDENTITY: Trs = Trs { translation: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE };
+    pub const IDENTITY: Trs =
+        Trs { translation: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE };
 
     pub fn new(translation: Vec3, rotation: Quat, scale: Vec3) -> Self {
         Trs { translation, rotation, scale }

@@ -89,7 +89,12 @@ pub struct Alignment {
 }
 
 impl Alignment {
-    pub const IDENTITY: Alignment = Alignment { mode: AlignMode::None, scale: 1.0, rotation: DMat3::IDENTITY, translation: DVec3::ZERO };
+    pub const IDENTITY: Alignment = Alignment {
+        mode: AlignMode::None,
+        scale: 1.0,
+        rotation: DMat3::IDENTITY,
+        translation: DVec3::ZERO,
+    };
 
     /// Source point to target space.
     #[inline]
@@ -123,13 +128,21 @@ fn by_bounds(source: &[Vec3], target: &[Vec3]) -> Alignment {
     let scale = if sd > 0.0 { td / sd } else { 1.0 };
     let sc = (slo + shi) * 0.5;
     let tc = (tlo + thi) * 0.5;
-    Alignment { mode: AlignMode::Bounds, scale, rotation: DMat3::IDENTITY, translation: tc - sc * scale }
+    Alignment {
+        mode: AlignMode::Bounds,
+        scale,
+        rotation: DMat3::IDENTITY,
+        translation: tc - sc * scale,
+    }
 }
 
 /// Median distance from the sampled target points to the aligned source
 /// surface (measured in target units).
 fn median_gap(tree: &TriangleTree, samples: &[DVec3], a: &Alignment) -> f64 {
-    let mut d: Vec<f64> = samples.iter().filter_map(|t| tree.closest(a.invert(*t)).map(|h| h.distance * a.scale)).collect();
+    let mut d: Vec<f64> = samples
+        .iter()
+        .filter_map(|t| tree.closest(a.invert(*t)).map(|h| h.distance * a.scale))
+        .collect();
     median(&mut d)
 }
 
@@ -169,11 +182,31 @@ fn umeyama(from: &[DVec3], to: &[DVec3]) -> Option<Alignment> {
     if !(scale.is_finite() && scale > 0.0) {
         return None;
     }
-    let r = DMat3::from_cols_array(&[rot[(0, 0)], rot[(1, 0)], rot[(2, 0)], rot[(0, 1)], rot[(1, 1)], rot[(2, 1)], rot[(0, 2)], rot[(1, 2)], rot[(2, 2)]]);
-    Some(Alignment { mode: AlignMode::Similarity, scale, rotation: r, translation: ct - r * cf * scale })
+    let r = DMat3::from_cols_array(&[
+        rot[(0, 0)],
+        rot[(1, 0)],
+        rot[(2, 0)],
+        rot[(0, 1)],
+        rot[(1, 1)],
+        rot[(2, 1)],
+        rot[(0, 2)],
+        rot[(1, 2)],
+        rot[(2, 2)],
+    ]);
+    Some(Alignment {
+        mode: AlignMode::Similarity,
+        scale,
+        rotation: r,
+        translation: ct - r * cf * scale,
+    })
 }
 
-fn fit_similarity(tree: &TriangleTree, samples: &[DVec3], start: Alignment, diagonal: f64) -> Alignment {
+fn fit_similarity(
+    tree: &TriangleTree,
+    samples: &[DVec3],
+    start: Alignment,
+    diagonal: f64,
+) -> Alignment {
     let mut a = start;
     let mut prev: Vec<DVec3> = samples.iter().map(|t| a.invert(*t)).collect();
     for _ in 0..FIT_ITERATIONS {
@@ -183,11 +216,13 @@ fn fit_similarity(tree: &TriangleTree, samples: &[DVec3], start: Alignment, diag
             .collect();
         let mut d: Vec<f64> = hits.iter().map(|h| h.2).collect();
         let cut = FIT_TRIM * median(&mut d);
-        let (from, to): (Vec<DVec3>, Vec<DVec3>) = hits.iter().filter(|h| h.2 <= cut || cut == 0.0).map(|h| (h.0, h.1)).unzip();
+        let (from, to): (Vec<DVec3>, Vec<DVec3>) =
+            hits.iter().filter(|h| h.2 <= cut || cut == 0.0).map(|h| (h.0, h.1)).unzip();
         let Some(next) = umeyama(&from, &to) else { break };
         a = next;
         let now: Vec<DVec3> = samples.iter().map(|t| a.invert(*t)).collect();
-        let moved = now.iter().zip(&prev).map(|(p, q)| p.distance(*q)).fold(0.0, f64::max) * a.scale;
+        let moved =
+            now.iter().zip(&prev).map(|(p, q)| p.distance(*q)).fold(0.0, f64::max) * a.scale;
         prev = now;
         if moved <= FIT_TOLERANCE * diagonal {
             break;
@@ -214,7 +249,9 @@ pub fn align(mode: AlignMode, source: &[Vec3], tree: &TriangleTree, target: &[Ve
     let alignment = match mode {
         AlignMode::None => identity,
         AlignMode::Bounds => by_bounds(source, target),
-        AlignMode::Similarity => fit_similarity(tree, &samples, by_bounds(source, target), diagonal),
+        AlignMode::Similarity => {
+            fit_similarity(tree, &samples, by_bounds(source, target), diagonal)
+        }
         AlignMode::Auto => {
             // Within the slack the identity wins whatever the fit finds.
             let gi = median_gap(tree, &samples, &identity);
@@ -222,7 +259,10 @@ pub fn align(mode: AlignMode, source: &[Vec3], tree: &TriangleTree, target: &[Ve
                 identity
             } else {
                 let fitted = fit_similarity(tree, &samples, by_bounds(source, target), diagonal);
-                if gi <= KEEP_IDENTITY_WITHIN * median_gap(tree, &samples, &fitted) + KEEP_IDENTITY_SLACK * diagonal {
+                if gi
+                    <= KEEP_IDENTITY_WITHIN * median_gap(tree, &samples, &fitted)
+                        + KEEP_IDENTITY_SLACK * diagonal
+                {
                     identity
                 } else {
                     fitted

@@ -28,7 +28,13 @@ use super::rigid::compose;
 
 /// Fills the skinning matrices of inactive joints from the hierarchy
 /// (`m` centred on `center`, like the constraints).
-pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], center: &Vector3<f64>, m: &mut [Matrix3x4<f64>]) {
+pub fn place_inactive(
+    rig: &Rig,
+    active: &[bool],
+    weight: &[f64],
+    center: &Vector3<f64>,
+    m: &mut [Matrix3x4<f64>],
+) {
     let parents = rig.parents();
     let b = rig.joint_count();
     let depth = {
@@ -52,7 +58,11 @@ pub fn place_inactive(rig: &Rig, active: &[bool], weight: &[f64], center: &Vecto
             }
             rep = match rep {
                 None => Some(k),
-                Some(r) if depth[k] < depth[r] || (depth[k] == depth[r] && weight[k] > weight[r]) => Some(k),
+                Some(r)
+                    if depth[k] < depth[r] || (depth[k] == depth[r] && weight[k] > weight[r]) =>
+                {
+                    Some(k)
+                }
                 keep => keep,
             };
         }

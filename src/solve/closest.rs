@@ -101,7 +101,13 @@ impl TriangleTree {
         let mut order: Vec<usize> = (0..corners.len()).collect();
         let centres: Vec<DVec3> = corners.iter().map(|c| (c[0] + c[1] + c[2]) / 3.0).collect();
         let mut nodes = Vec::with_capacity(2 * corners.len() / LEAF_SIZE + 1);
-        nodes.push(Node { lo: DVec3::ZERO, hi: DVec3::ZERO, start: 0, end: corners.len(), left: 0 });
+        nodes.push(Node {
+            lo: DVec3::ZERO,
+            hi: DVec3::ZERO,
+            start: 0,
+            end: corners.len(),
+            left: 0,
+        });
         let mut stack = vec![0usize];
         while let Some(n) = stack.pop() {
             let (start, end) = (nodes[n].start, nodes[n].end);
@@ -121,9 +127,16 @@ impl TriangleTree {
                 continue;
             }
             let ext = chi - clo;
-            let axis = if ext.x >= ext.y && ext.x >= ext.z { 0 } else if ext.y >= ext.z { 1 } else { 2 };
+            let axis = if ext.x >= ext.y && ext.x >= ext.z {
+                0
+            } else if ext.y >= ext.z {
+                1
+            } else {
+                2
+            };
             let mid = start + (end - start) / 2;
-            order[start..end].sort_by(|&a, &b| centres[a][axis].total_cmp(&centres[b][axis]).then(a.cmp(&b)));
+            order[start..end]
+                .sort_by(|&a, &b| centres[a][axis].total_cmp(&centres[b][axis]).then(a.cmp(&b)));
             let left = nodes.len();
             nodes.push(Node { lo, hi, start, end: mid, left: 0 });
             nodes.push(Node { lo, hi, start: mid, end, left: 0 });
@@ -143,7 +156,12 @@ impl TriangleTree {
         if self.corners.is_empty() {
             return None;
         }
-        let mut best = Hit { triangle: usize::MAX, weights: [0.0; 3], point: DVec3::ZERO, distance: f64::INFINITY };
+        let mut best = Hit {
+            triangle: usize::MAX,
+            weights: [0.0; 3],
+            point: DVec3::ZERO,
+            distance: f64::INFINITY,
+        };
         let mut best2 = f64::INFINITY;
         let mut stack = vec![0usize];
         while let Some(n) = stack.pop() {

@@ -69,7 +69,8 @@ pub fn subsample(rig: &Rig, budget: usize) -> Vec<usize> {
         };
         spread(q.x as u32) | (spread(q.y as u32) << 1) | (spread(q.z as u32) << 2)
     };
-    let mut order: Vec<(u64, usize)> = rig.vertices().iter().enumerate().map(|(i, p)| (morton(*p), i)).collect();
+    let mut order: Vec<(u64, usize)> =
+        rig.vertices().iter().enumerate().map(|(i, p)| (morton(*p), i)).collect();
     order.sort_unstable();
     let mut keep = vec![false; n];
     for k in 0..budget {
@@ -115,7 +116,12 @@ impl Constraints {
         let mut moments: Vec<Option<Matrix4<f64>>> = vec![None; b * b];
         for &v in &vertices {
             let p = rest[v];
-            let q = Vector4::new(p.x as f64 - center.x, p.y as f64 - center.y, p.z as f64 - center.z, 1.0);
+            let q = Vector4::new(
+                p.x as f64 - center.x,
+                p.y as f64 - center.y,
+                p.z as f64 - center.z,
+                1.0,
+            );
             let outer = q * q.transpose();
             let (js, ws) = inf.of(v);
             for (&ja, &wa) in js.iter().zip(ws) {
@@ -128,7 +134,8 @@ impl Constraints {
                     if wb <= 0.0 {
                         continue;
                     }
-                    *moments[ja as usize * b + jb as usize].get_or_insert_with(Matrix4::zeros) += outer * (wa as f64 * wb as f64);
+                    *moments[ja as usize * b + jb as usize].get_or_insert_with(Matrix4::zeros) +=
+                        outer * (wa as f64 * wb as f64);
                 }
             }
             offsets.push(joints.len());
@@ -147,7 +154,18 @@ impl Constraints {
             }
             pairs[ja].push((jb, g));
         }
-        Constraints { center, vertices, points, offsets, joints, weights, weight_sums, active, pairs, own }
+        Constraints {
+            center,
+            vertices,
+            points,
+            offsets,
+            joints,
+            weights,
+            weight_sums,
+            active,
+            pairs,
+            own,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -175,7 +193,11 @@ impl Constraints {
             .zip(&self.weight_sums)
             .map(|(&v, &s)| {
                 let p = surfaces.at(offset + v);
-                Vector3::new(p.x - s * self.center.x, p.y - s * self.center.y, p.z - s * self.center.z)
+                Vector3::new(
+                    p.x - s * self.center.x,
+                    p.y - s * self.center.y,
+                    p.z - s * self.center.z,
+                )
             })
             .collect()
     }

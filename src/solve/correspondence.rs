@@ -64,14 +64,25 @@ fn source_triangles(source: &Rig) -> Vec<[DVec3; 3]> {
     if source.triangles().is_empty() {
         return v.iter().map(|p| [p.as_dvec3(); 3]).collect();
     }
-    source.triangles().iter().map(|t| [v[t[0] as usize].as_dvec3(), v[t[1] as usize].as_dvec3(), v[t[2] as usize].as_dvec3()]).collect()
+    source
+        .triangles()
+        .iter()
+        .map(|t| {
+            [v[t[0] as usize].as_dvec3(), v[t[1] as usize].as_dvec3(), v[t[2] as usize].as_dvec3()]
+        })
+        .collect()
 }
 
 impl Correspondence {
     /// Aligns the rest poses (`mode`), ties every target vertex to the
     /// source surface, and refuses (an `alignment` error) when the median
     /// gap left is above `max_median_gap` of the target diagonal.
-    pub fn new(source: &Rig, target: &Rig, mode: AlignMode, max_median_gap: f64) -> Result<Correspondence> {
+    pub fn new(
+        source: &Rig,
+        target: &Rig,
+        mode: AlignMode,
+        max_median_gap: f64,
+    ) -> Result<Correspondence> {
         let tree = TriangleTree::new(source_triangles(source));
         let aligned = align(mode, source.vertices(), &tree, target.vertices());
         let diagonal = target.diagonal() as f64;
@@ -91,7 +102,13 @@ impl Correspondence {
         Ok(Self::tie(source, target.vertices(), &tree, aligned.alignment, diagonal))
     }
 
-    fn tie(source: &Rig, target: &[Vec3], tree: &TriangleTree, alignment: Alignment, diagonal: f64) -> Correspondence {
+    fn tie(
+        source: &Rig,
+        target: &[Vec3],
+        tree: &TriangleTree,
+        alignment: Alignment,
+        diagonal: f64,
+    ) -> Correspondence {
         let n = target.len();
         let with_triangles = !source.triangles().is_empty();
         let inf = source.influences();

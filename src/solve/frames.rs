@@ -102,7 +102,11 @@ positions_of_vec!(DVec3);
 
 /// A local transform as an f64 matrix.
 pub fn trs64(t: &Trs) -> DMat4 {
-    DMat4::from_scale_rotation_translation(t.scale.as_dvec3(), t.rotation.as_dquat().normalize(), t.translation.as_dvec3())
+    DMat4::from_scale_rotation_translation(
+        t.scale.as_dvec3(),
+        t.rotation.as_dquat().normalize(),
+        t.translation.as_dvec3(),
+    )
 }
 
 /// Joint world matrices of one pose (f64 forward kinematics).

@@ -22,7 +22,10 @@ impl ReportLevel {
             "none" => Ok(ReportLevel::None),
             "summary" => Ok(ReportLevel::Summary),
             "full" => Ok(ReportLevel::Full),
-            _ => Err(CaudalError::param(field, format!("unknown report {s:?} (expected \"none\", \"summary\" or \"full\")"))),
+            _ => Err(CaudalError::param(
+                field,
+                format!("unknown report {s:?} (expected \"none\", \"summary\" or \"full\")"),
+            )),
         }
     }
     pub fn name(&self) -> &'static str {
@@ -51,7 +54,10 @@ impl SolveMode {
         match s {
             "rigid" => Ok(SolveMode::Rigid),
             "rotation_only" => Ok(SolveMode::RotationOnly),
-            _ => Err(CaudalError::param(field, format!("unknown mode {s:?} (expected \"rigid\" or \"rotation_only\")"))),
+            _ => Err(CaudalError::param(
+                field,
+                format!("unknown mode {s:?} (expected \"rigid\" or \"rotation_only\")"),
+            )),
         }
     }
     pub fn name(&self) -> &'static str {
@@ -182,7 +188,13 @@ impl SolveParams {
             return Err(CaudalError::param("max_sweeps", "must be at least 1"));
         }
         if self.max_sweeps > MAX_SWEEPS_BOUND {
-            return Err(CaudalError::param("max_sweeps", format!("{} is above the bound {MAX_SWEEPS_BOUND} (at most that many sweeps)", self.max_sweeps)));
+            return Err(CaudalError::param(
+                "max_sweeps",
+                format!(
+                    "{} is above the bound {MAX_SWEEPS_BOUND} (at most that many sweeps)",
+                    self.max_sweeps
+                ),
+            ));
         }
         for (field, v) in [
             ("progress_tolerance", self.progress_tolerance),

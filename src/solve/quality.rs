@@ -88,12 +88,24 @@ pub struct Tally {
 
 impl Tally {
     pub fn new(joints: usize, keep_errors: bool) -> Tally {
-        Tally { bone_error: vec![0.0; joints], bone_weight: vec![0.0; joints], errors: keep_errors.then(Vec::new), ..Tally::default() }
+        Tally {
+            bone_error: vec![0.0; joints],
+            bone_weight: vec![0.0; joints],
+            errors: keep_errors.then(Vec::new),
+            ..Tally::default()
+        }
     }
 
     /// One pose: `skinned` and `targets(v)` for every vertex, at `time`
     /// (`frame` = its key index, or usize::MAX between keys).
-    pub fn pose(&mut self, rig: &Rig, skinned: &[DVec3], target: impl Fn(usize) -> DVec3, time: f32, frame: usize) {
+    pub fn pose(
+        &mut self,
+        rig: &Rig,
+        skinned: &[DVec3],
+        target: impl Fn(usize) -> DVec3,
+        time: f32,
+        frame: usize,
+    ) {
         let rest = rig.vertices();
         let inf = rig.influences();
         let mut sum = 0.0;
@@ -166,7 +178,11 @@ pub fn combine(rig: &Rig, keys: Tally, halfway: Option<Tally>) -> Quality {
         worst_time: worst.2,
         worst_frame: keys.worst.3,
         frame_mean_error: keys.frame_means.iter().map(|m| m / diagonal).collect(),
-        bone_errors: bone_error.iter().zip(&bone_weight).map(|(e, w)| if *w > 0.0 { e / w / diagonal } else { 0.0 }).collect(),
+        bone_errors: bone_error
+            .iter()
+            .zip(&bone_weight)
+            .map(|(e, w)| if *w > 0.0 { e / w / diagonal } else { 0.0 })
+            .collect(),
         errors: keys.errors.unwrap_or_default(),
     }
 }
@@ -185,7 +201,11 @@ pub fn skin_clip(rig: &Rig, clip: &Clip) -> Vec<Vec3> {
 
 /// Quality of `skinned` against `targets` (both frame-major, full mesh, a
 /// frame every 1/`rate` s for the worst time), with the per-vertex errors.
-pub fn measure<A: Positions + ?Sized, B: Positions + ?Sized>(rig: &Rig, skinned: &A, targets: &B) -> Quality {
+pub fn measure<A: Positions + ?Sized, B: Positions + ?Sized>(
+    rig: &Rig,
+    skinned: &A,
+    targets: &B,
+) -> Quality {
     let n = rig.vertex_count();
     let frames = targets.count() / n.max(1);
     let mut tally = Tally::new(rig.joint_count(), true);
@@ -199,7 +219,12 @@ pub fn measure<A: Positions + ?Sized, B: Positions + ?Sized>(rig: &Rig, skinned:
 }
 
 /// Transfer quality restricted to a vertex subset (a tail region, say).
-pub fn quality_over<A: Positions + ?Sized, B: Positions + ?Sized>(rig: &Rig, skinned: &A, targets: &B, subset: &[usize]) -> f64 {
+pub fn quality_over<A: Positions + ?Sized, B: Positions + ?Sized>(
+    rig: &Rig,
+    skinned: &A,
+    targets: &B,
+    subset: &[usize],
+) -> f64 {
     let n = rig.vertex_count();
     let frames = targets.count() / n.max(1);
     let rest = rig.vertices();
@@ -218,15 +243,19 @@ pub fn quality_over<A: Positions + ?Sized, B: Positions + ?Sized>(rig: &Rig, ski
 /// `red_at * diagonal` or worse, through cyan, green and yellow (hue 240
 /// degrees down to 0, linear in the error). Linear RGB in 0..1.
 pub fn heat_colour(error: f32, diagonal: f32, red_at: f32) -> [f32; 3] {
-    let x = if diagonal > 0.0 && red_at > 0.0 { (error / (red_at * diagonal)).clamp(0.0, 1.0) } else { 1.0 };
+    let x = if diagonal > 0.0 && red_at > 0.0 {
+        (error / (red_at * diagonal)).clamp(0.0, 1.0)
+    } else {
+        1.0
+    };
     let x = if x.is_nan() { 1.0 } else { x };
     // Hue 240 (blue) -> 0 (red) in four linear legs.
     let h = (1.0 - x) * 4.0;
     match h {
-        h if h >= 3.0 => [0.0, 4.0 - h, 1.0],       // blue -> cyan
-        h if h >= 2.0 => [0.0, 1.0, h - 2.0],       // cyan -> green
-        h if h >= 1.0 => [2.0 - h, 1.0, 0.0],       // green -> yellow
-        h => [1.0, h, 0.0],                          // yellow -> red
+        h if h >= 3.0 => [0.0, 4.0 - h, 1.0], // blue -> cyan
+        h if h >= 2.0 => [0.0, 1.0, h - 2.0], // cyan -> green
+        h if h >= 1.0 => [2.0 - h, 1.0, 0.0], // green -> yellow
+        h => [1.0, h, 0.0],                   // yellow -> red
     }
 }
 

@@ -38,7 +38,13 @@ fn block_value(m: &Matrix3x4<f64>, g: &nalgebra::Matrix4<f64>, c: &Matrix3x4<f64
 /// One Gauss-Seidel sweep over `order` (active joints). Returns the exact
 /// change of the total squared constraint error (<= 0 up to rounding and the
 /// proximal term).
-pub fn sweep(cons: &Constraints, y: &[Matrix3x4<f64>], m: &mut [Matrix3x4<f64>], order: &[usize], proximal: f64) -> f64 {
+pub fn sweep(
+    cons: &Constraints,
+    y: &[Matrix3x4<f64>],
+    m: &mut [Matrix3x4<f64>],
+    order: &[usize],
+    proximal: f64,
+) -> f64 {
     let mut delta = 0.0;
     for &j in order {
         let mut c = y[j];
@@ -89,7 +95,8 @@ pub struct AffineSeed {
 
 impl AffineSeed {
     pub fn new(cons: &Constraints, ridge: f64, topological: &[usize]) -> Option<AffineSeed> {
-        let joints: Vec<usize> = topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
+        let joints: Vec<usize> =
+            topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
         let mut block = vec![usize::MAX; cons.active.len()];
         for (b, &j) in joints.iter().enumerate() {
             block[j] = b;
@@ -111,7 +118,10 @@ impl AffineSeed {
                 }
             }
         }
-        let scale = (0..nb).flat_map(|b| (0..4).map(move |a| (b, a))).map(|(b, a)| lower[b * nb + b].map_or(0.0, |g| g[(a, a)])).fold(0.0f64, f64::max);
+        let scale = (0..nb)
+            .flat_map(|b| (0..4).map(move |a| (b, a)))
+            .map(|(b, a)| lower[b * nb + b].map_or(0.0, |g| g[(a, a)]))
+            .fold(0.0f64, f64::max);
         let mut ridge_v = vec![0.0; 4 * nb];
         for b in 0..nb {
             let g = lower[b * nb + b].as_mut()?;
@@ -156,7 +166,12 @@ impl AffineSeed {
     }
 
     /// Rigid seed for every active joint (inactive ones copied from `prior`).
-    pub fn seed(&self, cons: &Constraints, y: &[Matrix3x4<f64>], prior: &[Matrix3x4<f64>]) -> Vec<Matrix3x4<f64>> {
+    pub fn seed(
+        &self,
+        cons: &Constraints,
+        y: &[Matrix3x4<f64>],
+        prior: &[Matrix3x4<f64>],
+    ) -> Vec<Matrix3x4<f64>> {
         // Unknown block b is M_j^T (4x3); right-hand side Y_j^T + ridge * prior^T.
         let rhs: Vec<Matrix4x3<f64>> = self
             .joints
@@ -185,7 +200,12 @@ impl AffineSeed {
     /// cancellation), then projected back onto rigid motions. On float64
     /// surfaces the moment sums cannot resolve errors below ~1e-8 of the
     /// diagonal; the residuals can, and a control run comes out exact.
-    pub fn refine(&self, cons: &Constraints, targets: &[Vector3<f64>], m: &[Matrix3x4<f64>]) -> Vec<Matrix3x4<f64>> {
+    pub fn refine(
+        &self,
+        cons: &Constraints,
+        targets: &[Vector3<f64>],
+        m: &[Matrix3x4<f64>],
+    ) -> Vec<Matrix3x4<f64>> {
         let mut r = vec![Matrix3x4::<f64>::zeros(); m.len()];
         for (i, (p, t)) in cons.points.iter().zip(targets).enumerate() {
             let outer = (t - cons.skinned(i, m)) * p.transpose();

@@ -137,7 +137,20 @@ impl Hierarchy {
                 unknowns += 3;
             }
         }
-        Hierarchy { parents, order, heads, tin, tout, roots, root_of, anc_offsets, anc, rot_param, trans_param, unknowns }
+        Hierarchy {
+            parents,
+            order,
+            heads,
+            tin,
+            tout,
+            roots,
+            root_of,
+            anc_offsets,
+            anc,
+            rot_param,
+            trans_param,
+            unknowns,
+        }
     }
 
     #[inline]
@@ -162,16 +175,23 @@ impl Hierarchy {
     }
 
     /// Normal equations `J^T J` and `J^T e` at `m`.
-    fn normal_equations(&self, cons: &Constraints, m: &[Matrix3x4<f64>], targets: &[Vector3<f64>]) -> (DMatrix<f64>, DVector<f64>) {
+    fn normal_equations(
+        &self,
+        cons: &Constraints,
+        m: &[Matrix3x4<f64>],
+        targets: &[Vector3<f64>],
+    ) -> (DMatrix<f64>, DVector<f64>) {
         let u = self.unknowns;
         let mut a = DMatrix::<f64>::zeros(u, u);
         let mut g = DVector::<f64>::zeros(u);
-        let pivots: Vec<Vector3<f64>> = (0..m.len()).map(|j| m[j] * self.heads[j].push(1.0)).collect();
+        let pivots: Vec<Vector3<f64>> =
+            (0..m.len()).map(|j| m[j] * self.heads[j].push(1.0)).collect();
         // Per vertex: (param index, kind, vector) rows of J^T; kind 0 = rotation (z), 1 = translation (weight in x).
         let mut rows: Vec<(usize, bool, Vector3<f64>, f64)> = Vec::new();
         for i in 0..cons.len() {
             let (js, ws) = cons.influences(i);
-            let q: Vec<Vector3<f64>> = js.iter().zip(ws).map(|(&k, &w)| (m[k] * cons.points[i]) * w).collect();
+            let q: Vec<Vector3<f64>> =
+                js.iter().zip(ws).map(|(&k, &w)| (m[k] * cons.points[i]) * w).collect();
             let mut s_all = Vector3::zeros();
             for qk in &q {
                 s_all += qk;
@@ -288,7 +308,8 @@ impl Hierarchy {
             }
             stats.sweeps = s + 1;
             let (a, g) = self.normal_equations(cons, m, targets);
-            let scale = (0..self.unknowns).map(|r| a[(r, r)]).fold(0.0f64, f64::max).max(f64::MIN_POSITIVE);
+            let scale =
+                (0..self.unknowns).map(|r| a[(r, r)]).fold(0.0f64, f64::max).max(f64::MIN_POSITIVE);
             let mut accepted = None;
             while damping <= LM_MAX_DAMPING {
                 let mut damped = a.clone();

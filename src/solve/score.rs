@@ -26,13 +26,20 @@ pub struct Score {
 
 /// For each target joint, the source joint of the same name, after
 /// `rename` (target name to source name; names it lacks are kept).
-pub fn joint_map(source: &Rig, target: &Rig, rename: impl Fn(&str) -> Option<String>) -> Result<Vec<usize>> {
+pub fn joint_map(
+    source: &Rig,
+    target: &Rig,
+    rename: impl Fn(&str) -> Option<String>,
+) -> Result<Vec<usize>> {
     target
         .joint_names()
         .iter()
         .map(|n| {
             let original = rename(n).unwrap_or_else(|| n.clone());
-            source.joint_index(&original).ok_or_else(|| CaudalError::UnknownJoint { field: "target joint names".into(), name: original })
+            source.joint_index(&original).ok_or_else(|| CaudalError::UnknownJoint {
+                field: "target joint names".into(),
+                name: original,
+            })
         })
         .collect()
 }
@@ -76,6 +83,12 @@ pub fn score(rig: &Rig, got: &[Vec<DVec3>], want: &[Vec<DVec3>]) -> Score {
             count += 1;
         }
     }
-    let quality = if motion > 0.0 { 1.0 - err / motion } else if err == 0.0 { 1.0 } else { 0.0 };
+    let quality = if motion > 0.0 {
+        1.0 - err / motion
+    } else if err == 0.0 {
+        1.0
+    } else {
+        0.0
+    };
     Score { quality, mean: err / count.max(1) as f64 / diag, worst: worst / diag }
 }

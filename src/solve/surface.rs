@@ -7,7 +7,10 @@ use glam::{DMat4, DVec3};
 use super::assemble::{clip_from_worlds, place_inactive, uncentre, worlds_from_skin, Keys};
 use super::constraints::{subsample, Constraints};
 use super::frames::{skin_points, Positions};
-use super::params::{ReportLevel, SolveMode, SolveParams, DEFAULT_ERROR_FLOOR, DEFAULT_ERROR_FLOOR_F64, DEFAULT_STRETCH_SLACK, LOOP_TOLERANCE, LOOP_TOLERANCE_F64, SEED_REFINEMENT_F64};
+use super::params::{
+    ReportLevel, SolveMode, SolveParams, DEFAULT_ERROR_FLOOR, DEFAULT_ERROR_FLOOR_F64,
+    DEFAULT_STRETCH_SLACK, LOOP_TOLERANCE, LOOP_TOLERANCE_F64, SEED_REFINEMENT_F64,
+};
 use super::quality::{combine, Quality, Tally};
 use super::rigid::{compose, solve_frame, AffineSeed, FrameSettings};
 use super::rotation_only::Hierarchy;
@@ -59,8 +62,12 @@ impl SolveReport {
     /// Joints whose bone-length change exceeds the stretch bound, largest
     /// change first.
     pub fn stretched_bones(&self) -> Vec<usize> {
-        let mut out: Vec<usize> = (0..self.bone_length_changes.len()).filter(|&j| self.bone_length_changes[j] > self.stretch_bound).collect();
-        out.sort_by(|&a, &b| self.bone_length_changes[b].total_cmp(&self.bone_length_changes[a]).then(a.cmp(&b)));
+        let mut out: Vec<usize> = (0..self.bone_length_changes.len())
+            .filter(|&j| self.bone_length_changes[j] > self.stretch_bound)
+            .collect();
+        out.sort_by(|&a, &b| {
+            self.bone_length_changes[b].total_cmp(&self.bone_length_changes[a]).then(a.cmp(&b))
+        });
         out
     }
 }
@@ -79,8 +86,11 @@ pub struct Solved {
 fn check_surfaces<S: Positions + ?Sized>(rig: &Rig, surfaces: &S) -> Result<usize> {
     let n = rig.vertex_count();
     let len = surfaces.count();
-    if len == 0 || len % n != 0 {
-        return Err(CaudalError::shape("surfaces", format!("{len} positions is not a whole number of frames of {n} vertices")));
+    if len == 0 || !len.is_multiple_of(n) {
+        return Err(CaudalError::shape(
+            "surfaces",
+            format!("{len} positions is not a whole number of frames of {n} vertices"),
+        ));
     }
     if let Some(i) = surfaces.first_non_finite() {
         return Err(CaudalError::NonFinite { field: "surfaces".into(), index: i });
@@ -90,9 +100,16 @@ fn check_surfaces<S: Positions + ?Sized>(rig: &Rig, surfaces: &S) -> Result<usiz
 
 fn check_keys(keys: Keys<'_>, frames: usize) -> Result<()> {
     match keys {
-        Keys::Rate(rate) if !(rate.is_finite() && rate > 0.0) => Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}"))),
-        Keys::Times(t) if t.len() != frames => Err(CaudalError::shape("times", format!("{} key times for {frames} frames", t.len()))),
-        Keys::Times(t) if t.windows(2).any(|w| w[1] <= w[0] || w[1].is_nan()) || t.iter().any(|x| !(x.is_finite() && *x >= 0.0)) => {
+        Keys::Rate(rate) if !(rate.is_finite() && rate > 0.0) => {
+            Err(CaudalError::param("rate", format!("sample rate must be positive, got {rate}")))
+        }
+        Keys::Times(t) if t.len() != frames => {
+            Err(CaudalError::shape("times", format!("{} key times for {frames} frames", t.len())))
+        }
+        Keys::Times(t)
+            if t.windows(2).any(|w| w[1] <= w[0] || w[1].is_nan())
+                || t.iter().any(|x| !(x.is_finite() && *x >= 0.0)) =>
+        {
             Err(CaudalError::param("times", "key times must be finite, >= 0 and increasing"))
         }
         _ => Ok(()),
@@ -102,16 +119,34 @@ fn check_keys(keys: Keys<'_>, frames: usize) -> Result<()> {
 /// Solve `rig`'s per-frame bone transforms so that its skinning reproduces
 /// `surfaces` (frame-major, `surfaces[f * N + v]`, bind space of `rig`, f32
 /// or f64). The clip is named `name` and sampled at `rate` frames per second.
-pub fn solve_surface<S: Positions + ?Sized>(rig: &Rig, surfaces: &S, name: &str, rate: f32, params: &SolveParams) -> Result<Solved> {
+pub fn solve_surface<S: Positions + ?Sized>(
+    rig: &Rig,
+    surfaces: &S,
+    name: &str,
+    rate: f32,
+    params: &SolveParams,
+) -> Result<Solved> {
     solve_keys(rig, surfaces, name, Keys::Rate(rate), params)
 }
 
 /// [`solve_surface`] with a key time per frame (seconds, increasing).
-pub fn solve_surface_at<S: Positions + ?Sized>(rig: &Rig, surfaces: &S, name: &str, times: &[f32], params: &SolveParams) -> Result<Solved> {
+pub fn solve_surface_at<S: Positions + ?Sized>(
+    rig: &Rig,
+    surfaces: &S,
+    name: &str,
+    times: &[f32],
+    params: &SolveParams,
+) -> Result<Solved> {
     solve_keys(rig, surfaces, name, Keys::Times(times), params)
 }
 
-pub fn solve_keys<S: Positions + ?Sized>(rig: &Rig, surfaces: &S, name: &str, keys: Keys<'_>, params: &SolveParams) -> Result<Solved> {
+pub fn solve_keys<S: Positions + ?Sized>(
+    rig: &Rig,
+    surfaces: &S,
+    name: &str,
+    keys: Keys<'_>,
+    params: &SolveParams,
+) -> Result<Solved> {
     let (mut solved, tally) = solve_measured(rig, surfaces, name, keys, params)?;
     solved.report.quality = tally.map(|t| combine(rig, t, None));
     Ok(solved)
@@ -133,7 +168,11 @@ pub(crate) fn solve_measured<S: Positions + ?Sized>(
     let b = rig.joint_count();
     let cons = Constraints::new(rig, subsample(rig, params.constraint_budget));
     let diag = rig.diagonal() as f64;
-    let floor = params.error_floor.unwrap_or(if surfaces.double_precision() { DEFAULT_ERROR_FLOOR_F64 } else { DEFAULT_ERROR_FLOOR });
+    let floor = params.error_floor.unwrap_or(if surfaces.double_precision() {
+        DEFAULT_ERROR_FLOOR_F64
+    } else {
+        DEFAULT_ERROR_FLOOR
+    });
     let set = FrameSettings {
         max_sweeps: params.max_sweeps,
         refine: if surfaces.double_precision() { SEED_REFINEMENT_F64 } else { 0 },
@@ -141,12 +180,21 @@ pub(crate) fn solve_measured<S: Positions + ?Sized>(
         floor: floor * diag,
         proximal: params.proximal_weight,
     };
-    let seed = if params.affine_seed { AffineSeed::new(&cons, params.seed_ridge, rig.topological_order()) } else { None };
-    let order: Vec<usize> = rig.topological_order().iter().copied().filter(|&j| cons.active[j]).collect();
+    let seed = if params.affine_seed {
+        AffineSeed::new(&cons, params.seed_ridge, rig.topological_order())
+    } else {
+        None
+    };
+    let order: Vec<usize> =
+        rig.topological_order().iter().copied().filter(|&j| cons.active[j]).collect();
     let weight: Vec<f64> = cons.own.iter().map(|g| g[(3, 3)]).collect();
     let hier = (params.mode == SolveMode::RotationOnly).then(|| Hierarchy::new(rig, &cons));
-    let loop_tolerance = if surfaces.double_precision() { LOOP_TOLERANCE_F64 } else { LOOP_TOLERANCE };
-    let looped = frames >= 3 && (0..n).all(|v| (surfaces.at(v) - surfaces.at((frames - 1) * n + v)).length() <= loop_tolerance * diag);
+    let loop_tolerance =
+        if surfaces.double_precision() { LOOP_TOLERANCE_F64 } else { LOOP_TOLERANCE };
+    let looped = frames >= 3
+        && (0..n).all(|v| {
+            (surfaces.at(v) - surfaces.at((frames - 1) * n + v)).length() <= loop_tolerance * diag
+        });
 
     let identity = compose(&nalgebra::Matrix3::identity(), &nalgebra::Vector3::zeros());
     let mut m = vec![identity; b];

@@ -53,14 +53,18 @@ pub fn creature(bones: usize, vertices: usize, seed: u64) -> Result<Rig> {
     let mut leg = 0usize;
     while parents.len() < bones {
         let hip = (leg / 2 * 3 + 1) % spine;
-        let side = if leg % 2 == 0 { 1.0 } else { -1.0 };
+        let side = if leg.is_multiple_of(2) { 1.0 } else { -1.0 };
         let mut parent = hip;
         for seg in 0..3 {
             if parents.len() >= bones {
                 break;
             }
             let base = heads[parent];
-            let head = if seg == 0 { base + Vec3::new(0.15 * side, -0.05, 0.0) } else { base + Vec3::new(0.02 * side, -0.3, 0.03) };
+            let head = if seg == 0 {
+                base + Vec3::new(0.15 * side, -0.05, 0.0)
+            } else {
+                base + Vec3::new(0.02 * side, -0.3, 0.03)
+            };
             parents.push(Some(parent));
             heads.push(head);
             parent = parents.len() - 1;
@@ -74,7 +78,12 @@ pub fn creature(bones: usize, vertices: usize, seed: u64) -> Result<Rig> {
         let child = (0..b).find(|&c| parents[c] == Some(j));
         tails[j] = match child {
             Some(c) => heads[c],
-            None => heads[j] + (heads[j] - parents[j].map(|p| heads[p]).unwrap_or(heads[j] - Vec3::Z * 0.3)).normalize_or_zero() * 0.25,
+            None => {
+                heads[j]
+                    + (heads[j] - parents[j].map(|p| heads[p]).unwrap_or(heads[j] - Vec3::Z * 0.3))
+                        .normalize_or_zero()
+                        * 0.25
+            }
         };
     }
     // Rings: spread the vertex budget evenly over bones.
@@ -125,7 +134,12 @@ pub fn creature(bones: usize, vertices: usize, seed: u64) -> Result<Rig> {
     }
     let bind_world: Vec<Mat4> = heads
         .iter()
-        .map(|h| Mat4::from_rotation_translation(Quat::from_axis_angle(rng.unit_vec(), rng.signed() * 2.0), *h))
+        .map(|h| {
+            Mat4::from_rotation_translation(
+                Quat::from_axis_angle(rng.unit_vec(), rng.signed() * 2.0),
+                *h,
+            )
+        })
         .collect();
     Rig::new(RigParts {
         vertices: verts,
@@ -159,7 +173,8 @@ pub fn clip(rig: &Rig, frames: usize, amplitude: f32, stretch: bool, seed: u64) 
             let rot = Quat::from_axis_angle(axes[j], amplitude * s) * bind[j].rotation;
             let mut tr = bind[j].translation;
             if rig.parents()[j].is_none() {
-                tr += Vec3::new(0.0, 0.05 * h * (2.0 * t).sin(), 0.5 * h * f as f32 / frames as f32);
+                tr +=
+                    Vec3::new(0.0, 0.05 * h * (2.0 * t).sin(), 0.5 * h * f as f32 / frames as f32);
             } else if stretch {
                 tr *= 1.0 + 0.1 * (t + 2.0 * phases[j]).cos();
             }

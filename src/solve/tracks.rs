@@ -12,14 +12,25 @@ use crate::gltf_io::{AnimationTrack, GltfModel, TrackPath};
 use crate::rig::{Clip, Rig, Trs};
 
 /// The tracks of `clip` (a clip of character `character`'s rig).
-pub fn clip_tracks(model: &GltfModel, character: usize, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+pub fn clip_tracks(
+    model: &GltfModel,
+    character: usize,
+    clip: &Clip,
+    animation: &str,
+) -> Result<Vec<AnimationTrack>> {
     clip_tracks_for(model, character, &model.character(character)?.rig, clip, animation)
 }
 
 /// [`clip_tracks`] for `rig`, character `character`'s rig with joints
 /// appended (a grown tail): the appended joints hang directly from joints,
 /// so their locals need no unfolding.
-pub fn clip_tracks_for(model: &GltfModel, character: usize, rig: &Rig, clip: &Clip, animation: &str) -> Result<Vec<AnimationTrack>> {
+pub fn clip_tracks_for(
+    model: &GltfModel,
+    character: usize,
+    rig: &Rig,
+    clip: &Clip,
+    animation: &str,
+) -> Result<Vec<AnimationTrack>> {
     let file_joints = model.character(character)?.rig.joint_count();
     if !rig.appends_to(&model.character(character)?.rig) {
         return Err(CaudalError::shape(
@@ -53,8 +64,18 @@ pub fn clip_tracks_for(model: &GltfModel, character: usize, rig: &Rig, clip: &Cl
             prev = Some(q);
             rotations.push(q);
         }
-        let track = |path, values| AnimationTrack { animation: animation.to_string(), character, joint: j, path, times: times.clone(), values };
-        out.push(track(TrackPath::Translation, locals.iter().map(|l| l.translation.extend(0.0)).collect()));
+        let track = |path, values| AnimationTrack {
+            animation: animation.to_string(),
+            character,
+            joint: j,
+            path,
+            times: times.clone(),
+            values,
+        };
+        out.push(track(
+            TrackPath::Translation,
+            locals.iter().map(|l| l.translation.extend(0.0)).collect(),
+        ));
         out.push(track(TrackPath::Rotation, rotations));
         out.push(track(TrackPath::Scale, locals.iter().map(|l| l.scale.extend(0.0)).collect()));
     }

@@ -31,7 +31,12 @@ fn check_clip(source: &Rig, clip: &Clip) -> Result<()> {
     if clip.joint_count() != source.joint_count() {
         return Err(CaudalError::shape(
             "clip",
-            format!("clip {:?} has {} joints, the source rig {}", clip.name, clip.joint_count(), source.joint_count()),
+            format!(
+                "clip {:?} has {} joints, the source rig {}",
+                clip.name,
+                clip.joint_count(),
+                source.joint_count()
+            ),
         ));
     }
     Ok(())
@@ -62,7 +67,12 @@ pub fn correspond(source: &Rig, target: &Rig, params: &SolveParams) -> Result<Co
 
 /// Solve `target`'s version of `source`'s `clip`. The solved clip keeps the
 /// clip's name and its frames' times (keyed times stay keyed).
-pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, params: &SolveParams) -> Result<Transfer> {
+pub fn transfer_clip(
+    source: &Rig,
+    clip: &Clip,
+    target: &Rig,
+    params: &SolveParams,
+) -> Result<Transfer> {
     check_clip(source, clip)?;
     let correspondence = correspond(source, target, params)?;
     let solved = transfer_with(source, clip, target, &correspondence, params)?;
@@ -70,34 +80,59 @@ pub fn transfer_clip(source: &Rig, clip: &Clip, target: &Rig, params: &SolvePara
 }
 
 /// Several clips at once, tied once, solved in parallel over clips.
-pub fn transfer_clips(source: &Rig, clips: &[Clip], target: &Rig, params: &SolveParams) -> Result<Vec<Transfer>> {
+pub fn transfer_clips(
+    source: &Rig,
+    clips: &[Clip],
+    target: &Rig,
+    params: &SolveParams,
+) -> Result<Vec<Transfer>> {
     for c in clips {
         check_clip(source, c)?;
     }
     let correspondence = correspond(source, target, params)?;
     clips
         .par_iter()
-        .map(|clip| Ok(Transfer { solved: transfer_with(source, clip, target, &correspondence, params)?, correspondence: correspondence.clone() }))
+        .map(|clip| {
+            Ok(Transfer {
+                solved: transfer_with(source, clip, target, &correspondence, params)?,
+                correspondence: correspondence.clone(),
+            })
+        })
         .collect()
 }
 
 /// One clip through an existing tie.
-pub fn transfer_with(source: &Rig, clip: &Clip, target: &Rig, corr: &Correspondence, params: &SolveParams) -> Result<Solved> {
+pub fn transfer_with(
+    source: &Rig,
+    clip: &Clip,
+    target: &Rig,
+    corr: &Correspondence,
+    params: &SolveParams,
+) -> Result<Solved> {
     check_clip(source, clip)?;
     if corr.vertex_count() != target.vertex_count() {
-        return Err(CaudalError::shape("correspondence", format!("ties {} vertices, the target has {}", corr.vertex_count(), target.vertex_count())));
+        return Err(CaudalError::shape(
+            "correspondence",
+            format!(
+                "ties {} vertices, the target has {}",
+                corr.vertex_count(),
+                target.vertex_count()
+            ),
+        ));
     }
     let surfaces = carried_surfaces(source, clip, corr)?;
     let keys = match clip.key_times() {
         Some(t) => Keys::Times(t),
         None => Keys::Rate(clip.rate),
     };
-    let (mut solved, tally) = solve_measured(target, &FromF32(&surfaces), &clip.name, keys, params)?;
+    let (mut solved, tally) =
+        solve_measured(target, &FromF32(&surfaces), &clip.name, keys, params)?;
     let own = bone_changes(source, clip).0.into_iter().fold(0.0, f64::max);
     solved.report.source_bone_length_change = Some(own);
     solved.report.stretch_bound = own + DEFAULT_STRETCH_SLACK;
     if let Some(keys_tally) = tally {
-        let between = (clip.frame_count() >= 2).then(|| halfway_tally(source, clip, target, corr, &solved, params.report));
+        let between = (clip.frame_count() >= 2)
+            .then(|| halfway_tally(source, clip, target, corr, &solved, params.report));
         solved.report.quality = Some(combine(target, keys_tally, between));
     }
     Ok(solved)
@@ -105,7 +140,14 @@ pub fn transfer_with(source: &Rig, clip: &Clip, target: &Rig, corr: &Corresponde
 
 /// The poses halfway between keys: the source's clip and the solved clip
 /// both played between their keys, the source's carried onto the target.
-fn halfway_tally(source: &Rig, clip: &Clip, target: &Rig, corr: &Correspondence, solved: &Solved, _level: ReportLevel) -> Tally {
+fn halfway_tally(
+    source: &Rig,
+    clip: &Clip,
+    target: &Rig,
+    corr: &Correspondence,
+    solved: &Solved,
+    _level: ReportLevel,
+) -> Tally {
     let n = target.vertex_count();
     let mut tally = Tally::new(target.joint_count(), false);
     let (mut carried, mut posed) = (Vec::with_capacity(n), Vec::with_capacity(n));
@@ -113,7 +155,11 @@ fn halfway_tally(source: &Rig, clip: &Clip, target: &Rig, corr: &Correspondence,
         carried.clear();
         posed.clear();
         carry_pose(source, &halfway(clip, f), corr, &mut carried);
-        skin_points(target, &skinning64(target, &worlds64(target, &halfway(&solved.clip, f))), &mut posed);
+        skin_points(
+            target,
+            &skinning64(target, &worlds64(target, &halfway(&solved.clip, f))),
+            &mut posed,
+        );
         let t = 0.5 * (clip.time(f) + clip.time(f + 1));
         tally.pose(target, &posed, |v| carried.at(v), t, usize::MAX);
     }
@@ -122,6 +168,10 @@ fn halfway_tally(source: &Rig, clip: &Clip, target: &Rig, corr: &Correspondence,
 
 /// Several surface sequences on one rig, in parallel over sequences:
 /// `(name, rate, surfaces)` each.
-pub fn solve_surfaces<S: Positions + ?Sized + Sync>(rig: &Rig, jobs: &[(String, f32, &S)], params: &SolveParams) -> Result<Vec<Solved>> {
+pub fn solve_surfaces<S: Positions + ?Sized + Sync>(
+    rig: &Rig,
+    jobs: &[(String, f32, &S)],
+    params: &SolveParams,
+) -> Result<Vec<Solved>> {
     jobs.par_iter().map(|(name, rate, s)| solve_surface(rig, *s, name, *rate, params)).collect()
 }

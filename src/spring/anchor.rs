@@ -89,11 +89,16 @@ pub(crate) struct PathLanes<L: Lane> {
 
 impl<L: Lane> PathLanes<L> {
     /// Chain `i` is `chain(i)`, `i < k`; lanes past `k` repeat the last.
-    pub fn gather<'a>(k: usize, chain: impl Fn(usize) -> (&'a ChainRest, &'a StepRules, &'a AnchorPath)) -> Self {
+    pub fn gather<'a>(
+        k: usize,
+        chain: impl Fn(usize) -> (&'a ChainRest, &'a StepRules, &'a AnchorPath),
+    ) -> Self {
         let c = |i: usize| chain(i.min(k - 1));
         let v = |f: &dyn Fn(usize) -> Vec3| V3::from_fn(|i| f(i).into());
         let s = |f: &dyn Fn(usize) -> f32| L::from_fn(f);
-        let flag = |f: &dyn Fn(usize) -> bool| L::from_fn(|i| if f(i) { 1.0 } else { 0.0 }).gt(L::splat(0.5));
+        let flag = |f: &dyn Fn(usize) -> bool| {
+            L::from_fn(|i| if f(i) { 1.0 } else { 0.0 }).gt(L::splat(0.5))
+        };
         PathLanes {
             from_t: v(&|i| c(i).2.from.translation),
             to_t: v(&|i| c(i).2.to.translation),
@@ -133,7 +138,11 @@ impl<L: Lane> PathLanes<L> {
         let sigma = (scale.x.abs() + scale.y.abs() + scale.z.abs()) / L::splat(3.0);
         let followed = self.units_per_metre * sigma / self.bind_scale;
         let units = L::select(self.units_follow_scale, followed, self.units_per_metre);
-        let offset = V3::new(scale.x * self.root_offset.x, scale.y * self.root_offset.y, scale.z * self.root_offset.z);
+        let offset = V3::new(
+            scale.x * self.root_offset.x,
+            scale.y * self.root_offset.y,
+            scale.z * self.root_offset.z,
+        );
         let forward = r.apply(self.forward);
         let up = r.apply(self.up);
         FrameLanes {

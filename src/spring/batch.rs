@@ -12,9 +12,9 @@ use std::borrow::BorrowMut;
 use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
+use super::anchor::AnchorPose;
 use super::group::{step_in_lanes, MOST_LANES};
 use super::solver::Switches;
-use super::anchor::AnchorPose;
 use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
 use crate::error::{CaudalError, Result};
 
@@ -34,7 +34,12 @@ pub fn output_offsets<S: std::borrow::Borrow<TailSpring>>(springs: &[S]) -> Vec<
 /// rotations land in `out[offsets[i]..offsets[i+1]]` (see [`output_offsets`]).
 /// Everything is validated before any spring moves: on error none has.
 /// `springs` may hold the springs or `&mut` references to them.
-pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worlds: &[Mat4], dt: f32, out: &mut [Quat]) -> Result<()> {
+pub fn step_many<S: BorrowMut<TailSpring> + Send>(
+    springs: &mut [S],
+    parent_worlds: &[Mat4],
+    dt: f32,
+    out: &mut [Quat],
+) -> Result<()> {
     check_dt(dt)?;
     if parent_worlds.len() != springs.len() {
         return Err(CaudalError::shape(
@@ -44,13 +49,18 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
     }
     let total: usize = springs.iter().map(|s| s.borrow().len()).sum();
     if out.len() != total {
-        return Err(CaudalError::shape("out", format!("{} rotations for {total} tail bones", out.len())));
+        return Err(CaudalError::shape(
+            "out",
+            format!("{} rotations for {total} tail bones", out.len()),
+        ));
     }
     let mut anchors = Vec::with_capacity(springs.len());
     for (i, m) in parent_worlds.iter().enumerate() {
         anchors.push(anchor_pose("parent_worlds", m).map_err(|e| match e {
             CaudalError::NonFinite { field, .. } => CaudalError::NonFinite { field, index: i },
-            CaudalError::Parameter { field, message } => CaudalError::Parameter { field, message: format!("{message} (spring {i})") },
+            CaudalError::Parameter { field, message } => {
+                CaudalError::Parameter { field, message: format!("{message} (spring {i})") }
+            }
             other => other,
         })?);
     }
@@ -82,7 +92,8 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(springs: &mut [S], parent_worl
         }
     }
     groups.into_par_iter().for_each(|mut g| {
-        let plans: Vec<Substeps> = g.springs.iter_mut().zip(&g.anchors).filter_map(|(s, a)| s.plan(*a, dt)).collect();
+        let plans: Vec<Substeps> =
+            g.springs.iter_mut().zip(&g.anchors).filter_map(|(s, a)| s.plan(*a, dt)).collect();
         // A group's members agree on restarting (no plans) or not.
         if plans.len() == g.springs.len() && plans[0].count > 0 {
             if plans.len() == 1 {

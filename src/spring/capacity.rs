@@ -42,9 +42,14 @@ pub fn chain_thickness(rig: &Rig, chain: &TailChain) -> Option<(f32, f32)> {
     let mut d = Vec::new();
     for (v, &p) in rig.vertices().iter().enumerate() {
         let (joints, weights) = inf.of(v);
-        let dominant = joints.iter().zip(weights).max_by(|a, b| a.1.total_cmp(b.1)).map(|(j, _)| *j as usize);
+        let dominant =
+            joints.iter().zip(weights).max_by(|a, b| a.1.total_cmp(b.1)).map(|(j, _)| *j as usize);
         if dominant.is_some_and(|j| chain.bones.contains(&j)) {
-            d.push(line.windows(2).map(|s| point_segment_distance(p, s[0], s[1])).fold(f32::INFINITY, f32::min));
+            d.push(
+                line.windows(2)
+                    .map(|s| point_segment_distance(p, s[0], s[1]))
+                    .fold(f32::INFINITY, f32::min),
+            );
         }
     }
     if d.is_empty() {

@@ -19,7 +19,12 @@ pub struct TailChain {
 
 fn index_check(rig: &Rig, field: &str, pos: usize, j: usize) -> Result<()> {
     if j >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange { field: field.into(), index: pos, value: j as i64, bound: rig.joint_count() });
+        return Err(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index: pos,
+            value: j as i64,
+            bound: rig.joint_count(),
+        });
     }
     Ok(())
 }
@@ -39,7 +44,13 @@ impl TailChain {
         let names = rig.joint_names();
         let parents = rig.parents();
         let anchor = parents[bones[0]].ok_or_else(|| {
-            CaudalError::param("chain", format!("root bone {:?} has no parent to hang from (it needs the pelvis)", names[bones[0]]))
+            CaudalError::param(
+                "chain",
+                format!(
+                    "root bone {:?} has no parent to hang from (it needs the pelvis)",
+                    names[bones[0]]
+                ),
+            )
         })?;
         let mut all: Vec<usize> = bones.clone();
         all.extend(end);
@@ -47,7 +58,10 @@ impl TailChain {
             if parents[w[1]] != Some(w[0]) {
                 return Err(CaudalError::param(
                     "chain",
-                    format!("{:?} is not the child of {:?}: a chain must run parent to child", names[w[1]], names[w[0]]),
+                    format!(
+                        "{:?} is not the child of {:?}: a chain must run parent to child",
+                        names[w[1]], names[w[0]]
+                    ),
                 ));
             }
         }
@@ -58,7 +72,10 @@ impl TailChain {
         if bones.len() == 1 && end.is_none() {
             return Err(CaudalError::param(
                 "chain",
-                format!("one-bone chain {:?} without an end helper has no length to swing", names[bones[0]]),
+                format!(
+                    "one-bone chain {:?} without an end helper has no length to swing",
+                    names[bones[0]]
+                ),
             ));
         }
         Ok(TailChain { bones, end, anchor })
@@ -71,7 +88,9 @@ impl TailChain {
             index_check(rig, "chain", i, j)?;
         }
         match joints.split_last() {
-            Some((&last, rest)) if !rest.is_empty() && !carries_weight(rig, last) => TailChain::new(rig, rest.to_vec(), Some(last)),
+            Some((&last, rest)) if !rest.is_empty() && !carries_weight(rig, last) => {
+                TailChain::new(rig, rest.to_vec(), Some(last))
+            }
             _ => TailChain::new(rig, joints.to_vec(), None),
         }
     }
@@ -102,7 +121,10 @@ impl TailChain {
             let names = rig.joint_names();
             return Err(CaudalError::param(
                 "chain",
-                format!("{:?} and {:?} both look like tail bone {}: pass the chain explicitly", names[w[0].1], names[w[1].1], w[0].0),
+                format!(
+                    "{:?} and {:?} both look like tail bone {}: pass the chain explicitly",
+                    names[w[0].1], names[w[1].1], w[0].0
+                ),
             ));
         }
         let mut bones = vec![numbered[0].1];
@@ -155,7 +177,9 @@ fn tail_number(name: &str) -> Option<TailName> {
     let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
     let after = &rest[digits.len()..];
     let suffix_ok = after.is_empty()
-        || ((after.starts_with('_') || after.starts_with('.')) && after[1..].chars().all(|c| c.is_ascii_digit()) && after.len() > 1);
+        || ((after.starts_with('_') || after.starts_with('.'))
+            && after[1..].chars().all(|c| c.is_ascii_digit())
+            && after.len() > 1);
     if digits.is_empty() || !suffix_ok {
         return None;
     }

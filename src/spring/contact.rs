@@ -23,11 +23,20 @@ use super::lane_geometry::{tangent, V3};
 /// not snapped behind the root.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn forward_plane_lanes<L: Lane>(head: V3<L>, dir: V3<L>, length: L, root: V3<L>, normal: V3<L>, up: V3<L>, fallback: V3<L>) -> (L::Mask, V3<L>) {
+pub(crate) fn forward_plane_lanes<L: Lane>(
+    head: V3<L>,
+    dir: V3<L>,
+    length: L,
+    root: V3<L>,
+    normal: V3<L>,
+    up: V3<L>,
+    fallback: V3<L>,
+) -> (L::Mask, V3<L>) {
     let depth = (head - root).dot(normal);
     let height = (head - root).dot(up);
     let zero = L::splat(0.0);
-    let hit = (depth + length * dir.dot(normal)).gt(zero) & (height + length * dir.dot(up)).lt(zero);
+    let hit =
+        (depth + length * dir.dot(normal)).gt(zero) & (height + length * dir.dot(up)).lt(zero);
     if !L::any(hit) {
         return (hit, dir);
     }
@@ -101,15 +110,46 @@ fn lane(v: Vec3) -> V3<f32> {
 
 /// Keeps the tip behind the forward plane below the root; see the solver's
 /// lane form [`forward_plane_lanes`].
-pub fn forward_plane(head: Vec3, dir: Vec3, length: f32, root: Vec3, normal: Vec3, up: Vec3, fallback: Vec3) -> Option<Vec3> {
-    let (hit, d) = forward_plane_lanes(lane(head), lane(dir), length, lane(root), lane(normal), lane(up), lane(fallback));
+pub fn forward_plane(
+    head: Vec3,
+    dir: Vec3,
+    length: f32,
+    root: Vec3,
+    normal: Vec3,
+    up: Vec3,
+    fallback: Vec3,
+) -> Option<Vec3> {
+    let (hit, d) = forward_plane_lanes(
+        lane(head),
+        lane(dir),
+        length,
+        lane(root),
+        lane(normal),
+        lane(up),
+        lane(fallback),
+    );
     hit.then(|| d.lane(0))
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor; see
 /// the solver's lane form [`ground_lanes`] for the maths.
-pub fn ground(head: Vec3, dir: Vec3, length: f32, floor: f32, fallback: Vec3, back: Vec3, plane: Option<(Vec3, Vec3)>) -> Option<Vec3> {
-    let (hit, d) = ground_lanes(lane(head), lane(dir), length, floor, lane(fallback), lane(back), plane.map(|(r, n)| (lane(r), lane(n))));
+pub fn ground(
+    head: Vec3,
+    dir: Vec3,
+    length: f32,
+    floor: f32,
+    fallback: Vec3,
+    back: Vec3,
+    plane: Option<(Vec3, Vec3)>,
+) -> Option<Vec3> {
+    let (hit, d) = ground_lanes(
+        lane(head),
+        lane(dir),
+        length,
+        floor,
+        lane(fallback),
+        lane(back),
+        plane.map(|(r, n)| (lane(r), lane(n))),
+    );
     hit.then(|| d.lane(0))
 }
-

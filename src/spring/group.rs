@@ -4,10 +4,10 @@
 //! group of one on `f32`; `step_many` fills up to eight lanes (two SSE
 //! registers).
 
+use super::anchor::PathLanes;
 use super::lane::{F32x4, F32x8, Lane};
 use super::lane_geometry::{Q, V3};
 use super::rest::ChainRest;
-use super::anchor::PathLanes;
 use super::solver::{substep, LinkLanes, RuleLanes, StateLanes, StepRules, Switches};
 use super::tail_spring::{Substeps, TailSpring};
 
@@ -27,7 +27,11 @@ impl<L: Lane> Group<L> {
 
     /// Loads the constants of `k` chains of one link count: chain `i` is
     /// `chain(i)`.
-    pub fn load_rest<'a>(&mut self, k: usize, chain: impl Fn(usize) -> (&'a ChainRest, &'a StepRules)) {
+    pub fn load_rest<'a>(
+        &mut self,
+        k: usize,
+        chain: impl Fn(usize) -> (&'a ChainRest, &'a StepRules),
+    ) {
         debug_assert!(k >= 1 && k <= L::WIDTH);
         let n = chain(0).0.links.len();
         self.links.clear();
@@ -125,7 +129,11 @@ pub(crate) fn step_in_lanes(springs: &mut [&mut TailSpring], plans: &[Substeps])
     let mut cache = match springs[0].lanes.take() {
         Some(c) if c.members == members => c,
         _ => {
-            let group = if springs.len() <= F32x4::WIDTH { Lanes::Four(Group::of(springs)) } else { Lanes::Eight(Group::of(springs)) };
+            let group = if springs.len() <= F32x4::WIDTH {
+                Lanes::Four(Group::of(springs))
+            } else {
+                Lanes::Eight(Group::of(springs))
+            };
             Box::new(LaneCache { members, group })
         }
     };

@@ -52,7 +52,11 @@ impl<L: Lane> V3<L> {
     }
     #[inline(always)]
     pub fn cross(self, o: Self) -> Self {
-        V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
+        V3 {
+            x: self.y * o.z - self.z * o.y,
+            y: self.z * o.x - self.x * o.z,
+            z: self.x * o.y - self.y * o.x,
+        }
     }
     #[inline(always)]
     pub fn length(self) -> L {
@@ -110,7 +114,12 @@ impl<L: Lane> Q<L> {
     }
     #[inline(always)]
     pub fn from_fn(f: impl Fn(usize) -> Quat) -> Self {
-        Q { x: L::from_fn(|i| f(i).x), y: L::from_fn(|i| f(i).y), z: L::from_fn(|i| f(i).z), w: L::from_fn(|i| f(i).w) }
+        Q {
+            x: L::from_fn(|i| f(i).x),
+            y: L::from_fn(|i| f(i).y),
+            z: L::from_fn(|i| f(i).z),
+            w: L::from_fn(|i| f(i).w),
+        }
     }
     #[inline(always)]
     pub fn lane(&self, i: usize) -> Quat {
@@ -142,7 +151,12 @@ impl<L: Lane> Q<L> {
     }
     #[inline(always)]
     pub fn select(m: L::Mask, a: Self, b: Self) -> Self {
-        Q { x: L::select(m, a.x, b.x), y: L::select(m, a.y, b.y), z: L::select(m, a.z, b.z), w: L::select(m, a.w, b.w) }
+        Q {
+            x: L::select(m, a.x, b.x),
+            y: L::select(m, a.y, b.y),
+            z: L::select(m, a.z, b.z),
+            w: L::select(m, a.w, b.w),
+        }
     }
     /// Hamilton product `self * o`.
     #[inline(always)]
@@ -169,7 +183,11 @@ impl<L: Lane> Q<L> {
 impl<L: Lane> M3<L> {
     #[inline(always)]
     pub fn from_fn(f: impl Fn(usize) -> Mat3A) -> Self {
-        M3 { x: V3::from_fn(|i| f(i).x_axis), y: V3::from_fn(|i| f(i).y_axis), z: V3::from_fn(|i| f(i).z_axis) }
+        M3 {
+            x: V3::from_fn(|i| f(i).x_axis),
+            y: V3::from_fn(|i| f(i).y_axis),
+            z: V3::from_fn(|i| f(i).z_axis),
+        }
     }
     /// `M v`.
     #[inline(always)]

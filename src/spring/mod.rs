@@ -43,12 +43,15 @@ mod solver;
 mod state;
 mod tail_spring;
 
+pub use anchor::AnchorPose;
 pub use batch::{output_offsets, step_many};
 pub use capacity::{bend_capacity, chain_thickness};
 pub use chain::TailChain;
 pub use contact::{forward_plane, ground};
-pub use coupling::{bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing, ElasticStop};
+pub use coupling::{
+    bend_angle, coupling_alpha, fast_slerp, half_slerp, neighbour_targets, slerp, swing,
+    ElasticStop,
+};
 pub use params::*;
 pub use simulate::{simulate, TailTrack};
-pub use anchor::AnchorPose;
 pub use tail_spring::TailSpring;

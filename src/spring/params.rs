@@ -220,29 +220,44 @@ impl SpringParams {
         non_negative("gravity", self.gravity)?;
         finite("carry_deg", self.carry_deg)?;
         if self.carry_deg.abs() > 180.0 {
-            return Err(CaudalError::param("carry_deg", format!("must be within [-180, 180], got {}", self.carry_deg)));
+            return Err(CaudalError::param(
+                "carry_deg",
+                format!("must be within [-180, 180], got {}", self.carry_deg),
+            ));
         }
         non_negative("coupling_rate", self.coupling_rate)?;
         if !(self.stop_deg.is_finite() && self.stop_deg > 0.0 && self.stop_deg <= 180.0) {
-            return Err(CaudalError::param("stop_deg", format!("must be in (0, 180], got {}", self.stop_deg)));
+            return Err(CaudalError::param(
+                "stop_deg",
+                format!("must be in (0, 180], got {}", self.stop_deg),
+            ));
         }
         non_negative("bend_capacity", self.bend_capacity)?;
         finite("floor_height", self.floor_height)?;
         non_negative("clearance", self.clearance)?;
         non_negative("contact_damping", self.contact_damping)?;
         if !(self.rest_curve.is_finite() && (0.0..=1.0).contains(&self.rest_curve)) {
-            return Err(CaudalError::param("rest_curve", format!("must be in [0, 1], got {}", self.rest_curve)));
+            return Err(CaudalError::param(
+                "rest_curve",
+                format!("must be in [0, 1], got {}", self.rest_curve),
+            ));
         }
         non_negative("segment_reference", self.segment_reference)?;
         positive("substep_rate", self.substep_rate)?;
         // Semi-implicit Euler on the stiffest possible link: keep ω·h well
         // inside its stability limit of 2.
         let stiffening = if self.segment_reference > 0.0 { MAX_STIFFENING } else { 1.0 };
-        let omega = std::f32::consts::TAU * self.root_frequency * self.tip_frequency_ratio.max(1.0) * stiffening;
+        let omega = std::f32::consts::TAU
+            * self.root_frequency
+            * self.tip_frequency_ratio.max(1.0)
+            * stiffening;
         if omega / self.substep_rate > 0.5 {
             return Err(CaudalError::param(
                 "substep_rate",
-                format!("{} Hz is too coarse for a {} Hz spring (need ω/rate <= 0.5)", self.substep_rate, self.root_frequency),
+                format!(
+                    "{} Hz is too coarse for a {} Hz spring (need ω/rate <= 0.5)",
+                    self.substep_rate, self.root_frequency
+                ),
             ));
         }
         if self.max_substeps == 0 {

@@ -105,7 +105,12 @@ pub(crate) fn carry_lift(carry: f32, elevation: f32) -> f32 {
 }
 
 /// `capacity`: the chain's bend capacity κ, which scales the carry's lift.
-pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacity: f32) -> Result<ChainRest> {
+pub(crate) fn build(
+    rig: &Rig,
+    chain: &TailChain,
+    params: &SpringParams,
+    capacity: f32,
+) -> Result<ChainRest> {
     params.validate()?;
     let neutral = rig.bind_locals();
     let n = chain.bones.len();
@@ -128,7 +133,10 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacit
             last.rotation.inverse() * incoming / last.scale
         };
         if !tip.is_finite() || tip.length() <= 1e-9 {
-            return Err(CaudalError::param("chain", format!("bone {:?} has zero length", names[chain.bones[i]])));
+            return Err(CaudalError::param(
+                "chain",
+                format!("bone {:?} has zero length", names[chain.bones[i]]),
+            ));
         }
         tips.push(tip);
     }
@@ -169,7 +177,8 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacit
     // Centred arc (S7): the root direction without its lateral part.
     let c = side_free(authored[0], -up);
     let beta = params.rest_curve;
-    let carry = capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
+    let carry =
+        capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
 
     let two_zeta = 2.0 * params.damping_ratio;
     // Reference link length in anchor-local units (H is in bind space).
@@ -194,11 +203,16 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacit
 
         let t = if n > 1 { i as f32 / (n - 1) as f32 } else { 0.0 };
         let profile = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
-        let stiffening = if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
+        let stiffening =
+            if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
         let f = profile * stiffening;
         let omega = std::f32::consts::TAU * f;
-        let alpha = coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate);
-        let half_turn = |v: Vec3| Quat::from_axis_angle(v.any_orthonormal_vector(), std::f32::consts::PI);
+        let alpha = coupling_alpha(
+            params.coupling_rate * stiffening * stiffening,
+            1.0 / params.substep_rate,
+        );
+        let half_turn =
+            |v: Vec3| Quat::from_axis_angle(v.any_orthonormal_vector(), std::f32::consts::PI);
         links.push(LinkRest {
             r: r.into(),
             u: u.into(),
@@ -220,7 +234,10 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacit
         Units::Auto => {
             let h = rig.height();
             if !(h.is_finite() && h > 0.0) {
-                return Err(CaudalError::param("units", "the rig has no height to scale the spring by; pass units_per_metre"));
+                return Err(CaudalError::param(
+                    "units",
+                    "the rig has no height to scale the spring by; pass units_per_metre",
+                ));
             }
             (h / REFERENCE_HEIGHT_M, true)
         }
@@ -232,7 +249,9 @@ pub(crate) fn build(rig: &Rig, chain: &TailChain, params: &SpringParams, capacit
         root_offset: neutral[chain.bones[0]].translation,
         forward_in_anchor: (anchor_rot.inverse() * forward).into(),
         up_in_anchor: (anchor_rot.inverse() * up).into(),
-        anchor_bind_scale: uniform_scale(rig.bind_world()[chain.anchor].to_scale_rotation_translation().0),
+        anchor_bind_scale: uniform_scale(
+            rig.bind_world()[chain.anchor].to_scale_rotation_translation().0,
+        ),
         units_per_metre,
         units_follow_scale,
     })

@@ -39,7 +39,12 @@ impl TailTrack {
 /// of `1/rate` per frame) and returns the tail bones' local rotations. Only
 /// the anchor's ancestors are evaluated; the clip's own values for tail
 /// bones (clips never animate them) are ignored.
-pub fn simulate(rig: &Rig, clip: &Clip, chain: &TailChain, params: &SpringParams) -> Result<TailTrack> {
+pub fn simulate(
+    rig: &Rig,
+    clip: &Clip,
+    chain: &TailChain,
+    params: &SpringParams,
+) -> Result<TailTrack> {
     clip.check_joints(rig)?;
     clip.require_uniform("clip")?;
     let mut spring = TailSpring::new(rig, chain.clone(), params.clone())?;

@@ -46,7 +46,11 @@ pub(crate) struct Switches {
 
 impl Switches {
     pub fn of(rest: &ChainRest, rules: &StepRules) -> Self {
-        Switches { couple: rest.links.len() > 1 && rules.coupling_rate > 0.0, forward_plane: rules.forward_plane, ground: rules.ground }
+        Switches {
+            couple: rest.links.len() > 1 && rules.coupling_rate > 0.0,
+            forward_plane: rules.forward_plane,
+            ground: rules.ground,
+        }
     }
 }
 
@@ -113,7 +117,11 @@ impl<L: Lane> LinkLanes<L> {
             length: s(|l| l.length),
             omega2: s(|l| l.omega2),
             damping: s(|l| l.damping),
-            blend: Blend { t: s(|l| l.blend.t), quad: s(|l| l.blend.quad), cubic: s(|l| l.blend.cubic) },
+            blend: Blend {
+                t: s(|l| l.blend.t),
+                quad: s(|l| l.blend.quad),
+                cubic: s(|l| l.blend.cubic),
+            },
         }
     }
 }
@@ -150,7 +158,14 @@ pub(crate) struct StateLanes<L: Lane> {
 
 impl<L: Lane> StateLanes<L> {
     pub fn new() -> Self {
-        StateLanes { particles: Vec::new(), velocities: Vec::new(), bends: Vec::new(), locals: Vec::new(), targets: Vec::new(), grounded: Vec::new() }
+        StateLanes {
+            particles: Vec::new(),
+            velocities: Vec::new(),
+            bends: Vec::new(),
+            locals: Vec::new(),
+            targets: Vec::new(),
+            grounded: Vec::new(),
+        }
     }
 }
 
@@ -179,7 +194,11 @@ fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> Q<L> {
     let axis = V3::new(q.x * sign, q.y * sign, q.z * sign);
     let len = axis.length();
     let a = axis.div(len).scale(rules.stop_sin);
-    let limited = Q::select(len.lt(L::splat(1e-12)), Q::identity(), Q { x: a.x, y: a.y, z: a.z, w: rules.stop_cos });
+    let limited = Q::select(
+        len.lt(L::splat(1e-12)),
+        Q::identity(),
+        Q { x: a.x, y: a.y, z: a.z, w: rules.stop_cos },
+    );
     Q::select(cut, limited, q)
 }
 
@@ -193,7 +212,13 @@ fn stop<L: Lane>(q: Q<L>, rules: &RuleLanes<L>) -> Q<L> {
 /// L_i` with `L_i` the local rotation the link outputs anyway): with four
 /// or eight chains in the lanes the CPU is busy, and the quaternion product
 /// and one matrix from it are half the work of two matrix products.
-pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on: Switches, frame: &FrameLanes<L>, state: &mut StateLanes<L>) {
+pub(crate) fn substep<L: Lane>(
+    links: &[LinkLanes<L>],
+    rules: &RuleLanes<L>,
+    on: Switches,
+    frame: &FrameLanes<L>,
+    state: &mut StateLanes<L>,
+) {
     let n = links.len();
     let dt = rules.dt;
     let zero = L::splat(0.0);
@@ -241,7 +266,8 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         let mut bend = swing_to(link.u, link.a.apply(f.apply_inverse(offset)), dist, link.u_flip);
         let on_head = !dist.gt(L::splat(1e-6) * length);
         if L::any(on_head) {
-            let still = ShortArc::new(link.u, link.a.apply(f.apply_inverse(rest_dir))).quat(link.u_flip);
+            let still =
+                ShortArc::new(link.u, link.a.apply(f.apply_inverse(rest_dir))).quat(link.u_flip);
             bend = Q::select(on_head, still, bend);
         }
 
@@ -269,7 +295,9 @@ pub(crate) fn substep<L: Lane>(links: &[LinkLanes<L>], rules: &RuleLanes<L>, on:
         let stop_dir = f.apply(limited_local);
 
         let (at_plane, dir) = match plane {
-            Some((root, normal)) => forward_plane_lanes(head, stop_dir, length, root, normal, frame.up, rest_dir),
+            Some((root, normal)) => {
+                forward_plane_lanes(head, stop_dir, length, root, normal, frame.up, rest_dir)
+            }
             None => (L::no_lanes(), stop_dir),
         };
         let (grounded, dir) = if on.ground {

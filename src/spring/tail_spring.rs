@@ -7,8 +7,8 @@
 
 use glam::{Mat4, Quat, Vec3};
 
-use super::chain::TailChain;
 use super::anchor::{AnchorPath, AnchorPose};
+use super::chain::TailChain;
 use super::coupling::{fast_slerp, ElasticStop};
 use super::group::{Group, LaneCache};
 use super::params::SpringParams;
@@ -154,7 +154,10 @@ impl TailSpring {
     /// `step` writing into a caller buffer of `len()` rotations.
     pub fn step_into(&mut self, parent_world: Mat4, dt: f32, out: &mut [Quat]) -> Result<()> {
         if out.len() != self.len() {
-            return Err(CaudalError::shape("out", format!("{} rotations for a {}-bone chain", out.len(), self.len())));
+            return Err(CaudalError::shape(
+                "out",
+                format!("{} rotations for a {}-bone chain", out.len(), self.len()),
+            ));
         }
         let r = self.step(parent_world, dt)?;
         out.copy_from_slice(r);
@@ -214,7 +217,16 @@ impl TailSpring {
         let max = self.params.max_substeps as u64;
         let path = AnchorPath::new(&prev, &a);
         Some(if count <= max {
-            Substeps { path, count, capped: false, h, before, dt, accumulator: total - count as f64 * h, anchor: a }
+            Substeps {
+                path,
+                count,
+                capped: false,
+                h,
+                before,
+                dt,
+                accumulator: total - count as f64 * h,
+                anchor: a,
+            }
         } else {
             Substeps { path, count: max, capped: true, h, before, dt, accumulator: 0.0, anchor: a }
         })
@@ -225,7 +237,8 @@ impl TailSpring {
         self.accumulator = plan.accumulator;
         self.anchor = Some(plan.anchor);
         let alpha = (self.accumulator / plan.h).clamp(0.0, 1.0) as f32;
-        for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals) {
+        for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals)
+        {
             *o = fast_slerp(*p, *c, alpha);
         }
     }
@@ -336,7 +349,11 @@ impl Substeps {
         }
         // The last substep ran `before` seconds behind the previous call;
         // substep k ends k·h after it.
-        let lambda = if self.dt > 0.0 { ((k as f64 * self.h - self.before) / self.dt as f64).clamp(0.0, 1.0) } else { 1.0 };
+        let lambda = if self.dt > 0.0 {
+            ((k as f64 * self.h - self.before) / self.dt as f64).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
         lambda as f32
     }
 }

@@ -46,7 +46,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         if os.environ.get("CAUDAL_TRACEBACK") == "1":
             raise
-        print(f"caudal {args.command}: internal error (a caudal bug; please report it): {type(e).__name__}: {one_line(e)}", file=sys.stderr)
+        print(
+            f"caudal {args.command}: internal error (a caudal bug; please report it): {type(e).__name__}: {one_line(e)}",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 from typing import Any
 
 import caudal
-from caudal.cli.batch_progress import BatchProgress
 
 # caudal.pipeline reuses caudal tail's helpers, so it imports this package
 # while it loads: its names are looked up when a command runs.
 from caudal import pipeline
+from caudal.cli.batch_progress import BatchProgress
 
 
 def add_parser(sub: Any) -> None:
@@ -32,23 +31,85 @@ def add_parser(sub: Any) -> None:
             "(one row per character). A bad file becomes an error row; exit status 1 if any file failed."
         ),
     )
-    p.add_argument("inputs", nargs="+", metavar="INPUT", help=".glb/.gltf files, folders (searched for them), or manifests (.csv, .jsonl: a path column and optional settings)")
+    p.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help=".glb/.gltf files, folders (searched for them), or manifests (.csv, .jsonl: a path column and optional settings)",
+    )
     p.add_argument("-o", "--out", required=True, metavar="OUTDIR", help="output folder")
-    p.add_argument("--rigid", action="store_true", help="bind each tail rigidly to the pelvis instead of growing a chain")
-    p.add_argument("--broad", choices=["untouched", "rigid"], default="untouched", help="broad trunk parts: keep the rigger's weights (default) or bind them to one bone")
+    p.add_argument(
+        "--rigid",
+        action="store_true",
+        help="bind each tail rigidly to the pelvis instead of growing a chain",
+    )
+    p.add_argument(
+        "--broad",
+        choices=["untouched", "rigid"],
+        default="untouched",
+        help="broad trunk parts: keep the rigger's weights (default) or bind them to one bone",
+    )
     p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
     p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
-    p.add_argument("--segment-thickness", type=float, help="no bone shorter than this many times the tail's thickness (default 1.25)")
-    p.add_argument("--handover-radii", type=float, help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2)")
-    p.add_argument("--joint-blend", type=float, help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5)")
-    p.add_argument("--bake", action="store_true", help="write the tail's spring motion into each clip as loop-closed keys")
-    p.add_argument("--clips", help="comma-separated clip names to bake and measure (default: every clip)")
-    p.add_argument("--spring", action="append", default=[], metavar="NAME=VALUE", help="a spring parameter for the bake and the report, repeatable (e.g. carry_deg=40, ground=off)")
-    p.add_argument("--loop", action="append", default=[], metavar="CLIP=MODE", help="with --bake: auto, loop or once for one clip, repeatable")
-    p.add_argument("--samples", type=int, default=24, help="evenly spaced times per clip of the stretch report (default 24; 0: no report)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (local) or CPUs of a local Ray (default: every core)")
-    p.add_argument("--engine", choices=["local", "ray"], default="local", help="local: a process pool (default); ray: one Ray task per file (pip install 'caudal[ray]')")
-    p.add_argument("--address", help="with --engine ray: an existing Ray cluster (e.g. ray://head:10001, or auto)")
+    p.add_argument(
+        "--segment-thickness",
+        type=float,
+        help="no bone shorter than this many times the tail's thickness (default 1.25)",
+    )
+    p.add_argument(
+        "--handover-radii",
+        type=float,
+        help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2)",
+    )
+    p.add_argument(
+        "--joint-blend",
+        type=float,
+        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5)",
+    )
+    p.add_argument(
+        "--bake",
+        action="store_true",
+        help="write the tail's spring motion into each clip as loop-closed keys",
+    )
+    p.add_argument(
+        "--clips", help="comma-separated clip names to bake and measure (default: every clip)"
+    )
+    p.add_argument(
+        "--spring",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a spring parameter for the bake and the report, repeatable (e.g. carry_deg=40, ground=off)",
+    )
+    p.add_argument(
+        "--loop",
+        action="append",
+        default=[],
+        metavar="CLIP=MODE",
+        help="with --bake: auto, loop or once for one clip, repeatable",
+    )
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=24,
+        help="evenly spaced times per clip of the stretch report (default 24; 0: no report)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes (local) or CPUs of a local Ray (default: every core)",
+    )
+    p.add_argument(
+        "--engine",
+        choices=["local", "ray"],
+        default="local",
+        help="local: a process pool (default); ray: one Ray task per file (pip install 'caudal[ray]')",
+    )
+    p.add_argument(
+        "--address",
+        help="with --engine ray: an existing Ray cluster (e.g. ray://head:10001, or auto)",
+    )
     p.add_argument(
         "--character-tasks-above",
         type=int,
@@ -56,8 +117,16 @@ def add_parser(sub: Any) -> None:
         metavar="VERTICES",
         help=f"with --engine ray: a file with several characters and more vertices than this gets a task per character (default {split:,})",
     )
-    p.add_argument("--resume", action="store_true", help="skip files whose output exists for the same input bytes and settings")
-    p.add_argument("--json", action="store_true", help="print the summary as JSON (progress still goes to stderr)")
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip files whose output exists for the same input bytes and settings",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print the summary as JSON (progress still goes to stderr)",
+    )
     p.set_defaults(run=run, usage_error=p.error)
 
 

@@ -40,7 +40,9 @@ class BatchProgress:
 
     def __enter__(self) -> BatchProgress:
         if self.bar:
-            self._thread = threading.Thread(target=self._redraw, name="caudal-batch-progress", daemon=True)
+            self._thread = threading.Thread(
+                target=self._redraw, name="caudal-batch-progress", daemon=True
+            )
             self._thread.start()
         return self
 
@@ -62,7 +64,9 @@ class BatchProgress:
             return
         status = "resumed" if result.resumed else "done" if result.ok else "FAILED"
         tail = f": {result.error}" if result.error else ""
-        self.stream.write(f"[{self.done}/{self.total}] {status} {result.path} ({result.seconds:.2f} s){tail}\n")
+        self.stream.write(
+            f"[{self.done}/{self.total}] {status} {result.path} ({result.seconds:.2f} s){tail}\n"
+        )
         self.stream.flush()
 
     def line(self, now: float) -> str:
@@ -91,7 +95,9 @@ class BatchProgress:
 
 def _clock(seconds: float) -> str:
     s = int(round(seconds))
-    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    return (
+        f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+    )
 
 
 def _columns(stream: TextIO) -> int:

@@ -83,7 +83,9 @@ def build(out: Path, progress: Progress) -> dict[str, Any]:
         "baked_joints": baked.rig.joint_count,
     }
     summary = model_summary(reread)
-    m: dict[str, Any] = {k: summary[k] for k in ("joint_count", "vertex_count", "triangle_count", "height", "clips")}
+    m: dict[str, Any] = {
+        k: summary[k] for k in ("joint_count", "vertex_count", "triangle_count", "height", "clips")
+    }
     roles: dict[str, Any] = {k: summary["roles"][k] for k in ("pelvis", "thighs", "shins", "head")}
     return {
         "files": {"creature": str(original), "roundtrip": str(roundtrip), "tail": str(after)},
@@ -101,9 +103,16 @@ def print_result(result: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(result, indent=2))
     else:
-        m, roles, tail, grounding = result["model"], result["roles"], result["tail"], result["grounding"]
+        m, roles, tail, grounding = (
+            result["model"],
+            result["roles"],
+            result["tail"],
+            result["grounding"],
+        )
         files, same, walk = result["files"], result["roundtrip_identical"], result["tail"]["walk"]
-        print(f"demo creature: {m['joint_count']} joints, {m['vertex_count']} vertices, height {m['height']:.3f} m")
+        print(
+            f"demo creature: {m['joint_count']} joints, {m['vertex_count']} vertices, height {m['height']:.3f} m"
+        )
         print(f"  pelvis {roles['pelvis']}, thighs {roles['thighs']}, shins {roles['shins']}")
         for c in m["clips"]:
             print(f"  clip {c['name']}: {c['duration']:.3f} s")
@@ -122,6 +131,10 @@ def print_result(result: dict[str, Any], as_json: bool) -> None:
         print(format_table(result["stretch"]))
         print()
         print(f"grounding, a {CROUCH_DEPTH:.2f} m crouch with the tail hanging through the floor:")
-        print(f"  extra pelvis lift with the tail counted: {100 * grounding['extra_lift_tail_counted']:.1f} cm")
+        print(
+            f"  extra pelvis lift with the tail counted: {100 * grounding['extra_lift_tail_counted']:.1f} cm"
+        )
         print(f"  lift with the tail excluded: {100 * grounding['lift_tail_excluded']:.1f} cm")
-        print(f"  body check at the end: {1000 * grounding['body_check_end']:.3f} mm from the reference floor")
+        print(
+            f"  body check at the end: {1000 * grounding['body_check_end']:.3f} mm from the reference floor"
+        )

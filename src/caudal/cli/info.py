@@ -48,11 +48,17 @@ def run(args: argparse.Namespace) -> int:
     print("meshes:")
     for m in summary["meshes"]:
         bound = f"skin {m['skin']}" if m["skin"] is not None else f"rigid to {m['rigid_joint']}"
-        print(f"  mesh {m['mesh']} primitive {m['primitive']}: {m['vertex_count']} vertices, {bound}, character {m['character']}")
+        print(
+            f"  mesh {m['mesh']} primitive {m['primitive']}: {m['vertex_count']} vertices, {bound}, character {m['character']}"
+        )
     print("skins:")
     for s in summary["skins"]:
-        print(f"  {s['index']}: {s['name'] or '(unnamed)'}, {s['joint_count']} joints, character {s['character']}")
+        print(
+            f"  {s['index']}: {s['name'] or '(unnamed)'}, {s['joint_count']} joints, character {s['character']}"
+        )
     print("clips:")
     for clip in summary["clips"]:
-        print(f"  {clip['name']}: {clip['duration']:.3f} s, {clip['channels']} channels ({', '.join(clip['paths'])})")
+        print(
+            f"  {clip['name']}: {clip['duration']:.3f} s, {clip['channels']} channels ({', '.join(clip['paths'])})"
+        )
     return 0

@@ -15,5 +15,7 @@ def gltf_output(text: str) -> str:
     suffix = Path(text).suffix
     if suffix.lower() not in GLTF_SUFFIXES:
         got = f"{suffix!r}" if suffix else "no extension"
-        raise argparse.ArgumentTypeError(f"{text!r}: the output must end in .glb or .gltf (got {got})")
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the output must end in .glb or .gltf (got {got})"
+        )
     return text

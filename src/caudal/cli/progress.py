@@ -35,7 +35,9 @@ WIDTH = 24
 class Progress:
     """What is being done: a label, units done of a total (or 0 when unknown), and the current unit."""
 
-    def __init__(self, label: str, total: int = 0, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+    def __init__(
+        self, label: str, total: int = 0, stream: TextIO | None = None, enabled: bool | None = None
+    ) -> None:
         self.label = label
         self.total = total
         self.done = 0
@@ -112,7 +114,9 @@ def working(label: str) -> Iterator[Progress]:
         yield p
 
 
-def each(label: str, items: Sequence[T], work: Callable[[T], R], name: Callable[[T], str] = str) -> list[R]:
+def each(
+    label: str, items: Sequence[T], work: Callable[[T], R], name: Callable[[T], str] = str
+) -> list[R]:
     """`work(item)` for every item, on up to one thread per core (the core
     releases the GIL), with a bar counting finished items. Results come back
     in the order of `items`, whatever order they finished in."""

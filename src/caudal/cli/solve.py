@@ -28,16 +28,56 @@ def add_parser(sub: Any) -> None:
     p.add_argument("source", help="file with the artist rig and clip (.glb/.gltf)")
     p.add_argument("--clip", required=True, help="animation name in SOURCE")
     p.add_argument("target", help="file with the rig to animate (.glb/.gltf)")
-    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output file: TARGET with the solved clip added")
-    p.add_argument("--name", default=None, help="animation name to write (default: the clip's name)")
-    p.add_argument("--replace", action="store_true", help="replace an animation of that name already in TARGET")
-    p.add_argument("--mode", choices=["rigid", "rotation_only"], default="rigid", help="rotation_only keeps bone lengths")
-    p.add_argument("--rate", type=float, default=None, help="key the solved clip evenly at this rate (frames/s) instead of at the source's key times")
+    p.add_argument(
+        "-o",
+        "--out",
+        required=True,
+        type=gltf_output,
+        help="output file: TARGET with the solved clip added",
+    )
+    p.add_argument(
+        "--name", default=None, help="animation name to write (default: the clip's name)"
+    )
+    p.add_argument(
+        "--replace", action="store_true", help="replace an animation of that name already in TARGET"
+    )
+    p.add_argument(
+        "--mode",
+        choices=["rigid", "rotation_only"],
+        default="rigid",
+        help="rotation_only keeps bone lengths",
+    )
+    p.add_argument(
+        "--rate",
+        type=float,
+        default=None,
+        help="key the solved clip evenly at this rate (frames/s) instead of at the source's key times",
+    )
     p.add_argument("--budget", type=int, default=5000, help="constraint vertices (0 = all)")
-    p.add_argument("--alignment", choices=["auto", "similarity", "bounds", "none"], default="auto", help="how the rest poses are aligned")
-    p.add_argument("--warn-below", type=float, default=WARN_BELOW, help=f"warn when the transfer quality is below this (default {WARN_BELOW})")
-    p.add_argument("--source-character", type=int, default=None, help="character of SOURCE whose clip is carried (needed when it has several)")
-    p.add_argument("--target-character", type=int, default=None, help="character of TARGET to animate (needed when it has several)")
+    p.add_argument(
+        "--alignment",
+        choices=["auto", "similarity", "bounds", "none"],
+        default="auto",
+        help="how the rest poses are aligned",
+    )
+    p.add_argument(
+        "--warn-below",
+        type=float,
+        default=WARN_BELOW,
+        help=f"warn when the transfer quality is below this (default {WARN_BELOW})",
+    )
+    p.add_argument(
+        "--source-character",
+        type=int,
+        default=None,
+        help="character of SOURCE whose clip is carried (needed when it has several)",
+    )
+    p.add_argument(
+        "--target-character",
+        type=int,
+        default=None,
+        help="character of TARGET to animate (needed when it has several)",
+    )
     p.add_argument("--report", default=None, help="write the quality report as JSON here")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
@@ -49,7 +89,11 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
     keep = {k: v for k, v in report.items() if k not in drop}
     c = report.get("correspondence")
     if c is not None:
-        keep["correspondence"] = {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in c.items() if k not in ("gap", "gap_colours", "triangle", "barycentric")}
+        keep["correspondence"] = {
+            k: (v.tolist() if hasattr(v, "tolist") else v)
+            for k, v in c.items()
+            if k not in ("gap", "gap_colours", "triangle", "barycentric")
+        }
     return keep
 
 
@@ -57,8 +101,12 @@ def warnings(report: dict[str, Any], warn_below: float, mode: str) -> list[str]:
     """What a user should hear about a transfer, in their words."""
     out = []
     if report["quality"] < warn_below:
-        bones = ", ".join(f"{name} ({err * 100:.2f}% of the diagonal)" for name, err in report["worst_bones"][:3])
-        out.append(f"transfer quality {report['quality'] * 100:.1f}% is below {warn_below * 100:.0f}%; the skin of these bones follows worst: {bones}")
+        bones = ", ".join(
+            f"{name} ({err * 100:.2f}% of the diagonal)" for name, err in report["worst_bones"][:3]
+        )
+        out.append(
+            f"transfer quality {report['quality'] * 100:.1f}% is below {warn_below * 100:.0f}%; the skin of these bones follows worst: {bones}"
+        )
     stretched = report["stretched_bones"]
     if stretched and mode == "rigid":
         names = ", ".join(f"{name} ({change * 100:.2f}%)" for name, change in stretched[:3])
@@ -69,7 +117,9 @@ def warnings(report: dict[str, Any], warn_below: float, mode: str) -> list[str]:
         )
     gap = report["correspondence"]["gap_max"]
     if gap > 0.02:
-        out.append(f"parts of the target lie up to {gap * 100:.1f}% of the diagonal from the source surface: those vertices follow the nearest part of the source")
+        out.append(
+            f"parts of the target lie up to {gap * 100:.1f}% of the diagonal from the source surface: those vertices follow the nearest part of the source"
+        )
     return out
 
 
@@ -78,7 +128,9 @@ def pick(model: caudal.Model, index: int | None, flag: str) -> caudal.Model | ca
     if index is None:
         return model
     if not 0 <= index < len(model.characters):
-        raise caudal.ParameterError(f"{flag}: {model.path} has {len(model.characters)} character(s), no {index}")
+        raise caudal.ParameterError(
+            f"{flag}: {model.path} has {len(model.characters)} character(s), no {index}"
+        )
     return model.characters[index]
 
 
@@ -97,7 +149,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     clip = source.clip(args.clip, args.rate) if args.rate else source.clip(args.clip, keys=True)
     solved = caudal.transfer_clip(
-        source.rig, clip, target.rig, mode=args.mode, constraint_budget=args.budget, alignment=args.alignment, report="summary"
+        source.rig,
+        clip,
+        target.rig,
+        mode=args.mode,
+        constraint_budget=args.budget,
+        alignment=args.alignment,
+        report="summary",
     )
     report = solved.report
     assert report is not None
@@ -115,7 +173,9 @@ def run(args: argparse.Namespace) -> int:
     result["warnings"] = notes
     # The report is committed with the file: both are written or neither.
     sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
-    target_file.write(args.out, tracks=caudal.clip_tracks(target, solved.clip, name), sidecars=sidecars)
+    target_file.write(
+        args.out, tracks=caudal.clip_tracks(target, solved.clip, name), sidecars=sidecars
+    )
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -21,10 +21,22 @@ means "not measurable", and the text output says n/a."""
 
 
 def add_parser(sub: Any) -> None:
-    p = sub.add_parser("tail", help="grow Tail_* bone chains for tails the rigger left without bones")
+    p = sub.add_parser(
+        "tail", help="grow Tail_* bone chains for tails the rigger left without bones"
+    )
     p.add_argument("input", help="rigged .glb/.gltf")
-    p.add_argument("-o", "--out", required=True, type=gltf_output, help="output .glb or .gltf (the extension picks the format)")
-    p.add_argument("--rigid", action="store_true", help="bind each tail rigidly to the pelvis instead of growing a chain")
+    p.add_argument(
+        "-o",
+        "--out",
+        required=True,
+        type=gltf_output,
+        help="output .glb or .gltf (the extension picks the format)",
+    )
+    p.add_argument(
+        "--rigid",
+        action="store_true",
+        help="bind each tail rigidly to the pelvis instead of growing a chain",
+    )
     p.add_argument(
         "--broad",
         choices=["untouched", "rigid"],
@@ -48,7 +60,11 @@ def add_parser(sub: Any) -> None:
         type=float,
         help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; the article's 0.25 bends low-poly tails in folds)",
     )
-    p.add_argument("--bake", action="store_true", help="simulate the clips and write the tail rotations into each as loop-closed keys")
+    p.add_argument(
+        "--bake",
+        action="store_true",
+        help="simulate the clips and write the tail rotations into each as loop-closed keys",
+    )
     p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
     p.add_argument(
         "--spring",
@@ -64,7 +80,9 @@ def add_parser(sub: Any) -> None:
         metavar="CLIP=MODE",
         help="with --bake: auto, loop or once for one clip, repeatable (default auto: first and last pose equal)",
     )
-    p.add_argument("--report", help="write the report (every part found, with its tests and decision) as JSON")
+    p.add_argument(
+        "--report", help="write the report (every part found, with its tests and decision) as JSON"
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.set_defaults(run=run, usage_error=p.error)
 
@@ -87,7 +105,9 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     ]
     for p in report["parts"]:
         after = p["bone_distance_after"]
-        dist = f"{p['bone_distance_before']:.4g}" + (f" -> {after:.4g}" if after is not None else "")
+        dist = f"{p['bone_distance_before']:.4g}" + (
+            f" -> {after:.4g}" if after is not None else ""
+        )
         t = p["tests"]
         lines.append(
             f"  #{p['index']} {p['kind']:<8} {p['decision']:<9} at {p['attachment']}: {p['vertex_count']} vertices, "
@@ -121,14 +141,24 @@ def spring_value(text: str) -> float | bool:
 
 def check(args: argparse.Namespace) -> str | None:
     """Options that only mean something with --bake, given without it."""
-    stray = [flag for flag, value in (("--clips", args.clips), ("--spring", args.spring), ("--loop", args.loop)) if value]
+    stray = [
+        flag
+        for flag, value in (
+            ("--clips", args.clips),
+            ("--spring", args.spring),
+            ("--loop", args.loop),
+        )
+        if value
+    ]
     if stray and not args.bake:
         verb = "applies" if len(stray) == 1 else "apply"
         return f"{', '.join(stray)} only {verb} with --bake (add --bake, or leave {'it' if len(stray) == 1 else 'them'} out)"
     return None
 
 
-def repair(model: caudal.Model, args: argparse.Namespace) -> list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]:
+def repair(
+    model: caudal.Model, args: argparse.Namespace
+) -> list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]:
     """Every character grown in file order, chain names unique in the file:
     each character's new joints avoid every node name of the file and the
     chains grown before it (the first character gets ``Tail_*``, a later one
@@ -144,13 +174,17 @@ def repair(model: caudal.Model, args: argparse.Namespace) -> list[tuple[caudal.C
     out = []
     for ch in model.characters:
         before = ch.rig
-        rig, report = caudal.grow_chains(before, rigid=args.rigid, broad=args.broad, reserved_names=reserved, **shape)
+        rig, report = caudal.grow_chains(
+            before, rigid=args.rigid, broad=args.broad, reserved_names=reserved, **shape
+        )
         reserved += rig.joint_names[before.joint_count :]
         out.append((ch, rig, report))
     return out
 
 
-def print_character(label: str, report: dict[str, Any], baked: list[dict[str, Any]], bake_asked: bool) -> None:
+def print_character(
+    label: str, report: dict[str, Any], baked: list[dict[str, Any]], bake_asked: bool
+) -> None:
     chains = [p for p in report["parts"] if p["decision"] == "chain"]
     print(f"{label}: {len(report['parts'])} part(s), {len(chains)} chain(s)")
     for line in summary_lines(report):
@@ -159,13 +193,19 @@ def print_character(label: str, report: dict[str, Any], baked: list[dict[str, An
         print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
     for b in baked:
         if b["seam_blend_deg"] > 0.0:
-            print(f"  baked {b['name']}: loop, motion never repeated in {b['warmup_passes']} passes, blended shut ({b['seam_blend_deg']:.2f} deg)")
+            print(
+                f"  baked {b['name']}: loop, motion never repeated in {b['warmup_passes']} passes, blended shut ({b['seam_blend_deg']:.2f} deg)"
+            )
         elif b["looping"]:
-            print(f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg")
+            print(
+                f"  baked {b['name']}: loop, {b['warmup_passes']} warm-up passes, closure {b['closure_deg']:.3f} deg"
+            )
         else:
             print(f"  baked {b['name']}: one-shot, settled {b['warmup_seconds']:.1f} s")
     if baked and baked[0]["bend_capacity"] < 1.0:
-        print(f"  bend capacity {baked[0]['bend_capacity']:.2f}: carry and stop scaled for a tail this thick")
+        print(
+            f"  bend capacity {baked[0]['bend_capacity']:.2f}: carry and stop scaled for a tail this thick"
+        )
     if bake_asked and not baked:
         print("  --bake: no chain grown, nothing to bake")
 
@@ -182,12 +222,19 @@ def run(args: argparse.Namespace) -> int:
     names = clips if clips is not None else model.clip_names
     for name in names:
         if name not in model.clip_names:
-            raise caudal.NotFoundError(f"--clips: no animation named {name!r} (have: {', '.join(model.clip_names)})")
+            raise caudal.NotFoundError(
+                f"--clips: no animation named {name!r} (have: {', '.join(model.clip_names)})"
+            )
     with working("finding appendages and growing chains"):
         repaired = repair(model, args)
     # Clips bake independently: one call per clip gives the keys of one call
     # over all of them, and a bar that counts clips.
-    todo = [(ch, rig, name) for ch, rig, report in repaired if args.bake and any(p["decision"] == "chain" for p in report["parts"]) for name in names]
+    todo = [
+        (ch, rig, name)
+        for ch, rig, report in repaired
+        if args.bake and any(p["decision"] == "chain" for p in report["parts"])
+        for name in names
+    ]
 
     def bake_one(unit: tuple[caudal.Character, caudal.Rig, str]) -> caudal.Bake:
         ch, rig, name = unit
@@ -196,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
     bakes = each("baking", todo, bake_one, name=lambda unit: unit[2])
     tracks: list[dict[str, Any]] = [t for b in bakes for t in b.tracks()]
     entries: list[dict[str, Any]] = []
-    for ch, rig, report in repaired:
+    for ch, _rig, report in repaired:
         baked = [c.summary() for b in bakes if b.character == ch.index for c in b.clips]
         plain = report_json(report)
         if args.bake:
@@ -204,19 +251,29 @@ def run(args: argparse.Namespace) -> int:
         entries.append({"character": ch.index, "name": ch.name, **plain})
     # One character: its report at the top level (as before characters
     # existed); always the list of characters.
-    result: dict[str, Any] = {k: v for k, v in entries[0].items() if k not in ("character", "name")} if len(entries) == 1 else {}
+    result: dict[str, Any] = (
+        {k: v for k, v in entries[0].items() if k not in ("character", "name")}
+        if len(entries) == 1
+        else {}
+    )
     result["characters"] = entries
     # The report is committed with the file: both are written or neither.
     sidecars = [(args.report, json.dumps(result, indent=2).encode())] if args.report else None
     with working(f"writing {Path(args.out).name}"):
-        model.write(args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None, sidecars=sidecars)
+        model.write(
+            args.out, rigs=[rig for _, rig, _ in repaired], tracks=tracks or None, sidecars=sidecars
+        )
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         for w in model.warnings:
             print(f"warning: {w}")
         for e in entries:
-            label = args.input if len(entries) == 1 else f"{args.input} character {e['character']} {e['name']!r}"
+            label = (
+                args.input
+                if len(entries) == 1
+                else f"{args.input} character {e['character']} {e['name']!r}"
+            )
             print_character(label, e, e.get("bake", []), args.bake)
         print(f"  wrote {args.out}")
     return 0

@@ -53,7 +53,11 @@ class Job:
         return self.output[: -len(".glb")] + ".report.json"
 
 
-def expand(inputs: Iterable[str | os.PathLike[str]], settings: RepairSettings, out_dir: str | os.PathLike[str] | None = None) -> list[Job]:
+def expand(
+    inputs: Iterable[str | os.PathLike[str]],
+    settings: RepairSettings,
+    out_dir: str | os.PathLike[str] | None = None,
+) -> list[Job]:
     """One job per input file, in the order given (folders sorted). A file
     named twice with the same settings is done once. Files inside
     ``out_dir`` are never inputs (a batch does not repair its own output)."""
@@ -63,7 +67,14 @@ def expand(inputs: Iterable[str | os.PathLike[str]], settings: RepairSettings, o
         p = Path(item)
         if p.is_dir():
             for f in _gltf_files(p, out):
-                found.append((str(f), f.relative_to(p).with_suffix(".glb").as_posix(), settings, f"folder {p}"))
+                found.append(
+                    (
+                        str(f),
+                        f.relative_to(p).with_suffix(".glb").as_posix(),
+                        settings,
+                        f"folder {p}",
+                    )
+                )
         elif p.suffix.lower() in MANIFEST_SUFFIXES:
             found.extend(_manifest(p, settings))
         else:
@@ -83,8 +94,16 @@ def _gltf_files(folder: Path, skip: Path | None) -> list[Path]:
     out = []
     for root, dirs, files in os.walk(folder):
         here = Path(root)
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and (skip is None or (here / d).resolve() != skip))
-        out += [here / f for f in sorted(files) if not f.startswith(".") and Path(f).suffix.lower() in GLTF_SUFFIXES]
+        dirs[:] = sorted(
+            d
+            for d in dirs
+            if not d.startswith(".") and (skip is None or (here / d).resolve() != skip)
+        )
+        out += [
+            here / f
+            for f in sorted(files)
+            if not f.startswith(".") and Path(f).suffix.lower() in GLTF_SUFFIXES
+        ]
     return out
 
 
@@ -98,22 +117,31 @@ def _manifest(path: Path, settings: RepairSettings) -> list[tuple[str, str, Repa
     for line, row in rows:
         where = f"{path}:{line}"
         if not isinstance(row, Mapping):
-            raise caudal.ParameterError(f"{where}: expected an object with a 'path', got {type(row).__name__}")
+            raise caudal.ParameterError(
+                f"{where}: expected an object with a 'path', got {type(row).__name__}"
+            )
         name = row.get("path")
         if not isinstance(name, str) or not name.strip():
             raise caudal.ParameterError(f"{where}: no 'path'")
         file = Path(name.strip())
         if not file.is_absolute():
             file = path.parent / file
-        out.append((str(file), file.with_suffix(".glb").name, settings.with_overrides(row, where), where))
+        out.append(
+            (str(file), file.with_suffix(".glb").name, settings.with_overrides(row, where), where)
+        )
     return out
 
 
 def _csv_rows(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     reader = csv.DictReader(text.splitlines())
     if reader.fieldnames is None or "path" not in reader.fieldnames:
-        raise caudal.ParameterError(f"{path}: a CSV manifest needs a 'path' column (header: {reader.fieldnames})")
-    return [(reader.line_num, {k: (v.strip() if isinstance(v, str) else v) for k, v in row.items()}) for row in reader]
+        raise caudal.ParameterError(
+            f"{path}: a CSV manifest needs a 'path' column (header: {reader.fieldnames})"
+        )
+    return [
+        (reader.line_num, {k: (v.strip() if isinstance(v, str) else v) for k, v in row.items()})
+        for row in reader
+    ]
 
 
 def _json_rows(path: Path, text: str) -> list[tuple[int, Any]]:
@@ -121,7 +149,9 @@ def _json_rows(path: Path, text: str) -> list[tuple[int, Any]]:
     try:
         if stripped.startswith("["):
             return [(i + 1, row) for i, row in enumerate(json.loads(text))]
-        return [(i + 1, json.loads(line)) for i, line in enumerate(text.splitlines()) if line.strip()]
+        return [
+            (i + 1, json.loads(line)) for i, line in enumerate(text.splitlines()) if line.strip()
+        ]
     except json.JSONDecodeError as e:
         raise caudal.ParameterError(f"{path}: not JSON lines: {e}") from None
 
@@ -137,7 +167,9 @@ def _unique_outputs(jobs: Sequence[Job]) -> list[Job]:
     out = []
     for j in jobs:
         if count[j.output.lower()] > 1:
-            tag = hashlib.sha256(f"{os.path.abspath(j.path)}\n{j.settings.digest()}".encode()).hexdigest()[:8]
+            tag = hashlib.sha256(
+                f"{os.path.abspath(j.path)}\n{j.settings.digest()}".encode()
+            ).hexdigest()[:8]
             stem = j.output[: -len(".glb")]
             j = Job(j.index, j.path, f"{stem}-{tag}.glb", j.settings, j.source)
         out.append(j)

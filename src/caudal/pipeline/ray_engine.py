@@ -28,7 +28,15 @@ import ray
 
 from caudal.pipeline.inputs import Job
 from caudal.pipeline.settings import RepairSettings
-from caudal.pipeline.work import CharacterWork, Outcome, Repaired, each_character, failed, one_character, run_bytes
+from caudal.pipeline.work import (
+    CharacterWork,
+    Outcome,
+    Repaired,
+    each_character,
+    failed,
+    one_character,
+    run_bytes,
+)
 
 MAX_RETRIES = 3
 """Ray's retries of a task whose worker process died (its own default)."""
@@ -44,12 +52,16 @@ def _file_work(job: Job, data_box: list[Any], character_tasks_above: int) -> Out
     start = time.perf_counter()
     data = ray.get(data_box[0])
 
-    def characters(settings: RepairSettings, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
+    def characters(
+        settings: RepairSettings, repaired: Repaired, names: list[str]
+    ) -> list[CharacterWork]:
         vertices = sum(rig.vertex_count for _, rig, _ in repaired)
         if len(repaired) < 2 or vertices <= character_tasks_above:
             return each_character(settings, repaired, names)
         try:
-            return list(ray.get([_character_task.remote(job, data_box, i) for i in range(len(repaired))]))
+            return list(
+                ray.get([_character_task.remote(job, data_box, i) for i in range(len(repaired))])
+            )
         except ray.exceptions.RayTaskError as e:
             # The character's own error (a CaudalError...), not Ray's wrapper.
             cause = getattr(e, "cause", None)
@@ -64,7 +76,9 @@ _character_task = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_c
 _file_task = ray.remote(max_retries=MAX_RETRIES, retry_exceptions=False)(_file_work)
 
 
-def run_ray(jobs: Sequence[Job], *, address: str | None, num_cpus: int | None, character_tasks_above: int) -> Iterator[Outcome]:
+def run_ray(
+    jobs: Sequence[Job], *, address: str | None, num_cpus: int | None, character_tasks_above: int
+) -> Iterator[Outcome]:
     """Outcomes in completion order. Starts a local Ray with ``num_cpus``
     (or connects to ``address``) unless Ray is already initialised in this
     process, and shuts down only what it started."""

@@ -60,7 +60,15 @@ def rows_of(report: dict[str, Any], resumed: bool = False) -> list[dict[str, Any
     }
     if report["error"]:
         return [{**base, "file_seconds": report["seconds"]}]
-    return [{**base, **character_columns(e), "file_seconds": report["seconds"], "character_seconds": e["seconds"]} for e in report["characters"]]
+    return [
+        {
+            **base,
+            **character_columns(e),
+            "file_seconds": report["seconds"],
+            "character_seconds": e["seconds"],
+        }
+        for e in report["characters"]
+    ]
 
 
 def character_columns(entry: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +109,11 @@ def stretch_columns(clips: list[dict[str, Any]]) -> dict[str, Any]:
         for r in clip["rows"]:
             label = re.sub(r"[^a-z0-9]+", "_", str(r["rig"]).lower()).strip("_")
             for key, value in r.items():
-                if key in ("rig", "samples") or isinstance(value, bool) or not isinstance(value, (int, float)):
+                if (
+                    key in ("rig", "samples")
+                    or isinstance(value, bool)
+                    or not isinstance(value, (int, float))
+                ):
                     continue
                 column = f"{label}_{key}"
                 pick = min if key in LEAST_IS_WORST else max
@@ -146,7 +158,9 @@ class Summary:
         try:
             import pandas
         except ImportError as e:
-            raise ImportError("Summary.to_pandas needs pandas (pip install pandas); Summary.rows are plain dicts") from e
+            raise ImportError(
+                "Summary.to_pandas needs pandas (pip install pandas); Summary.rows are plain dicts"
+            ) from e
         return pandas.DataFrame(list(self.records()), columns=self.columns)
 
     def csv_text(self) -> str:

@@ -75,7 +75,9 @@ class Batch:
         if engine not in ("local", "ray"):
             raise caudal.ParameterError(f"engine: {engine!r} is not 'local' or 'ray'")
         if engine == "ray" and importlib.util.find_spec("ray") is None:
-            raise caudal.ParameterError("engine: 'ray' needs Ray installed: pip install 'caudal[ray]'")
+            raise caudal.ParameterError(
+                "engine: 'ray' needs Ray installed: pip install 'caudal[ray]'"
+            )
         if workers < 1:
             raise caudal.ParameterError(f"workers: {workers} must be at least 1")
         self.out_dir = Path(out_dir)
@@ -151,7 +153,12 @@ class Batch:
         if self.engine == "ray":
             from caudal.pipeline.ray_engine import run_ray
 
-            return run_ray(jobs, address=self.address, num_cpus=self.workers, character_tasks_above=self.character_tasks_above)
+            return run_ray(
+                jobs,
+                address=self.address,
+                num_cpus=self.workers,
+                character_tasks_above=self.character_tasks_above,
+            )
         from caudal.pipeline.local import run_local
 
         return run_local(jobs, self.workers)
@@ -190,4 +197,3 @@ def batch(
         resume=resume,
         character_tasks_above=character_tasks_above,
     )
-

@@ -45,7 +45,9 @@ class RepairSettings:
 
     def __post_init__(self) -> None:
         if self.broad not in BROAD_CHOICES:
-            raise caudal.ParameterError(f"broad: {self.broad!r} is not one of {', '.join(BROAD_CHOICES)}")
+            raise caudal.ParameterError(
+                f"broad: {self.broad!r} is not one of {', '.join(BROAD_CHOICES)}"
+            )
         if not isinstance(self.samples, int) or isinstance(self.samples, bool) or self.samples < 0:
             raise caudal.ParameterError(f"samples: {self.samples!r} is not a whole number >= 0")
         if self.clips is not None:
@@ -55,7 +57,9 @@ class RepairSettings:
             object.__setattr__(self, "clips", clips)
         for name, value in self.loops.items():
             if not isinstance(value, bool) and value not in LOOP_MODES:
-                raise caudal.ParameterError(f"loops[{name!r}]: {value!r} is not one of {', '.join(LOOP_MODES)} (or a bool)")
+                raise caudal.ParameterError(
+                    f"loops[{name!r}]: {value!r} is not one of {', '.join(LOOP_MODES)} (or a bool)"
+                )
         # Copies: the caller's dicts may change after the settings were made.
         object.__setattr__(self, "spring", dict(self.spring))
         object.__setattr__(self, "loops", dict(self.loops))
@@ -104,7 +108,11 @@ class RepairSettings:
     def digest(self) -> str:
         """sha256 of the canonical JSON of these settings and caudal's
         version: a new caudal may repair differently, so it redoes a file."""
-        text = json.dumps({"caudal": caudal.__version__, "settings": self.to_json()}, sort_keys=True, separators=(",", ":"))
+        text = json.dumps(
+            {"caudal": caudal.__version__, "settings": self.to_json()},
+            sort_keys=True,
+            separators=(",", ":"),
+        )
         return hashlib.sha256(text.encode()).hexdigest()
 
     def with_overrides(self, row: Mapping[str, Any], where: str) -> RepairSettings:
@@ -118,7 +126,9 @@ class RepairSettings:
             if key == "path" or value is None or value == "":
                 continue
             if key not in known:
-                raise caudal.ParameterError(f"{where}: unknown column {key!r} (known: path, {', '.join(sorted(known))})")
+                raise caudal.ParameterError(
+                    f"{where}: unknown column {key!r} (known: path, {', '.join(sorted(known))})"
+                )
             try:
                 changes[key] = _parse(key, value, getattr(self, key))
             except (ValueError, TypeError) as e:
@@ -148,7 +158,10 @@ def _parse(key: str, value: Any, current: Any) -> Any:
     # spring, loops: a dict (JSON) or "NAME=VALUE" items separated by ';' or spaces (CSV).
     items = _named_items(key, value)
     if key == "spring":
-        items = {k: (spring_value(v) if isinstance(v, str) else _spring_number(v)) for k, v in items.items()}
+        items = {
+            k: (spring_value(v) if isinstance(v, str) else _spring_number(v))
+            for k, v in items.items()
+        }
     return {**current, **items}
 
 

@@ -73,7 +73,9 @@ CharacterRunner = Callable[[RepairSettings, Repaired, list[str]], list[Character
 as tasks of their own (the Ray engine, for large files)."""
 
 
-def run_bytes(job: Job, data: bytes, start: float | None = None, characters: CharacterRunner | None = None) -> Outcome:
+def run_bytes(
+    job: Job, data: bytes, start: float | None = None, characters: CharacterRunner | None = None
+) -> Outcome:
     """Repairs one file given its bytes (external buffers of a .gltf are
     read beside ``job.path``)."""
     start = time.perf_counter() if start is None else start
@@ -86,7 +88,9 @@ def run_bytes(job: Job, data: bytes, start: float | None = None, characters: Cha
     return done(job, digest, model, entries, glb, start)
 
 
-def repair_model(model: caudal.Model, settings: RepairSettings, characters: CharacterRunner | None = None) -> tuple[bytes, list[dict[str, Any]]]:
+def repair_model(
+    model: caudal.Model, settings: RepairSettings, characters: CharacterRunner | None = None
+) -> tuple[bytes, list[dict[str, Any]]]:
     """The repaired file's bytes and each character's report entry."""
     names = clip_names(model, settings)
     repaired = repair_characters(model, settings)
@@ -95,7 +99,9 @@ def repair_model(model: caudal.Model, settings: RepairSettings, characters: Char
     return glb, [w.entry for w in works]
 
 
-def each_character(settings: RepairSettings, repaired: Repaired, names: list[str]) -> list[CharacterWork]:
+def each_character(
+    settings: RepairSettings, repaired: Repaired, names: list[str]
+) -> list[CharacterWork]:
     return [character_work(ch, rig, report, settings, names) for ch, rig, report in repaired]
 
 
@@ -120,7 +126,9 @@ def clip_names(model: caudal.Model, settings: RepairSettings) -> list[str]:
     missing = [c for c in settings.clips if c not in model.clip_names]
     if missing:
         have = ", ".join(model.clip_names) or "none"
-        raise caudal.NotFoundError(f"clips: no animation named {', '.join(map(repr, missing))} (have: {have})")
+        raise caudal.NotFoundError(
+            f"clips: no animation named {', '.join(map(repr, missing))} (have: {have})"
+        )
     return list(settings.clips)
 
 
@@ -130,7 +138,13 @@ def repair_characters(model: caudal.Model, settings: RepairSettings) -> Repaired
     return repair(model, settings.tail_args())
 
 
-def character_work(ch: caudal.Character, rig: caudal.Rig, report: dict[str, Any], settings: RepairSettings, names: list[str]) -> CharacterWork:
+def character_work(
+    ch: caudal.Character,
+    rig: caudal.Rig,
+    report: dict[str, Any],
+    settings: RepairSettings,
+    names: list[str],
+) -> CharacterWork:
     """Bakes the character's chains into the clips ``names`` (with
     ``--bake``) and measures its stretch table on them (``caudal report``).
     A character with no chain has nothing to bake or measure."""
@@ -139,12 +153,16 @@ def character_work(ch: caudal.Character, rig: caudal.Rig, report: dict[str, Any]
     tracks: list[dict[str, Any]] = []
     baked: list[dict[str, Any]] = []
     if settings.bake and has_chain and names:
-        bake = caudal.bake(ch, rig, names, loops=dict(settings.loops) or None, spring=dict(settings.spring) or None)
+        bake = caudal.bake(
+            ch, rig, names, loops=dict(settings.loops) or None, spring=dict(settings.spring) or None
+        )
         tracks = bake.tracks()
         baked = [c.summary() for c in bake.clips]
     stretch: list[dict[str, Any]] = []
     if settings.samples > 0 and has_chain and names:
-        stretch = caudal.stretch_table(ch, names, samples=settings.samples, spring=dict(settings.spring) or None)
+        stretch = caudal.stretch_table(
+            ch, names, samples=settings.samples, spring=dict(settings.spring) or None
+        )
     entry = {
         "character": ch.index,
         "name": ch.name,
@@ -181,13 +199,36 @@ def file_report(job: Job, input_sha256: str | None, start: float, **fields: Any)
     }
 
 
-def done(job: Job, input_sha256: str, model: caudal.Model, entries: list[dict[str, Any]], glb: bytes, start: float) -> Outcome:
+def done(
+    job: Job,
+    input_sha256: str,
+    model: caudal.Model,
+    entries: list[dict[str, Any]],
+    glb: bytes,
+    start: float,
+) -> Outcome:
     key = resume_key(input_sha256, job.settings)
-    fields = {"key": key, "output": job.output, "output_sha256": sha256(glb), "error": None, "warnings": model.warnings, "characters": entries}
+    fields = {
+        "key": key,
+        "output": job.output,
+        "output_sha256": sha256(glb),
+        "error": None,
+        "warnings": model.warnings,
+        "characters": entries,
+    }
     return Outcome(job, file_report(job, input_sha256, start, **fields), glb)
 
 
-def failed(job: Job, error: BaseException, start: float, input_sha256: str | None = None) -> Outcome:
+def failed(
+    job: Job, error: BaseException, start: float, input_sha256: str | None = None
+) -> Outcome:
     message = {"type": type(error).__name__, "message": str(error) or type(error).__name__}
-    fields: dict[str, Any] = {"key": None, "output": None, "output_sha256": None, "error": message, "warnings": [], "characters": []}
+    fields: dict[str, Any] = {
+        "key": None,
+        "output": None,
+        "output_sha256": None,
+        "error": message,
+        "warnings": [],
+        "characters": [],
+    }
     return Outcome(job, file_report(job, input_sha256, start, **fields), None)

@@ -33,14 +33,18 @@ def untouched(before: caudal.Rig, after: caudal.Rig) -> npt.NDArray[np.bool_]:
     k = max(before.skin_joints.shape[1], after.skin_joints.shape[1])
     jb, wb = _influences(before, k)
     ja, wa = _influences(after, k)
-    out: npt.NDArray[np.bool_] = (jb == ja).all(axis=1) & (np.abs(wb - wa) <= WEIGHT_TOLERANCE).all(axis=1)
+    out: npt.NDArray[np.bool_] = (jb == ja).all(axis=1) & (np.abs(wb - wa) <= WEIGHT_TOLERANCE).all(
+        axis=1
+    )
     return out
 
 
 def _influences(rig: caudal.Rig, k: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
     """Each vertex's influences sorted by joint, no-joint (-1) padding last, width ``k``."""
     w = np.asarray(rig.skin_weights, np.float64)
-    j = np.where(w > WEIGHT_TOLERANCE, np.asarray(rig.skin_joints, np.int64), np.iinfo(np.int64).max)
+    j = np.where(
+        w > WEIGHT_TOLERANCE, np.asarray(rig.skin_joints, np.int64), np.iinfo(np.int64).max
+    )
     order = np.argsort(j, axis=1, kind="stable")
     j, w = np.take_along_axis(j, order, 1), np.take_along_axis(w, order, 1)
     w = np.where(j == np.iinfo(np.int64).max, 0.0, w)
@@ -75,7 +79,11 @@ def assert_body_unchanged(
         clip_before = before.clip(name)
         clip_after = after.clip(name, rate=clip_before.rate)
         frames = sample_frames(min(clip_before.frame_count, clip_after.frame_count), samples)
-        moved = np.linalg.norm(caudal.skin(after.rig, clip_after, frames)[:, body] - caudal.skin(before.rig, clip_before, frames)[:, body], axis=2)
+        moved = np.linalg.norm(
+            caudal.skin(after.rig, clip_after, frames)[:, body]
+            - caudal.skin(before.rig, clip_before, frames)[:, body],
+            axis=2,
+        )
         s, k = np.unravel_index(int(np.argmax(moved)), moved.shape)
         worst = float(moved[s, k]) / before.height
         if worst > within:

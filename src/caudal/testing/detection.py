@@ -15,7 +15,15 @@ import numpy.typing as npt
 
 import caudal
 from caudal.pipeline.settings import RepairSettings
-from caudal.testing.subject import ModelLike, grown_joints, chain_share, characters, heaviest_joint, repair, who
+from caudal.testing.subject import (
+    ModelLike,
+    chain_share,
+    characters,
+    grown_joints,
+    heaviest_joint,
+    repair,
+    who,
+)
 
 TruthLike = Union[str, "os.PathLike[str]", dict[str, Any]]
 
@@ -35,14 +43,24 @@ def true_tail(truth: dict[str, Any], character: caudal.Character) -> npt.NDArray
     offsets = {(p["mesh"], p["primitive"]): p["vertex_offset"] for p in character.primitives()}
     if "characters" in truth:
         mine = [t for t in truth["characters"] if t["skin"] in character.skins]
-        lists = [l for t in mine for tail in t["tails"] for l in tail["vertices"]]
-        idx = [offsets[(l["mesh"], l["primitive"])] + np.asarray(l["vertices"], dtype=np.int64) for l in lists]
+        lists = [v for t in mine for tail in t["tails"] for v in tail["vertices"]]
+        idx = [
+            offsets[(v["mesh"], v["primitive"])] + np.asarray(v["vertices"], dtype=np.int64)
+            for v in lists
+        ]
         return np.unique(np.concatenate(idx)) if idx else np.zeros(0, np.int64)
     out = []
     prims = truth["primitives"]
     for g in truth["tail_vertices"]:
-        p = next((p for p in prims if p["vertex_offset"] <= g < p["vertex_offset"] + p["vertex_count"]), None)
-        if p is not None and (p["mesh"], p["primitive"]) in offsets and p.get("skin", 0) in character.skins:
+        p = next(
+            (p for p in prims if p["vertex_offset"] <= g < p["vertex_offset"] + p["vertex_count"]),
+            None,
+        )
+        if (
+            p is not None
+            and (p["mesh"], p["primitive"]) in offsets
+            and p.get("skin", 0) in character.skins
+        ):
             out.append(offsets[(p["mesh"], p["primitive"])] + g - p["vertex_offset"])
     return np.unique(np.asarray(out, dtype=np.int64))
 

@@ -7,10 +7,20 @@ import numpy as np
 import numpy.typing as npt
 
 from caudal.pipeline.settings import RepairSettings
-from caudal.testing.subject import ClipLike, ModelLike, grown_joints, characters, clip_name, repair, who
+from caudal.testing.subject import (
+    ClipLike,
+    ModelLike,
+    characters,
+    clip_name,
+    grown_joints,
+    repair,
+    who,
+)
 
 
-def quaternion_angle_deg(a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+def quaternion_angle_deg(
+    a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]
+) -> npt.NDArray[np.float64]:
     """Angle of the rotation from ``a`` to ``b`` (xyzw, last axis)."""
     dot = np.abs(np.sum(np.asarray(a, np.float64) * np.asarray(b, np.float64), axis=-1))
     out: npt.NDArray[np.float64] = np.degrees(2.0 * np.arccos(np.clip(dot, 0.0, 1.0)))

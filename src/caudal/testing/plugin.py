@@ -43,7 +43,9 @@ def caudal_model(request: pytest.FixtureRequest) -> Callable[[str | Path], cauda
 def caudal_clip() -> Callable[..., caudal.Clip]:
     """``caudal_clip(model, name, rate=None, character=0)``: one character's clip."""
 
-    def clip(model: caudal.Model, name: str, rate: float | None = None, character: int = 0) -> caudal.Clip:
+    def clip(
+        model: caudal.Model, name: str, rate: float | None = None, character: int = 0
+    ) -> caudal.Clip:
         return model.characters[character].clip(name, rate)
 
     return clip

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -17,8 +17,8 @@ import caudal
 from caudal.pipeline.settings import RepairSettings
 from caudal.pipeline.work import repair_model
 
-ModelLike = Union[str, "os.PathLike[str]", caudal.Model]
-ClipLike = Union[str, caudal.Clip]
+ModelLike = str | os.PathLike[str] | caudal.Model
+ClipLike = str | caudal.Clip
 
 DEFAULT_SAMPLES = 24
 """Evenly spaced times per clip, as the stretch report (SPEC M1)."""
@@ -45,7 +45,9 @@ def label_of(model: caudal.Model) -> str:
     return Path(model.path).name or model.path
 
 
-def repair(model: ModelLike, settings: RepairSettings | None = None, repaired: ModelLike | None = None) -> Repair:
+def repair(
+    model: ModelLike, settings: RepairSettings | None = None, repaired: ModelLike | None = None
+) -> Repair:
     """The model and its repair: ``repaired`` when given (a file some
     pipeline wrote), else caudal's own, baked into every clip, made once per
     model and settings in a test session."""
@@ -56,7 +58,11 @@ def repair(model: ModelLike, settings: RepairSettings | None = None, repaired: M
     key = (original.path if not isinstance(model, caudal.Model) else id(model), settings.digest())
     if key not in _CACHE:
         glb, _ = repair_model(original, settings)
-        _CACHE[key] = Repair(original, caudal.load_bytes(glb, label=f"{original.path} (repaired)"), label_of(original))
+        _CACHE[key] = Repair(
+            original,
+            caudal.load_bytes(glb, label=f"{original.path} (repaired)"),
+            label_of(original),
+        )
     return _CACHE[key]
 
 
@@ -82,7 +88,9 @@ def clip_name(clip: ClipLike) -> str:
 
 def sample_frames(frame_count: int, samples: int) -> list[int]:
     """``samples`` evenly spaced frames, first and last included."""
-    return sorted({int(round(f)) for f in np.linspace(0, frame_count - 1, max(1, min(samples, frame_count)))})
+    return sorted(
+        {int(round(f)) for f in np.linspace(0, frame_count - 1, max(1, min(samples, frame_count)))}
+    )
 
 
 def heaviest_joint(rig: caudal.Rig, vertex: int) -> str:
@@ -104,12 +112,16 @@ def grown_joints(before: caudal.Rig, after: caudal.Rig) -> list[int]:
     """The joints the repair added (a repaired rig keeps the delivered
     joints, in order, and appends its chains)."""
     if after.joint_names[: before.joint_count] != before.joint_names:
-        raise caudal.ParameterError("repaired: its joints do not start with the delivered file's (not a repair of this file?)")
+        raise caudal.ParameterError(
+            "repaired: its joints do not start with the delivered file's (not a repair of this file?)"
+        )
     return list(range(before.joint_count, after.joint_count))
 
 
 def chain_share(rig: caudal.Rig, joints: list[int]) -> npt.NDArray[np.float32]:
     """Each vertex's summed weight on ``joints``."""
     on = np.isin(rig.skin_joints, np.asarray(joints, dtype=np.int64))
-    share: npt.NDArray[np.float32] = np.where(on, rig.skin_weights, 0.0).sum(axis=1).astype(np.float32)
+    share: npt.NDArray[np.float32] = (
+        np.where(on, rig.skin_weights, 0.0).sum(axis=1).astype(np.float32)
+    )
     return share

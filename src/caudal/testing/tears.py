@@ -29,7 +29,9 @@ TORN_BELOW = 0.67
 """An edge shorter than this times its bind length is torn (SPEC M1)."""
 
 
-def edge_ratios(posed: npt.NDArray[np.float32], bind: npt.NDArray[np.float32], edges: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+def edge_ratios(
+    posed: npt.NDArray[np.float32], bind: npt.NDArray[np.float32], edges: npt.NDArray[np.int64]
+) -> npt.NDArray[np.float64]:
     """Skinned over bind length, per sampled time and edge."""
     rest = np.linalg.norm(bind[edges[:, 0]] - bind[edges[:, 1]], axis=1).astype(np.float64)
     now = np.linalg.norm(posed[:, edges[:, 0]] - posed[:, edges[:, 1]], axis=2).astype(np.float64)
@@ -60,7 +62,9 @@ def assert_no_new_tears(
     for c in characters(subject.original, character):
         before = subject.original.characters[c]
         after = subject.repaired.characters[c]
-        rigid, _ = caudal.grow_chains(before.rig, rigid=True, broad=(settings or RepairSettings()).broad)
+        rigid, _ = caudal.grow_chains(
+            before.rig, rigid=True, broad=(settings or RepairSettings()).broad
+        )
         clip_before = before.clip(name)
         clip_after = after.clip(name, rate=clip_before.rate)
         frames = sample_frames(min(clip_before.frame_count, clip_after.frame_count), samples)

@@ -40,7 +40,9 @@ fn prim(ch: &Character, material: &'static str, pieces: &[usize], unwelded: bool
 }
 
 pub fn assemble(ch: &Character, tail_mesh: TailMesh, unwelded: bool) -> Vec<MeshAsm> {
-    let of = |slot: Slot| -> Vec<usize> { (0..ch.pieces.len()).filter(|&i| ch.pieces[i].0 == slot).collect() };
+    let of = |slot: Slot| -> Vec<usize> {
+        (0..ch.pieces.len()).filter(|&i| ch.pieces[i].0 == slot).collect()
+    };
     let (tail, fur, cloth) = (of(Slot::Tail), of(Slot::Fur), of(Slot::Cloth));
     let mut body = of(Slot::Body);
     let mut body_prims = Vec::new();
@@ -61,7 +63,11 @@ pub fn assemble(ch: &Character, tail_mesh: TailMesh, unwelded: bool) -> Vec<Mesh
     body_prims.insert(0, prim(ch, "Body", &body, unwelded));
     if !fur.is_empty() {
         let p = prim(ch, "Fur", &fur, unwelded);
-        if tail_mesh == TailMesh::OwnMesh { own.push(p) } else { body_prims.push(p) }
+        if tail_mesh == TailMesh::OwnMesh {
+            own.push(p)
+        } else {
+            body_prims.push(p)
+        }
     }
     if !cloth.is_empty() {
         body_prims.push(prim(ch, "Cloth", &cloth, unwelded));

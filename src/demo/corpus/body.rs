@@ -58,7 +58,15 @@ pub fn arc_of(line: &[Vec3], p: Vec3) -> f32 {
 
 /// A closed tube along joint heads (plus an end point), weighted along
 /// that chain, blending into `before` at its start.
-fn limb(s: &Skeleton, chain: &[usize], end: Vec3, radii: &[f32], before: Option<usize>, seams: bool, around: usize) -> MeshBuf {
+fn limb(
+    s: &Skeleton,
+    chain: &[usize],
+    end: Vec3,
+    radii: &[f32],
+    before: Option<usize>,
+    seams: bool,
+    around: usize,
+) -> MeshBuf {
     let mut line: Vec<Vec3> = chain.iter().map(|&j| s.joints[j].head).collect();
     line.push(end);
     let mut points = Vec::new();
@@ -73,7 +81,8 @@ fn limb(s: &Skeleton, chain: &[usize], end: Vec3, radii: &[f32], before: Option<
     }
     let centres: Vec<Vec3> = points.iter().map(|p| p.0).collect();
     let fr = frames(&centres, Vec3::X);
-    let rings: Vec<Vec<Vec3>> = fr.iter().zip(&points).map(|(f, p)| ring(f, p.1, p.1, around, 0.0)).collect();
+    let rings: Vec<Vec<Vec3>> =
+        fr.iter().zip(&points).map(|(f, p)| ring(f, p.1, p.1, around, 0.0)).collect();
     let mut stations = Vec::new();
     let mut acc = 0.0;
     for (k, &j) in chain.iter().enumerate() {
@@ -89,7 +98,8 @@ fn limb(s: &Skeleton, chain: &[usize], end: Vec3, radii: &[f32], before: Option<
                 Role::Thigh(x) => x,
                 _ => return None,
             };
-            s.find(Role::ThighTwist(side)).map(|tw| (j, tw, stations[k].1, stations.get(k + 1).map_or(acc, |x| x.1)))
+            s.find(Role::ThighTwist(side))
+                .map(|tw| (j, tw, stations[k].1, stations.get(k + 1).map_or(acc, |x| x.1)))
         })
         .collect();
     let mut mesh = MeshBuf::default();
@@ -109,10 +119,23 @@ fn limb(s: &Skeleton, chain: &[usize], end: Vec3, radii: &[f32], before: Option<
         }
         w
     };
-    let g = grid(&mut mesh, &rings, seams, |_, _| false, |r, _, _| (weight_at(arcs[r]), Tag::plain(Part::Body)));
+    let g = grid(
+        &mut mesh,
+        &rings,
+        seams,
+        |_, _| false,
+        |r, _, _| (weight_at(arcs[r]), Tag::plain(Part::Body)),
+    );
     let last = rings.len() - 1;
     cap(&mut mesh, &g.loop_of(0), centres[0], weight_at(arcs[0]), Tag::plain(Part::Body), false);
-    cap(&mut mesh, &g.loop_of(last), centres[last], weight_at(arcs[last]), Tag::plain(Part::Body), true);
+    cap(
+        &mut mesh,
+        &g.loop_of(last),
+        centres[last],
+        weight_at(arcs[last]),
+        Tag::plain(Part::Body),
+        true,
+    );
     mesh
 }
 
@@ -153,7 +176,13 @@ pub fn trunk(s: &Skeleton, spec: &CharacterSpec, tail_root_radius: f32, angle0: 
         })
         .collect();
     let total = super::mesh::polyline_length(&s.trunk_line);
-    Trunk { frames: fr, rings, arcs: pts.iter().map(|p| p.1 * total).collect(), around, line: s.trunk_line.clone() }
+    Trunk {
+        frames: fr,
+        rings,
+        arcs: pts.iter().map(|p| p.1 * total).collect(),
+        around,
+        line: s.trunk_line.clone(),
+    }
 }
 
 /// Where the tail leaves the trunk, looking from the pelvis.
@@ -174,7 +203,11 @@ pub fn junction_direction(layout: Layout, shape: TailShape) -> Vec3 {
 
 fn quad_centre(t: &Trunk, r: usize, c: usize) -> Vec3 {
     let n = t.around;
-    (t.rings[r][c % n] + t.rings[r][(c + 1) % n] + t.rings[r + 1][c % n] + t.rings[r + 1][(c + 1) % n]) * 0.25
+    (t.rings[r][c % n]
+        + t.rings[r][(c + 1) % n]
+        + t.rings[r + 1][c % n]
+        + t.rings[r + 1][(c + 1) % n])
+        * 0.25
 }
 
 /// The trunk quad the tail's root looks through: (ring, column).
@@ -228,7 +261,8 @@ pub fn hole_block(t: &Trunk, (r, c): (usize, usize), radius: f32) -> (usize, usi
 /// The trunk's weights: along pelvis .. chest, a Rigify pelvis flap taking
 /// some of the low sides.
 fn trunk_weights(s: &Skeleton, line: &[Vec3], arc: f32, p: Vec3) -> Weights {
-    let stations: Vec<(usize, f32)> = s.trunk_chain.iter().map(|&j| (j, arc_of(line, s.joints[j].head))).collect();
+    let stations: Vec<(usize, f32)> =
+        s.trunk_chain.iter().map(|&j| (j, arc_of(line, s.joints[j].head))).collect();
     let mut w = chain_weights(arc, &stations, None);
     let pelvis = s.get(Role::Pelvis);
     for side in Side::BOTH {
@@ -265,7 +299,11 @@ pub fn trunk_mesh(
 ) -> (MeshBuf, Option<Hole>) {
     let mut mesh = MeshBuf::default();
     let on_boundary = |r: usize, c: usize| match hole {
-        Some((r0, r1, c0, c1)) => (r0..=r1).contains(&r) && (c0..=c1).contains(&c) && (r == r0 || r == r1 || c == c0 || c == c1),
+        Some((r0, r1, c0, c1)) => {
+            (r0..=r1).contains(&r)
+                && (c0..=c1).contains(&c)
+                && (r == r0 || r == r1 || c == c0 || c == c1)
+        }
         None => false,
     };
     let g = grid(
@@ -284,8 +322,22 @@ pub fn trunk_mesh(
     );
     let last = t.rings.len() - 1;
     let (c_first, c_last) = (t.frames[0].centre, t.frames[last].centre);
-    cap(&mut mesh, &g.loop_of(0), c_first, trunk_weights(s, &t.line, t.arcs[0], c_first), Tag::plain(Part::Body), false);
-    cap(&mut mesh, &g.loop_of(last), c_last, trunk_weights(s, &t.line, t.arcs[last], c_last), Tag::plain(Part::Body), true);
+    cap(
+        &mut mesh,
+        &g.loop_of(0),
+        c_first,
+        trunk_weights(s, &t.line, t.arcs[0], c_first),
+        Tag::plain(Part::Body),
+        false,
+    );
+    cap(
+        &mut mesh,
+        &g.loop_of(last),
+        c_last,
+        trunk_weights(s, &t.line, t.arcs[last], c_last),
+        Tag::plain(Part::Body),
+        true,
+    );
     let hole = hole.map(|(r0, r1, c0, c1)| {
         let mut lp = Vec::new();
         for c in c0..c1 {
@@ -325,14 +377,33 @@ pub fn limbs(s: &Skeleton, spec: &CharacterSpec, seams: bool) -> MeshBuf {
     let pelvis = s.get(Role::Pelvis);
     let quad = spec.layout == Layout::Quadruped;
     for side in Side::BOTH {
-        let chain: Vec<usize> = [Role::Thigh(side), Role::Shin(side), Role::Foot(side), Role::Toe(side)].iter().map(|&r| s.get(r)).collect();
+        let chain: Vec<usize> =
+            [Role::Thigh(side), Role::Shin(side), Role::Foot(side), Role::Toe(side)]
+                .iter()
+                .map(|&r| s.get(r))
+                .collect();
         let before = s.find(Role::HipConnector(side)).unwrap_or(pelvis);
         let leg_r = if quad { 0.055 } else { 0.06 };
         let radii = [leg_r * h, 0.04 * h, 0.03 * h, 0.024 * h, 0.02 * h];
         out.append(limb(s, &chain, s.head(Role::ToeNub(side)), &radii, Some(before), seams, 8));
-        let chain: Vec<usize> = [Role::UpperArm(side), Role::ForeArm(side), Role::Hand(side)].iter().map(|&r| s.get(r)).collect();
-        let radii = if quad { [0.045 * h, 0.035 * h, 0.025 * h, 0.02 * h] } else { [0.035 * h, 0.028 * h, 0.022 * h, 0.015 * h] };
-        out.append(limb(s, &chain, s.head(Role::HandNub(side)), &radii, Some(s.get(Role::Clavicle(side))), seams, 8));
+        let chain: Vec<usize> = [Role::UpperArm(side), Role::ForeArm(side), Role::Hand(side)]
+            .iter()
+            .map(|&r| s.get(r))
+            .collect();
+        let radii = if quad {
+            [0.045 * h, 0.035 * h, 0.025 * h, 0.02 * h]
+        } else {
+            [0.035 * h, 0.028 * h, 0.022 * h, 0.015 * h]
+        };
+        out.append(limb(
+            s,
+            &chain,
+            s.head(Role::HandNub(side)),
+            &radii,
+            Some(s.get(Role::Clavicle(side))),
+            seams,
+            8,
+        ));
     }
     let mut chain: Vec<usize> = (0..s.neck_count()).map(|i| s.get(Role::Neck(i))).collect();
     chain.push(s.get(Role::Head));
@@ -359,11 +430,25 @@ pub fn ears(s: &Skeleton) -> MeshBuf {
         let line = [base, base.lerp(tip, 0.5), tip];
         let fr = frames(&line, Vec3::X);
         let radii = [0.022 * h, 0.014 * h, 0.004 * h];
-        let rings: Vec<Vec<Vec3>> = fr.iter().zip(radii).map(|(f, r)| ring(f, r, 0.6 * r, 6, 0.0)).collect();
+        let rings: Vec<Vec<Vec3>> =
+            fr.iter().zip(radii).map(|(f, r)| ring(f, r, 0.6 * r, 6, 0.0)).collect();
         let mut m = MeshBuf::default();
-        let g = grid(&mut m, &rings, false, |_, _| false, |_, _, _| (vec![(hj, 1.0)], Tag::plain(Part::Ear)));
+        let g = grid(
+            &mut m,
+            &rings,
+            false,
+            |_, _| false,
+            |_, _, _| (vec![(hj, 1.0)], Tag::plain(Part::Ear)),
+        );
         cap(&mut m, &g.loop_of(0), base, vec![(hj, 1.0)], Tag::plain(Part::Ear), false);
-        cap(&mut m, &g.loop_of(2), tip + 0.004 * h * fr[2].t, vec![(hj, 1.0)], Tag::plain(Part::Ear), true);
+        cap(
+            &mut m,
+            &g.loop_of(2),
+            tip + 0.004 * h * fr[2].t,
+            vec![(hj, 1.0)],
+            Tag::plain(Part::Ear),
+            true,
+        );
         out.append(m);
     }
     out
@@ -376,13 +461,19 @@ pub fn quiver(s: &Skeleton, spec: &CharacterSpec) -> MeshBuf {
     let chest = s.chest();
     let depth = s.trunk_radius.z.max(s.trunk_radius.y);
     let (a, b) = match spec.layout {
-        Layout::Biped => (Vec3::new(0.08 * h, 0.55 * h, -(depth + 0.05 * h)), Vec3::new(-0.1 * h, 0.92 * h, -(depth + 0.05 * h))),
+        Layout::Biped => (
+            Vec3::new(0.08 * h, 0.55 * h, -(depth + 0.05 * h)),
+            Vec3::new(-0.1 * h, 0.92 * h, -(depth + 0.05 * h)),
+        ),
         _ => {
             // Strapped along the top of the back, a little to the left.
             let p = s.head(Role::Pelvis);
             let c = s.joints[chest].head;
             let (x, lift) = (0.35 * s.trunk_radius.x, s.trunk_radius.y + 0.04 * h);
-            (Vec3::new(x, lerp(p.y, c.y, 0.3) + lift, lerp(p.z, c.z, 0.3)), Vec3::new(x + 0.03 * h, lerp(p.y, c.y, 0.9) + lift + 0.06 * h, lerp(p.z, c.z, 0.9)))
+            (
+                Vec3::new(x, lerp(p.y, c.y, 0.3) + lift, lerp(p.z, c.z, 0.3)),
+                Vec3::new(x + 0.03 * h, lerp(p.y, c.y, 0.9) + lift + 0.06 * h, lerp(p.z, c.z, 0.9)),
+            )
         }
     };
     let line: Vec<Vec3> = (0..5).map(|i| a.lerp(b, i as f32 / 4.0)).collect();
@@ -391,19 +482,29 @@ pub fn quiver(s: &Skeleton, spec: &CharacterSpec) -> MeshBuf {
     let rings: Vec<Vec<Vec3>> = fr.iter().map(|f| ring(f, r, r, 8, 0.0)).collect();
     let mut m = MeshBuf::default();
     let w = vec![(chest, 1.0)];
-    let g = grid(&mut m, &rings, false, |_, _| false, |_, _, _| (w.clone(), Tag::plain(Part::Quiver)));
+    let g =
+        grid(&mut m, &rings, false, |_, _| false, |_, _, _| (w.clone(), Tag::plain(Part::Quiver)));
     cap(&mut m, &g.loop_of(0), a, w.clone(), Tag::plain(Part::Quiver), false);
     cap(&mut m, &g.loop_of(4), b, w, Tag::plain(Part::Quiver), true);
     m
 }
 
 /// A thin open sheet (rows x columns of points) with its own weights.
-fn sheet(points: &[Vec<Vec3>], part: Part, weight: impl Fn(usize, usize, Vec3) -> Weights) -> MeshBuf {
+fn sheet(
+    points: &[Vec<Vec3>],
+    part: Part,
+    weight: impl Fn(usize, usize, Vec3) -> Weights,
+) -> MeshBuf {
     let mut m = MeshBuf::default();
     let cols = points[0].len();
     let mut idx = Vec::new();
     for (r, row) in points.iter().enumerate() {
-        idx.push(row.iter().enumerate().map(|(c, &p)| m.push(p, weight(r, c, p), Tag::plain(part))).collect::<Vec<u32>>());
+        idx.push(
+            row.iter()
+                .enumerate()
+                .map(|(c, &p)| m.push(p, weight(r, c, p), Tag::plain(part)))
+                .collect::<Vec<u32>>(),
+        );
     }
     for r in 0..points.len() - 1 {
         for c in 0..cols - 1 {
@@ -455,13 +556,19 @@ pub fn garment(s: &Skeleton, spec: &CharacterSpec, skirt: bool) -> MeshBuf {
                     (0..=18)
                         .map(|c| {
                             let a = c as f32 / 18.0 * std::f32::consts::TAU;
-                            Vec3::new((rx + 0.015 * h) * k * a.cos(), y, (depth + 0.015 * h) * k * a.sin())
+                            Vec3::new(
+                                (rx + 0.015 * h) * k * a.cos(),
+                                y,
+                                (depth + 0.015 * h) * k * a.sin(),
+                            )
                         })
                         .collect()
                 })
                 .collect();
             let pelvis = s.get(Role::Pelvis);
-            return sheet(&rows, Part::Skirt, |r, _, p| garment_weights(s, pelvis, r as f32 / 4.0, p));
+            return sheet(&rows, Part::Skirt, |r, _, p| {
+                garment_weights(s, pelvis, r as f32 / 4.0, p)
+            });
         }
         let rows: Vec<Vec<Vec3>> = (0..8)
             .map(|r| {

@@ -49,7 +49,8 @@ pub fn build(spec: &CharacterSpec, seams: bool) -> Character {
     let probe = body::trunk(&skel, &spec, root_radius, 0.0);
     let (_, c) = junction_quad(&probe, pelvis_head, dir);
     let shift = c as f32 + 0.5 - probe.around as f32 / 2.0;
-    let trunk = body::trunk(&skel, &spec, root_radius, shift / probe.around as f32 * std::f32::consts::TAU);
+    let trunk =
+        body::trunk(&skel, &spec, root_radius, shift / probe.around as f32 * std::f32::consts::TAU);
     let quad = junction_quad(&trunk, pelvis_head, dir);
 
     let welded = !spec.tail.separate_shell;
@@ -70,7 +71,8 @@ pub fn build(spec: &CharacterSpec, seams: bool) -> Character {
     skeleton::add_extras(&mut skel, &spec, start, tip);
     let names = naming::names(&skel, &spec);
     let pelvis = skel.get(Role::Pelvis);
-    let tail_joints: Vec<usize> = (0..skel.joints.len()).filter(|&j| matches!(skel.joints[j].role, Role::Tail(_))).collect();
+    let tail_joints: Vec<usize> =
+        (0..skel.joints.len()).filter(|&j| matches!(skel.joints[j].role, Role::Tail(_))).collect();
 
     let tail_weight = |s: f32| tail::artist_weights(&tail, s, &tail_joints, pelvis);
     let collar = |w: Weights| -> Weights {
@@ -83,7 +85,13 @@ pub fn build(spec: &CharacterSpec, seams: bool) -> Character {
     let meshes = match &hole {
         Some(h) => {
             let lp = h.loop_.clone();
-            tail::tail_meshes(&tail, spec.tail.fur_shell, seams, tail_weight, Some((&mut trunk_mesh, &lp, h.normal)))
+            tail::tail_meshes(
+                &tail,
+                spec.tail.fur_shell,
+                seams,
+                tail_weight,
+                Some((&mut trunk_mesh, &lp, h.normal)),
+            )
         }
         None => tail::tail_meshes(&tail, spec.tail.fur_shell, seams, tail_weight, None),
     };

@@ -77,10 +77,39 @@ use FailureClass::*;
 
 impl FailureClass {
     pub const ALL: [FailureClass; 33] = [
-        Quadruped, Biped, Dinosaur, NamesMixamo, NamesRigify, NamesMaxBiped, NamesMaya, NamesQuaternius, NamesGeneric, DecoyHips,
-        DecoyControls, HelperBones, ShortTail, LongTail, ThinTail, ThickTail, HangingTail, LevelTail, CurledTail, FurShell,
-        SeparateShell, UvSeams, CapeOrSkirt, Ears, Quiver, RiggerLegs, RiggerNearest, RiggerPelvis, RiggerSpine, RotatedBind,
-        UnitsAndAxes, Unwelded, MultiCharacter,
+        Quadruped,
+        Biped,
+        Dinosaur,
+        NamesMixamo,
+        NamesRigify,
+        NamesMaxBiped,
+        NamesMaya,
+        NamesQuaternius,
+        NamesGeneric,
+        DecoyHips,
+        DecoyControls,
+        HelperBones,
+        ShortTail,
+        LongTail,
+        ThinTail,
+        ThickTail,
+        HangingTail,
+        LevelTail,
+        CurledTail,
+        FurShell,
+        SeparateShell,
+        UvSeams,
+        CapeOrSkirt,
+        Ears,
+        Quiver,
+        RiggerLegs,
+        RiggerNearest,
+        RiggerPelvis,
+        RiggerSpine,
+        RotatedBind,
+        UnitsAndAxes,
+        Unwelded,
+        MultiCharacter,
     ];
 
     /// The snake_case name used in the truth JSON and by `force`.
@@ -130,7 +159,10 @@ impl FailureClass {
     pub fn named(field: &str, name: &str) -> crate::error::Result<FailureClass> {
         Self::parse(name).ok_or_else(|| {
             let names: Vec<&str> = Self::ALL.iter().map(|c| c.name()).collect();
-            crate::error::CaudalError::param(field, format!("unknown corpus class {name:?} (known: {})", names.join(", ")))
+            crate::error::CaudalError::param(
+                field,
+                format!("unknown corpus class {name:?} (known: {})", names.join(", ")),
+            )
         })
     }
 

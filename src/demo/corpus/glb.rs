@@ -33,10 +33,11 @@ struct Bin {
 
 impl Bin {
     fn push(&mut self, bytes: Vec<u8>, target: Option<u32>, mut accessor: Value) -> usize {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
-        let mut view = json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
+        let mut view =
+            json!({"buffer": 0, "byteOffset": self.bin.len(), "byteLength": bytes.len()});
         if let Some(t) = target {
             view["target"] = json!(t);
         }
@@ -77,14 +78,20 @@ fn bind_frame(ch: &Character, j: usize, file_from_model: &Mat4) -> Mat4 {
     if ch.spec.naming == Naming::Generic {
         return Mat4::from_translation(head);
     }
-    let main = s.children(j).find(|&c| !s.joints[c].role.is_tail() && s.joints[c].role.decoy_kind().is_none_or(|k| k == "nub"));
+    let main = s.children(j).find(|&c| {
+        !s.joints[c].role.is_tail() && s.joints[c].role.decoy_kind().is_none_or(|k| k == "nub")
+    });
     let dir = match (main, s.joints[j].parent) {
         (Some(c), _) => s.joints[c].head - s.joints[j].head,
         (None, Some(p)) => s.joints[j].head - s.joints[p].head,
         (None, None) => Vec3::Y,
     };
     let dir = file_from_model.transform_vector3(dir);
-    let rot = if dir.length() > 1e-6 { Quat::from_rotation_arc(Vec3::Y, dir.normalize()) } else { Quat::IDENTITY };
+    let rot = if dir.length() > 1e-6 {
+        Quat::from_rotation_arc(Vec3::Y, dir.normalize())
+    } else {
+        Quat::IDENTITY
+    };
     Mat4::from_rotation_translation(rot, head)
 }
 
@@ -124,7 +131,8 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
         scene_nodes.push(armature);
         let first = nodes.len();
         let node_of = |j: usize| first + keep.iter().position(|&k| k == j).unwrap();
-        let bind: Vec<Mat4> = (0..ch.skel.joints.len()).map(|j| bind_frame(ch, j, &file_from_model)).collect();
+        let bind: Vec<Mat4> =
+            (0..ch.skel.joints.len()).map(|j| bind_frame(ch, j, &file_from_model)).collect();
         let mut roots = Vec::new();
         for &j in &keep {
             let local = match ch.skel.joints[j].parent {
@@ -135,8 +143,14 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
                 }
             };
             let (t, r) = trs(&local);
-            let kids: Vec<usize> = keep.iter().copied().filter(|&k| ch.skel.joints[k].parent == Some(j)).map(node_of).collect();
-            let mut n = json!({"name": ch.names[j], "translation": t.to_array(), "rotation": r.to_array()});
+            let kids: Vec<usize> = keep
+                .iter()
+                .copied()
+                .filter(|&k| ch.skel.joints[k].parent == Some(j))
+                .map(node_of)
+                .collect();
+            let mut n =
+                json!({"name": ch.names[j], "translation": t.to_array(), "rotation": r.to_array()});
             if !kids.is_empty() {
                 n["children"] = json!(kids);
             }
@@ -150,13 +164,23 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
         );
         let skin = skins.len();
         skins.push(json!({"name": ch.spec.name, "joints": keep.iter().map(|&j| node_of(j)).collect::<Vec<_>>(), "inverseBindMatrices": ibm, "skeleton": armature}));
-        let skin_index = |j: usize| keep.iter().position(|&k| k == j).expect("weighted joints are kept");
+        let skin_index =
+            |j: usize| keep.iter().position(|&k| k == j).expect("weighted joints are kept");
         let wide = keep.len() > 255;
         for m in &scene.meshes[c] {
             let mut prims = Vec::new();
             for p in &m.prims {
-                let pos: Vec<Vec3> = p.source.iter().map(|&(pc, v)| file_from_model.transform_point3(ch.pieces[pc].1.positions[v as usize])).collect();
-                let (lo, hi) = pos.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(l, h), q| (l.min(*q), h.max(*q)));
+                let pos: Vec<Vec3> = p
+                    .source
+                    .iter()
+                    .map(|&(pc, v)| {
+                        file_from_model.transform_point3(ch.pieces[pc].1.positions[v as usize])
+                    })
+                    .collect();
+                let (lo, hi) =
+                    pos.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(l, h), q| {
+                        (l.min(*q), h.max(*q))
+                    });
                 let pos_acc = bin.push(
                     f32_bytes(pos.iter().flat_map(|q| q.to_array())),
                     Some(34962),
@@ -170,7 +194,11 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
                 let mut joints_bytes = Vec::new();
                 let mut weights = Vec::new();
                 for &(pc, v) in &p.source {
-                    let w = if artist { &ch.pieces[pc].1.weights[v as usize] } else { &scene.degraded[c][pc][v as usize] };
+                    let w = if artist {
+                        &ch.pieces[pc].1.weights[v as usize]
+                    } else {
+                        &scene.degraded[c][pc][v as usize]
+                    };
                     for k in 0..4 {
                         let (j, x) = w.get(k).map_or((0, 0.0), |&(j, x)| (skin_index(j), x));
                         if wide {
@@ -182,7 +210,11 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
                     }
                 }
                 let jnt = bin.push(joints_bytes, Some(34962), json!({"componentType": if wide { 5123 } else { 5121 }, "count": pos.len(), "type": "VEC4"}));
-                let wgt = bin.push(f32_bytes(weights), Some(34962), json!({"componentType": 5126, "count": pos.len(), "type": "VEC4"}));
+                let wgt = bin.push(
+                    f32_bytes(weights),
+                    Some(34962),
+                    json!({"componentType": 5126, "count": pos.len(), "type": "VEC4"}),
+                );
                 let material = match materials.iter().position(|&x| x == p.material) {
                     Some(i) => i,
                     None => {
@@ -217,8 +249,11 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
             let g = scene.placement.file_from_core * scene.placement.core_from_model[c];
             let gi = g.inverse();
             let bind = &binds[c];
-            let model_bind: Vec<Mat4> = ch.skel.joints.iter().map(|j| Mat4::from_translation(j.head)).collect();
-            let world = |f: usize, j: usize| g * motion.worlds[f][j] * model_bind[j].inverse() * gi * bind[j];
+            let model_bind: Vec<Mat4> =
+                ch.skel.joints.iter().map(|j| Mat4::from_translation(j.head)).collect();
+            let world = |f: usize, j: usize| {
+                g * motion.worlds[f][j] * model_bind[j].inverse() * gi * bind[j]
+            };
             for &(j, node) in &joint_nodes[c] {
                 let local = |f: usize| match ch.skel.joints[j].parent {
                     Some(p) => world(f, p).inverse() * world(f, j),
@@ -237,7 +272,8 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
                         None,
                         json!({"componentType": 5126, "count": times.len(), "type": "VEC3"}),
                     );
-                    samplers.push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
+                    samplers
+                        .push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
                     channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": "translation"}}));
                 }
                 if frames.iter().any(|(_, r)| r.angle_between(r0) > 1e-5) {
@@ -248,8 +284,13 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
                         rs.push(r);
                         prev = r;
                     }
-                    let out = bin.push(f32_bytes(rs.iter().flat_map(|r| r.to_array())), None, json!({"componentType": 5126, "count": times.len(), "type": "VEC4"}));
-                    samplers.push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
+                    let out = bin.push(
+                        f32_bytes(rs.iter().flat_map(|r| r.to_array())),
+                        None,
+                        json!({"componentType": 5126, "count": times.len(), "type": "VEC4"}),
+                    );
+                    samplers
+                        .push(json!({"input": input, "output": out, "interpolation": "LINEAR"}));
                     channels.push(json!({"sampler": samplers.len() - 1, "target": {"node": node, "path": "rotation"}}));
                 }
             }
@@ -259,7 +300,7 @@ pub fn write(scene: &Scene, artist: bool) -> Vec<u8> {
         }
     }
 
-    while bin.bin.len() % 4 != 0 {
+    while !bin.bin.len().is_multiple_of(4) {
         bin.bin.push(0);
     }
     let colour = |m: &str| match m {

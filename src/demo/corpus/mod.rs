@@ -36,9 +36,15 @@ mod truth;
 
 pub use classes::FailureClass;
 pub use motion::{CROUCH_DEPTH, CROUCH_DURATION, RATE, WALK_DURATION};
-pub use spec::{CaseSpec, CharacterSpec, Layout, Naming, Rigger, TailMesh, TailShape, TailSpec, Units, LONG_TAIL, SHORT_TAIL, THICK_TAIL, THIN_TAIL};
+pub use spec::{
+    CaseSpec, CharacterSpec, Layout, Naming, Rigger, TailMesh, TailShape, TailSpec, Units,
+    LONG_TAIL, SHORT_TAIL, THICK_TAIL, THIN_TAIL,
+};
 pub use tail::FUR_SCALE;
-pub use truth::{CaseTruth, CharacterTruth, DecoyTruth, PartTruth, PrimVertices, PrimitiveTruth, RolesTruth, TailTruth, FORMAT, TAIL_SHARE};
+pub use truth::{
+    CaseTruth, CharacterTruth, DecoyTruth, PartTruth, PrimVertices, PrimitiveTruth, RolesTruth,
+    TailTruth, FORMAT, TAIL_SHARE,
+};
 
 /// One generated case.
 pub struct CorpusCase {
@@ -61,12 +67,21 @@ pub fn case_forced(seed: u64, class: FailureClass) -> CorpusCase {
 
 /// Builds any spec (tests construct some by hand).
 pub fn build(spec: &CaseSpec) -> CorpusCase {
-    let characters: Vec<character::Character> = spec.characters.iter().map(|c| character::build(c, spec.seams)).collect();
+    let characters: Vec<character::Character> =
+        spec.characters.iter().map(|c| character::build(c, spec.seams)).collect();
     let placement = placement::place(spec);
-    let meshes: Vec<Vec<assemble::MeshAsm>> = characters.iter().map(|ch| assemble::assemble(ch, spec.tail_mesh, spec.unwelded)).collect();
-    let motions: Vec<Vec<motion::Motion>> = characters.iter().map(|ch| vec![motion::walk(ch), motion::crouch(ch)]).collect();
+    let meshes: Vec<Vec<assemble::MeshAsm>> =
+        characters.iter().map(|ch| assemble::assemble(ch, spec.tail_mesh, spec.unwelded)).collect();
+    let motions: Vec<Vec<motion::Motion>> =
+        characters.iter().map(|ch| vec![motion::walk(ch), motion::crouch(ch)]).collect();
     let degraded: Vec<Vec<Vec<mesh::Weights>>> = characters.iter().map(rigger::degrade).collect();
-    let scene = glb::Scene { characters: &characters, placement: &placement, meshes: &meshes, motions: &motions, degraded: &degraded };
+    let scene = glb::Scene {
+        characters: &characters,
+        placement: &placement,
+        meshes: &meshes,
+        motions: &motions,
+        degraded: &degraded,
+    };
     let glb_bytes = glb::write(&scene, false);
     let artist_glb = glb::write(&scene, true);
     let mut used = spec.clone();
@@ -76,10 +91,21 @@ pub fn build(spec: &CaseSpec) -> CorpusCase {
         .iter()
         .enumerate()
         .map(|(i, ch)| {
-            let t = truth::character_truth(ch, i, &meshes[i], mesh_base, &placement.core_from_model[i], placement.units_per_metre);
+            let t = truth::character_truth(
+                ch,
+                i,
+                &meshes[i],
+                mesh_base,
+                &placement.core_from_model[i],
+                placement.units_per_metre,
+            );
             mesh_base += meshes[i].len();
             t
         })
         .collect();
-    CorpusCase { glb: glb_bytes, artist_glb, truth: truth::case_truth(&used, truths, placement.units_per_metre) }
+    CorpusCase {
+        glb: glb_bytes,
+        artist_glb,
+        truth: truth::case_truth(&used, truths, placement.units_per_metre),
+    }
 }

@@ -36,7 +36,15 @@ fn fk(ch: &Character, rot: &[Quat], offset: Vec3) -> Vec<Mat4> {
     let mut out = vec![Mat4::IDENTITY; n];
     let mut done = vec![false; n];
     let pelvis = s.get(Role::Pelvis);
-    fn visit(j: usize, ch: &Character, rot: &[Quat], offset: Vec3, pelvis: usize, out: &mut [Mat4], done: &mut [bool]) {
+    fn visit(
+        j: usize,
+        ch: &Character,
+        rot: &[Quat],
+        offset: Vec3,
+        pelvis: usize,
+        out: &mut [Mat4],
+        done: &mut [bool],
+    ) {
         if done[j] {
             return;
         }
@@ -45,7 +53,11 @@ fn fk(ch: &Character, rot: &[Quat], offset: Vec3) -> Vec<Mat4> {
         out[j] = match joint.parent {
             Some(p) => {
                 visit(p, ch, rot, offset, pelvis, out, done);
-                out[p] * Mat4::from_rotation_translation(rot[j], joint.head - ch.skel.joints[p].head + extra)
+                out[p]
+                    * Mat4::from_rotation_translation(
+                        rot[j],
+                        joint.head - ch.skel.joints[p].head + extra,
+                    )
             }
             None => Mat4::from_rotation_translation(rot[j], joint.head + extra),
         };
@@ -81,7 +93,10 @@ pub fn walk(ch: &Character) -> Motion {
             for side in Side::BOTH {
                 let sign = side.x();
                 let knee_phase = if side == Side::Left { 0.0 } else { std::f32::consts::PI };
-                let (thigh, shin) = (rx(-25.0 * sign * ph.sin()), rx(30.0 * 0.5 * (1.0 + (ph + knee_phase + 0.6).cos())));
+                let (thigh, shin) = (
+                    rx(-25.0 * sign * ph.sin()),
+                    rx(30.0 * 0.5 * (1.0 + (ph + knee_phase + 0.6).cos())),
+                );
                 rot[s.get(Role::Thigh(side))] = thigh;
                 rot[s.get(Role::Shin(side))] = shin;
                 // The foot stays level, so its toes do not dig into the floor.
@@ -89,7 +104,9 @@ pub fn walk(ch: &Character) -> Motion {
                 let arm = if quad { 20.0 } else { 15.0 };
                 rot[s.get(Role::UpperArm(side))] = rx(arm * sign * ph.sin());
                 if quad {
-                    rot[s.get(Role::ForeArm(side))] = rx(25.0 * 0.5 * (1.0 + (ph + knee_phase + std::f32::consts::PI + 0.6).cos()));
+                    rot[s.get(Role::ForeArm(side))] = rx(25.0
+                        * 0.5
+                        * (1.0 + (ph + knee_phase + std::f32::consts::PI + 0.6).cos()));
                 }
             }
             rot[s.get(Role::Pelvis)] = Quat::from_rotation_y(5f32.to_radians() * ph.sin());
@@ -99,7 +116,8 @@ pub fn walk(ch: &Character) -> Motion {
                 let lag = 0.6 * i as f32;
                 // Sways side to side and only ever lifts (a tail lying on
                 // the floor must not be pushed through it).
-                rot[j] = Quat::from_rotation_y(8f32.to_radians() * (ph - lag).sin()) * rx(1.5 * (1.0 + (2.0 * ph - lag).cos()));
+                rot[j] = Quat::from_rotation_y(8f32.to_radians() * (ph - lag).sin())
+                    * rx(1.5 * (1.0 + (2.0 * ph - lag).cos()));
             }
             // Sway, no bob: without foot IK a lowered pelvis would push the
             // feet through the floor, which grounding measures would see.
@@ -127,9 +145,16 @@ pub fn crouch(ch: &Character) -> Motion {
     let h = s.height;
     let times = frames(CROUCH_DURATION);
     let depth = CROUCH_DEPTH * s.hip_y;
-    let mut legs: Vec<[usize; 3]> = Side::BOTH.iter().map(|&x| [s.get(Role::Thigh(x)), s.get(Role::Shin(x)), s.get(Role::Foot(x))]).collect();
+    let mut legs: Vec<[usize; 3]> = Side::BOTH
+        .iter()
+        .map(|&x| [s.get(Role::Thigh(x)), s.get(Role::Shin(x)), s.get(Role::Foot(x))])
+        .collect();
     if ch.spec.layout == Layout::Quadruped {
-        legs.extend(Side::BOTH.iter().map(|&x| [s.get(Role::UpperArm(x)), s.get(Role::ForeArm(x)), s.get(Role::Hand(x))]));
+        legs.extend(
+            Side::BOTH.iter().map(|&x| {
+                [s.get(Role::UpperArm(x)), s.get(Role::ForeArm(x)), s.get(Role::Hand(x))]
+            }),
+        );
     }
     let worlds = times
         .iter()

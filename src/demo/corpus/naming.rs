@@ -13,7 +13,11 @@ fn lr(side: Side) -> (&'static str, &'static str, &'static str) {
 }
 
 fn numbered(base: &str, i: u8) -> String {
-    if i == 0 { base.to_string() } else { format!("{base}{i}") }
+    if i == 0 {
+        base.to_string()
+    } else {
+        format!("{base}{i}")
+    }
 }
 
 fn mixamo(role: Role, decoy_hips: bool) -> String {
@@ -87,7 +91,10 @@ fn rigify(role: Role, s: &Skeleton, names_so_far: &[String]) -> String {
             if kind == 0 {
                 format!("ORG-{stem}")
             } else {
-                let (base, sfx) = stem.rsplit_once('.').map(|(b, s)| (b.to_string(), format!(".{s}"))).unwrap_or((stem.to_string(), String::new()));
+                let (base, sfx) = stem
+                    .rsplit_once('.')
+                    .map(|(b, s)| (b.to_string(), format!(".{s}")))
+                    .unwrap_or((stem.to_string(), String::new()));
                 format!("MCH-{base}_parent{sfx}")
             }
         }
@@ -182,9 +189,13 @@ fn quaternius(role: Role, spec: &CharacterSpec) -> String {
         Role::Foot(s) => format!("{}{}", if biped { "Foot" } else { "BackFoot" }, sx(s)),
         Role::Toe(s) => format!("{}{}", if biped { "Toe" } else { "BackToe" }, sx(s)),
         Role::ToeNub(s) => format!("{}{}_end", if biped { "Toe" } else { "BackToe" }, sx(s)),
-        Role::Clavicle(s) => format!("{}{}", if animal { "FrontShoulder" } else { "Shoulder" }, sx(s)),
+        Role::Clavicle(s) => {
+            format!("{}{}", if animal { "FrontShoulder" } else { "Shoulder" }, sx(s))
+        }
         Role::UpperArm(s) => format!("{}{}", if animal { "FrontLeg" } else { "UpperArm" }, sx(s)),
-        Role::ForeArm(s) => format!("{}{}", if animal { "FrontUpperLeg" } else { "LowerArm" }, sx(s)),
+        Role::ForeArm(s) => {
+            format!("{}{}", if animal { "FrontUpperLeg" } else { "LowerArm" }, sx(s))
+        }
         Role::Hand(s) => format!("{}{}", if animal { "FrontFoot" } else { "Palm" }, sx(s)),
         Role::HandNub(s) => format!("{}{}_end", if animal { "FrontFoot" } else { "Palm" }, sx(s)),
         Role::Tail(i) => format!("Tail{}", i + 1),
@@ -212,7 +223,8 @@ pub fn names(s: &Skeleton, spec: &CharacterSpec) -> Vec<String> {
         // Depth-first numbering from the roots, as a converter that lost
         // the names writes them; only a decoy `Hips` keeps its word.
         let mut order = Vec::new();
-        let mut stack: Vec<usize> = (0..s.joints.len()).filter(|&j| s.joints[j].parent.is_none()).rev().collect();
+        let mut stack: Vec<usize> =
+            (0..s.joints.len()).filter(|&j| s.joints[j].parent.is_none()).rev().collect();
         while let Some(j) = stack.pop() {
             order.push(j);
             let kids: Vec<usize> = s.children(j).collect();

@@ -32,12 +32,15 @@ pub fn place(spec: &CaseSpec) -> Placement {
     };
     let node_rot = rotation.map_or(Quat::IDENTITY, Quat::from_rotation_x);
     let node = (rotation.is_some() || scale != 1.0).then_some((node_rot, scale));
-    let turn = Quat::from_rotation_y(spec.yaw_deg.to_radians()) * Quat::from_rotation_x(spec.pitch_deg.to_radians());
+    let turn = Quat::from_rotation_y(spec.yaw_deg.to_radians())
+        * Quat::from_rotation_x(spec.pitch_deg.to_radians());
     let tallest = spec.characters.iter().map(|c| c.height).fold(0.0, f32::max);
     let core_from_model = (0..spec.characters.len())
         .map(|i| {
             let offset = Vec3::X * SPACING * tallest * i as f32;
-            Mat4::from_scale(Vec3::splat(units_per_metre)) * Mat4::from_quat(turn) * Mat4::from_translation(offset)
+            Mat4::from_scale(Vec3::splat(units_per_metre))
+                * Mat4::from_quat(turn)
+                * Mat4::from_translation(offset)
         })
         .collect();
     let core_from_file = Mat4::from_quat(node_rot) * Mat4::from_scale(Vec3::splat(scale));

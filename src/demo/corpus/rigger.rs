@@ -13,7 +13,11 @@ use super::spec::Rigger;
 
 fn segment_distance(p: Vec3, a: Vec3, b: Vec3) -> f32 {
     let ab = b - a;
-    let t = if ab.length_squared() > 0.0 { ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) } else { 0.0 };
+    let t = if ab.length_squared() > 0.0 {
+        ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     p.distance(a + t * ab)
 }
 
@@ -34,9 +38,18 @@ fn body_bones(ch: &Character) -> Vec<(usize, Vec3, Vec3)> {
     let mut out = Vec::new();
     for j in (0..s.joints.len()).filter(|&j| weighted[j]) {
         let a = s.joints[j].head;
-        let kids: Vec<usize> = s.children(j).filter(|&c| !s.joints[c].role.is_tail() && s.joints[c].role.decoy_kind().is_none_or(|k| k == "nub")).collect();
+        let kids: Vec<usize> = s
+            .children(j)
+            .filter(|&c| {
+                !s.joints[c].role.is_tail()
+                    && s.joints[c].role.decoy_kind().is_none_or(|k| k == "nub")
+            })
+            .collect();
         if kids.is_empty() {
-            let dir = s.joints[j].parent.map(|p| a - s.joints[p].head).unwrap_or(Vec3::Y * 0.1 * s.height);
+            let dir = s.joints[j]
+                .parent
+                .map(|p| a - s.joints[p].head)
+                .unwrap_or(Vec3::Y * 0.1 * s.height);
             out.push((j, a, a + 0.3 * dir));
         }
         for c in kids {
@@ -51,7 +64,11 @@ pub fn degrade(ch: &Character) -> Vec<Vec<Weights>> {
     let s = &ch.skel;
     let bones = body_bones(ch);
     let pelvis = s.get(Role::Pelvis);
-    let (thigh_l, thigh_r, shin_l) = (s.get(Role::Thigh(Side::Left)), s.get(Role::Thigh(Side::Right)), s.get(Role::Shin(Side::Left)));
+    let (thigh_l, thigh_r, shin_l) = (
+        s.get(Role::Thigh(Side::Left)),
+        s.get(Role::Thigh(Side::Right)),
+        s.get(Role::Shin(Side::Left)),
+    );
     ch.pieces
         .iter()
         .map(|(_, m)| {
@@ -64,7 +81,8 @@ pub fn degrade(ch: &Character) -> Vec<Vec<Weights>> {
                     if share == 0.0 {
                         return w.clone();
                     }
-                    let mut out: Weights = w.iter().copied().filter(|(j, _)| !s.joints[*j].role.is_tail()).collect();
+                    let mut out: Weights =
+                        w.iter().copied().filter(|(j, _)| !s.joints[*j].role.is_tail()).collect();
                     match ch.spec.rigger {
                         Rigger::Legs => {
                             let u = if tag.tail_u.is_nan() { 0.0 } else { tag.tail_u };
@@ -82,7 +100,10 @@ pub fn degrade(ch: &Character) -> Vec<Vec<Weights>> {
                         Rigger::Nearest => {
                             let j = bones
                                 .iter()
-                                .min_by(|a, b| segment_distance(p, a.1, a.2).total_cmp(&segment_distance(p, b.1, b.2)))
+                                .min_by(|a, b| {
+                                    segment_distance(p, a.1, a.2)
+                                        .total_cmp(&segment_distance(p, b.1, b.2))
+                                })
                                 .map_or(pelvis, |b| b.0);
                             out.push((j, share));
                         }

@@ -186,7 +186,14 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
     let hip_y = spec.hip_share * h;
     let tr = spec.trunk_share * h;
     let aspect = trunk_aspect(spec.layout);
-    let mut s = Skeleton { joints: Vec::new(), height: h, hip_y, trunk_line: Vec::new(), trunk_radius: Vec3::ZERO, trunk_chain: Vec::new() };
+    let mut s = Skeleton {
+        joints: Vec::new(),
+        height: h,
+        hip_y,
+        trunk_line: Vec::new(),
+        trunk_radius: Vec3::ZERO,
+        trunk_chain: Vec::new(),
+    };
     let ns = spec.spine_joints;
     let nn = spec.neck_joints;
     // Pelvis, spine to chest, neck to head, head nub: per layout.
@@ -237,7 +244,11 @@ pub fn body(spec: &CharacterSpec) -> Skeleton {
     let start = if spec.decoy_hips { pelvis.lerp(chest, 0.2) } else { pelvis };
     for i in 0..ns {
         let k = (i + 1) as f32 / ns as f32;
-        let j = s.add(Role::Spine(i as u8), Some(prev), start.lerp(chest, if spec.decoy_hips { 0.25 + 0.75 * k } else { k }));
+        let j = s.add(
+            Role::Spine(i as u8),
+            Some(prev),
+            start.lerp(chest, if spec.decoy_hips { 0.25 + 0.75 * k } else { k }),
+        );
         s.trunk_chain.push(j);
         prev = j;
     }
@@ -333,7 +344,11 @@ pub fn add_roots(s: &mut Skeleton, spec: &CharacterSpec) {
         Naming::Mixamo => {}
         Naming::Rigify | Naming::Generic => chain.push((Role::Root, Vec3::ZERO)),
         Naming::MaxBiped => chain.push((Role::Hub, at_pelvis + v(0.0, 0.01 * s.height, 0.0))),
-        Naming::Maya => chain.extend([(Role::Wrapper(0), Vec3::ZERO), (Role::Wrapper(1), Vec3::ZERO), (Role::Hub, at_pelvis)]),
+        Naming::Maya => chain.extend([
+            (Role::Wrapper(0), Vec3::ZERO),
+            (Role::Wrapper(1), Vec3::ZERO),
+            (Role::Hub, at_pelvis),
+        ]),
         Naming::Quaternius if !spec.decoy_hips => chain.push((Role::Hub, at_pelvis)),
         Naming::Quaternius => chain.push((Role::Root, Vec3::ZERO)),
     }
@@ -368,7 +383,11 @@ pub fn add_extras(s: &mut Skeleton, spec: &CharacterSpec, tail_root: Vec3, tail_
             s.add_under(Role::ThighTwist(side), Role::Thigh(side), a.lerp(b, 0.5));
             if spec.naming == Naming::Rigify {
                 let p = s.head(Role::Pelvis);
-                s.add_under(Role::PelvisFlap(side), Role::Pelvis, p + v(0.02 * side.x() * h, 0.0, 0.01 * h));
+                s.add_under(
+                    Role::PelvisFlap(side),
+                    Role::Pelvis,
+                    p + v(0.02 * side.x() * h, 0.0, 0.01 * h),
+                );
             }
         }
         if spec.naming == Naming::MaxBiped {
@@ -383,7 +402,8 @@ pub fn add_extras(s: &mut Skeleton, spec: &CharacterSpec, tail_root: Vec3, tail_
             s.add(Role::Pole(side), Some(top), knee + v(0.0, 0.0, 0.3 * h));
         }
         // Beside the tail root, reaching down like a thigh.
-        let c = s.add_under(Role::TailControl, Role::Pelvis, tail_root + v(0.0, -0.02 * h, -0.03 * h));
+        let c =
+            s.add_under(Role::TailControl, Role::Pelvis, tail_root + v(0.0, -0.02 * h, -0.03 * h));
         let below = s.joints[c].head - v(0.0, 0.2 * h, 0.0);
         s.add(Role::TailControlEnd, Some(c), below);
         s.add(Role::TailIk, Some(top), tail_tip);
@@ -398,7 +418,11 @@ pub fn add_extras(s: &mut Skeleton, spec: &CharacterSpec, tail_root: Vec3, tail_
             let mut prev = s.get(Role::Head);
             for i in 0..220u16 {
                 let a = i as f32 * 0.61;
-                let offset = v(0.04 * h * a.cos(), 0.02 * h * ((i % 7) as f32 / 7.0), 0.04 * h * a.sin() + 0.02 * h);
+                let offset = v(
+                    0.04 * h * a.cos(),
+                    0.02 * h * ((i % 7) as f32 / 7.0),
+                    0.04 * h * a.sin() + 0.02 * h,
+                );
                 let parent = if i % 12 == 0 { s.get(Role::Head) } else { prev };
                 let j = s.add(Role::Face(i), Some(parent), head + offset);
                 prev = j;
@@ -408,7 +432,8 @@ pub fn add_extras(s: &mut Skeleton, spec: &CharacterSpec, tail_root: Vec3, tail_
     if spec.naming == Naming::Rigify {
         // ORG copies of every deform joint, in their own tree under the
         // root, and a few MCH copies of the legs.
-        let deform: Vec<usize> = (0..s.joints.len()).filter(|&j| is_deform_role(s.joints[j].role)).collect();
+        let deform: Vec<usize> =
+            (0..s.joints.len()).filter(|&j| is_deform_role(s.joints[j].role)).collect();
         let mut copy_of = vec![None; s.joints.len()];
         for &j in &deform {
             let parent = s.joints[j].parent.and_then(|p| copy_of[p]).unwrap_or(top);

@@ -166,7 +166,8 @@ const MAX_RADIUS_OF_LENGTH: f32 = 0.35;
 
 /// Each drawn alternative and the class it exercises, read both ways
 /// (imposing a class, listing a case's classes).
-const LAYOUTS: [(Layout, FailureClass); 3] = [(Layout::Quadruped, Quadruped), (Layout::Biped, Biped), (Layout::Dinosaur, Dinosaur)];
+const LAYOUTS: [(Layout, FailureClass); 3] =
+    [(Layout::Quadruped, Quadruped), (Layout::Biped, Biped), (Layout::Dinosaur, Dinosaur)];
 const NAMINGS: [(Naming, FailureClass); 6] = [
     (Naming::Mixamo, NamesMixamo),
     (Naming::Rigify, NamesRigify),
@@ -175,9 +176,17 @@ const NAMINGS: [(Naming, FailureClass); 6] = [
     (Naming::Quaternius, NamesQuaternius),
     (Naming::Generic, NamesGeneric),
 ];
-const SHAPES: [(TailShape, FailureClass); 3] = [(TailShape::Hanging, HangingTail), (TailShape::Level, LevelTail), (TailShape::Curled, CurledTail)];
-const RIGGERS: [(Rigger, FailureClass); 4] =
-    [(Rigger::Legs, RiggerLegs), (Rigger::Nearest, RiggerNearest), (Rigger::Pelvis, RiggerPelvis), (Rigger::Spine, RiggerSpine)];
+const SHAPES: [(TailShape, FailureClass); 3] = [
+    (TailShape::Hanging, HangingTail),
+    (TailShape::Level, LevelTail),
+    (TailShape::Curled, CurledTail),
+];
+const RIGGERS: [(Rigger, FailureClass); 4] = [
+    (Rigger::Legs, RiggerLegs),
+    (Rigger::Nearest, RiggerNearest),
+    (Rigger::Pelvis, RiggerPelvis),
+    (Rigger::Spine, RiggerSpine),
+];
 
 fn class_of<T: PartialEq + Copy>(table: &[(T, FailureClass)], x: T) -> FailureClass {
     table.iter().find(|e| e.0 == x).expect("every alternative has its class").1
@@ -252,14 +261,28 @@ const MAX_ROOT_OF_TRUNK: f32 = 0.75;
 pub fn fit_character(c: &mut CharacterSpec) {
     fit_radius(&mut c.tail);
     let (w, d) = trunk_aspect(c.layout);
-    c.tail.root_radius_ratio = c.tail.root_radius_ratio.min(MAX_ROOT_OF_TRUNK * w.min(d) * c.trunk_share);
+    c.tail.root_radius_ratio =
+        c.tail.root_radius_ratio.min(MAX_ROOT_OF_TRUNK * w.min(d) * c.trunk_share);
 }
 
-fn draw_character(r: &Rng, index: usize, layout: Option<Layout>, naming: Option<Naming>) -> CharacterSpec {
+fn draw_character(
+    r: &Rng,
+    index: usize,
+    layout: Option<Layout>,
+    naming: Option<Naming>,
+) -> CharacterSpec {
     let mut s = r.fork("skeleton");
-    let layout = layout.unwrap_or_else(|| s.pick(&[Layout::Quadruped, Layout::Biped, Layout::Dinosaur]));
+    let layout =
+        layout.unwrap_or_else(|| s.pick(&[Layout::Quadruped, Layout::Biped, Layout::Dinosaur]));
     let naming = naming.unwrap_or_else(|| {
-        s.pick(&[Naming::Mixamo, Naming::Rigify, Naming::MaxBiped, Naming::Maya, Naming::Quaternius, Naming::Generic])
+        s.pick(&[
+            Naming::Mixamo,
+            Naming::Rigify,
+            Naming::MaxBiped,
+            Naming::Maya,
+            Naming::Quaternius,
+            Naming::Generic,
+        ])
     });
     let mut d = r.fork("decoys");
     let decoy_hips = naming.allows_decoy_hips() && d.chance(0.3);
@@ -271,7 +294,8 @@ fn draw_character(r: &Rng, index: usize, layout: Option<Layout>, naming: Option<
         Layout::Dinosaur => (s.range(0.45, 0.55), s.range(0.4, 0.55), s.range(0.12, 0.16)),
     };
     CharacterSpec {
-        name: NAMES[(s.next_u64() % NAMES.len() as u64) as usize].to_string() + if index > 0 { "B" } else { "" },
+        name: NAMES[(s.next_u64() % NAMES.len() as u64) as usize].to_string()
+            + if index > 0 { "B" } else { "" },
         layout,
         naming,
         decoy_hips,
@@ -341,11 +365,20 @@ impl CaseSpec {
             units: if l.chance(0.65) {
                 Units::MetresYUp
             } else {
-                l.pick(&[Units::ZUpCentimetresNode, Units::CentimetresYUp, Units::ScaledNode, Units::ZUpNode])
+                l.pick(&[
+                    Units::ZUpCentimetresNode,
+                    Units::CentimetresYUp,
+                    Units::ScaledNode,
+                    Units::ZUpNode,
+                ])
             },
             unwelded: l.chance(0.12),
             seams: l.chance(0.4),
-            tail_mesh: l.pick(&[TailMesh::BodyPrimitive, TailMesh::OwnPrimitive, TailMesh::OwnMesh]),
+            tail_mesh: l.pick(&[
+                TailMesh::BodyPrimitive,
+                TailMesh::OwnPrimitive,
+                TailMesh::OwnMesh,
+            ]),
             characters,
         }
     }
@@ -360,8 +393,14 @@ impl CaseSpec {
         let c = &mut self.characters[0];
         if let Some(layout) = alternative(&LAYOUTS, class) {
             c.layout = layout;
-            let redrawn = draw_character(&Rng::new(self.seed).fork("character0"), 0, Some(layout), Some(c.naming));
-            (c.hip_share, c.body_share, c.trunk_share) = (redrawn.hip_share, redrawn.body_share, redrawn.trunk_share);
+            let redrawn = draw_character(
+                &Rng::new(self.seed).fork("character0"),
+                0,
+                Some(layout),
+                Some(c.naming),
+            );
+            (c.hip_share, c.body_share, c.trunk_share) =
+                (redrawn.hip_share, redrawn.body_share, redrawn.trunk_share);
             return;
         }
         if let Some(naming) = alternative(&NAMINGS, class) {
@@ -390,7 +429,8 @@ impl CaseSpec {
                 if matches!(c.layout, Layout::Quadruped) && r.chance(0.5) {
                     // Short tails on tall characters (issue 12: 8% of H).
                     c.layout = Layout::Biped;
-                    (c.hip_share, c.body_share, c.trunk_share) = (r.range(0.45, 0.52), 0.0, r.range(0.08, 0.11));
+                    (c.hip_share, c.body_share, c.trunk_share) =
+                        (r.range(0.45, 0.52), 0.0, r.range(0.08, 0.11));
                 }
                 fit_radius(&mut c.tail);
             }
@@ -406,7 +446,8 @@ impl CaseSpec {
                 c.tail.root_radius_ratio = r.range(THICK_TAIL, 0.1);
                 // A biped's trunk wide enough for a thick tail's root.
                 let (w, d) = trunk_aspect(c.layout);
-                c.trunk_share = c.trunk_share.max(1.02 * THICK_TAIL / (MAX_ROOT_OF_TRUNK * w.min(d)));
+                c.trunk_share =
+                    c.trunk_share.max(1.02 * THICK_TAIL / (MAX_ROOT_OF_TRUNK * w.min(d)));
             }
             FurShell => c.tail.fur_shell = true,
             SeparateShell => c.tail.separate_shell = true,
@@ -419,7 +460,12 @@ impl CaseSpec {
                 self.pitch_deg = r.range(8.0, 25.0) * if r.chance(0.5) { -1.0 } else { 1.0 };
             }
             UnitsAndAxes => {
-                self.units = r.pick(&[Units::ZUpCentimetresNode, Units::CentimetresYUp, Units::ScaledNode, Units::ZUpNode]);
+                self.units = r.pick(&[
+                    Units::ZUpCentimetresNode,
+                    Units::CentimetresYUp,
+                    Units::ScaledNode,
+                    Units::ZUpNode,
+                ]);
             }
             Unwelded => self.unwelded = true,
             MultiCharacter => {
@@ -429,8 +475,9 @@ impl CaseSpec {
                 }
             }
             // Handled through the tables above.
-            Quadruped | Biped | Dinosaur | NamesMixamo | NamesRigify | NamesMaxBiped | NamesMaya | NamesQuaternius | NamesGeneric
-            | HangingTail | LevelTail | CurledTail | RiggerLegs | RiggerNearest | RiggerPelvis | RiggerSpine => {}
+            Quadruped | Biped | Dinosaur | NamesMixamo | NamesRigify | NamesMaxBiped
+            | NamesMaya | NamesQuaternius | NamesGeneric | HangingTail | LevelTail | CurledTail
+            | RiggerLegs | RiggerNearest | RiggerPelvis | RiggerSpine => {}
         }
     }
 

@@ -95,8 +95,12 @@ pub fn centre_line(spec: &TailSpec, h: f32, start: Vec3) -> TailGeom {
         let s = i as f32 * ds;
         if spec.shape != TailShape::Curled && !landed {
             let height = p.y - (radius(s) + 0.004 * h);
-            if turn_radius.is_none() && phi > 0.0 && height <= landing * (1.0 - phi.cos()) + ds * phi.sin() {
-                turn_radius = Some((height.max(0.0) / (1.0 - phi.cos()).max(1e-6)).clamp(ds, landing));
+            if turn_radius.is_none()
+                && phi > 0.0
+                && height <= landing * (1.0 - phi.cos()) + ds * phi.sin()
+            {
+                turn_radius =
+                    Some((height.max(0.0) / (1.0 - phi.cos()).max(1e-6)).clamp(ds, landing));
             }
             match turn_radius {
                 Some(r) => {
@@ -116,7 +120,12 @@ pub fn centre_line(spec: &TailSpec, h: f32, start: Vec3) -> TailGeom {
     let line: Vec<Vec3> = sagittal
         .iter()
         .enumerate()
-        .map(|(i, q)| *q + Vec3::X * spec.lateral * length * (std::f32::consts::PI * i as f32 / STEPS as f32).sin())
+        .map(|(i, q)| {
+            *q + Vec3::X
+                * spec.lateral
+                * length
+                * (std::f32::consts::PI * i as f32 / STEPS as f32).sin()
+        })
         .collect();
     let true_length = polyline_length(&line);
     let rings = ((16.0 + 12.0 * spec.length_ratio).round() as usize).clamp(16, 32);
@@ -128,8 +137,18 @@ pub fn centre_line(spec: &TailSpec, h: f32, start: Vec3) -> TailGeom {
         14
     };
     let bones = ((true_length / (0.09 * h)).round() as usize).clamp(2, 10);
-    let mut g = TailGeom { line, length: true_length, root_radius, tip_radius, buried: 0.0, rings, around, joint_heads: Vec::new() };
-    g.joint_heads = (0..=bones).map(|i| g.point_at(true_length * i as f32 / bones as f32)).collect();
+    let mut g = TailGeom {
+        line,
+        length: true_length,
+        root_radius,
+        tip_radius,
+        buried: 0.0,
+        rings,
+        around,
+        joint_heads: Vec::new(),
+    };
+    g.joint_heads =
+        (0..=bones).map(|i| g.point_at(true_length * i as f32 / bones as f32)).collect();
     g
 }
 
@@ -147,7 +166,11 @@ pub fn artist_weights(g: &TailGeom, s: f32, tail: &[usize], pelvis: usize) -> We
     let b = (seg.floor() as usize).min(k - 1);
     let t = seg - b as f32;
     let mut w: Weights = Vec::new();
-    let (prev, w_prev) = if b == 0 { (pelvis, (0.4 - 1.6 * t).clamp(0.0, 0.4)) } else { (tail[b - 1], (0.5 - 2.0 * t).clamp(0.0, 0.5)) };
+    let (prev, w_prev) = if b == 0 {
+        (pelvis, (0.4 - 1.6 * t).clamp(0.0, 0.4))
+    } else {
+        (tail[b - 1], (0.5 - 2.0 * t).clamp(0.0, 0.5))
+    };
     let w_next = if b + 1 < k { (2.0 * t - 1.5).clamp(0.0, 0.5) } else { 0.0 };
     w.push((tail[b], 1.0 - w_prev - w_next));
     if w_prev > 0.0 {
@@ -177,14 +200,35 @@ pub fn tail_meshes(
     let arcs = g.ring_arcs();
     let centres: Vec<Vec3> = arcs.iter().map(|&s| g.point_at(s)).collect();
     let fr = frames(&centres, Vec3::X);
-    let rings: Vec<Vec<Vec3>> = fr.iter().zip(&arcs).map(|(f, &s)| ring(f, g.radius_at(s), g.radius_at(s), g.around, 0.0)).collect();
+    let rings: Vec<Vec<Vec3>> = fr
+        .iter()
+        .zip(&arcs)
+        .map(|(f, &s)| ring(f, g.radius_at(s), g.radius_at(s), g.around, 0.0))
+        .collect();
     let buried_rings: usize = if g.buried > 0.0 { 2 } else { 0 };
-    let tag = |part: Part, s: f32, r: usize| Tag { part, tail_u: s / g.length, ring: r as i32 - buried_rings as i32 };
+    let tag = |part: Part, s: f32, r: usize| Tag {
+        part,
+        tail_u: s / g.length,
+        ring: r as i32 - buried_rings as i32,
+    };
     let tip = g.point_at(g.length) + fr.last().unwrap().t * 0.3 * g.tip_radius;
     let mut skin = MeshBuf::default();
-    let grid_skin = grid(&mut skin, &rings, seams, |_, _| false, |r, _, _| (weight(arcs[r]), tag(Part::TailSkin, arcs[r], r)));
+    let grid_skin = grid(
+        &mut skin,
+        &rings,
+        seams,
+        |_, _| false,
+        |r, _, _| (weight(arcs[r]), tag(Part::TailSkin, arcs[r], r)),
+    );
     let last = rings.len() - 1;
-    cap(&mut skin, &grid_skin.loop_of(last), tip, weight(g.length), Tag { ring: i32::MIN, ..tag(Part::TailSkin, g.length, last) }, true);
+    cap(
+        &mut skin,
+        &grid_skin.loop_of(last),
+        tip,
+        weight(g.length),
+        Tag { ring: i32::MIN, ..tag(Part::TailSkin, g.length, last) },
+        true,
+    );
     match hole {
         Some((body, lp, normal)) => {
             // Weld: the skin joins the body's buffer and the hole's loop.
@@ -196,17 +240,42 @@ pub fn tail_meshes(
         }
         None => {
             let start = centres[0];
-            cap(&mut skin, &grid_skin.loop_of(0), start, weight(arcs[0]), Tag { ring: i32::MIN, ..tag(Part::TailSkin, arcs[0], 0) }, false);
+            cap(
+                &mut skin,
+                &grid_skin.loop_of(0),
+                start,
+                weight(arcs[0]),
+                Tag { ring: i32::MIN, ..tag(Part::TailSkin, arcs[0], 0) },
+                false,
+            );
         }
     }
     let fur = fur.then(|| {
         let first = buried_rings;
-        let fr_rings: Vec<Vec<Vec3>> =
-            fr[first..].iter().zip(&arcs[first..]).map(|(f, &s)| ring(f, FUR_SCALE * g.radius_at(s), FUR_SCALE * g.radius_at(s), g.around, 0.3)).collect();
+        let fr_rings: Vec<Vec<Vec3>> = fr[first..]
+            .iter()
+            .zip(&arcs[first..])
+            .map(|(f, &s)| {
+                ring(f, FUR_SCALE * g.radius_at(s), FUR_SCALE * g.radius_at(s), g.around, 0.3)
+            })
+            .collect();
         let mut m = MeshBuf::default();
-        let gf = grid(&mut m, &fr_rings, seams, |_, _| false, |r, _, _| (weight(arcs[first + r]), tag(Part::Fur, arcs[first + r], first + r)));
+        let gf = grid(
+            &mut m,
+            &fr_rings,
+            seams,
+            |_, _| false,
+            |r, _, _| (weight(arcs[first + r]), tag(Part::Fur, arcs[first + r], first + r)),
+        );
         let tip_fur = tip + fr.last().unwrap().t * 0.3 * g.tip_radius;
-        cap(&mut m, &gf.loop_of(fr_rings.len() - 1), tip_fur, weight(g.length), Tag { ring: i32::MIN, ..tag(Part::Fur, g.length, last) }, true);
+        cap(
+            &mut m,
+            &gf.loop_of(fr_rings.len() - 1),
+            tip_fur,
+            weight(g.length),
+            Tag { ring: i32::MIN, ..tag(Part::Fur, g.length, last) },
+            true,
+        );
         m
     });
     TailMeshes { skin, fur }

@@ -169,7 +169,12 @@ fn conventions() -> BTreeMap<&'static str, &'static str> {
 }
 
 /// Vertex lists per primitive of the vertices `pick` accepts.
-fn lists(meshes: &[MeshAsm], mesh_base: usize, ch: &Character, pick: impl Fn(usize, u32) -> Option<f32>) -> Vec<PrimVertices> {
+fn lists(
+    meshes: &[MeshAsm],
+    mesh_base: usize,
+    ch: &Character,
+    pick: impl Fn(usize, u32) -> Option<f32>,
+) -> Vec<PrimVertices> {
     let mut out = Vec::new();
     for (m, mesh) in meshes.iter().enumerate() {
         for (p, prim) in mesh.prims.iter().enumerate() {
@@ -195,11 +200,19 @@ fn count(l: &[PrimVertices]) -> usize {
     l.iter().map(|p| p.vertices.len()).sum()
 }
 
-pub fn character_truth(ch: &Character, index: usize, meshes: &[MeshAsm], mesh_base: usize, core_from_model: &Mat4, units_per_metre: f32) -> CharacterTruth {
+pub fn character_truth(
+    ch: &Character,
+    index: usize,
+    meshes: &[MeshAsm],
+    mesh_base: usize,
+    core_from_model: &Mat4,
+    units_per_metre: f32,
+) -> CharacterTruth {
     let s = &ch.skel;
     let name = |r: Role| ch.names[s.get(r)].clone();
     let ys: Vec<f32> = ch.all_positions().map(|p| core_from_model.transform_point3(*p).y).collect();
-    let height = ys.iter().copied().fold(f32::MIN, f32::max) - ys.iter().copied().fold(f32::MAX, f32::min);
+    let height =
+        ys.iter().copied().fold(f32::MIN, f32::max) - ys.iter().copied().fold(f32::MAX, f32::min);
     let mut spine = Vec::new();
     let mut j = s.get(Role::Neck(0));
     while let Some(p) = s.joints[j].parent {
@@ -230,17 +243,26 @@ pub fn character_truth(ch: &Character, index: usize, meshes: &[MeshAsm], mesh_ba
     }
     let decoys = super::glb::kept(ch, false)
         .into_iter()
-        .filter_map(|j| s.joints[j].role.decoy_kind().map(|kind| DecoyTruth { joint: ch.names[j].clone(), kind, weighted: weighted[j] }))
+        .filter_map(|j| {
+            s.joints[j].role.decoy_kind().map(|kind| DecoyTruth {
+                joint: ch.names[j].clone(),
+                kind,
+                weighted: weighted[j],
+            })
+        })
         .collect();
 
     let tag = |pc: usize, v: u32| ch.pieces[pc].1.tags[v as usize];
     let share = |pc: usize, v: u32| ch.tail_share(&ch.pieces[pc].1.weights[v as usize]);
-    let tail_vertices = lists(meshes, mesh_base, ch, |pc, v| (share(pc, v) > TAIL_SHARE).then(|| tag(pc, v).tail_u));
+    let tail_vertices = lists(meshes, mesh_base, ch, |pc, v| {
+        (share(pc, v) > TAIL_SHARE).then(|| tag(pc, v).tail_u)
+    });
     let root_ring = lists(meshes, mesh_base, ch, |pc, v| {
         let t = tag(pc, v);
         (t.part == Part::TailSkin && t.ring == 0).then_some(f32::NAN)
     });
-    let collar = lists(meshes, mesh_base, ch, |pc, v| (tag(pc, v).part == Part::Collar).then_some(f32::NAN));
+    let collar =
+        lists(meshes, mesh_base, ch, |pc, v| (tag(pc, v).part == Part::Collar).then_some(f32::NAN));
     let g = &ch.tail;
     let to_core = |p: Vec3| core_from_model.transform_point3(p).to_array();
     let steps = 128;
@@ -267,11 +289,18 @@ pub fn character_truth(ch: &Character, index: usize, meshes: &[MeshAsm], mesh_ba
         welded: !t.separate_shell,
         fur_shell: t.fur_shell,
         separate_shell: t.separate_shell,
-        centre_line: (0..=steps).map(|k| to_core(g.point_at(g.length * k as f32 / steps as f32))).collect(),
-        centre_radius: (0..=steps).map(|k| g.radius_at(g.length * k as f32 / steps as f32) * units_per_metre).collect(),
+        centre_line: (0..=steps)
+            .map(|k| to_core(g.point_at(g.length * k as f32 / steps as f32)))
+            .collect(),
+        centre_radius: (0..=steps)
+            .map(|k| g.radius_at(g.length * k as f32 / steps as f32) * units_per_metre)
+            .collect(),
         buried_start: (g.buried > 0.0).then(|| to_core(g.point_at(-g.buried))),
         fur_scale: super::tail::FUR_SCALE,
-        artist_joints: (0..s.joints.len()).filter(|&j| s.joints[j].role.is_tail()).map(|j| ch.names[j].clone()).collect(),
+        artist_joints: (0..s.joints.len())
+            .filter(|&j| s.joints[j].role.is_tail())
+            .map(|j| ch.names[j].clone())
+            .collect(),
     };
     let mut others = Vec::new();
     for (part, kind, expected, joint) in [
@@ -281,9 +310,16 @@ pub fn character_truth(ch: &Character, index: usize, meshes: &[MeshAsm], mesh_ba
         (Part::Skirt, "skirt", "untouched", None),
         (Part::Blanket, "blanket", "untouched", None),
     ] {
-        let vertices = lists(meshes, mesh_base, ch, |pc, v| (tag(pc, v).part == part).then_some(f32::NAN));
+        let vertices =
+            lists(meshes, mesh_base, ch, |pc, v| (tag(pc, v).part == part).then_some(f32::NAN));
         if !vertices.is_empty() {
-            others.push(PartTruth { kind, expected, rigid_joint: joint.map(|j| ch.names[j].clone()), vertex_count: count(&vertices), vertices });
+            others.push(PartTruth {
+                kind,
+                expected,
+                rigid_joint: joint.map(|j| ch.names[j].clone()),
+                vertex_count: count(&vertices),
+                vertices,
+            });
         }
     }
     let primitives = meshes
@@ -316,7 +352,11 @@ pub fn character_truth(ch: &Character, index: usize, meshes: &[MeshAsm], mesh_ba
     }
 }
 
-pub fn case_truth(spec: &CaseSpec, characters: Vec<CharacterTruth>, units_per_metre: f32) -> CaseTruth {
+pub fn case_truth(
+    spec: &CaseSpec,
+    characters: Vec<CharacterTruth>,
+    units_per_metre: f32,
+) -> CaseTruth {
     CaseTruth {
         format: FORMAT,
         seed: spec.seed,

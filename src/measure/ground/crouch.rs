@@ -30,12 +30,22 @@ fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
 /// `rate` frames per second. Needs the pelvis, both thighs and both shins
 /// (joint roles), and a child of each shin as the ankle; `forward` is the
 /// way the knees bend when a leg is straight at the bind pose.
-pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, forward: Vec3) -> Result<Clip> {
+pub fn crouch_clip(
+    rig: &Rig,
+    depth: f32,
+    duration: f32,
+    rate: f32,
+    up: Vec3,
+    forward: Vec3,
+) -> Result<Clip> {
     if !(depth.is_finite() && depth >= 0.0) {
         return Err(CaudalError::param("depth", format!("must be finite and >= 0, got {depth}")));
     }
     if !(duration.is_finite() && duration > 0.0) {
-        return Err(CaudalError::param("duration", format!("must be finite and > 0, got {duration}")));
+        return Err(CaudalError::param(
+            "duration",
+            format!("must be finite and > 0, got {duration}"),
+        ));
     }
     if !(rate.is_finite() && rate > 0.0) {
         return Err(CaudalError::param("rate", format!("must be finite and > 0, got {rate}")));
@@ -45,16 +55,20 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
         return Err(CaudalError::param("up", "must be non-zero"));
     }
     let roles = JointRoles::find(rig, &RoleOverrides::default())?;
-    let need = |j: Option<usize>, what: &str| j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")));
+    let need = |j: Option<usize>, what: &str| {
+        j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")))
+    };
     let pelvis = need(roles.pelvis, "pelvis")?;
     let mut legs = Vec::new();
     for side in 0..2 {
         let thigh = need(roles.thighs[side], "thigh")?;
         let shin = need(roles.shins[side], "shin")?;
-        let ankle = rig
-            .children(shin)
-            .next()
-            .ok_or_else(|| CaudalError::not_found("roles", format!("shin {:?} has no child (ankle)", rig.joint_names()[shin])))?;
+        let ankle = rig.children(shin).next().ok_or_else(|| {
+            CaudalError::not_found(
+                "roles",
+                format!("shin {:?} has no child (ankle)", rig.joint_names()[shin]),
+            )
+        })?;
         if rig.parents()[shin] != Some(thigh) {
             return Err(CaudalError::param(
                 "roles",
@@ -71,7 +85,12 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
     let base = rig.bind_locals();
     let order = rig.topological_order();
     // Checked against the default budget before the frames are allocated.
-    let frames = crate::limits::clip_frames(duration, rate, rig.joint_count(), crate::limits::DEFAULT_MAX_BYTES)?;
+    let frames = crate::limits::clip_frames(
+        duration,
+        rate,
+        rig.joint_count(),
+        crate::limits::DEFAULT_MAX_BYTES,
+    )?;
     let mut locals = Vec::with_capacity(frames * rig.joint_count());
     for f in 0..frames {
         let t = f as f32 / (frames - 1) as f32;
@@ -100,12 +119,14 @@ pub fn crouch_clip(rig: &Rig, depth: f32, duration: f32, rate: f32, up: Vec3, fo
             let scale_of = |m: &Mat4| Trs::from_matrix(m).scale;
             let thigh_world = Mat4::from_scale_rotation_translation(
                 scale_of(&bind[thigh]),
-                Quat::from_rotation_arc((k0 - h0).normalize(), (k - h).normalize()) * rot(&bind[thigh]),
+                Quat::from_rotation_arc((k0 - h0).normalize(), (k - h).normalize())
+                    * rot(&bind[thigh]),
                 h,
             );
             let shin_world = Mat4::from_scale_rotation_translation(
                 scale_of(&bind[shin]),
-                Quat::from_rotation_arc((a0 - k0).normalize(), (a0 - k).normalize()) * rot(&bind[shin]),
+                Quat::from_rotation_arc((a0 - k0).normalize(), (a0 - k).normalize())
+                    * rot(&bind[shin]),
                 k,
             );
             let thigh_parent = parent_world(thigh, &pose);

@@ -23,18 +23,15 @@ fn heights(rig: &Rig, locals: &[Trs], sp: &SupportPoints, up: Vec3) -> Vec<f32> 
         .map(|&v| {
             let p = rig.vertices()[v as usize];
             let (js, ws) = rig.influences().of(v as usize);
-            let q: Vec3 = js.iter().zip(ws).map(|(&j, &w)| w * skins[j as usize].transform_point3(p)).sum();
+            let q: Vec3 =
+                js.iter().zip(ws).map(|(&j, &w)| w * skins[j as usize].transform_point3(p)).sum();
             q.dot(up)
         })
         .collect()
 }
 
 fn min_where(h: &[f32], keep: impl Fn(usize) -> bool) -> Option<f32> {
-    h.iter()
-        .enumerate()
-        .filter(|(i, _)| keep(*i))
-        .map(|(_, &y)| y)
-        .min_by(f32::total_cmp)
+    h.iter().enumerate().filter(|(i, _)| keep(*i)).map(|(_, &y)| y).min_by(f32::total_cmp)
 }
 
 fn up_of(params: &GroundParams) -> Result<Vec3> {
@@ -57,8 +54,9 @@ fn floor_of(rig: &Rig, sp: &SupportPoints, params: &GroundParams, up: Vec3) -> R
         None => rig.bind_locals(),
     };
     let h0 = heights(rig, &calibration, sp, up);
-    min_where(&h0, |i| !(params.exclude_tail && sp.tail[i]))
-        .ok_or_else(|| CaudalError::not_found("support", "no body skin left once the tail is excluded"))
+    min_where(&h0, |i| !(params.exclude_tail && sp.tail[i])).ok_or_else(|| {
+        CaudalError::not_found("support", "no body skin left once the tail is excluded")
+    })
 }
 
 /// `f_body`: the lowest body point at calibration, tail points excluded
@@ -71,7 +69,12 @@ pub fn body_floor(rig: &Rig, params: &GroundParams) -> Result<f32> {
 
 /// How far to move the model along `up` so its body (not its tail) stands on
 /// `floor` in the pose `locals`. Camera framing should still use the whole mesh.
-pub fn placement_offset(rig: &Rig, locals: &[Trs], floor: f32, params: &GroundParams) -> Result<f32> {
+pub fn placement_offset(
+    rig: &Rig,
+    locals: &[Trs],
+    floor: f32,
+    params: &GroundParams,
+) -> Result<f32> {
     if locals.len() != rig.joint_count() {
         return Err(CaudalError::shape(
             "locals",
@@ -84,8 +87,9 @@ pub fn placement_offset(rig: &Rig, locals: &[Trs], floor: f32, params: &GroundPa
     let up = up_of(params)?;
     let sp = support_points(rig, params)?;
     let h = heights(rig, locals, &sp, up);
-    let low = min_where(&h, |i| !(params.exclude_tail && sp.tail[i]))
-        .ok_or_else(|| CaudalError::not_found("support", "no body skin left once the tail is excluded"))?;
+    let low = min_where(&h, |i| !(params.exclude_tail && sp.tail[i])).ok_or_else(|| {
+        CaudalError::not_found("support", "no body skin left once the tail is excluded")
+    })?;
     Ok(floor - low)
 }
 
@@ -127,7 +131,12 @@ fn lifted(rig: &Rig, locals: &[Trs], pelvis: usize, up: Vec3, lift: f32) -> Vec<
 
 /// The body-grounding pass over `clip`: the lift the pelvis needs so the
 /// body does not sink below the reference floor (more than `a(t)` allows).
-pub fn pelvis_lift(rig: &Rig, clip: &Clip, pelvis: usize, params: &GroundParams) -> Result<Grounding> {
+pub fn pelvis_lift(
+    rig: &Rig,
+    clip: &Clip,
+    pelvis: usize,
+    params: &GroundParams,
+) -> Result<Grounding> {
     if clip.joint_count() != rig.joint_count() {
         return Err(CaudalError::shape(
             "clip",

@@ -112,7 +112,9 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
             js.clone()
         }
         None => match find_chains(rig) {
-            Ok(chains) => chains.iter().flat_map(|c| c.bones.iter().copied().chain(c.end)).collect(),
+            Ok(chains) => {
+                chains.iter().flat_map(|c| c.bones.iter().copied().chain(c.end)).collect()
+            }
             Err(CaudalError::NotFound { .. }) => Vec::new(),
             Err(e) => return Err(e),
         },
@@ -133,7 +135,11 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
     // listed point never hides an unlisted one of the same bone.
     let dirs = directions();
     let inf = rig.influences();
-    let key = |v: usize| inf.dominant_joint(v) as usize * 4 + usize::from(listed_tail[v]) * 2 + usize::from(listed_contact[v]);
+    let key = |v: usize| {
+        inf.dominant_joint(v) as usize * 4
+            + usize::from(listed_tail[v]) * 2
+            + usize::from(listed_contact[v])
+    };
     let mut groups: Vec<Vec<u32>> = vec![Vec::new(); rig.joint_count() * 4];
     for v in 0..rig.vertex_count() {
         groups[key(v)].push(v as u32);
@@ -175,10 +181,5 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
         .zip(&bones)
         .map(|(&v, &b)| params.contact_joints.contains(&(b as usize)) || listed_contact[v as usize])
         .collect();
-    Ok(SupportPoints {
-        vertices,
-        bones,
-        tail,
-        contact,
-    })
+    Ok(SupportPoints { vertices, bones, tail, contact })
 }

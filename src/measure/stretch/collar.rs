@@ -77,17 +77,22 @@ pub fn collar_band(rig: &Rig, tail: &[u32], anchor: usize, diameters: f32) -> Re
     } else {
         // A separate shell: its root end, and the body skin round it.
         let head = rig.bind_heads()[anchor];
-        let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
-        let (lo, hi) = d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+        let d: Vec<f32> =
+            tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
+        let (lo, hi) =
+            d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
         let band = super::TAIL_END_SHARE * (hi - lo);
-        let root: Vec<u32> = tail.iter().zip(&d).filter(|(_, &x)| x <= lo + band).map(|(&v, _)| v).collect();
+        let root: Vec<u32> =
+            tail.iter().zip(&d).filter(|(_, &x)| x <= lo + band).map(|(&v, _)| v).collect();
         let pts: Vec<Vec3> = root.iter().map(|&v| rig.vertices()[v as usize]).collect();
         sources.extend(root.iter().map(|&v| weld.welded_of[v as usize]));
         let (_, r) = radius_of(&pts);
         (ends.root, r)
     };
     if !seam {
-        let near = |(w, p): (usize, &Vec3)| (!on_tail[w] && (*p - centre).length() <= root_radius).then_some(w as u32);
+        let near = |(w, p): (usize, &Vec3)| {
+            (!on_tail[w] && (*p - centre).length() <= root_radius).then_some(w as u32)
+        };
         sources.extend(weld.positions.iter().enumerate().filter_map(near));
     }
     sources.sort_unstable();

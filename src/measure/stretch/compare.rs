@@ -11,7 +11,9 @@ use super::motion::{carry_reference, TailMotion};
 use super::report::stretch_report;
 use super::stats::StretchStats;
 use crate::appendage::{Decision, Report};
-use crate::bake::{apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode};
+use crate::bake::{
+    apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode,
+};
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
@@ -119,7 +121,12 @@ pub struct StretchHarness<'a> {
 impl<'a> StretchHarness<'a> {
     /// Detects and grows the tail of character `character`'s rig (the rig
     /// as a template rigger delivered it).
-    pub fn new(model: &'a GltfModel, character: usize, chain: &ChainParams, bake: &BakeParams) -> Result<Self> {
+    pub fn new(
+        model: &'a GltfModel,
+        character: usize,
+        chain: &ChainParams,
+        bake: &BakeParams,
+    ) -> Result<Self> {
         bake.validate()?;
         let original = &model.character(character)?.rig;
         let (grown, report) = grow_chains(original, chain)?;
@@ -127,20 +134,15 @@ impl<'a> StretchHarness<'a> {
         if tail.is_empty() {
             return Err(CaudalError::not_found(
                 "tail",
-                format!("{}: no tail was detected on character {character}, nothing to measure", model.label),
+                format!(
+                    "{}: no tail was detected on character {character}, nothing to measure",
+                    model.label
+                ),
             ));
         }
         let chains = find_chains(&grown)?;
         let rigid = rigid_rig(original, &tail, chains[0].anchor)?;
-        Ok(StretchHarness {
-            model,
-            character,
-            grown,
-            rigid,
-            chains,
-            tail,
-            bake: bake.clone(),
-        })
+        Ok(StretchHarness { model, character, grown, rigid, chains, tail, bake: bake.clone() })
     }
 
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
@@ -150,7 +152,11 @@ impl<'a> StretchHarness<'a> {
     /// Plays `sampled` (the original rig's joints) on the repaired rig with
     /// every chain baked in `mode`: the played clip, the rigid carry pose
     /// and the bakes.
-    fn play(&self, sampled: &crate::rig::Clip, mode: LoopMode) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
+    fn play(
+        &self,
+        sampled: &crate::rig::Clip,
+        mode: LoopMode,
+    ) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
         let extended = extend_clip(sampled, &self.grown)?;
         let baked: Vec<BakedClip> = self
             .chains
@@ -172,7 +178,14 @@ impl<'a> StretchHarness<'a> {
     /// The whole-mesh view of `sampled` against the rigid baseline and the
     /// rigger's rig, the rows following `truth` (the true tail's vertices)
     /// when given, else the detected tail.
-    fn mesh_view(&self, sampled: &crate::rig::Clip, played: &crate::rig::Clip, reference: &[crate::rig::Trs], truth: Option<&[u32]>, samples: usize) -> Result<MeshStretch> {
+    fn mesh_view(
+        &self,
+        sampled: &crate::rig::Clip,
+        played: &crate::rig::Clip,
+        reference: &[crate::rig::Trs],
+        truth: Option<&[u32]>,
+        samples: usize,
+    ) -> Result<MeshStretch> {
         let original = &self.model.characters[self.character].rig;
         mesh_stretch(
             Played { rig: &self.rigid, clip: sampled },
@@ -200,12 +213,20 @@ impl<'a> StretchHarness<'a> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
         let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
-        let sampled = crate::measure::ground::crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
+        let sampled = crate::measure::ground::crouch_clip(
+            original,
+            depth,
+            CROUCH_SECONDS,
+            self.bake.rate,
+            up,
+            forward,
+        )?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;
         let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
         let rigid_lowest = lowest_point(&self.rigid, &sampled, tail);
-        let units = TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?.units_per_metre();
+        let units = TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?
+            .units_per_metre();
         let spring = &self.bake.spring;
         let own = (spring.floor_height + spring.clearance) * units;
         let floor = own.max(rigid_lowest + radius);
@@ -231,12 +252,22 @@ impl<'a> StretchHarness<'a> {
 
     /// [`Self::compare`], the whole-mesh rows following `truth` (the true
     /// tail's vertex ids) when given.
-    pub fn compare_with(&self, clip: &str, samples: usize, truth: Option<&[u32]>) -> Result<StretchComparison> {
+    pub fn compare_with(
+        &self,
+        clip: &str,
+        samples: usize,
+        truth: Option<&[u32]>,
+    ) -> Result<StretchComparison> {
         super::report::check_samples(samples)?;
         if let Some(t) = truth {
             let n = self.grown.vertex_count();
             if let Some((i, &v)) = t.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-                return Err(CaudalError::IndexOutOfRange { field: "truth".into(), index: i, value: v as i64, bound: n });
+                return Err(CaudalError::IndexOutOfRange {
+                    field: "truth".into(),
+                    index: i,
+                    value: v as i64,
+                    bound: n,
+                });
             }
             if t.is_empty() {
                 return Err(CaudalError::shape("truth", "the true tail has no vertices"));
@@ -254,7 +285,9 @@ impl<'a> StretchHarness<'a> {
         ];
         let reports = jobs
             .par_iter()
-            .map(|(rig, clip, reference)| stretch_report(rig, clip, &self.tail, anchor, *reference, samples))
+            .map(|(rig, clip, reference)| {
+                stretch_report(rig, clip, &self.tail, anchor, *reference, samples)
+            })
             .collect::<Result<Vec<_>>>()?;
         let row = |name: &str, i: usize| StretchRow {
             rig: name.into(),
@@ -295,6 +328,12 @@ impl<'a> StretchHarness<'a> {
 
 /// The table for one clip of character `character` of `model` with
 /// default detection and bake.
-pub fn compare_stretch(model: &GltfModel, character: usize, clip: &str, samples: usize) -> Result<StretchComparison> {
-    StretchHarness::new(model, character, &ChainParams::default(), &BakeParams::default())?.compare(clip, samples)
+pub fn compare_stretch(
+    model: &GltfModel,
+    character: usize,
+    clip: &str,
+    samples: usize,
+) -> Result<StretchComparison> {
+    StretchHarness::new(model, character, &ChainParams::default(), &BakeParams::default())?
+        .compare(clip, samples)
 }

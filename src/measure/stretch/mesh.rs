@@ -211,7 +211,10 @@ fn ratios(bind: &[Vec3], posed: &[Vec<Vec3>], edges: &[(u32, u32)]) -> Vec<Vec<f
         .map(|p| {
             edges
                 .iter()
-                .map(|&(a, b)| (p[a as usize] - p[b as usize]).length() / (bind[a as usize] - bind[b as usize]).length())
+                .map(|&(a, b)| {
+                    (p[a as usize] - p[b as usize]).length()
+                        / (bind[a as usize] - bind[b as usize]).length()
+                })
                 .collect()
         })
         .collect()
@@ -219,35 +222,58 @@ fn ratios(bind: &[Vec3], posed: &[Vec<Vec3>], edges: &[(u32, u32)]) -> Vec<Vec<f
 
 fn nearest_joint(rig: &Rig, heads: &[Vec3], (a, b): (u32, u32)) -> String {
     let m = 0.5 * (rig.vertices()[a as usize] + rig.vertices()[b as usize]);
-    let j = (0..heads.len()).min_by(|&i, &k| (heads[i] - m).length_squared().total_cmp(&(heads[k] - m).length_squared()));
+    let j = (0..heads.len()).min_by(|&i, &k| {
+        (heads[i] - m).length_squared().total_cmp(&(heads[k] - m).length_squared())
+    });
     j.map_or_else(String::new, |j| rig.joint_names()[j].clone())
 }
 
 /// The `WORST_EDGES` worst of `candidates` (edge indices), each at its
 /// worst frame.
-fn worst_of(rig: &Rig, r: &[Vec<f32>], frames: &[usize], edges: &[(u32, u32)], candidates: impl Iterator<Item = usize>) -> Vec<WorstEdge> {
-    let mut per_edge: Vec<(f32, usize, usize)> = candidates
-        .map(|e| {
-            let (s, i) = (0..r.len()).map(|i| (severity(r[i][e]), i)).fold((-1.0, 0), |acc, x| if x.0 > acc.0 { x } else { acc });
-            (s, e, i)
-        })
-        .collect();
+fn worst_of(
+    rig: &Rig,
+    r: &[Vec<f32>],
+    frames: &[usize],
+    edges: &[(u32, u32)],
+    candidates: impl Iterator<Item = usize>,
+) -> Vec<WorstEdge> {
+    let mut per_edge: Vec<(f32, usize, usize)> =
+        candidates
+            .map(|e| {
+                let (s, i) = (0..r.len())
+                    .map(|i| (severity(r[i][e]), i))
+                    .fold((-1.0, 0), |acc, x| if x.0 > acc.0 { x } else { acc });
+                (s, e, i)
+            })
+            .collect();
     per_edge.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     let heads = rig.bind_heads();
     per_edge
         .into_iter()
         .take(WORST_EDGES)
-        .map(|(_, e, i)| WorstEdge { vertices: edges[e], ratio: r[i][e], frame: frames[i], joint: nearest_joint(rig, &heads, edges[e]) })
+        .map(|(_, e, i)| WorstEdge {
+            vertices: edges[e],
+            ratio: r[i][e],
+            frame: frames[i],
+            joint: nearest_joint(rig, &heads, edges[e]),
+        })
         .collect()
 }
 
-fn rows_of(rig: &Rig, name: &str, regions: &MeshRegions, r: &[Vec<f32>], frames: &[usize]) -> RigRows {
+fn rows_of(
+    rig: &Rig,
+    name: &str,
+    regions: &MeshRegions,
+    r: &[Vec<f32>],
+    frames: &[usize],
+) -> RigRows {
     let rows = ROWS
         .iter()
         .map(|&row| {
             let member = |e: usize| row == "whole" || regions.region[e].name() == row;
             let idx: Vec<usize> = (0..regions.edges.len()).filter(|&e| member(e)).collect();
-            let mut all: Vec<f32> = r.iter().flat_map(|fr| idx.iter().map(move |&e| fr[e])).collect();
+            let mut all: Vec<f32> =
+                r.iter().flat_map(|fr| idx.iter().map(move |&e| fr[e])).collect();
             all.sort_by(f32::total_cmp);
             let torn_edges = idx.iter().filter(|&&e| r.iter().any(|fr| torn(fr[e]))).count();
             RegionRow {
@@ -264,8 +290,15 @@ fn rows_of(rig: &Rig, name: &str, regions: &MeshRegions, r: &[Vec<f32>], frames:
 }
 
 /// Largest displacement of `regions`' body vertices between two posings.
-pub fn body_drift(regions: &MeshRegions, rigger: &[Vec<Vec3>], repaired: &[Vec<Vec3>], frames: &[usize], height: f32) -> BodyDrift {
-    let body: Vec<u32> = (0..regions.on_tail.len() as u32).filter(|&v| regions.body_vertex(v)).collect();
+pub fn body_drift(
+    regions: &MeshRegions,
+    rigger: &[Vec<Vec3>],
+    repaired: &[Vec<Vec3>],
+    frames: &[usize],
+    height: f32,
+) -> BodyDrift {
+    let body: Vec<u32> =
+        (0..regions.on_tail.len() as u32).filter(|&v| regions.body_vertex(v)).collect();
     let mut d = BodyDrift { vertices: body.len(), ..BodyDrift::default() };
     for (i, (a, b)) in rigger.iter().zip(repaired).enumerate() {
         for &v in &body {
@@ -306,7 +339,14 @@ pub fn mesh_stretch(
             return Err(CaudalError::shape(name, "the rigs to compare must share one mesh"));
         }
         if p.clip.joint_count() != p.rig.joint_count() {
-            return Err(CaudalError::shape(name, format!("clip has {} joints, the rig {}", p.clip.joint_count(), p.rig.joint_count())));
+            return Err(CaudalError::shape(
+                name,
+                format!(
+                    "clip has {} joints, the rig {}",
+                    p.clip.joint_count(),
+                    p.rig.joint_count()
+                ),
+            ));
         }
         if p.clip.frame_count() != repaired.clip.frame_count() {
             return Err(CaudalError::shape(name, "the clips to compare must have the same frames"));
@@ -316,12 +356,16 @@ pub fn mesh_stretch(
         return Err(CaudalError::param("samples", "must be >= 1"));
     }
     if reference.len() != rig.joint_count() {
-        return Err(CaudalError::shape("reference", format!("{} locals for {} joints", reference.len(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "reference",
+            format!("{} locals for {} joints", reference.len(), rig.joint_count()),
+        ));
     }
     let regions = mesh_regions(rig, tail, anchor)?;
     let frames = sample_frames(repaired.clip.frame_count(), samples);
     let bind = rig.vertices();
-    let posed: Vec<Vec<Vec<Vec3>>> = [&rigid, &rigger, &repaired].iter().map(|p| pose(p.rig, p.clip, &frames)).collect();
+    let posed: Vec<Vec<Vec<Vec3>>> =
+        [&rigid, &rigger, &repaired].iter().map(|p| pose(p.rig, p.clip, &frames)).collect();
     let r: Vec<Vec<Vec<f32>>> = posed.iter().map(|p| ratios(bind, p, &regions.edges)).collect();
     let rigs = vec![
         rows_of(rigid.rig, "rigid", &regions, &r[0], &frames),
@@ -350,7 +394,8 @@ pub fn mesh_stretch(
     let order = rig.topological_order();
     let worlds = world_matrices(rig.parents(), order, reference);
     let skins = skin_matrices(rig, &worlds);
-    let reference_dir = carried_tip(&skin_vertices(rig, &skins), &ends.tip, &skins[anchor]) - ends.root;
+    let reference_dir =
+        carried_tip(&skin_vertices(rig, &skins), &ends.tip, &skins[anchor]) - ends.root;
     let dirs: Vec<Vec3> = frames
         .iter()
         .zip(&posed[2])
@@ -359,7 +404,11 @@ pub fn mesh_stretch(
             carried_tip(p, &ends.tip, &skin_matrices(rig, &worlds)[anchor]) - ends.root
         })
         .collect();
-    let lowest = |p: &[Vec<Vec3>]| p.iter().flat_map(|f| tail.iter().map(move |&v| f[v as usize].y)).fold(f32::INFINITY, f32::min);
+    let lowest = |p: &[Vec<Vec3>]| {
+        p.iter()
+            .flat_map(|f| tail.iter().map(move |&v| f[v as usize].y))
+            .fold(f32::INFINITY, f32::min)
+    };
     let tail_lowest = [lowest(&posed[0]), lowest(&posed[1]), lowest(&posed[2])];
     let h = rig.height();
     Ok(MeshStretch {
@@ -381,9 +430,18 @@ pub fn mesh_stretch(
 /// regions following `tail` hanging from `anchor`: how an artist's own rig
 /// (the file the degraded fixture was made from, same mesh) scores on the
 /// same clip.
-pub fn rig_rows(rig: &Rig, clip: &Clip, tail: &[u32], anchor: usize, samples: usize) -> Result<RigRows> {
+pub fn rig_rows(
+    rig: &Rig,
+    clip: &Clip,
+    tail: &[u32],
+    anchor: usize,
+    samples: usize,
+) -> Result<RigRows> {
     if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape("clip", format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count())));
+        return Err(CaudalError::shape(
+            "clip",
+            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
+        ));
     }
     if samples == 0 {
         return Err(CaudalError::param("samples", "must be >= 1"));

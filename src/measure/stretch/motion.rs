@@ -45,7 +45,8 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     }
     let head = rig.bind_heads()[anchor];
     let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
-    let (lo, hi) = d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
+    let (lo, hi) =
+        d.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), &x| (l.min(x), h.max(x)));
     let band = TAIL_END_SHARE * (hi - lo);
     let root_vs: Vec<Vec3> = tail
         .iter()
@@ -103,7 +104,8 @@ impl TailMotion {
         let n = dirs.len() as f32;
         let angles: Vec<f32> = dirs.iter().map(|d| angle(*d, reference)).collect();
         let rms = |a: &[f32]| (a.iter().map(|x| x * x).sum::<f32>() / n).sqrt().to_degrees();
-        let mean_dir = dirs.iter().map(|d| d.normalize_or_zero()).sum::<Vec3>().normalize_or(reference);
+        let mean_dir =
+            dirs.iter().map(|d| d.normalize_or_zero()).sum::<Vec3>().normalize_or(reference);
         let about_mean: Vec<f32> = dirs.iter().map(|d| angle(*d, mean_dir)).collect();
         TailMotion {
             amplitude_deg: rms(&angles),

@@ -88,7 +88,8 @@ pub fn stretch_report(
     }
     let min_len = 1e-6 * rig.diagonal();
     let bind = rig.vertices();
-    let long_enough = |&(a, b): &(u32, u32)| (bind[a as usize] - bind[b as usize]).length() > min_len;
+    let long_enough =
+        |&(a, b): &(u32, u32)| (bind[a as usize] - bind[b as usize]).length() > min_len;
     // One pass over the mesh's edges: both ends on the tail, neither, or one
     // (the collar).
     let (mut tail_edges, mut body_edges, mut collar_edges) = (Vec::new(), Vec::new(), Vec::new());
@@ -112,7 +113,8 @@ pub fn stretch_report(
 
     let frames = sample_frames(clip.frame_count(), samples);
     let ratio = |posed: &[Vec3], &(a, b): &(u32, u32)| {
-        (posed[a as usize] - posed[b as usize]).length() / (bind[a as usize] - bind[b as usize]).length()
+        (posed[a as usize] - posed[b as usize]).length()
+            / (bind[a as usize] - bind[b as usize]).length()
     };
     let mut tail_r = Vec::with_capacity(tail_edges.len() * frames.len());
     let mut body_r = Vec::with_capacity(body_edges.len() * frames.len());

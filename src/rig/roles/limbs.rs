@@ -79,9 +79,15 @@ fn chain_of(s: &Structure, root: usize, leg: bool) -> Vec<usize> {
         // A leg follows its lowest-reaching child, any other limb its
         // heaviest (the wing's arm bones, not a feather).
         let next = if leg {
-            s.down[j].iter().copied().min_by(|&a, &b| s.sub_low[a].y.total_cmp(&s.sub_low[b].y).then(a.cmp(&b)))
+            s.down[j]
+                .iter()
+                .copied()
+                .min_by(|&a, &b| s.sub_low[a].y.total_cmp(&s.sub_low[b].y).then(a.cmp(&b)))
         } else {
-            s.down[j].iter().copied().max_by(|&a, &b| s.sub_mass[a].total_cmp(&s.sub_mass[b]).then(b.cmp(&a)))
+            s.down[j]
+                .iter()
+                .copied()
+                .max_by(|&a, &b| s.sub_mass[a].total_cmp(&s.sub_mass[b]).then(b.cmp(&a)))
         };
         match next {
             Some(c) => {
@@ -128,7 +134,13 @@ fn samples(s: &Structure, limb: &Limb) -> (Vec<Vec3>, f32) {
 /// bisecting their centroids must map one chain onto the other and hold the
 /// junction and `mid_line` joints. `None` when the branches do not sit side
 /// by side at all.
-fn mirror_score(s: &Structure, junction: usize, a: &Limb, b: &Limb, mid_line: &[usize]) -> Option<(f32, Vec3)> {
+fn mirror_score(
+    s: &Structure,
+    junction: usize,
+    a: &Limb,
+    b: &Limb,
+    mid_line: &[usize],
+) -> Option<(f32, Vec3)> {
     let (pa, la) = samples(s, a);
     let (pb, lb) = samples(s, b);
     let len = la.max(lb);
@@ -144,17 +156,30 @@ fn mirror_score(s: &Structure, junction: usize, a: &Limb, b: &Limb, mid_line: &[
     let n = across.normalize();
     let m = 0.5 * (ca + cb);
     let reflect = |p: Vec3| p - 2.0 * n * n.dot(p - m);
-    let chain_err = pa.iter().zip(&pb).map(|(&p, &q)| reflect(p).distance(q)).sum::<f32>() / SAMPLES as f32;
+    let chain_err =
+        pa.iter().zip(&pb).map(|(&p, &q)| reflect(p).distance(q)).sum::<f32>() / SAMPLES as f32;
     let off_plane = |j: usize| n.dot(s.heads[j] - m).abs();
-    let mid = if mid_line.is_empty() { 0.0 } else { mid_line.iter().map(|&j| off_plane(j)).sum::<f32>() / mid_line.len() as f32 };
+    let mid = if mid_line.is_empty() {
+        0.0
+    } else {
+        mid_line.iter().map(|&j| off_plane(j)).sum::<f32>() / mid_line.len() as f32
+    };
     let length_err = (la - lb).abs();
     Some(((chain_err + off_plane(junction) + mid + length_err) / len, n))
 }
 
 /// Greedy pairing of `cands` (branch roots at `junction`): the best-scoring
 /// pairs first, each branch used once.
-fn pair_up(s: &Structure, junction: usize, cands: &[usize], leg: bool, mid_line: &[usize], lateral: Option<Vec3>) -> Vec<LimbPair> {
-    let limbs: Vec<Limb> = cands.iter().map(|&c| Limb { root: c, chain: chain_of(s, c, leg) }).collect();
+fn pair_up(
+    s: &Structure,
+    junction: usize,
+    cands: &[usize],
+    leg: bool,
+    mid_line: &[usize],
+    lateral: Option<Vec3>,
+) -> Vec<LimbPair> {
+    let limbs: Vec<Limb> =
+        cands.iter().map(|&c| Limb { root: c, chain: chain_of(s, c, leg) }).collect();
     let mut scored = Vec::new();
     for i in 0..limbs.len() {
         for k in i + 1..limbs.len() {
@@ -175,7 +200,13 @@ fn pair_up(s: &Structure, junction: usize, cands: &[usize], leg: bool, mid_line:
         }
         used[i] = true;
         used[k] = true;
-        out.push(LimbPair { junction, limbs: [limbs[i].clone(), limbs[k].clone()], legs: leg, score, across });
+        out.push(LimbPair {
+            junction,
+            limbs: [limbs[i].clone(), limbs[k].clone()],
+            legs: leg,
+            score,
+            across,
+        });
     }
     out
 }
@@ -204,11 +235,15 @@ pub fn find_pairs(s: &Structure) -> Vec<LimbPair> {
         let rise = s.heads[j].y - s.floor;
         let mut here = Vec::new();
         if kids.len() >= 2 && rise >= LEG_MIN_DROP * s.height {
-            let cands: Vec<usize> =
-                kids.iter().copied().filter(|&c| !holds_legs[c] && s.sub_low[c].y - s.floor <= LEG_REACH * rise).collect();
+            let cands: Vec<usize> = kids
+                .iter()
+                .copied()
+                .filter(|&c| !holds_legs[c] && s.sub_low[c].y - s.floor <= LEG_REACH * rise)
+                .collect();
             let cands = heaviest(s, cands);
             if cands.len() >= 2 {
-                let mid: Vec<usize> = kids.iter().copied().filter(|c| !cands.contains(c)).chain(s.up[j]).collect();
+                let mid: Vec<usize> =
+                    kids.iter().copied().filter(|c| !cands.contains(c)).chain(s.up[j]).collect();
                 here = pair_up(s, j, &cands, true, &mid, None);
             }
         }

@@ -27,12 +27,14 @@ use glam::Vec3;
 
 use super::Rig;
 use crate::error::Result;
-pub use limbs::{Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN_JOINTS, MIRROR_TOLERANCE};
+pub use limbs::{
+    Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN_JOINTS, MIRROR_TOLERANCE,
+};
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
 pub use structure::{credible_heads, structural_joints, Structure, MAX_NEAREST_TOPS};
-pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 use trunk::{Axial, Settled};
+pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 
 /// How a role was found.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,18 +115,31 @@ impl JointRoles {
         let found_pelvis = (!junctions.is_empty()).then(|| axial.pelvis_of(&junctions));
         if let Some(name) = &overrides.pelvis {
             let j = rig.require_joint("roles.pelvis", name)?;
-            let overruled = found_pelvis.filter(|&(p, _)| p != j).map(|(p, _)| format!("{} (where the hind legs meet the trunk)", names[p]));
+            let overruled = found_pelvis
+                .filter(|&(p, _)| p != j)
+                .map(|(p, _)| format!("{} (where the hind legs meet the trunk)", names[p]));
             roles.pelvis = Some(j);
             roles.push("pelvis", j, RoleRule::Override, overruled);
         } else if let Some((p, settled)) = found_pelvis {
             let rule = match (junctions.len(), settled) {
                 (1, _) => RoleRule::Topology("the joint the legs hang from".into()),
-                (_, Settled::Name) => RoleRule::Name("of two leg junctions, the one away from the joints named like a head".into()),
-                (_, Settled::Height) => RoleRule::Topology("of the leg junctions, the one away from the higher trunk end (the head)".into()),
-                _ => RoleRule::Topology("of the leg junctions, the one away from the heavier trunk end (the head)".into()),
+                (_, Settled::Name) => RoleRule::Name(
+                    "of two leg junctions, the one away from the joints named like a head".into(),
+                ),
+                (_, Settled::Height) => RoleRule::Topology(
+                    "of the leg junctions, the one away from the higher trunk end (the head)"
+                        .into(),
+                ),
+                _ => RoleRule::Topology(
+                    "of the leg junctions, the one away from the heavier trunk end (the head)"
+                        .into(),
+                ),
             };
-            let named = (0..names.len()).find(|&j| j != p && s.structural[j] && names_pelvis(&names[j]));
-            let overruled = named.map(|j| format!("{} (named like a pelvis, but the hind legs do not hang from it)", names[j]));
+            let named =
+                (0..names.len()).find(|&j| j != p && s.structural[j] && names_pelvis(&names[j]));
+            let overruled = named.map(|j| {
+                format!("{} (named like a pelvis, but the hind legs do not hang from it)", names[j])
+            });
             roles.pelvis = Some(p);
             roles.push("pelvis", p, rule, overruled);
         }
@@ -133,12 +148,18 @@ impl JointRoles {
         // says which of several pairs at one junction is the hind one).
         for side in 0..2 {
             if let Some(n) = &overrides.thighs[side] {
-                let j = rig.require_joint(if side == 0 { "roles.thighs[0]" } else { "roles.thighs[1]" }, n)?;
+                let j = rig.require_joint(
+                    if side == 0 { "roles.thighs[0]" } else { "roles.thighs[1]" },
+                    n,
+                )?;
                 roles.thighs[side] = Some(j);
                 roles.push(&side_label("thigh", side), j, RoleRule::Override, None);
             }
             if let Some(n) = &overrides.shins[side] {
-                let j = rig.require_joint(if side == 0 { "roles.shins[0]" } else { "roles.shins[1]" }, n)?;
+                let j = rig.require_joint(
+                    if side == 0 { "roles.shins[0]" } else { "roles.shins[1]" },
+                    n,
+                )?;
                 roles.shins[side] = Some(j);
                 roles.push(&side_label("shin", side), j, RoleRule::Override, None);
             }
@@ -151,7 +172,9 @@ impl JointRoles {
             // pair of front legs hangs, or, for a biped, where its heaviest
             // pair of limbs (arms, wings) does; ears and hair on the head
             // do not count.
-            let front_legs = (1..path.len()).rev().find(|&i| pairs.iter().any(|x| x.legs && x.junction == path[i]));
+            let front_legs = (1..path.len())
+                .rev()
+                .find(|&i| pairs.iter().any(|x| x.legs && x.junction == path[i]));
             let arms = || {
                 let on_path = |x: &&LimbPair| !x.legs && path[1..].contains(&x.junction);
                 let heaviest = pairs.iter().filter(on_path).max_by(|a, b| {
@@ -164,9 +187,17 @@ impl JointRoles {
             // mark the shoulders at the path joint nearest their junction.
             let front_off_path = || {
                 let front = junctions.iter().copied().filter(|&j| j != p).min_by(|&a, &b| {
-                    s.heads[a].distance(s.heads[p]).total_cmp(&s.heads[b].distance(s.heads[p])).then(a.cmp(&b))
+                    s.heads[a]
+                        .distance(s.heads[p])
+                        .total_cmp(&s.heads[b].distance(s.heads[p]))
+                        .then(a.cmp(&b))
                 })?;
-                (1..path.len()).min_by(|&a, &b| s.heads[path[a]].distance(s.heads[front]).total_cmp(&s.heads[path[b]].distance(s.heads[front])).then(a.cmp(&b)))
+                (1..path.len()).min_by(|&a, &b| {
+                    s.heads[path[a]]
+                        .distance(s.heads[front])
+                        .total_cmp(&s.heads[path[b]].distance(s.heads[front]))
+                        .then(a.cmp(&b))
+                })
             };
             let shoulders = front_legs.or_else(front_off_path).or_else(arms);
             let from = shoulders.map_or(1, |i| i + 1);
@@ -178,7 +209,10 @@ impl JointRoles {
                 }
                 None => axial.head_on(&path, from, names).map(|(i, by_name)| {
                     let rule = if by_name {
-                        RoleRule::Name("of the heavy joints at the trunk's far end, the one named like a head".into())
+                        RoleRule::Name(
+                            "of the heavy joints at the trunk's far end, the one named like a head"
+                                .into(),
+                        )
                     } else {
                         RoleRule::Topology("the heaviest joint at the trunk's far end".into())
                     };
@@ -194,18 +228,24 @@ impl JointRoles {
                     roles.push("neck", j, RoleRule::Override, None);
                     Some(j)
                 }
-                None => head_at.and_then(|h| axial.neck_on(&path, from, h, names)).map(|(i, by_name)| {
-                    let rule = if by_name {
-                        RoleRule::Name("the joint named like a neck between the shoulders and the head".into())
-                    } else {
-                        RoleRule::Topology("the first trunk joint past the shoulders".into())
-                    };
-                    roles.push("neck", path[i], rule, None);
-                    path[i]
-                }),
+                None => head_at.and_then(|h| axial.neck_on(&path, from, h, names)).map(
+                    |(i, by_name)| {
+                        let rule = if by_name {
+                            RoleRule::Name(
+                                "the joint named like a neck between the shoulders and the head"
+                                    .into(),
+                            )
+                        } else {
+                            RoleRule::Topology("the first trunk joint past the shoulders".into())
+                        };
+                        roles.push("neck", path[i], rule, None);
+                        path[i]
+                    },
+                ),
             };
             roles.neck = neck;
-            let spine_end = neck.or(head).and_then(|j| path.iter().position(|&k| k == j)).unwrap_or(path.len());
+            let spine_end =
+                neck.or(head).and_then(|j| path.iter().position(|&k| k == j)).unwrap_or(path.len());
             roles.spine = match &overrides.spine {
                 Some(ov) => {
                     let mut out = Vec::new();
@@ -220,7 +260,12 @@ impl JointRoles {
                 None => {
                     let sp: Vec<usize> = path[1..spine_end.max(1)].to_vec();
                     for &j in &sp {
-                        roles.push("spine", j, RoleRule::Topology("between the pelvis and the neck".into()), None);
+                        roles.push(
+                            "spine",
+                            j,
+                            RoleRule::Topology("between the pelvis and the neck".into()),
+                            None,
+                        );
                     }
                     sp
                 }
@@ -232,12 +277,17 @@ impl JointRoles {
         // Of the leg pairs at the pelvis, the hind legs are the farthest from
         // the head (a rat's four legs all hang from `Body`).
         let pelvis_legs: Option<&LimbPair> = roles.pelvis.and_then(|p| {
-            let centre = |x: &LimbPair| x.limbs.iter().flat_map(|l| l.chain.iter().map(|&j| s.heads[j])).sum::<Vec3>();
+            let centre = |x: &LimbPair| {
+                x.limbs.iter().flat_map(|l| l.chain.iter().map(|&j| s.heads[j])).sum::<Vec3>()
+            };
             let away = |x: &LimbPair| {
                 let n = x.limbs.iter().map(|l| l.chain.len()).sum::<usize>().max(1) as f32;
                 roles.head.map_or(0.0, |h| (centre(x) / n).distance(s.heads[h]))
             };
-            pairs.iter().filter(|x| x.legs && x.junction == p).max_by(|a, b| away(a).total_cmp(&away(b)))
+            pairs
+                .iter()
+                .filter(|x| x.legs && x.junction == p)
+                .max_by(|a, b| away(a).total_cmp(&away(b)))
         });
         if let (Some(p), Some(legs)) = (roles.pelvis, pelvis_legs) {
             let sides = leg_sides(&s, rig, legs, roles.head, p);
@@ -251,12 +301,24 @@ impl JointRoles {
                 if roles.shins[side].is_none() {
                     if let Some(sh) = shin {
                         roles.shins[side] = Some(sh);
-                        roles.push(&side_label("shin", side), sh, RoleRule::Topology("the joint below the thigh".into()), None);
+                        roles.push(
+                            &side_label("shin", side),
+                            sh,
+                            RoleRule::Topology("the joint below the thigh".into()),
+                            None,
+                        );
                     }
                 }
             }
         }
-        roles.regions = regions::regions(&s, &pairs, roles.pelvis, &roles.trunk, roles.neck.or(roles.head), &roles.thighs);
+        roles.regions = regions::regions(
+            &s,
+            &pairs,
+            roles.pelvis,
+            &roles.trunk,
+            roles.neck.or(roles.head),
+            &roles.thighs,
+        );
         roles.limbs = pairs;
         Ok(roles)
     }
@@ -277,7 +339,12 @@ impl JointRoles {
         if h.len() < 2 {
             return Region::Pelvis;
         }
-        let neck_at = self.neck.or(self.head).and_then(|n| self.trunk.iter().position(|&j| j == n)).unwrap_or(h.len() - 1).max(1);
+        let neck_at = self
+            .neck
+            .or(self.head)
+            .and_then(|n| self.trunk.iter().position(|&j| j == n))
+            .unwrap_or(h.len() - 1)
+            .max(1);
         let axis = h[neck_at] - h[0];
         let l2 = axis.length_squared();
         if l2 <= 0.0 {
@@ -322,7 +389,13 @@ pub const FOOT_FACING: f32 = 0.01;
 /// Which limb of the pair is left: the names where both sides are named
 /// oppositely, else the geometry (left = up x facing, facing from the pelvis
 /// to the head, or along the feet, or glTF's +Z).
-fn leg_sides(s: &Structure, rig: &Rig, legs: &LimbPair, head: Option<usize>, pelvis: usize) -> ([usize; 2], RoleRule) {
+fn leg_sides(
+    s: &Structure,
+    rig: &Rig,
+    legs: &LimbPair,
+    head: Option<usize>,
+    pelvis: usize,
+) -> ([usize; 2], RoleRule) {
     let names = rig.joint_names();
     let named = |l: &Limb| {
         let (mut left, mut right) = (0, 0);
@@ -352,7 +425,8 @@ fn leg_sides(s: &Structure, rig: &Rig, legs: &LimbPair, head: Option<usize>, pel
         facing = Vec3::ZERO;
         for l in &legs.limbs {
             if let [.., a, b] = l.chain[..] {
-                facing += horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
+                facing +=
+                    horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
             }
         }
         if facing.length() < FOOT_FACING * s.height {
@@ -361,7 +435,12 @@ fn leg_sides(s: &Structure, rig: &Rig, legs: &LimbPair, head: Option<usize>, pel
     }
     let facing = if facing.length() > 1e-6 { facing.normalize() } else { Vec3::Z };
     let left = Vec3::Y.cross(facing);
-    let centre = |l: &Limb| l.chain.iter().map(|&j| s.heads[j]).sum::<Vec3>() / l.chain.len() as f32;
-    let a_left = (centre(&legs.limbs[0]) - s.heads[pelvis]).dot(left) >= (centre(&legs.limbs[1]) - s.heads[pelvis]).dot(left);
-    ([if a_left { 0 } else { 1 }, if a_left { 1 } else { 0 }], RoleRule::Topology("first downward bone of a leg; side from the facing".into()))
+    let centre =
+        |l: &Limb| l.chain.iter().map(|&j| s.heads[j]).sum::<Vec3>() / l.chain.len() as f32;
+    let a_left = (centre(&legs.limbs[0]) - s.heads[pelvis]).dot(left)
+        >= (centre(&legs.limbs[1]) - s.heads[pelvis]).dot(left);
+    (
+        [if a_left { 0 } else { 1 }, if a_left { 1 } else { 0 }],
+        RoleRule::Topology("first downward bone of a leg; side from the facing".into()),
+    )
 }

@@ -7,7 +7,9 @@
 /// `DEF-thigh.L` -> `thigh.l`, `Bip001 L Thigh` -> `l thigh`.
 pub fn base_name(name: &str) -> String {
     let mut s = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
-    for prefix in ["def-", "org-", "mch-", "def_", "b_", "bip01_", "bip01 ", "bip001 ", "j_", "jnt_", "bn_"] {
+    for prefix in
+        ["def-", "org-", "mch-", "def_", "b_", "bip01_", "bip01 ", "bip001 ", "j_", "jnt_", "bn_"]
+    {
         if let Some(rest) = s.strip_prefix(prefix) {
             s = rest.to_string();
         }
@@ -15,7 +17,10 @@ pub fn base_name(name: &str) -> String {
     // Trailing "_01" / "_012" / ".001" numbering.
     loop {
         let trimmed = s.trim_end_matches(|c: char| c.is_ascii_digit());
-        if trimmed.len() < s.len() && (trimmed.ends_with('_') || trimmed.ends_with('.')) && trimmed.len() > 1 {
+        if trimmed.len() < s.len()
+            && (trimmed.ends_with('_') || trimmed.ends_with('.'))
+            && trimmed.len() > 1
+        {
             s = trimmed[..trimmed.len() - 1].to_string();
         } else {
             break;
@@ -62,14 +67,18 @@ pub fn names_head(name: &str) -> bool {
 /// Whether a joint name reads as a pelvis.
 pub fn names_pelvis(name: &str) -> bool {
     let b = base_name(name);
-    PELVIS_WORDS.iter().any(|w| b == *w || b.ends_with(&format!("_{w}")) || b.starts_with(&format!("{w}_")))
+    PELVIS_WORDS
+        .iter()
+        .any(|w| b == *w || b.ends_with(&format!("_{w}")) || b.starts_with(&format!("{w}_")))
 }
 
 /// Whether a joint name says "head" as a word, and not a part of one (a
 /// jaw, an eye, an ear joint named `Head_Jaw`).
 pub fn names_the_head(name: &str) -> bool {
     let b = base_name(name);
-    let words: Vec<&str> = b.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        b.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
     let part = ["jaw", "eye", "ear", "tongue", "teeth", "top", "end", "nose"];
-    words.iter().any(|w| *w == "head" || w.ends_with("head") && w.len() <= 8) && !words.iter().any(|w| part.iter().any(|p| w.contains(p)))
+    words.iter().any(|w| *w == "head" || w.ends_with("head") && w.len() <= 8)
+        && !words.iter().any(|w| part.iter().any(|p| w.contains(p)))
 }

@@ -30,7 +30,14 @@ pub enum Region {
     Limb,
 }
 
-pub fn regions(s: &Structure, pairs: &[LimbPair], pelvis: Option<usize>, trunk: &[usize], neck_or_head: Option<usize>, thighs: &[Option<usize>; 2]) -> Vec<Region> {
+pub fn regions(
+    s: &Structure,
+    pairs: &[LimbPair],
+    pelvis: Option<usize>,
+    trunk: &[usize],
+    neck_or_head: Option<usize>,
+    thighs: &[Option<usize>; 2],
+) -> Vec<Region> {
     let n = s.heads.len();
     let mut region = vec![Region::Limb; n];
     let Some(pelvis) = pelvis else { return region };
@@ -52,7 +59,11 @@ pub fn regions(s: &Structure, pairs: &[LimbPair], pelvis: Option<usize>, trunk: 
     let neck_at = neck_or_head.and_then(|h| trunk.iter().position(|&j| j == h));
     let spine_len = neck_at.map_or(*along.last().unwrap_or(&0.0), |i| along[i]);
     for (i, &j) in trunk.iter().enumerate() {
-        region[j] = if i == 0 || along[i] <= PELVIS_TRUNK_SHARE * spine_len { Region::Pelvis } else { Region::Spine };
+        region[j] = if i == 0 || along[i] <= PELVIS_TRUNK_SHARE * spine_len {
+            Region::Pelvis
+        } else {
+            Region::Spine
+        };
     }
     let mut above_pelvis = vec![false; n];
     let mut k = Some(pelvis);
@@ -77,7 +88,11 @@ pub fn regions(s: &Structure, pairs: &[LimbPair], pelvis: Option<usize>, trunk: 
         };
     }
     // The pelvis' own legs down to the thigh.
-    let hind = |p: &&LimbPair| p.legs && p.junction == pelvis && p.limbs.iter().any(|l| l.chain.iter().any(|j| thighs.contains(&Some(*j))));
+    let hind = |p: &&LimbPair| {
+        p.legs
+            && p.junction == pelvis
+            && p.limbs.iter().any(|l| l.chain.iter().any(|j| thighs.contains(&Some(*j))))
+    };
     for p in pairs.iter().filter(hind) {
         for l in &p.limbs {
             for &j in &l.chain {

@@ -138,7 +138,11 @@ pub fn structural_joints(rig: &Rig) -> Vec<bool> {
             branches[p] += (sub_weighted[j] > 0) as usize;
         }
     }
-    (0..n).map(|j| weighted[j] || branches[j] + (sub_weighted[root_of[j]] > sub_weighted[j]) as usize >= 2).collect()
+    (0..n)
+        .map(|j| {
+            weighted[j] || branches[j] + (sub_weighted[root_of[j]] > sub_weighted[j]) as usize >= 2
+        })
+        .collect()
 }
 
 impl Structure {
@@ -168,7 +172,16 @@ impl Structure {
                 has_skin[d] = true;
             }
         }
-        let skin_centre: Vec<Vec3> = (0..n).map(|j| if mass[j] > 0.0 { (centre_sum[j] / mass[j] as f64).as_vec3() } else { heads[j] }).collect();
+        let skin_centre: Vec<Vec3> =
+            (0..n)
+                .map(|j| {
+                    if mass[j] > 0.0 {
+                        (centre_sum[j] / mass[j] as f64).as_vec3()
+                    } else {
+                        heads[j]
+                    }
+                })
+                .collect();
         let structural = structural_joints(rig);
         let mut has_weight = vec![false; n];
         for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
@@ -201,10 +214,13 @@ impl Structure {
             }
             s
         };
-        let mut main = tops.iter().map(|&t| (t, tree_mass(t))).fold(None::<(usize, f32)>, |best, (t, m)| match best {
-            Some((_, bm)) if bm >= m => best,
-            _ => Some((t, m)),
-        });
+        let mut main =
+            tops.iter().map(|&t| (t, tree_mass(t))).fold(None::<(usize, f32)>, |best, (t, m)| {
+                match best {
+                    Some((_, bm)) if bm >= m => best,
+                    _ => Some((t, m)),
+                }
+            });
         // An unweighted top that only joins branches (a scene or control
         // root holding the body and, beside it, IK feet) deforms nothing:
         // its heaviest branch is the body, the others separate trees.
@@ -213,7 +229,10 @@ impl Structure {
             if has_weight[t] || kids.len() < 2 {
                 break;
             }
-            let heaviest = kids.iter().map(|&c| (c, tree_mass(c))).fold((kids[0], f32::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
+            let heaviest = kids
+                .iter()
+                .map(|&c| (c, tree_mass(c)))
+                .fold((kids[0], f32::NEG_INFINITY), |b, x| if x.1 > b.1 { x } else { b });
             tops.retain(|&x| x != t);
             for &c in &kids {
                 up[c] = None;
@@ -229,7 +248,8 @@ impl Structure {
                 stack.extend(children[j].iter().copied().filter(|&c| structural[c]));
             }
             let main_joints: Vec<usize> = (0..n).filter(|&k| in_main[k]).collect();
-            let mut others: Vec<(usize, f32)> = tops.iter().copied().filter(|&t| t != main).map(|t| (t, tree_mass(t))).collect();
+            let mut others: Vec<(usize, f32)> =
+                tops.iter().copied().filter(|&t| t != main).map(|t| (t, tree_mass(t))).collect();
             others.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
             for (rank, &(t, _)) in others.iter().enumerate() {
                 // Nearest main-tree joint to this tree's top; past the
@@ -237,7 +257,10 @@ impl Structure {
                 // main top, so the work stays linear.
                 up[t] = if rank < MAX_NEAREST_TOPS {
                     main_joints.iter().copied().min_by(|&a, &b| {
-                        heads[a].distance_squared(heads[t]).total_cmp(&heads[b].distance_squared(heads[t])).then(a.cmp(&b))
+                        heads[a]
+                            .distance_squared(heads[t])
+                            .total_cmp(&heads[b].distance_squared(heads[t]))
+                            .then(a.cmp(&b))
                     })
                 } else {
                     Some(main)
@@ -245,8 +268,8 @@ impl Structure {
             }
         }
         let mut down = vec![Vec::new(); n];
-        for j in 0..n {
-            if let Some(p) = up[j] {
+        for (j, parent) in up.iter().enumerate() {
+            if let Some(p) = *parent {
                 down[p].push(j);
             }
         }
@@ -272,7 +295,20 @@ impl Structure {
         let (lo, hi) = rig.bounds();
         let floor = heads.iter().map(|h| h.y).fold(lo.y, f32::min);
         let height = (hi.y - lo.y).max(f32::MIN_POSITIVE);
-        Structure { heads, structural, up, down, order: sorder, mass, sub_mass, low, skin_centre, sub_low, floor, height }
+        Structure {
+            heads,
+            structural,
+            up,
+            down,
+            order: sorder,
+            mass,
+            sub_mass,
+            low,
+            skin_centre,
+            sub_low,
+            floor,
+            height,
+        }
     }
 
     /// Whether `j` lies in the structural subtree of `a` (or is `a`).

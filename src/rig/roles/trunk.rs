@@ -113,7 +113,12 @@ impl<'a> Axial<'a> {
     fn side(&self, o: usize, n: usize) -> Side {
         let s = self.s;
         if s.up[o] == Some(n) {
-            Side { n, mass: self.total_mass - s.sub_mass[o], top: self.out_top[o], named_head: self.out_named[o] }
+            Side {
+                n,
+                mass: self.total_mass - s.sub_mass[o],
+                top: self.out_top[o],
+                named_head: self.out_named[o],
+            }
         } else {
             Side { n, mass: s.sub_mass[n], top: self.sub_top[n], named_head: self.sub_named[n] }
         }
@@ -167,16 +172,30 @@ impl<'a> Axial<'a> {
         if junctions.len() == 1 {
             return (junctions[0], Settled::Order);
         }
-        let leads_to = |o: usize, n: usize, t: usize| if s.up[o] == Some(n) { !s.is_below(t, o) } else { s.is_below(t, n) };
+        let leads_to = |o: usize, n: usize, t: usize| {
+            if s.up[o] == Some(n) {
+                !s.is_below(t, o)
+            } else {
+                s.is_below(t, n)
+            }
+        };
         let mut best: Option<(usize, Side)> = None;
         let mut settled = Settled::Mass;
         for &j in junctions {
             // A free side that ends within a quarter of the trunk (the way
             // to the nearest other leg junction) is flesh round the junction
             // (Rigify's `DEF-pelvis` bones), not a neck and a head.
-            let trunk = junctions.iter().filter(|&&t| t != j).map(|&t| s.heads[t].distance(s.heads[j])).fold(f32::INFINITY, f32::min);
+            let trunk = junctions
+                .iter()
+                .filter(|&&t| t != j)
+                .map(|&t| s.heads[t].distance(s.heads[j]))
+                .fold(f32::INFINITY, f32::min);
             let reaches = |n: usize| {
-                let joints: Vec<usize> = if s.up[j] == Some(n) { s.order.iter().copied().filter(|&k| !s.is_below(k, j)).collect() } else { s.subtree(n) };
+                let joints: Vec<usize> = if s.up[j] == Some(n) {
+                    s.order.iter().copied().filter(|&k| !s.is_below(k, j)).collect()
+                } else {
+                    s.subtree(n)
+                };
                 joints.iter().any(|&k| s.heads[k].distance(s.heads[j]) >= FREE_SIDE_REACH * trunk)
             };
             let free: Vec<usize> = self
@@ -189,7 +208,11 @@ impl<'a> Axial<'a> {
             best = match best {
                 None => Some((j, side)),
                 Some((bj, bs)) => {
-                    let (heavier, lighter) = if side.mass > bs.mass { ((j, side), (bj, bs)) } else { ((bj, bs), (j, side)) };
+                    let (heavier, lighter) = if side.mass > bs.mass {
+                        ((j, side), (bj, bs))
+                    } else {
+                        ((bj, bs), (j, side))
+                    };
                     if lighter.1.mass < SAME_MASS * heavier.1.mass {
                         settled = Settled::Mass;
                         Some(heavier)
@@ -207,16 +230,24 @@ impl<'a> Axial<'a> {
             };
         }
         let Some((front, _)) = best else {
-            let Some(head) = self.heaviest_end(junctions) else { return (junctions[0], Settled::Order) };
+            let Some(head) = self.heaviest_end(junctions) else {
+                return (junctions[0], Settled::Order);
+            };
             let far = |j: usize| s.heads[j].distance(s.heads[head]);
-            let pelvis = junctions.iter().copied().max_by(|&a, &b| far(a).total_cmp(&far(b)).then(b.cmp(&a))).unwrap_or(junctions[0]);
+            let pelvis = junctions
+                .iter()
+                .copied()
+                .max_by(|&a, &b| far(a).total_cmp(&far(b)).then(b.cmp(&a)))
+                .unwrap_or(junctions[0]);
             return (pelvis, Settled::Mass);
         };
         let pelvis = junctions
             .iter()
             .copied()
             .filter(|&j| j != front)
-            .max_by(|&a, &b| self.path_len(front, a).total_cmp(&self.path_len(front, b)).then(b.cmp(&a)))
+            .max_by(|&a, &b| {
+                self.path_len(front, a).total_cmp(&self.path_len(front, b)).then(b.cmp(&a))
+            })
             .unwrap_or(front);
         (pelvis, settled)
     }
@@ -295,9 +326,11 @@ impl<'a> Axial<'a> {
             return None;
         }
         // Heaviest; ties to the later (the end of the chain).
-        let h = (from..path.len()).max_by(|&a, &b| s.mass[path[a]].total_cmp(&s.mass[path[b]]).then(a.cmp(&b)))?;
+        let h = (from..path.len())
+            .max_by(|&a, &b| s.mass[path[a]].total_cmp(&s.mass[path[b]]).then(a.cmp(&b)))?;
         let heavy = |i: usize| i <= h || s.mass[path[i]] >= HEAD_MASS_SHARE * s.mass[path[h]];
-        let named: Vec<usize> = (from..path.len()).filter(|&i| heavy(i) && names_the_head(&names[path[i]])).collect();
+        let named: Vec<usize> =
+            (from..path.len()).filter(|&i| heavy(i) && names_the_head(&names[path[i]])).collect();
         if named.len() == 1 {
             return Some((named[0], named[0] != h));
         }
@@ -306,11 +339,18 @@ impl<'a> Axial<'a> {
 
     /// The neck: the first joint past the shoulders, or the one before the
     /// head named like a neck. Returns the index and whether a name decided.
-    pub fn neck_on(&self, path: &[usize], from: usize, head_at: usize, names: &[String]) -> Option<(usize, bool)> {
+    pub fn neck_on(
+        &self,
+        path: &[usize],
+        from: usize,
+        head_at: usize,
+        names: &[String],
+    ) -> Option<(usize, bool)> {
         if head_at <= from {
             return None;
         }
-        let named = (from..head_at).find(|&i| super::names::base_name(&names[path[i]]).contains("neck"));
+        let named =
+            (from..head_at).find(|&i| super::names::base_name(&names[path[i]]).contains("neck"));
         Some(named.map_or((from, false), |i| (i, i != from)))
     }
 }
