@@ -2,6 +2,8 @@
 //! creature and the degraded fixtures after chain growth, synthetic clips
 //! with known answers, and the file round trip.
 
+#[path = "bake/digest.rs"]
+mod digest;
 #[path = "bake/fixtures.rs"]
 pub mod fixtures;
 #[path = "bake/loops.rs"]

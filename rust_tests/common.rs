@@ -9,6 +9,11 @@ pub fn asset(rel: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets").join(rel)
 }
 
+/// A path in the repository (for files the tests keep beside themselves).
+pub fn repo(rel: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
 pub fn load(rel: &str) -> GltfModel {
     gltf_io::load(&asset(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }
