@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import bpy
 import numpy as np
 
-from . import anim, axes, bpy_arrays, live
+from . import anim, axes, bpy_arrays, spring_settings
 
 
 @dataclass
@@ -72,7 +72,7 @@ def bake_actions(arm, actions, settings, progress=None) -> list[BakeResult]:
     fps = scene.render.fps / scene.render.fps_base
     table = bpy_arrays.read_rig(arm)
     rig = table.to_rig()
-    kwargs = live.spring_kwargs(settings)
+    kwargs = spring_settings.spring_kwargs(settings)
     names = rig.joint_names
     planned = []
     for n, action in enumerate(actions):

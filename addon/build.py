@@ -1,82 +1,19 @@
-"""Build Armature: read the rig table, let caudal fix it, write the result
-back. Everything is computed before Blender data is touched; the writes are
-ordered so each step can be taken back, and a failure takes them back.
+"""Build Armature: read the rig table, let caudal fix it (``plan``), write
+the result back. The writes are ordered so each step can be taken back, and
+a failure takes them back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 import bpy
 import numpy as np
 
-from . import bpy_arrays, card, rig_edit
+from . import bpy_arrays, card, plan
+from .plan import BuildPlan
+from .rig_table import RigTable
 
-# Rows whose weights moved less than this are left alone (float32 noise of
-# the normalisation round trip is ~1e-7).
-WEIGHT_TOLERANCE = 1e-5
-# A chain's end helper (weightless) is drawn this fraction of its parent bone long.
-END_BONE_FRACTION = 0.25
 # Shortest bone drawn, as a fraction of the skeleton's extent.
 MIN_BONE_FRACTION = 1e-3
-
-
-@dataclass
-class BuildPlan:
-    names: list[str]  # all joints after the build (old ones first)
-    parents: np.ndarray
-    bind_core: np.ndarray
-    dense: np.ndarray  # (N, len(names))
-    rows: np.ndarray  # vertices whose weights change
-    new_joints: list[int]
-    removed: list[str]  # finger bones merged into the hands
-    report: dict | None
-    warnings: list[str] = field(default_factory=list)
-    hand_of: dict[str, str] = field(default_factory=dict)  # finger bone -> hand bone
-
-
-def grow_chains(rig):
-    """``caudal.grow_chains`` -> (new rig, report dict)."""
-    import caudal
-
-    fn = getattr(caudal, "grow_chains", None)
-    if fn is None:
-        raise RuntimeError(
-            "this caudal package has no grow_chains (tail detection is not built in)"
-        )
-    new_rig, report = fn(rig)
-    return new_rig, card.report_dict(report)
-
-
-def plan(table: bpy_arrays.RigTable, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
-    merges = [] if use_fingers else rig_edit.finger_merges(table.joint_names, table.parents)
-    dense = rig_edit.merge_fingers(table.dense, merges)
-    names, parents, bind = list(table.joint_names), table.parents, table.bind_core
-    report = None
-    if use_tail:
-        new_rig, report = (grow or grow_chains)(table.to_rig(dense))
-        report = card.report_dict(report)
-        names = list(new_rig.joint_names)
-        if names[: len(table.joint_names)] != table.joint_names:
-            raise RuntimeError("caudal reordered the joints; refusing to write the result")
-        parents = np.asarray(new_rig.parents)
-        bind = np.asarray(new_rig.bind_matrices, dtype=np.float64)
-        dense = rig_edit.dense_weights(
-            np.asarray(new_rig.skin_joints), np.asarray(new_rig.skin_weights), len(names)
-        )
-    rows = rig_edit.changed_rows(table.dense, dense, WEIGHT_TOLERANCE)
-    return BuildPlan(
-        names=names,
-        parents=parents,
-        bind_core=bind,
-        dense=dense,
-        rows=rows,
-        new_joints=list(range(len(table.joint_names), len(names))),
-        removed=[table.joint_names[m.finger] for m in merges],
-        hand_of={table.joint_names[m.finger]: table.joint_names[m.hand] for m in merges},
-        report=report,
-        warnings=list(table.warnings),
-    )
 
 
 class _EditMode:
@@ -108,25 +45,6 @@ class _EditMode:
         return False
 
 
-def _bone_tail(
-    heads: np.ndarray, j: int, parent: int, children: list[int], min_length: float
-) -> np.ndarray:
-    """Where a new bone's tail goes: its first child's head, or (the
-    weightless end helper) on along its parent's direction. Never shorter
-    than ``min_length``: Blender deletes zero-length bones."""
-    head = heads[j]
-    if children:
-        d = heads[children[0]] - head
-    elif parent >= 0:
-        d = (head - heads[parent]) * END_BONE_FRACTION
-    else:
-        d = np.array([0.0, 0.0, 1.0])
-    n = float(np.linalg.norm(d))
-    if n < min_length:
-        d = (d / n if n > 0 else np.array([0.0, 0.0, 1.0])) * min_length
-    return head + d
-
-
 def _add_bones(arm, p: BuildPlan, made: list[str]) -> None:
     frames = bpy_arrays.bone_frames_from_core(arm, p.bind_core)
     heads = frames[:, :3, 3]
@@ -141,7 +59,7 @@ def _add_bones(arm, p: BuildPlan, made: list[str]) -> None:
             parent = int(p.parents[j])
             children = [c for c in p.new_joints if int(p.parents[c]) == j]
             eb.head = heads[j].tolist()
-            eb.tail = _bone_tail(heads, j, parent, children, min_length).tolist()
+            eb.tail = plan.bone_tail(heads, j, parent, children, min_length).tolist()
             if parent >= 0:
                 eb.parent = ebs[p.names[parent]]
                 # Side axis of the new bones follows the pelvis' so the chain
@@ -187,7 +105,7 @@ def _remove_bones(arm, names: list[str]) -> None:
                 ebs.remove(eb)
 
 
-def apply(arm, table: bpy_arrays.RigTable, p: BuildPlan) -> None:
+def apply(arm, table: RigTable, p: BuildPlan) -> None:
     """Writes the plan; on any failure the armature and meshes are put back."""
     made: list[str] = []
     moved: list[tuple] = []
@@ -244,7 +162,7 @@ def store_card(settings, p: BuildPlan) -> None:
 
 def build_armature(arm, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
     table = bpy_arrays.read_rig(arm)
-    p = plan(table, use_tail, use_fingers, grow)
+    p = plan.plan(table, use_tail, use_fingers, grow)
     apply(arm, table, p)
     store_card(arm.caudal, p)
     return p

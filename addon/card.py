@@ -3,9 +3,7 @@ warnings. bpy-free; the panel draws what this returns."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any
 
 
 @dataclass
@@ -22,47 +20,30 @@ class PartRow:
     reason: str
 
 
-def report_dict(report: Any) -> dict:
-    """The report as a dict, whatever the binding hands back (dict, JSON
-    string, or an object with ``to_dict``/``to_json``)."""
-    if isinstance(report, dict):
-        return report
-    if isinstance(report, str):
-        return json.loads(report)
-    for attr in ("to_dict", "as_dict"):
-        if hasattr(report, attr):
-            return getattr(report, attr)()
-    if hasattr(report, "to_json"):
-        return json.loads(report.to_json())
-    raise TypeError(f"cannot read a caudal report of type {type(report).__name__}")
-
-
 def rows(report: dict) -> list[PartRow]:
-    out = []
-    for p in report.get("parts", []):
-        after = p.get("bone_distance_after")
-        out.append(
-            PartRow(
-                kind=str(p.get("kind", "?")),
-                decision=str(p.get("decision", "?")),
-                attachment=str(p.get("attachment") or "-"),
-                vertex_count=int(p.get("vertex_count", 0)),
-                length=float(p.get("length", 0.0)),
-                bone_count=int(p.get("bone_count", 0)),
-                bones=list(p.get("bones", [])),
-                distance_before=float(p.get("bone_distance_before", 0.0)),
-                distance_after=None if after is None else float(after),
-                reason=str(p.get("reason", "")),
-            )
+    """The report's parts (``caudal.grow_chains``), one row each."""
+    return [
+        PartRow(
+            kind=p["kind"],
+            decision=p["decision"],
+            attachment=p["attachment"] or "-",
+            vertex_count=p["vertex_count"],
+            length=p["length"],
+            bone_count=p["bone_count"],
+            bones=list(p["bones"]),
+            distance_before=p["bone_distance_before"],
+            distance_after=p["bone_distance_after"],
+            reason=p["reason"],
         )
-    return out
+        for p in report["parts"]
+    ]
 
 
 def warnings(report: dict, extra: list[str] | None = None) -> list[str]:
     """What an artist should know, in plain words."""
     out = list(extra or [])
     parts = rows(report)
-    if report.get("pelvis") is None:
+    if report["pelvis"] is None:
         out.append(
             "No pelvis bone was recognised, so no tail chain could be grown (name your hip bone Hips or pelvis)."
         )

@@ -14,23 +14,7 @@ import bpy
 import numpy as np
 from bpy.app.handlers import persistent
 
-from . import axes, bpy_arrays
-
-
-def spring_kwargs(s) -> dict:
-    """The armature's spring settings as ``caudal.TailSpring`` keywords."""
-    return {
-        "root_frequency": float(s.frequency),
-        "damping_ratio": float(s.damping),
-        "gravity": float(s.gravity),
-        "carry_deg": float(np.degrees(s.carry)),
-        "rest_curve": float(s.rest_curve),
-        "coupling_rate": float(s.coupling),
-        "stop_deg": float(np.degrees(s.bend_limit)),
-        "bend_capacity": float(s.bend_capacity),
-        "ground": bool(s.use_floor),
-        "floor_height": float(s.floor_height),
-    }
+from . import axes, bpy_arrays, spring_settings
 
 
 @dataclass
@@ -53,7 +37,7 @@ def make_spring(arm):
 
     table = bpy_arrays.read_rig(arm)
     rig = table.to_rig()
-    spring = caudal.TailSpring(rig, None, **spring_kwargs(arm.caudal))
+    spring = caudal.TailSpring(rig, None, **spring_settings.spring_kwargs(arm.caudal))
     names = rig.joint_names
     idx = [names.index(b) for b in spring.joints]
     rest_q = np.asarray(rig.rest_rotations)[idx]

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import bpy
 
+from . import spring_settings
 from .operators.common import armature_of
 
-
-def _has_op(idname: str) -> bool:
-    cat, name = idname.split(".")
-    return hasattr(getattr(bpy.types, f"{cat.upper()}_OT_{name}", None), "bl_idname")
+# Drawn on one row after the sliders: the floor switch and its height.
+FLOOR = ("ground", "floor_height")
 
 
 def draw_rig(layout, arm) -> None:
@@ -55,31 +54,20 @@ def draw_spring(layout, arm) -> None:
     box = layout.box()
     box.label(text="Tail Spring", icon="FORCE_HARMONIC")
     col = box.column(align=True)
-    for name in (
-        "frequency",
-        "damping",
-        "gravity",
-        "carry",
-        "rest_curve",
-        "coupling",
-        "bend_limit",
-        "bend_capacity",
-    ):
-        col.prop(s, name)
+    for name in spring_settings.NAMES:
+        if name not in FLOOR:
+            col.prop(s, name)
     row = box.row(align=True)
-    row.prop(s, "use_floor")
+    row.prop(s, "ground")
     sub = row.row(align=True)
-    sub.active = s.use_floor
+    sub.active = s.ground
     sub.prop(s, "floor_height", text="Height")
     box.prop(s, "live_preview", icon="PLAY")
-    if _has_op("caudal.bake_tail"):
-        box.prop(s, "bake_actions")
-        box.operator("caudal.bake_tail", icon="KEYINGSET")
+    box.prop(s, "bake_actions")
+    box.operator("caudal.bake_tail", icon="KEYINGSET")
 
 
 def draw_transfer(layout, arm) -> None:
-    if not _has_op("caudal.transfer_animation"):
-        return
     s = arm.caudal
     box = layout.box()
     box.label(text="Transfer Animation", icon="MOD_DATA_TRANSFER")

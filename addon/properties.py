@@ -1,10 +1,6 @@
-"""Settings stored on the armature object as ``Object.caudal``.
-
-Spring defaults are the article's (SPEC S1-S8, the constants in
-``src/spring/params.rs``): root 0.9 Hz, tip at half of it, damping ratio
-0.65, gravity 1 m/s², carry 50°, coupling 12 /s, elastic stop 30°, floor at
-0 with contact on, restCurve 0 (centred arc); bend capacity 0.5 (caudal's, not
-the article's: a stub's carry and stop shrink with its bones' length).
+"""Settings stored on the armature object as ``Object.caudal``: the Rig
+checkboxes, the tail spring's parameters (``spring_settings``: the core's
+names and defaults), the bake and transfer choices, and the result card.
 """
 
 from __future__ import annotations
@@ -19,6 +15,8 @@ from bpy.props import (
     StringProperty,
 )
 from bpy.types import PropertyGroup
+
+from . import spring_settings
 
 
 def _live_changed(self, context):
@@ -65,89 +63,6 @@ class CaudalSettings(PropertyGroup):
         default=True,
     )
 
-    # Spring (SPEC S1-S8)
-    frequency: FloatProperty(
-        name="Frequency",
-        description="Root link frequency (the tip swings at half of it)",
-        default=0.9,
-        min=0.05,
-        soft_max=5.0,
-        unit="NONE",
-        subtype="NONE",
-        update=_live_changed,
-    )
-    damping: FloatProperty(
-        name="Damping",
-        description="Damping ratio ζ (1 = critically damped)",
-        default=0.65,
-        min=0.0,
-        soft_max=2.0,
-        update=_live_changed,
-    )
-    gravity: FloatProperty(
-        name="Gravity",
-        description="Downward pull in m/s² for a character of 1.91 m, scaled with the model's height (a tail has muscles: not 9.8)",
-        default=1.0,
-        min=0.0,
-        soft_max=20.0,
-        update=_live_changed,
-    )
-    carry: FloatProperty(
-        name="Carry",
-        description="Target elevation of the tail above straight down: a tail modelled lower is lifted about the hips' side axis, spread over its joints; a level or curled one is left as modelled",
-        default=0.8726646,
-        min=-3.14159265,
-        max=3.14159265,
-        subtype="ANGLE",
-        update=_live_changed,
-    )
-    rest_curve: FloatProperty(
-        name="Rest Curve",
-        description="0 = centred rest arc, 1 = keep the modelled side curvature",
-        default=0.0,
-        min=0.0,
-        max=1.0,
-        subtype="FACTOR",
-        update=_live_changed,
-    )
-    coupling: FloatProperty(
-        name="Coupling",
-        description="Bend coupling rate between neighbouring links, 1/s (0 = off)",
-        default=12.0,
-        min=0.0,
-        soft_max=60.0,
-        update=_live_changed,
-    )
-    bend_limit: FloatProperty(
-        name="Bend Limit",
-        description="Elastic stop: largest bend beyond the rest direction",
-        default=0.5235988,
-        min=0.01,
-        max=3.14159265,
-        subtype="ANGLE",
-        update=_live_changed,
-    )
-    bend_capacity: FloatProperty(
-        name="Bend Capacity",
-        description="A tail whose bones are shorter than this many times its skin's thickness gets its carry and bend limit scaled down in proportion, so a stub does not tear (0 = off)",
-        default=0.5,
-        min=0.0,
-        soft_max=2.0,
-        update=_live_changed,
-    )
-    use_floor: BoolProperty(
-        name="Floor",
-        description="Ground contact: the tail slides on a horizontal floor",
-        default=True,
-        update=_live_changed,
-    )
-    floor_height: FloatProperty(
-        name="Floor Height",
-        description="Floor height in metres for a character of 1.91 m, scaled with the model's height",
-        default=0.0,
-        update=_live_changed,
-    )
-
     live_preview: BoolProperty(
         name="Live Preview",
         description="Run the tail spring during playback (no keys are written)",
@@ -185,6 +100,31 @@ class CaudalSettings(PropertyGroup):
     transfer_action: StringProperty(default="")
     bake_report: StringProperty(default="")
 
+
+def _spring_property(field: spring_settings.SpringField, default):
+    """A Blender property for one spring parameter, the core's default."""
+    if isinstance(default, bool):
+        return BoolProperty(
+            name=field.label, description=field.description, default=default, update=_live_changed
+        )
+    limits = {"min": field.min, "max": field.max, "soft_max": field.soft_max}
+    return FloatProperty(
+        name=field.label,
+        description=field.description,
+        default=default,
+        subtype=field.subtype,
+        update=_live_changed,
+        **{k: v for k, v in limits.items() if v is not None},
+    )
+
+
+def _add_spring_properties(cls) -> None:
+    defaults = spring_settings.defaults()
+    for field in spring_settings.FIELDS:
+        cls.__annotations__[field.name] = _spring_property(field, defaults[field.name])
+
+
+_add_spring_properties(CaudalSettings)
 
 classes = (CaudalPart, CaudalWarning, CaudalSettings)
 

@@ -10,15 +10,23 @@ from conftest import ROOT, asset, import_bpy
 _registered = None
 
 
+def helpers():
+    """The add-on package, not registered and without bpy: its bpy-free
+    modules (axes, card, plan, rig_edit, rig_table, spring_settings)."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    import addon as pkg
+    from addon import axes, card, plan, rig_edit, rig_table, spring_settings  # noqa: F401
+
+    return pkg
+
+
 def addon():
     """The registered add-on package (bpy imported first)."""
     global _registered
     import_bpy()
     if _registered is None:
-        if str(ROOT) not in sys.path:
-            sys.path.insert(0, str(ROOT))
-        import addon as pkg
-
+        pkg = helpers()
         pkg.register()
         _registered = pkg
     return _registered

@@ -67,20 +67,6 @@ def test_written_weights_read_back_and_untouched_rows_stay():
     assert got.keys() == want.keys() and all(abs(got[k] - want[k]) < 1e-5 for k in got)
 
 
-def test_axes_round_trip_and_basis():
-    from addon_harness import addon as _a
-
-    _a()
-    from addon import axes
-
-    p = np.array([[1.0, 2.0, 3.0]])
-    assert np.allclose(axes.points_to_core(p), [[1.0, 3.0, -2.0]])
-    assert np.allclose(axes.points_from_core(axes.points_to_core(p)), p)
-    # basis = rest^-1 * local: local == rest gives identity.
-    rest = np.array([[0.0, 0.0, np.sin(0.3), np.cos(0.3)]])
-    assert np.allclose(axes.basis_from_local(rest, rest), [[1, 0, 0, 0]], atol=1e-12)
-
-
 def test_action_sampled_from_blender_matches_the_files_clip():
     """An imported action read back through the add-on (f-curves -> caudal
     Clip) poses the skeleton exactly as caudal's own reading of the file."""

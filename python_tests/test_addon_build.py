@@ -116,34 +116,6 @@ def test_fingers_off_is_a_no_op_without_fingers():
     assert arm.caudal.card_title == "Nothing to change"
 
 
-def test_finger_detection_by_name_and_hierarchy():
-    addon()
-    from addon import rig_edit
-
-    names = [
-        "Hips",
-        "Spine",
-        "hand.L",
-        "f_index.01.L",
-        "f_index.02.L",
-        "thumb.01.L",
-        "palm.01.L",
-        "f_middle.01.L",
-        "Ring_belt",
-        "Tail_1",
-    ]
-    parents = np.array([-1, 0, 1, 2, 3, 2, 2, 6, 1, 0])
-    m = {(names[x.finger], names[x.hand]) for x in rig_edit.finger_merges(names, parents)}
-    # A palm bone is a finger when a digit hangs from it; a belt ring is not under a hand.
-    assert m == {
-        ("f_index.01.L", "hand.L"),
-        ("f_index.02.L", "hand.L"),
-        ("thumb.01.L", "hand.L"),
-        ("palm.01.L", "hand.L"),
-        ("f_middle.01.L", "hand.L"),
-    }
-
-
 def test_failure_in_caudal_leaves_the_character_untouched():
     pkg = addon()
     from addon import build
@@ -210,33 +182,16 @@ def test_operator_reports_the_error_and_cancels(monkeypatch):
     addon()
     import bpy
 
-    from addon import build
+    from addon import plan
 
     arm, mesh = fresh_fox()
 
     def broken(rig):
         raise caudal.ParameterError("segment_ratio: broken on purpose")
 
-    monkeypatch.setattr(build, "grow_chains", broken)
+    monkeypatch.setattr(plan, "grow_chains", broken)
     arm.caudal.use_tail = True
     # The operator reports an ERROR, which bpy raises as RuntimeError carrying the message.
     with pytest.raises(RuntimeError, match="segment_ratio: broken on purpose"):
         bpy.ops.caudal.build_armature()
     assert not any(b.name.startswith("Tail") for b in arm.data.bones)
-
-
-def test_new_bone_tails_never_collapse():
-    """Blender deletes zero-length bones when leaving edit mode, so a child
-    head on top of its parent's still gets a short bone."""
-    addon()
-    from addon import build
-
-    heads = np.array([[0.0, 0, 0], [0, 0, 1], [0, 0, 1], [0, 0, 3]])
-    # Tail_1 (1) -> child 2 at the same place: minimum length along a fallback axis.
-    t = build._bone_tail(heads, 1, 0, [2], 0.01)
-    assert np.linalg.norm(t - heads[1]) == pytest.approx(0.01)
-    # End helper: a quarter of its parent bone on along its direction.
-    t = build._bone_tail(heads, 3, 2, [], 0.01)
-    np.testing.assert_allclose(t, [0, 0, 3.5])
-    t = build._bone_tail(heads, 1, 0, [3], 0.01)
-    np.testing.assert_allclose(t, [0, 0, 3])

@@ -17,14 +17,14 @@ def test_build_armature_grows_the_fox_tail_and_undo_restores():
     pkg = addon()
     import bpy
 
-    from addon import bpy_arrays, build
+    from addon import bpy_arrays, plan
 
     arm, mesh = fresh_fox()
     name, mesh_name = arm.name, mesh.name
     before = bpy_arrays.read_rig(arm)
     bones_before = [b.name for b in arm.data.bones]
     # What caudal's Python API makes of the same rig table.
-    want_rig, want_report = build.grow_chains(before.to_rig())
+    want_rig, want_report = plan.grow_chains(before.to_rig())
     want = pkg.rig_edit.dense_weights(
         want_rig.skin_joints, want_rig.skin_weights, want_rig.joint_count
     )

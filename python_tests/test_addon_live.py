@@ -21,7 +21,7 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
     addon()
     import bpy
 
-    from addon import axes, bpy_arrays, live
+    from addon import axes, bpy_arrays, live, spring_settings
 
     arm, mesh = fox_with_tail_chain()
     scene = bpy.context.scene
@@ -30,7 +30,7 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
     # A reference spring stepped by hand with the same inputs.
     table = bpy_arrays.read_rig(arm)
     rig = table.to_rig()
-    ref = caudal.TailSpring(rig, None, **live.spring_kwargs(arm.caudal))
+    ref = caudal.TailSpring(rig, None, **spring_settings.spring_kwargs(arm.caudal))
     rest_q = np.asarray(rig.rest_rotations)[[rig.joint_names.index(b) for b in TAIL]]
     fps = scene.render.fps / scene.render.fps_base
 
@@ -62,7 +62,7 @@ def test_playback_steps_the_spring_and_a_jump_resets_it():
         want = ref.step(live.pelvis_world_core(arm, "b_Hip_01"), 1.0 / fps)
         np.testing.assert_allclose(tail_pose(arm), axes.basis_from_local(rest_q, want), atol=1e-6)
         # Changing a setting rebuilds the spring with it.
-        arm.caudal.frequency = 1.5
+        arm.caudal.root_frequency = 1.5
         assert arm.name not in live._previews
     finally:
         live.set_playing(False)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from addon_harness import addon
 
+import caudal
+
 pytestmark = pytest.mark.blender
 
 
@@ -13,7 +15,7 @@ def test_unregister_removes_everything_and_register_restores_it():
     pkg = addon()
     import bpy
 
-    from addon import live
+    from addon import live, spring_settings
 
     ops = ["build_armature", "bake_tail"]
     assert all(hasattr(bpy.types, f"CAUDAL_OT_{o}") for o in ops)
@@ -32,10 +34,15 @@ def test_unregister_removes_everything_and_register_restores_it():
     assert all(hasattr(bpy.types, f"CAUDAL_OT_{o}") for o in ops)
     assert bpy.app.handlers.frame_change_post.count(live.on_frame_change) == 1
     s = bpy.data.objects.new("a", bpy.data.armatures.new("a")).caudal
-    # SPEC defaults on a fresh armature.
-    assert (s.frequency, s.damping, s.gravity, s.coupling) == pytest.approx((0.9, 0.65, 1.0, 12.0))
-    assert (s.carry, s.bend_limit, s.bend_capacity) == pytest.approx((0.8726646, 0.5235988, 0.5))
-    assert s.rest_curve == 0.0 and s.use_floor and s.floor_height == 0.0
+    # The core's spring defaults, under the core's names, on a fresh armature.
+    core = caudal.spring_defaults()
+    assert {n: getattr(s, n) for n in spring_settings.NAMES} == {
+        n: core[n] for n in spring_settings.NAMES
+    }
+    assert (s.root_frequency, s.damping_ratio, s.carry_deg, s.stop_deg) == pytest.approx(
+        (0.9, 0.65, 50.0, 30.0)
+    )
+    assert s.rest_curve == 0.0 and s.ground and s.floor_height == 0.0
 
 
 class Recorder:
@@ -74,7 +81,7 @@ def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     import bpy
     from addon_harness import fresh_fox
 
-    from addon import panels
+    from addon import panels, spring_settings
 
     arm, _ = fresh_fox()
     p = arm.caudal.parts.add()
@@ -100,16 +107,4 @@ def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     assert "250 vertices, length 0, 4 bones" in labels
     assert "A broad part keeps the rigger's weights." in labels
     props = {n for _, k, n in log if k == "prop"}
-    assert {
-        "frequency",
-        "damping",
-        "gravity",
-        "carry",
-        "rest_curve",
-        "coupling",
-        "bend_limit",
-        "bend_capacity",
-        "use_floor",
-        "floor_height",
-        "live_preview",
-    } <= props
+    assert {*spring_settings.NAMES, "live_preview"} <= props

@@ -5,6 +5,7 @@ mod characters;
 mod common;
 mod corpus;
 mod files;
+mod fingers;
 mod gltf_io;
 mod grown_rig_clip;
 mod measure;

@@ -3,7 +3,7 @@ from __future__ import annotations
 import bpy
 
 from .. import build
-from .common import ArmatureOperator, armature_of, message
+from .common import ArmatureOperator
 
 
 class CAUDAL_OT_build_armature(ArmatureOperator, bpy.types.Operator):
@@ -12,16 +12,7 @@ class CAUDAL_OT_build_armature(ArmatureOperator, bpy.types.Operator):
     bl_idname = "caudal.build_armature"
     bl_label = "Build Armature"
 
-    def execute(self, context):
-        arm = armature_of(context)
+    def run(self, context, arm) -> str:
         s = arm.caudal
-        try:
-            p = build.build_armature(arm, s.use_tail, s.use_fingers)
-        except Exception as e:  # the character is untouched: build.apply rolled back
-            self.report({"ERROR"}, message(e))
-            return {"CANCELLED"}
-        self.report(
-            {"INFO"},
-            f"caudal: {s.card_title}; {len(p.new_joints)} bone(s) added, {len(p.rows)} vertices reweighted",
-        )
-        return {"FINISHED"}
+        p = build.build_armature(arm, s.use_tail, s.use_fingers)
+        return f"caudal: {s.card_title}; {len(p.new_joints)} bone(s) added, {len(p.rows)} vertices reweighted"

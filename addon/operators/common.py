@@ -18,13 +18,25 @@ def armature_of(context):
 
 class ArmatureOperator:
     """Mixin for operators that act on the selected character's armature:
-    one undo step, available only when there is one."""
+    one undo step, available only when there is one. ``run(context, arm)``
+    does the work and returns the line for the status bar; an error is
+    reported and cancels (every step computes before it writes, or takes
+    its writes back)."""
 
     bl_options = {"REGISTER", "UNDO"}
 
     @classmethod
     def poll(cls, context):
         return armature_of(context) is not None
+
+    def execute(self, context):
+        try:
+            text = self.run(context, armature_of(context))
+        except Exception as e:
+            self.report({"ERROR"}, message(e))
+            return {"CANCELLED"}
+        self.report({"INFO"}, text)
+        return {"FINISHED"}
 
 
 def message(e: BaseException) -> str:

@@ -11,6 +11,7 @@ mod bake;
 mod convert;
 mod demo;
 mod errors;
+mod fingers;
 mod gltf;
 mod measure;
 mod rig;
@@ -31,6 +32,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     measure::register(m)?;
     stretch_mesh::register(m)?;
     appendage::register(m)?;
+    fingers::register(m)?;
     solve::register(m)?;
     Ok(())
 }

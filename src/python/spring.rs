@@ -280,36 +280,7 @@ impl PyTailSpring {
     }
     /// The parameters in force, as a dict of the keyword names.
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let p = self.inner.params();
-        let d = PyDict::new(py);
-        d.set_item("root_frequency", p.root_frequency)?;
-        d.set_item("tip_frequency_ratio", p.tip_frequency_ratio)?;
-        d.set_item("damping_ratio", p.damping_ratio)?;
-        d.set_item("gravity", p.gravity)?;
-        d.set_item("carry_deg", p.carry_deg)?;
-        d.set_item("forward_plane", p.forward_plane)?;
-        d.set_item("coupling_rate", p.coupling_rate)?;
-        d.set_item("stop_deg", p.stop_deg)?;
-        d.set_item("bend_capacity", p.bend_capacity)?;
-        d.set_item("ground", p.ground)?;
-        d.set_item("floor_height", p.floor_height)?;
-        d.set_item("clearance", p.clearance)?;
-        d.set_item("contact_damping", p.contact_damping)?;
-        d.set_item("rest_curve", p.rest_curve)?;
-        d.set_item("segment_reference", p.segment_reference)?;
-        d.set_item("substep_rate", p.substep_rate)?;
-        d.set_item("max_substeps", p.max_substeps)?;
-        d.set_item("teleport_distance", p.teleport_distance)?;
-        d.set_item(
-            "units_per_metre",
-            match p.units {
-                Units::Auto => None,
-                Units::PerMetre(u) => Some(u),
-            },
-        )?;
-        d.set_item("forward", p.forward.to_array())?;
-        d.set_item("up", p.up.to_array())?;
-        Ok(d)
+        params_dict(py, self.inner.params())
     }
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -368,9 +339,50 @@ fn simulate<'py>(
     array_f32(py, track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[frames, k, 4])
 }
 
+/// Spring parameters as a dict of the keyword names `TailSpring` takes.
+fn params_dict<'py>(py: Python<'py>, p: &SpringParams) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("root_frequency", p.root_frequency)?;
+    d.set_item("tip_frequency_ratio", p.tip_frequency_ratio)?;
+    d.set_item("damping_ratio", p.damping_ratio)?;
+    d.set_item("gravity", p.gravity)?;
+    d.set_item("carry_deg", p.carry_deg)?;
+    d.set_item("forward_plane", p.forward_plane)?;
+    d.set_item("coupling_rate", p.coupling_rate)?;
+    d.set_item("stop_deg", p.stop_deg)?;
+    d.set_item("bend_capacity", p.bend_capacity)?;
+    d.set_item("ground", p.ground)?;
+    d.set_item("floor_height", p.floor_height)?;
+    d.set_item("clearance", p.clearance)?;
+    d.set_item("contact_damping", p.contact_damping)?;
+    d.set_item("rest_curve", p.rest_curve)?;
+    d.set_item("segment_reference", p.segment_reference)?;
+    d.set_item("substep_rate", p.substep_rate)?;
+    d.set_item("max_substeps", p.max_substeps)?;
+    d.set_item("teleport_distance", p.teleport_distance)?;
+    d.set_item(
+        "units_per_metre",
+        match p.units {
+            Units::Auto => None,
+            Units::PerMetre(u) => Some(u),
+        },
+    )?;
+    d.set_item("forward", p.forward.to_array())?;
+    d.set_item("up", p.up.to_array())?;
+    Ok(d)
+}
+
+/// The spring's default parameters (SPEC S1-S8), as a dict of the keyword
+/// names `TailSpring`, `simulate` and `bake(spring=...)` take.
+#[pyfunction]
+fn spring_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
+    params_dict(py, &SpringParams::default())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyTailSpring>()?;
     m.add_function(wrap_pyfunction!(step_springs, m)?)?;
     m.add_function(wrap_pyfunction!(simulate, m)?)?;
+    m.add_function(wrap_pyfunction!(spring_defaults, m)?)?;
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! clips of local transforms, forward kinematics and linear blend skinning.
 
 mod clip;
+mod fingers;
 mod pose;
 pub mod roles;
 mod skinning;
@@ -10,6 +11,7 @@ mod table;
 mod trs;
 
 pub use clip::Clip;
+pub use fingers::{names_digit, names_hand, FingerMerge};
 pub use pose::{world_matrices, world_matrices_into};
 pub use roles::{JointRoles, RoleOverrides, RoleRule, RoleSource};
 pub use skinning::{skin_matrices, skin_vertices, skin_vertices_into};

@@ -49,6 +49,11 @@ def add_parser(sub: Any) -> None:
         default="untouched",
         help="broad trunk parts: keep the rigger's weights (default) or bind them to one bone",
     )
+    p.add_argument(
+        "--merge-fingers",
+        action="store_true",
+        help="move the finger joints' skin weights onto the hands before growing",
+    )
     p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
     p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
     p.add_argument(

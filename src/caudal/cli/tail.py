@@ -1,7 +1,7 @@
 """``caudal tail IN -o OUT``: find the appendages the rigger forgot, grow a
 bone chain for each tail, write the repaired file and (optionally) the
-report. All the work is ``caudal.grow_chains``; this only reads, writes and
-prints."""
+report. All the work is ``caudal.grow_chains`` (and ``caudal.merge_fingers``
+with ``--merge-fingers``); this only reads, writes and prints."""
 
 from __future__ import annotations
 
@@ -42,6 +42,11 @@ def add_parser(sub: Any) -> None:
         choices=["untouched", "rigid"],
         default="untouched",
         help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
+    )
+    p.add_argument(
+        "--merge-fingers",
+        action="store_true",
+        help="move the finger joints' skin weights onto the hands before growing (the finger joints stay, weightless)",
     )
     p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
     p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
@@ -173,10 +178,12 @@ def repair(
     reserved = list(model.node_names)
     out = []
     for ch in model.characters:
-        before = ch.rig
+        before, merged = caudal.merge_fingers(ch.rig) if args.merge_fingers else (ch.rig, None)
         rig, report = caudal.grow_chains(
             before, rigid=args.rigid, broad=args.broad, reserved_names=reserved, **shape
         )
+        if merged is not None:
+            report["merged_fingers"] = [{"finger": f, "hand": h} for f, h in merged]
         reserved += rig.joint_names[before.joint_count :]
         out.append((ch, rig, report))
     return out
@@ -189,6 +196,11 @@ def print_character(
     print(f"{label}: {len(report['parts'])} part(s), {len(chains)} chain(s)")
     for line in summary_lines(report):
         print(line)
+    if "merged_fingers" in report:
+        hands = sorted({m["hand"] for m in report["merged_fingers"]})
+        print(
+            f"  merged {len(report['merged_fingers'])} finger joint(s) into {', '.join(hands) or 'no hand'}"
+        )
     for p in chains:
         print(f"  grew {', '.join(p['bones'])} under {report['pelvis']}")
     for b in baked:

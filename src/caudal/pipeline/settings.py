@@ -29,6 +29,8 @@ class RepairSettings:
 
     rigid: bool = False
     broad: str = "untouched"
+    merge_fingers: bool = False
+    """Finger joints' weight onto the hands before growing (``caudal tail --merge-fingers``)."""
     min_bones: int | None = None
     max_bones: int | None = None
     segment_thickness: float | None = None
@@ -72,6 +74,7 @@ class RepairSettings:
         return cls(
             rigid=args.rigid,
             broad=args.broad,
+            merge_fingers=args.merge_fingers,
             min_bones=args.min_bones,
             max_bones=args.max_bones,
             segment_thickness=args.segment_thickness,
@@ -90,6 +93,7 @@ class RepairSettings:
         return argparse.Namespace(
             rigid=self.rigid,
             broad=self.broad,
+            merge_fingers=self.merge_fingers,
             min_bones=self.min_bones,
             max_bones=self.max_bones,
             segment_thickness=self.segment_thickness,
@@ -140,7 +144,7 @@ class RepairSettings:
 
 
 def _parse(key: str, value: Any, current: Any) -> Any:
-    if key in ("rigid", "bake"):
+    if key in ("rigid", "bake", "merge_fingers"):
         return _flag(value)
     if key == "broad":
         return str(value)
