@@ -1,28 +1,31 @@
-//! Surface-solve benchmark (SPEC X7, X8; issues 15 and 18). Everything is
-//! timed side by side in one run against the solve as it was before issue
-//! 18 (benches/solve_baseline/, frozen), one thread, 24-frame clips, median
-//! of `CAUDAL_BENCH_REPEATS` runs (default 5), wall time and CPU time of the
-//! process (a shared machine inflates wall time; CPU time does not count
-//! other people's work):
+//! Surface-solve benchmark (SPEC X7, X8). One thread, 24-frame clips,
+//! median of `CAUDAL_BENCH_REPEATS` runs (default 5), wall time and CPU time
+//! of the process (a shared machine inflates wall time; CPU time does not
+//! count other people's work):
 //!
 //! 1. per clip at about 5,000 vertices: a generated 60-bone rig solved
-//!    against its own surfaces, and the Alpaca's clips carried onto its
-//!    voxel-remeshed target (4,946 vertices), today's nearest-vertex
-//!    transfer against the surface correspondence (tied once per target,
-//!    timed apart);
-//! 2. a 50,000-vertex, 60-bone, 24-frame solve: today's default call (full
-//!    report and heat colours) against `report = none | summary | full`;
+//!    against its own surfaces, beside the numpy twin (benches/solve_numpy.py,
+//!    the rigid algorithm in plain numpy on the very same constraints and
+//!    surfaces, one BLAS thread) in the same run; and the Alpaca's clips
+//!    carried onto its voxel-remeshed target (4,946 vertices) through the
+//!    surface correspondence (tied once per target, timed apart);
+//! 2. a 50,000-vertex, 60-bone, 24-frame solve: `report = none | summary |
+//!    full`, heat colours included as the Python layer makes the call;
 //! 3. float64 against float32 surfaces (cost and error of a control run);
 //! 4. the default stop against noisy targets: progress tolerance 1e-9
 //!    against 1e-6 on the Wolf's Walk with 0.1% of the diagonal of noise
-//!    (time, and the error against the clean surface);
-//! 5. the numpy twin (benches/solve_numpy.py, the rigid algorithm in plain
-//!    numpy) on the generated rig, when `CAUDAL_BENCH_PYTHON` has numpy.
+//!    (time, and the error against the clean surface).
 //!
-//! `cargo bench --bench solve`.
-
-#[path = "solve_baseline/mod.rs"]
-mod baseline;
+//! Tables 1 and 2 also print the recorded CPU time of the solve with
+//! nearest-vertex correspondence (commit 6668249), [`RECORDED`], and the
+//! ratio to it. Those figures are not re-measured here: this bench at any
+//! commit from ea64886 to d1a443e builds that solve beside this one and
+//! times both in one run; check one out to measure them again. A ratio to
+//! a recorded figure compares two runs, so read it on CPU time, on a quiet
+//! machine.
+//!
+//! `cargo bench --bench solve` (`CAUDAL_BENCH_PYTHON`: a Python with numpy
+//! for the twin, default `python3`; the table says when it did not run).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -116,6 +119,49 @@ fn export(name: &str, rig: &Rig, dir: &Path, surfaces: &[Vec<Vec3>]) {
     std::fs::write(dir.join("meta.json"), meta.to_string()).unwrap();
 }
 
+/// CPU ms of the solve with nearest-vertex correspondence (commit 6668249),
+/// from the side-by-side run of commit ea64886 (one thread, median of 5,
+/// the 2-core machine of docs/solve.md): a 24-frame clip of the generated
+/// rig, a clip of the Alpaca transfer, and one 50,000-vertex call with its
+/// full report and heat colours.
+struct Recorded {
+    generated: f64,
+    alpaca: f64,
+    big: f64,
+}
+
+const RECORDED: Recorded = Recorded { generated: 7.74, alpaca: 61.44, big: 41.68 };
+
+/// `wall / CPU` in ms.
+fn cell((wall, cpu): (f64, f64)) -> String {
+    format!("{} / {}", ms(wall), ms(cpu))
+}
+
+/// Table cells of several timings, `|`-separated.
+fn cells(timings: &[(f64, f64)]) -> String {
+    timings.iter().map(|t| cell(*t)).collect::<Vec<_>>().join(" | ")
+}
+
+/// The numpy twin on `clips` clips of `dir`'s case, once: (wall s, CPU s) a
+/// clip and the lowest quality, or why it did not run.
+fn numpy_twin(dir: &Path, clips: usize) -> Result<((f64, f64), f64), String> {
+    let python = std::env::var("CAUDAL_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/solve_numpy.py");
+    let mut cmd = Command::new(&python);
+    cmd.arg(&script).arg(dir).arg("1").arg(clips.to_string());
+    // One thread, as the Rust side runs.
+    for var in ["OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"] {
+        cmd.env(var, "1");
+    }
+    let o = cmd.output().map_err(|e| format!("{python}: {e}"))?;
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+    }
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).map_err(|e| e.to_string())?;
+    let num = |k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+    Ok(((num("ms_per_clip") * 1e-3, num("cpu_ms_per_clip") * 1e-3), num("min_quality")))
+}
+
 fn main() {
     let repeats: usize =
         std::env::var("CAUDAL_BENCH_REPEATS").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
@@ -124,44 +170,25 @@ fn main() {
     let full = SolveParams::default();
     let summary = SolveParams { report: ReportLevel::Summary, ..SolveParams::default() };
     let none = SolveParams { report: ReportLevel::None, ..SolveParams::default() };
-    let old = baseline::SolveParams::default();
+    let levels = [&full, &summary, &none];
 
-    // 1a. Per clip, a generated 60-bone rig against its own surfaces.
+    // 1a. Per clip, a generated 60-bone rig against its own surfaces, and
+    // the numpy twin on two of its clips.
     let gen = creature(60, 5400, 17).unwrap();
     let gen_clips: Vec<Clip> =
         (0..8).map(|s| clip(&gen, 24, 0.6, true, 100 + s).unwrap()).collect();
     let gen_surf: Vec<Vec<Vec3>> = gen_clips.iter().map(|c| skin_clip(&gen, c)).collect();
     let per = gen_surf.len();
-    writeln!(
-        out,
-        "\n1. Per 24-frame clip, one thread, median of {repeats} (ms a clip, wall / CPU)"
-    )
-    .unwrap();
-    writeln!(out, "| case | today (before issue 18) | now, report full | now, summary | now, none | now full / today (CPU) |").unwrap();
-    writeln!(out, "|---|---|---|---|---|---|").unwrap();
-    let t_old = one.install(|| {
-        timed(repeats, per, || {
-            gen_surf.iter().for_each(|s| {
-                drop(baseline::surface::solve_surface(&gen, s, "g", 24.0, &old).unwrap())
-            })
-        })
-    });
-    let mut cases = Vec::new();
-    for p in [&full, &summary, &none] {
-        cases.push(one.install(|| {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/solve_bench/generated");
+    export("generated", &gen, &dir, &gen_surf);
+    let twin = numpy_twin(&dir, 2);
+    let gen_cases = levels.map(|p| {
+        one.install(|| {
             timed(repeats, per, || {
                 gen_surf.iter().for_each(|s| drop(solve_surface(&gen, s, "g", 24.0, p).unwrap()))
             })
-        }));
-    }
-    writeln!(
-        out,
-        "| generated ({} v, 60 bones), solve_surface | {} / {} | {} / {} | {} / {} | {} / {} | {:.2}x |",
-        gen.vertex_count(),
-        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1),
-        cases[0].1 / t_old.1
-    )
-    .unwrap();
+        })
+    });
 
     // 1b. Per clip, a transfer onto a re-meshed target of about 5k vertices.
     let src = load(&asset("quaternius_alpaca/Alpaca.gltf")).unwrap();
@@ -169,77 +196,91 @@ fn main() {
     let names =
         ["Walk", "Gallop", "Idle", "Eating", "Attack_Kick", "Death", "Jump_toIdle", "Gallop_Jump"];
     let even: Vec<Clip> = names.iter().map(|n| clip24(&src, n)).collect();
-    let per = even.len();
     let (src_rig, dst_rig) = (src.rig().unwrap(), dst.rig().unwrap());
-    let t_old = one.install(|| {
-        timed(repeats, per, || {
-            even.iter().for_each(|c| {
-                drop(baseline::transfer::transfer_clip(src_rig, c, dst_rig, &old).unwrap())
-            })
-        })
-    });
-    let (t_tie, c_tie) =
+    let tie =
         one.install(|| timed(repeats, 1, || drop(correspond(src_rig, dst_rig, &full).unwrap())));
     let corr = correspond(src_rig, dst_rig, &full).unwrap();
-    let mut cases = Vec::new();
-    for p in [&full, &summary, &none] {
-        cases.push(one.install(|| {
-            timed(repeats, per, || {
+    let alpaca_cases = levels.map(|p| {
+        one.install(|| {
+            timed(repeats, even.len(), || {
                 even.iter()
                     .for_each(|c| drop(transfer_with(src_rig, c, dst_rig, &corr, p).unwrap()))
             })
-        }));
-    }
+        })
+    });
+
     writeln!(
         out,
-        "| Alpaca onto Alpaca_voxel ({} v, 46 bones), transfer | {} / {} | {} / {} | {} / {} | {} / {} | {:.2}x |",
-        dst_rig.vertex_count(),
-        ms(t_old.0), ms(t_old.1), ms(cases[0].0), ms(cases[0].1), ms(cases[1].0), ms(cases[1].1), ms(cases[2].0), ms(cases[2].1),
-        cases[0].1 / t_old.1
+        "\n1. Per 24-frame clip, one thread, median of {repeats} (ms a clip, wall / CPU)"
     )
     .unwrap();
-    writeln!(out, "Tying Alpaca_voxel to the Alpaca's surface (once per target, not per clip or frame): {} ms wall, {} ms CPU.", ms(t_tie), ms(c_tie)).unwrap();
+    writeln!(out, "| case | report full | summary | none | numpy twin | twin / full (CPU) | recorded, nearest vertex (CPU) | full / recorded (CPU) |").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|---|---|").unwrap();
+    let (twin_cell, twin_ratio) = match &twin {
+        Ok((t, _)) => (cell(*t), format!("{:.0}x", t.1 / gen_cases[0].1)),
+        Err(_) => ("not run".to_string(), "-".to_string()),
+    };
+    let rows = [
+        (
+            format!("generated ({} v, 60 bones), solve_surface", gen.vertex_count()),
+            &gen_cases,
+            twin_cell,
+            twin_ratio,
+            RECORDED.generated,
+        ),
+        (
+            format!("Alpaca onto Alpaca_voxel ({} v, 46 bones), transfer", dst_rig.vertex_count()),
+            &alpaca_cases,
+            "-".to_string(),
+            "-".to_string(),
+            RECORDED.alpaca,
+        ),
+    ];
+    for (label, cases, twin_cell, twin_ratio, recorded) in rows {
+        writeln!(
+            out,
+            "| {label} | {} | {twin_cell} | {twin_ratio} | {recorded:.2} | {:.2}x |",
+            cells(cases),
+            cases[0].1 * 1e3 / recorded
+        )
+        .unwrap();
+    }
+    writeln!(out, "Tying Alpaca_voxel to the Alpaca's surface (once per target, not per clip or frame): {} ms wall, {} ms CPU.", ms(tie.0), ms(tie.1)).unwrap();
+    match &twin {
+        Ok((_, q)) => {
+            writeln!(out, "numpy twin: two clips of the generated rig, min quality {q:.6}").unwrap()
+        }
+        Err(e) => writeln!(out, "numpy twin not run: {e}").unwrap(),
+    }
 
     // 2. 50k vertices, 60 bones, 24 frames.
     let big = creature(60, 50_000, 5).unwrap();
     let big_clip = clip(&big, 24, 0.6, true, 7).unwrap();
     let big_surf = skin_clip(&big, &big_clip);
-    let t_old = one.install(|| {
-        timed(repeats, 1, || {
-            let s = baseline::surface::solve_surface(&big, &big_surf, "b", 24.0, &old).unwrap();
-            drop(heat_colours(&s.report.quality.errors, s.report.quality.diagonal as f32));
-        })
-    });
-    let mut cases = Vec::new();
-    for p in [&none, &summary, &full] {
-        cases.push(one.install(|| {
+    let big_cases = [&none, &summary, &full].map(|p| {
+        one.install(|| {
             timed(repeats, 1, || {
                 let s = solve_surface(&big, &big_surf, "b", 24.0, p).unwrap();
                 if let Some(q) = &s.report.quality {
                     drop(heat_colours(&q.errors, q.diagonal as f32));
                 }
             })
-        }));
-    }
+        })
+    });
     writeln!(out, "\n2. {} vertices, 60 bones, 24 frames, one thread (ms a call, wall / CPU; the call as the Python layer makes it, heat colours included)", big.vertex_count()).unwrap();
     writeln!(
         out,
-        "| today's default (full report) | report=none | share of today (CPU) | summary | full |"
+        "| report=none | summary | full | recorded, nearest vertex, full (CPU) | none / recorded (CPU) | full / recorded (CPU) |"
     )
     .unwrap();
-    writeln!(out, "|---|---|---|---|---|").unwrap();
+    writeln!(out, "|---|---|---|---|---|---|").unwrap();
     writeln!(
         out,
-        "| {} / {} | {} / {} | {:.0}% | {} / {} | {} / {} |",
-        ms(t_old.0),
-        ms(t_old.1),
-        ms(cases[0].0),
-        ms(cases[0].1),
-        100.0 * cases[0].1 / t_old.1,
-        ms(cases[1].0),
-        ms(cases[1].1),
-        ms(cases[2].0),
-        ms(cases[2].1)
+        "| {} | {:.2} | {:.0}% | {:.0}% |",
+        cells(&big_cases),
+        RECORDED.big,
+        100.0 * big_cases[0].1 * 1e3 / RECORDED.big,
+        100.0 * big_cases[2].1 * 1e3 / RECORDED.big,
     )
     .unwrap();
 
@@ -313,23 +354,5 @@ fn main() {
             s.report.quality().quality * 100.0
         )
         .unwrap();
-    }
-
-    // 5. The numpy twin on the generated rig (two clips, once).
-    let python = std::env::var("CAUDAL_BENCH_PYTHON").unwrap_or_else(|_| "python3".into());
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/solve_bench/generated");
-    export("generated", &gen, &dir, &gen_surf);
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("benches/solve_numpy.py");
-    match Command::new(&python).arg(&script).arg(&dir).arg("1").arg("2").output() {
-        Ok(o) if o.status.success() => {
-            let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_default();
-            let (np_ms, q) = (
-                v["ms_per_clip"].as_f64().unwrap_or(f64::NAN),
-                v["min_quality"].as_f64().unwrap_or(f64::NAN),
-            );
-            writeln!(out, "\n5. numpy twin (benches/solve_numpy.py) on the generated rig: {np_ms:.0} ms a clip, min quality {q:.6}").unwrap();
-        }
-        Ok(o) => eprintln!("numpy twin failed: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => eprintln!("numpy twin not run ({python}): {e}"),
     }
 }

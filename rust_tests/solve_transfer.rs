@@ -40,14 +40,7 @@ pub fn joint_map(source: &Rig, target: &Rig, names: &HashMap<String, String>) ->
 }
 
 pub fn truth_names(rel: &str) -> HashMap<String, String> {
-    let text = std::fs::read_to_string(asset(rel)).unwrap();
-    let t: serde_json::Value = serde_json::from_str(&text).unwrap();
-    t["joint_names"]
-        .as_object()
-        .unwrap()
-        .iter()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
-        .collect()
+    score::truth_renames(&asset(rel)).unwrap()
 }
 
 /// Transfer `name` keyed at the source's own key times, scored at 24 times.

@@ -36,6 +36,25 @@ pub fn check_budget(max_bytes: usize) -> Result<()> {
     Ok(())
 }
 
+/// An error naming `field` unless the count `value` is at least 1 and at
+/// most `bound`, the bound past which more `unit` (sweeps, passes) only
+/// hang the call.
+pub fn check_count<T>(field: &str, value: T, bound: T, unit: &str) -> Result<()>
+where
+    T: PartialOrd + std::fmt::Display + From<u8>,
+{
+    if value < T::from(1) {
+        return Err(CaudalError::param(field, "must be at least 1"));
+    }
+    if value > bound {
+        return Err(CaudalError::param(
+            field,
+            format!("{value} is above the bound {bound} (at most that many {unit})"),
+        ));
+    }
+    Ok(())
+}
+
 /// `count` items of `item_bytes` each, as a byte count (saturating: a
 /// product past `u128` is past any budget anyway).
 pub fn bytes_of(count: f64, item_bytes: usize) -> f64 {
@@ -58,20 +77,9 @@ pub fn check_bytes(field: &str, what: &str, bytes: f64, max_bytes: usize) -> Res
 /// second: `round(duration * rate) + 1` (at least 2 when `duration > 0`),
 /// checked to fit `joints` transforms a frame in `max_bytes`.
 pub fn clip_frames(duration: f32, rate: f32, joints: usize, max_bytes: usize) -> Result<usize> {
-    if !(rate.is_finite() && rate > 0.0) {
-        return Err(CaudalError::param(
-            "rate",
-            format!("sample rate must be finite and > 0, got {rate}"),
-        ));
-    }
-    if !(duration.is_finite() && duration >= 0.0) {
-        return Err(CaudalError::param(
-            "duration",
-            format!("must be finite and >= 0, got {duration}"),
-        ));
-    }
-    // In f32, as the samplers always counted (a different rounding would
-    // change the frame count of existing clips); checked in f64 before use.
+    crate::rig::Clip::check_timing(rate, duration)?;
+    // In f32, as every sampler counts (another rounding would change the
+    // frame count of clips already written); checked in f64 before use.
     let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as f64 + 1.0 } else { 1.0 };
     let what = format!(
         "a clip of {duration} s at {rate} frames/s ({} frames of {joints} joints)",

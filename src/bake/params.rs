@@ -125,18 +125,8 @@ impl BakeParams {
                 format!("must be finite and >= 0, got {}", self.max_settle),
             ));
         }
-        if self.max_warmup_passes == 0 {
-            return Err(CaudalError::param("max_warmup_passes", "must be >= 1"));
-        }
-        if self.max_warmup_passes > MAX_WARMUP_PASSES_BOUND {
-            return Err(CaudalError::param(
-                "max_warmup_passes",
-                format!(
-                    "{} is above the bound {MAX_WARMUP_PASSES_BOUND} (at most that many passes)",
-                    self.max_warmup_passes
-                ),
-            ));
-        }
+        let passes = self.max_warmup_passes;
+        crate::limits::check_count("max_warmup_passes", passes, MAX_WARMUP_PASSES_BOUND, "passes")?;
         if self.max_settle > MAX_SETTLE_BOUND {
             return Err(CaudalError::param(
                 "max_settle",

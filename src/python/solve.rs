@@ -286,7 +286,7 @@ fn solve_surface(
         let t = keys(shape[0])?;
         let r = rig.clone();
         py.core(move || match t {
-            Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
+            Some(t) => solve::solve_keys(&r, &surf[..], &name, solve::Keys::Times(&t), &p),
             None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
         })?
     } else {
@@ -295,7 +295,7 @@ fn solve_surface(
         let t = keys(shape[0])?;
         let r = rig.clone();
         py.core(move || match t {
-            Some(t) => solve::solve_surface_at(&r, &surf[..], &name, &t, &p),
+            Some(t) => solve::solve_keys(&r, &surf[..], &name, solve::Keys::Times(&t), &p),
             None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
         })?
     };

@@ -48,17 +48,13 @@ fn check_locals(joint_count: usize, locals: &[Trs]) -> Result<()> {
 }
 
 impl Clip {
-    pub fn new(
-        name: impl Into<String>,
-        rate: f32,
-        duration: f32,
-        joint_count: usize,
-        locals: Vec<Trs>,
-    ) -> Result<Self> {
+    /// An error naming `rate` unless it is finite and > 0 (samples per
+    /// second), or `duration` unless it is finite and >= 0 (seconds).
+    pub fn check_timing(rate: f32, duration: f32) -> Result<()> {
         if !(rate.is_finite() && rate > 0.0) {
             return Err(CaudalError::param(
                 "rate",
-                format!("sample rate must be positive, got {rate}"),
+                format!("sample rate must be finite and > 0, got {rate}"),
             ));
         }
         if !(duration.is_finite() && duration >= 0.0) {
@@ -67,6 +63,17 @@ impl Clip {
                 format!("must be finite and >= 0, got {duration}"),
             ));
         }
+        Ok(())
+    }
+
+    pub fn new(
+        name: impl Into<String>,
+        rate: f32,
+        duration: f32,
+        joint_count: usize,
+        locals: Vec<Trs>,
+    ) -> Result<Self> {
+        Self::check_timing(rate, duration)?;
         check_locals(joint_count, &locals)?;
         Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: None })
     }

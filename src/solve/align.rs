@@ -6,7 +6,7 @@
 //! [`AlignMode`]:
 //! * `None`: the identity (both meshes already share their bind space);
 //! * `Bounds`: bounding-box centres matched, scaled by the ratio of the
-//!   diagonals, no rotation (caudal before the surface correspondence);
+//!   diagonals, no rotation (a rough placement; the fit's starting point);
 //! * `Similarity`: a similarity fitted to the surfaces: from the `Bounds`
 //!   start, iterated closest points (target vertices against the source
 //!   surface) with Umeyama's closed-form similarity (rotation by Horn's
@@ -32,13 +32,20 @@ use super::horn::fit_rotation;
 /// How the rest poses are aligned; see the module docs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AlignMode {
+    /// The identity when the meshes already lie on each other, else the
+    /// similarity fit (the default).
     Auto,
+    /// A similarity (scale, rotation, translation) fitted to the surfaces.
     Similarity,
+    /// Bounding-box centres matched, scaled by the ratio of the diagonals.
     Bounds,
+    /// The identity: both meshes share one bind space.
     None,
 }
 
 impl AlignMode {
+    /// The mode named `s` (`auto`, `similarity`, `bounds`, `none`); an
+    /// unknown name is a parameter error about `field`.
     pub fn parse(field: &str, s: &str) -> crate::error::Result<AlignMode> {
         match s {
             "auto" => Ok(AlignMode::Auto),
@@ -51,6 +58,8 @@ impl AlignMode {
             )),
         }
     }
+
+    /// The name [`AlignMode::parse`] reads.
     pub fn name(&self) -> &'static str {
         match self {
             AlignMode::Auto => "auto",
@@ -79,16 +88,22 @@ pub const KEEP_IDENTITY_WITHIN: f64 = 1.5;
 /// ... plus this fraction of the target diagonal.
 pub const KEEP_IDENTITY_SLACK: f64 = 1e-3;
 
+/// A similarity taking source rest positions to target space:
+/// `x_target = scale * rotation * x_source + translation`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Alignment {
     /// The mode that produced it (`Auto` resolves to `None` or `Similarity`).
     pub mode: AlignMode,
+    /// Uniform scale, target units per source unit.
     pub scale: f64,
+    /// Rotation of the source into the target's axes.
     pub rotation: DMat3,
+    /// Offset added after scaling and turning (target units).
     pub translation: DVec3,
 }
 
 impl Alignment {
+    /// No change: the mode `None`.
     pub const IDENTITY: Alignment = Alignment {
         mode: AlignMode::None,
         scale: 1.0,
@@ -113,6 +128,7 @@ impl Alignment {
     }
 }
 
+/// Lowest and highest corner of the bounding box of `p` (f64).
 pub fn bounds(p: &[Vec3]) -> (DVec3, DVec3) {
     p.iter().fold((DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)), |(lo, hi), q| {
         let q = q.as_dvec3();
@@ -234,7 +250,10 @@ fn fit_similarity(
 /// What the alignment found, with the median gap it leaves (target units).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Aligned {
+    /// The similarity found.
     pub alignment: Alignment,
+    /// Median distance of the fit's sample of target vertices to the aligned
+    /// source surface (target units).
     pub median_gap: f64,
 }
 

@@ -106,6 +106,7 @@ pub fn uncentre(m: &Matrix3x4<f64>, c: &Vector3<f64>) -> DMat4 {
     )
 }
 
+/// A bind matrix widened to f64.
 pub fn to_dmat4(m: &Mat4) -> DMat4 {
     m.as_dmat4()
 }
@@ -134,7 +135,9 @@ pub fn locals_from_worlds(rig: &Rig, worlds: &[DMat4]) -> Vec<Trs> {
 /// When a solved clip's frames happen: a fixed rate, or explicit key times.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Keys<'a> {
+    /// Evenly spaced frames, this many a second, from time 0.
     Rate(f32),
+    /// One time a frame (seconds, increasing).
     Times(&'a [f32]),
 }
 
@@ -168,6 +171,7 @@ pub fn bone_lengths(rig: &Rig, worlds: &[DMat4]) -> Vec<f64> {
         .collect()
 }
 
+/// A nalgebra vector as a glam one.
 pub fn dvec(v: &Vector3<f64>) -> DVec3 {
     DVec3::new(v.x, v.y, v.z)
 }

@@ -10,12 +10,16 @@ use glam::DVec3;
 /// Triangles per leaf.
 const LEAF_SIZE: usize = 4;
 
+/// The closest point of a mesh to a query point.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Hit {
+    /// Index of the triangle it lies on.
     pub triangle: usize,
     /// Barycentric weights of the triangle's three corners (sum 1, >= 0).
     pub weights: [f64; 3],
+    /// The point itself (the mesh's units).
     pub point: DVec3,
+    /// Its distance to the query point.
     pub distance: f64,
 }
 
@@ -29,6 +33,8 @@ struct Node {
     left: usize,
 }
 
+/// A bounding-volume tree over a mesh's triangles, for closest-point
+/// queries.
 #[derive(Clone, Debug)]
 pub struct TriangleTree {
     corners: Vec<[DVec3; 3]>,
@@ -40,15 +46,14 @@ pub struct TriangleTree {
 pub fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, [f64; 3]) {
     let ab = b - a;
     let ac = c - a;
-    let ap = p - a;
-    let d1 = ab.dot(ap);
-    let d2 = ac.dot(ap);
+    // `p` seen from a corner, along both edges out of `a`: the signs of
+    // these six dots pick the Voronoi region of the triangle `p` lies in.
+    let along = |corner: DVec3| (ab.dot(p - corner), ac.dot(p - corner));
+    let (d1, d2) = along(a);
     if d1 <= 0.0 && d2 <= 0.0 {
         return (a, [1.0, 0.0, 0.0]);
     }
-    let bp = p - b;
-    let d3 = ab.dot(bp);
-    let d4 = ac.dot(bp);
+    let (d3, d4) = along(b);
     if d3 >= 0.0 && d4 <= d3 {
         return (b, [0.0, 1.0, 0.0]);
     }
@@ -57,9 +62,7 @@ pub fn closest_on_triangle(p: DVec3, a: DVec3, b: DVec3, c: DVec3) -> (DVec3, [f
         let v = d1 / (d1 - d3);
         return (a + ab * v, [1.0 - v, v, 0.0]);
     }
-    let cp = p - c;
-    let d5 = ab.dot(cp);
-    let d6 = ac.dot(cp);
+    let (d5, d6) = along(c);
     if d6 >= 0.0 && d5 <= d6 {
         return (c, [0.0, 0.0, 1.0]);
     }
@@ -147,6 +150,7 @@ impl TriangleTree {
         TriangleTree { corners, order, nodes }
     }
 
+    /// Whether the tree holds no triangle.
     pub fn is_empty(&self) -> bool {
         self.corners.is_empty()
     }

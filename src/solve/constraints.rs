@@ -19,6 +19,9 @@ use crate::rig::Rig;
 /// spatial stride, so that no bone loses all its constraints.
 pub const MIN_VERTICES_PER_BONE: usize = 4;
 
+/// The constraint vertices of a solve with their bind positions,
+/// influences and per-bone-pair moments (everything a sweep needs without
+/// touching a vertex).
 #[derive(Clone, Debug)]
 pub struct Constraints {
     /// Subtracted from every position: the rest centroid of the constraint
@@ -30,7 +33,9 @@ pub struct Constraints {
     pub points: Vec<Vector4<f64>>,
     /// Influences of each constraint vertex (CSR over `points`).
     pub offsets: Vec<usize>,
+    /// Joint of each influence.
     pub joints: Vec<usize>,
+    /// Skin weight of each influence.
     pub weights: Vec<f64>,
     /// Each constraint vertex's weight sum: one up to the float32 rounding
     /// of the file's weights, which centring must not turn into an error of
@@ -97,6 +102,7 @@ pub fn subsample(rig: &Rig, budget: usize) -> Vec<usize> {
 }
 
 impl Constraints {
+    /// The constraints of `rig` at `vertices` (rig vertex indices, ascending).
     pub fn new(rig: &Rig, vertices: Vec<usize>) -> Constraints {
         let b = rig.joint_count();
         let rest = rig.vertices();
@@ -168,14 +174,17 @@ impl Constraints {
         }
     }
 
+    /// Number of constraint vertices.
     pub fn len(&self) -> usize {
         self.points.len()
     }
 
+    /// Whether no vertex constrains the solve.
     pub fn is_empty(&self) -> bool {
         self.points.is_empty()
     }
 
+    /// Joints and weights of constraint vertex `i`.
     #[inline]
     pub fn influences(&self, i: usize) -> (&[usize], &[f64]) {
         let (a, b) = (self.offsets[i], self.offsets[i + 1]);

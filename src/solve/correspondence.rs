@@ -38,8 +38,11 @@ use crate::rig::Rig;
 /// rest pose, and the solve would chase a surface that is not the target's.
 pub const DEFAULT_MAX_MEDIAN_GAP: f64 = 0.01;
 
+/// Each target vertex tied to a point of the source surface; see the
+/// module doc.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Correspondence {
+    /// How the source's rest pose is placed on the target's.
     pub alignment: Alignment,
     /// Closest source triangle of each target vertex (with no source
     /// triangles: the nearest source vertex).
@@ -160,6 +163,7 @@ impl Correspondence {
         c
     }
 
+    /// Number of target vertices tied.
     pub fn vertex_count(&self) -> usize {
         self.points.len()
     }

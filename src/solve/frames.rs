@@ -17,7 +17,9 @@ use crate::rig::{Clip, Rig, Trs};
 
 /// Frame-major vertex positions, `at(f * N + v)`.
 pub trait Positions: Sync {
+    /// Number of positions (frames times vertices).
     fn count(&self) -> usize;
+    /// Position `i`, widened to f64.
     fn at(&self, i: usize) -> DVec3;
     /// Index of the first non-finite coordinate, if any.
     fn first_non_finite(&self) -> Option<usize>;

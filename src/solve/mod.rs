@@ -64,7 +64,7 @@ pub use correspondence::Correspondence;
 pub use frames::Positions;
 pub use params::{ReportLevel, SolveMode, SolveParams};
 pub use quality::{heat_colour, heat_colours, measure, quality_over, skin_clip, Quality};
-pub use surface::{solve_keys, solve_surface, solve_surface_at, SolveReport, Solved};
+pub use surface::{solve_keys, solve_surface, SolveReport, Solved};
 pub use tracks::{clip_tracks, clip_tracks_for};
 pub use transfer::{
     carried_surfaces, correspond, solve_surfaces, transfer_clip, transfer_clips, transfer_with,

@@ -3,6 +3,7 @@
 use super::align::AlignMode;
 use super::correspondence::DEFAULT_MAX_MEDIAN_GAP;
 use crate::error::{CaudalError, Result};
+use crate::limits::check_count;
 
 /// How much of a report the solve computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +18,8 @@ pub enum ReportLevel {
 }
 
 impl ReportLevel {
+    /// The level named `s` (`none`, `summary`, `full`); an unknown name is a
+    /// parameter error about `field`.
     pub fn parse(field: &str, s: &str) -> Result<ReportLevel> {
         match s {
             "none" => Ok(ReportLevel::None),
@@ -28,6 +31,8 @@ impl ReportLevel {
             )),
         }
     }
+
+    /// The name [`ReportLevel::parse`] reads.
     pub fn name(&self) -> &'static str {
         match self {
             ReportLevel::None => "none",
@@ -50,6 +55,8 @@ pub enum SolveMode {
 }
 
 impl SolveMode {
+    /// The mode named `s` (`rigid`, `rotation_only`); an unknown name is a
+    /// parameter error about `field`.
     pub fn parse(field: &str, s: &str) -> Result<SolveMode> {
         match s {
             "rigid" => Ok(SolveMode::Rigid),
@@ -60,6 +67,8 @@ impl SolveMode {
             )),
         }
     }
+
+    /// The name [`SolveMode::parse`] reads.
     pub fn name(&self) -> &'static str {
         match self {
             SolveMode::Rigid => "rigid",
@@ -82,7 +91,7 @@ pub const MAX_SWEEPS_BOUND: usize = 100_000;
 
 /// A frame stops when one sweep lowers the RMS constraint error by less than
 /// this fraction of the model diagonal. Absolute progress, not relative: a
-/// relative test froze sweeps that were still descending (SPEC X4).
+/// relative test freezes sweeps that are still descending (SPEC X4).
 pub const DEFAULT_PROGRESS_TOLERANCE: f64 = 1e-9;
 
 /// A frame also stops once its RMS constraint error is below this fraction
@@ -135,12 +144,17 @@ pub const DEFAULT_STRETCH_SLACK: f64 = 0.01;
 /// diagonal (SPEC X6: blue = 0, red = 3% of the diagonal or worse).
 pub const HEAT_RED_AT: f32 = 0.03;
 
+/// Settings of a surface solve or a transfer; [`Default`] gives the
+/// documented defaults above.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolveParams {
+    /// What each bone may do per frame.
     pub mode: SolveMode,
     /// Constraint vertices used by the solve (deterministic spatial
     /// subsample; 0 = every vertex).
     pub constraint_budget: usize,
+    /// Sweeps per frame at most; see [`DEFAULT_MAX_SWEEPS`], bounded by
+    /// [`MAX_SWEEPS_BOUND`].
     pub max_sweeps: usize,
     /// See [`DEFAULT_PROGRESS_TOLERANCE`].
     pub progress_tolerance: f64,
@@ -183,19 +197,10 @@ impl Default for SolveParams {
 }
 
 impl SolveParams {
+    /// Every field within its documented range, else a parameter error
+    /// naming the field.
     pub fn validate(&self) -> Result<()> {
-        if self.max_sweeps == 0 {
-            return Err(CaudalError::param("max_sweeps", "must be at least 1"));
-        }
-        if self.max_sweeps > MAX_SWEEPS_BOUND {
-            return Err(CaudalError::param(
-                "max_sweeps",
-                format!(
-                    "{} is above the bound {MAX_SWEEPS_BOUND} (at most that many sweeps)",
-                    self.max_sweeps
-                ),
-            ));
-        }
+        check_count("max_sweeps", self.max_sweeps, MAX_SWEEPS_BOUND, "sweeps")?;
         for (field, v) in [
             ("progress_tolerance", self.progress_tolerance),
             ("error_floor", self.error_floor.unwrap_or(0.0)),

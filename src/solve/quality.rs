@@ -39,6 +39,8 @@ use super::params::HEAT_RED_AT;
 /// nothing is not a perfect transfer) nor 0.
 pub const STILL_RATIO: f64 = 1e-6;
 
+/// How well a rig's own skinning reproduces target surfaces, over the
+/// full mesh; see the module doc for the formula.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Quality {
     /// Over the keys and (in a transfer) halfway between them; see the
@@ -57,7 +59,9 @@ pub struct Quality {
     /// Largest single-vertex error over all measured poses, fraction of the
     /// diagonal; where and when.
     pub worst_error: f64,
+    /// The vertex of the largest error.
     pub worst_vertex: usize,
+    /// The clip time of the largest error (seconds).
     pub worst_time: f32,
     /// The key frame holding the largest error at a key (the frame a heat
     /// map shows).
@@ -87,6 +91,8 @@ pub struct Tally {
 }
 
 impl Tally {
+    /// Empty sums for a rig of `joints` joints; `keep_errors` keeps every
+    /// vertex's error (the full report).
     pub fn new(joints: usize, keep_errors: bool) -> Tally {
         Tally {
             bone_error: vec![0.0; joints],
@@ -141,6 +147,8 @@ impl Tally {
         }
     }
 
+    /// Transfer quality of the poses so far: `1 - error / motion`, NaN for a
+    /// still target.
     pub fn quality(&self, diagonal: f64) -> f64 {
         Self::share(self.error_sum, self.motion_sum, self.count, diagonal)
     }

@@ -21,6 +21,7 @@ fn parts(m: &Matrix3x4<f64>) -> (Matrix3<f64>, Vector3<f64>) {
     (m.fixed_view::<3, 3>(0, 0).into_owned(), m.column(3).into_owned())
 }
 
+/// The skinning matrix `[r | t]`.
 #[inline]
 pub fn compose(r: &Matrix3<f64>, t: &Vector3<f64>) -> Matrix3x4<f64> {
     let mut m = Matrix3x4::zeros();
@@ -94,6 +95,9 @@ pub struct AffineSeed {
 }
 
 impl AffineSeed {
+    /// The seed's factored moment matrix over the active bones of `cons`
+    /// (`topological`: the rig's joints, parents first); `None` when the
+    /// matrix is not positive definite even with the ridge.
     pub fn new(cons: &Constraints, ridge: f64, topological: &[usize]) -> Option<AffineSeed> {
         let joints: Vec<usize> =
             topological.iter().rev().copied().filter(|&j| cons.active[j]).collect();
@@ -261,6 +265,7 @@ impl AffineSeed {
 /// What one frame's solve did.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
+    /// Block-coordinate sweeps spent.
     pub sweeps: usize,
     /// RMS constraint error of the kept iterate (model units).
     pub rms: f64,
@@ -268,7 +273,10 @@ pub struct FrameStats {
     pub seeded: bool,
 }
 
+/// The per-frame stops and weights, read from [`super::SolveParams`] and the
+/// surfaces' precision.
 pub struct FrameSettings {
+    /// Sweeps at most.
     pub max_sweeps: usize,
     /// Iterative-refinement steps of the seed on exact residuals (float64
     /// surfaces; see [`AffineSeed::refine`]).
@@ -277,6 +285,8 @@ pub struct FrameSettings {
     pub progress: f64,
     /// RMS error below which the frame stops.
     pub floor: f64,
+    /// Proximal pull of each Horn fit (see
+    /// [`super::params::DEFAULT_PROXIMAL_WEIGHT`]).
     pub proximal: f64,
 }
 

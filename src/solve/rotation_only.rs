@@ -29,13 +29,17 @@ use crate::rig::Rig;
 /// Levenberg-Marquardt damping at the start of a frame, relative to each
 /// unknown's own curvature (Marquardt scaling).
 pub const LM_INITIAL_DAMPING: f64 = 1e-4;
-/// Damping factors after a rejected / accepted step.
+/// Damping factor after a rejected step.
 pub const LM_RAISE: f64 = 8.0;
+/// Damping factor after an accepted step.
 pub const LM_LOWER: f64 = 0.25;
 /// Damping above which a frame gives up improving (no descent left at
 /// machine precision).
 pub const LM_MAX_DAMPING: f64 = 1e12;
 
+/// The rig's hierarchy as the rotation-only solve's unknowns see it: each
+/// joint's subtree, the bind heads, and which constraint vertices each
+/// rotation moves.
 pub struct Hierarchy {
     parents: Vec<Option<usize>>,
     order: Vec<usize>,
@@ -58,6 +62,7 @@ pub struct Hierarchy {
 }
 
 impl Hierarchy {
+    /// The hierarchy of `rig` over the constraint vertices of `cons`.
     pub fn new(rig: &Rig, cons: &Constraints) -> Hierarchy {
         let b = rig.joint_count();
         let parents = rig.parents().to_vec();

@@ -6,6 +6,9 @@
 //! README tables; also what a user with such a target can check a transfer
 //! with.
 
+use std::collections::HashMap;
+use std::path::Path;
+
 use glam::DVec3;
 
 use super::frames::{play, skin_points, skinning64, worlds64};
@@ -44,6 +47,25 @@ pub fn joint_map(
         .collect()
 }
 
+/// The joint renames recorded in a re-meshed target's truth file
+/// (`<Name>_<kind>.truth.json` beside the target, written by
+/// scripts/make_remeshed_targets.py): target joint name to source joint
+/// name, as [`joint_map`]'s `rename` reads them.
+pub fn truth_renames(path: &Path) -> Result<HashMap<String, String>> {
+    let text = std::fs::read_to_string(path).map_err(|e| CaudalError::io(path, e))?;
+    let label = path.display().to_string();
+    let bad = |m: String| CaudalError::param("truth", format!("{label}: {m}"));
+    let truth: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let names = truth["joint_names"].as_object().ok_or_else(|| bad("no joint_names".into()))?;
+    names
+        .iter()
+        .map(|(k, v)| match v.as_str() {
+            Some(v) => Ok((k.clone(), v.to_string())),
+            None => Err(bad(format!("joint_names.{k} is not a name"))),
+        })
+        .collect()
+}
+
 /// The target's mesh skinned by the source's joints (through `map`) at each
 /// frame of `source_clip`.
 pub fn exact(source: &Rig, source_clip: &Clip, target: &Rig, map: &[usize]) -> Vec<Vec<DVec3>> {
@@ -70,6 +92,8 @@ pub fn played(rig: &Rig, clip: &Clip, times: &[f32]) -> Vec<Vec<DVec3>> {
         .collect()
 }
 
+/// Transfer quality, mean and worst vertex error (fractions of the
+/// diagonal) of the poses `got` against `want` on `rig`.
 pub fn score(rig: &Rig, got: &[Vec<DVec3>], want: &[Vec<DVec3>]) -> Score {
     let rest = rig.vertices();
     let diag = (rig.diagonal() as f64).max(f64::MIN_POSITIVE);

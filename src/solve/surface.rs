@@ -17,8 +17,10 @@ use super::rotation_only::Hierarchy;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Rig};
 
+/// What a solve did and how close it came.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SolveReport {
+    /// The mode solved in.
     pub mode: SolveMode,
     /// Vertices that constrained the solve (quality still uses all).
     pub constraint_vertices: usize,
@@ -72,14 +74,17 @@ impl SolveReport {
     }
 }
 
+/// The answer of a solve: the rig's clip, its skinning matrices, the report.
 #[derive(Clone, Debug)]
 pub struct Solved {
+    /// The solved clip in the rig's own hierarchy (local transforms).
     pub clip: Clip,
     /// Skinning matrices (bind space to posed) of every joint at every
     /// frame, frame-major (`skinning[f * B + j]`), in f64: the solve's own
     /// answer, which the clip's f32 local transforms reproduce to f32
     /// rounding.
     pub skinning: Vec<DMat4>,
+    /// How the solve went.
     pub report: SolveReport,
 }
 
@@ -129,17 +134,8 @@ pub fn solve_surface<S: Positions + ?Sized>(
     solve_keys(rig, surfaces, name, Keys::Rate(rate), params)
 }
 
-/// [`solve_surface`] with a key time per frame (seconds, increasing).
-pub fn solve_surface_at<S: Positions + ?Sized>(
-    rig: &Rig,
-    surfaces: &S,
-    name: &str,
-    times: &[f32],
-    params: &SolveParams,
-) -> Result<Solved> {
-    solve_keys(rig, surfaces, name, Keys::Times(times), params)
-}
-
+/// [`solve_surface`] with the solved clip's frames placed by `keys`: a
+/// rate, or a key time per frame (seconds, increasing).
 pub fn solve_keys<S: Positions + ?Sized>(
     rig: &Rig,
     surfaces: &S,

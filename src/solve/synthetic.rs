@@ -15,6 +15,7 @@ use crate::rig::{Clip, Influences, Rig, RigParts, Trs};
 pub struct Lcg(pub u64);
 
 impl Lcg {
+    /// Uniform in [0, 1), 24 bits.
     pub fn next_f32(&mut self) -> f32 {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         ((self.0 >> 40) as f32) / ((1u64 << 24) as f32)
@@ -23,6 +24,7 @@ impl Lcg {
     pub fn signed(&mut self) -> f32 {
         2.0 * self.next_f32() - 1.0
     }
+    /// A random direction (unit length).
     pub fn unit_vec(&mut self) -> Vec3 {
         loop {
             let v = Vec3::new(self.signed(), self.signed(), self.signed());

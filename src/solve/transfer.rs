@@ -21,9 +21,13 @@ use super::SolveParams;
 use crate::error::{CaudalError, Result};
 use crate::rig::{Clip, Rig, Trs};
 
+/// A clip carried onto a target rig.
 #[derive(Clone, Debug)]
 pub struct Transfer {
+    /// The target rig's solved clip and its report.
     pub solved: Solved,
+    /// The tie of the target's mesh to the source surface, which the clip is
+    /// solved through.
     pub correspondence: Correspondence,
 }
 
