@@ -14,6 +14,7 @@ mod errors;
 mod gltf;
 mod measure;
 mod rig;
+mod serde_py;
 mod solve;
 mod spring;
 mod stretch_mesh;
