@@ -57,6 +57,7 @@ from caudal._core import (
     world_matrices_of,
     write_atomic,
 )
+from caudal.dicts import BakeSummary, SpringParams, TailChainNames, Track
 
 # After the native names: the pipeline modules import them from here.
 from caudal.pipeline import Batch, FileResult, RepairSettings, Summary, batch
@@ -80,6 +81,10 @@ __all__ = [
     "Rig",
     "RigError",
     "Solved",
+    "SpringParams",
+    "BakeSummary",
+    "TailChainNames",
+    "Track",
     "TailSpring",
     "UnknownJointError",
     "__version__",
