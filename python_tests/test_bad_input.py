@@ -167,6 +167,9 @@ def test_exceptions_subclass_value_error():
         caudal.NotFoundError,
     ]:
         assert issubclass(exc, caudal.CaudalError) and issubclass(exc, ValueError)
+    # The base class is spelled as the package exports it (tracebacks print this).
+    assert caudal.CaudalError.__qualname__ == "CaudalError"
+    assert caudal.CaudalError.__module__ == "caudal"
 
 
 def fox_bytes() -> bytes:

@@ -110,6 +110,17 @@ def test_tracks_for_model_write_match_bake_write(demo, tmp_path):
     assert a.read_bytes() == b.read_bytes()
 
 
+def test_result_dicts_hold_the_keys_their_stubs_declare(demo):
+    # The TypedDicts a type checker reads are the dicts the core returns.
+    _, bake = demo
+    for clip in bake.clips:
+        assert list(clip.summary()) == list(caudal.BakeSummary.__annotations__)
+    for chain in caudal.tail_chains(bake.rig):
+        assert set(chain) == set(caudal.TailChainNames.__annotations__)
+    for track in bake.tracks():
+        assert set(track) == set(caudal.Track.__annotations__)
+
+
 def test_inputs_are_never_touched_and_runs_repeat(demo):
     model, _ = demo
     before = (model.rig.vertices.copy(), model.rig.skin_weights.copy(), list(model.rig.joint_names))

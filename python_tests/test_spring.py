@@ -299,3 +299,20 @@ def test_bend_capacity_scales_a_stubs_carry():
     assert lift(stub) == pytest.approx(50.0 * 0.05 / 0.12, abs=0.1)
     with pytest.raises(ValueError, match="bend_capacity"):
         caudal.TailSpring(rig, bend_capacity=-1.0)
+
+
+def test_spring_keywords_are_checked_by_name_and_type():
+    rig = creature(4)
+    # A switch takes True or False only: a string is not read as its truth.
+    with pytest.raises(caudal.ParameterError, match="ground"):
+        caudal.TailSpring(rig, ground="off")
+    with pytest.raises(caudal.ParameterError, match="carry_deg"):
+        caudal.TailSpring(rig, carry_deg="high")
+    # An unknown name lists the valid ones.
+    with pytest.raises(caudal.ParameterError, match="expected one of .*carry_deg"):
+        caudal.TailSpring(rig, carry=40)
+    # numpy values read as the numbers they hold; params() returns every keyword.
+    s = caudal.TailSpring(rig, carry_deg=np.float32(40.0), forward=np.array([0.0, 0.0, 1.0]))
+    p = s.params()
+    assert p["carry_deg"] == pytest.approx(40.0) and p["forward"] == [0.0, 0.0, 1.0]
+    assert set(p) == set(caudal.SpringParams.__annotations__)

@@ -28,6 +28,7 @@
 
 mod bake_clip;
 mod chains;
+mod character;
 mod clip;
 mod drive;
 mod looping;
@@ -38,6 +39,7 @@ mod warmup;
 
 pub use bake_clip::{bake_clip, BakedClip};
 pub use chains::find_chains;
+pub use character::{bake_character, CharacterBake};
 pub use clip::{apply_track, extend_clip};
 pub use drive::{anchor_worlds, state_distance_deg, TailState};
 pub use looping::{check_loop, LoopCheck};

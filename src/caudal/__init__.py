@@ -59,6 +59,7 @@ from caudal._core import (
     world_matrices_of,
     write_atomic,
 )
+from caudal.dicts import BakeSummary, SpringParams, TailChainNames, Track
 
 # After the native names: the pipeline modules import them from here.
 from caudal.pipeline import Batch, FileResult, RepairSettings, Summary, batch
@@ -82,6 +83,10 @@ __all__ = [
     "Rig",
     "RigError",
     "Solved",
+    "SpringParams",
+    "BakeSummary",
+    "TailChainNames",
+    "Track",
     "TailSpring",
     "UnknownJointError",
     "__version__",

@@ -1,10 +1,12 @@
 # Hand-written stub of the native module; checked by `python -m mypy.stubtest caudal._core`.
 from collections.abc import Iterator
 from os import PathLike
-from typing import Any, final
+from typing import Any, Unpack, final
 
 import numpy as np
 import numpy.typing as npt
+
+from caudal.dicts import BakeSummary, SpringParams, TailChainNames, Track
 
 __version__: str
 
@@ -167,7 +169,7 @@ class Model:
         self,
         path: str | PathLike[str],
         rig: Rig | None = None,
-        tracks: list[dict[str, Any]] | None = None,
+        tracks: list[Track] | list[dict[str, Any]] | None = None,
         gltf_json: bool | None = None,
         *,
         rigs: list[Rig | None] | None = None,
@@ -208,28 +210,7 @@ class TailSpring:
         cls,
         rig: Rig,
         chain: list[str] | list[int] | None = None,
-        *,
-        root_frequency: float = ...,
-        tip_frequency_ratio: float = ...,
-        damping_ratio: float = ...,
-        gravity: float = ...,
-        carry_deg: float = ...,
-        forward_plane: bool = ...,
-        coupling_rate: float = ...,
-        stop_deg: float = ...,
-        bend_capacity: float = ...,
-        ground: bool = ...,
-        floor_height: float = ...,
-        clearance: float = ...,
-        contact_damping: float = ...,
-        rest_curve: float = ...,
-        segment_reference: float = ...,
-        substep_rate: float = ...,
-        max_substeps: int = ...,
-        teleport_distance: float = ...,
-        units_per_metre: float | None = ...,
-        forward: _ArrayLike = ...,
-        up: _ArrayLike = ...,
+        **params: Unpack[SpringParams],
     ) -> TailSpring: ...
     def step(self, parent_world: _ArrayLike, dt: float) -> _F32: ...
     def reset(self) -> None: ...
@@ -262,37 +243,16 @@ class TailSpring:
     def teleports(self) -> int: ...
     @property
     def bend_capacity(self) -> float: ...
-    def params(self) -> dict[str, Any]: ...
+    def params(self) -> SpringParams: ...
     def __len__(self) -> int: ...
 
 def step_springs(springs: list[TailSpring], parent_worlds: _ArrayLike, dt: float) -> _F32: ...
-def spring_defaults() -> dict[str, Any]: ...
+def spring_defaults() -> SpringParams: ...
 def simulate(
     rig: Rig,
     clip: Clip,
     chain: list[str] | list[int] | None = None,
-    *,
-    root_frequency: float = ...,
-    tip_frequency_ratio: float = ...,
-    damping_ratio: float = ...,
-    gravity: float = ...,
-    carry_deg: float = ...,
-    forward_plane: bool = ...,
-    coupling_rate: float = ...,
-    stop_deg: float = ...,
-    bend_capacity: float = ...,
-    ground: bool = ...,
-    floor_height: float = ...,
-    clearance: float = ...,
-    contact_damping: float = ...,
-    rest_curve: float = ...,
-    segment_reference: float = ...,
-    substep_rate: float = ...,
-    max_substeps: int = ...,
-    teleport_distance: float = ...,
-    units_per_metre: float | None = ...,
-    forward: _ArrayLike = ...,
-    up: _ArrayLike = ...,
+    **params: Unpack[SpringParams],
 ) -> _F32: ...
 
 # --- bake (SPEC B) ---
@@ -309,8 +269,8 @@ class BakedClip:
     def rotations(self) -> _F32: ...
     @property
     def looping(self) -> bool: ...
-    def summary(self) -> dict[str, Any]: ...
-    def tracks(self, animation: str | None = None) -> list[dict[str, Any]]: ...
+    def summary(self) -> BakeSummary: ...
+    def tracks(self, animation: str | None = None) -> list[Track]: ...
 
 @final
 class Bake:
@@ -320,7 +280,7 @@ class Bake:
     def rig(self) -> Rig: ...
     @property
     def appendages(self) -> dict[str, Any] | None: ...
-    def tracks(self) -> list[dict[str, Any]]: ...
+    def tracks(self) -> list[Track]: ...
     @property
     def character(self) -> int: ...
     def write(self, path: str | PathLike[str], gltf_json: bool | None = None) -> None: ...
@@ -337,7 +297,7 @@ def bake(
     state_tolerance_deg: float | None = None,
     max_warmup_passes: int | None = None,
     max_settle: float | None = None,
-    spring: dict[str, Any] | None = None,
+    spring: SpringParams | None = None,
 ) -> Bake: ...
 def bake_clip(
     rig: Rig,
@@ -348,9 +308,9 @@ def bake_clip(
     state_tolerance_deg: float | None = None,
     max_warmup_passes: int | None = None,
     max_settle: float | None = None,
-    spring: dict[str, Any] | None = None,
+    spring: SpringParams | None = None,
 ) -> BakedClip: ...
-def tail_chains(rig: Rig) -> list[dict[str, Any]]: ...
+def tail_chains(rig: Rig) -> list[TailChainNames]: ...
 
 # --- measure (SPEC M1, G) ---
 
@@ -369,7 +329,7 @@ def stretch_table(
     *,
     samples: int | None = None,
     rate: float | None = None,
-    spring: dict[str, Any] | None = None,
+    spring: SpringParams | None = None,
     ratios: bool = False,
     truth: _ArrayLike | None = None,
 ) -> list[dict[str, Any]]: ...
@@ -378,7 +338,7 @@ def crouch_stretch(
     *,
     truth: _ArrayLike | None = None,
     rate: float | None = None,
-    spring: dict[str, Any] | None = None,
+    spring: SpringParams | None = None,
     ratios: bool = False,
 ) -> dict[str, Any]: ...
 def body_floor(
@@ -512,4 +472,4 @@ def transfer_quality(
 ) -> float: ...
 def clip_tracks(
     model: Model | Character, clip: Clip, animation: str | None = None, rig: Rig | None = None
-) -> list[dict[str, Any]]: ...
+) -> list[Track]: ...

@@ -6,7 +6,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::convert::{array_f32, array_u32, indices};
+use super::convert::{array, indices};
 use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::rig::PyRig;
@@ -59,7 +59,7 @@ fn report_to_py<'py>(py: Python<'py>, report: &Report) -> PyResult<Bound<'py, Py
     let parts = obj.get_item("parts")?.cast_into::<PyList>()?;
     for (p, part) in report.parts.iter().zip(parts.iter()) {
         let d = part.cast_into::<PyDict>()?;
-        d.set_item("vertices", array_u32(py, p.vertices.clone(), &[p.vertices.len()])?)?;
+        d.set_item("vertices", array(py, p.vertices.clone(), &[p.vertices.len()])?)?;
     }
     Ok(obj)
 }
@@ -189,7 +189,7 @@ fn weighted_bone_distance<'py>(
     let d = py.core(move || weighted_bone_distances(&r, vs.as_deref()))?;
     if per_vertex {
         let len = d.len();
-        return array_f32(py, d, &[len]);
+        return array(py, d, &[len]);
     }
     let mean =
         if d.is_empty() { 0.0 } else { d.iter().map(|&x| x as f64).sum::<f64>() / d.len() as f64 };

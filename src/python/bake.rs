@@ -9,18 +9,18 @@ use pyo3::types::{PyDict, PyList};
 
 use super::convert::*;
 use super::errors::Guarded;
-use super::errors::IntoPy;
+use super::errors::{to_py, IntoPy};
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use crate::bake::{
-    bake_clip as core_bake_clip, bake_model, baked_tracks, find_chains, tracks, BakeParams,
+    bake_character, bake_clip as core_bake_clip, baked_tracks, find_chains, tracks, BakeParams,
     BakedClip, LoopMode, ModelBake,
 };
-use crate::chain::{grow_chains, ChainParams};
+use crate::chain::ChainParams;
 use crate::error::CaudalError;
 use crate::gltf_io::{self, AnimationTrack, GltfModel, WriteOptions};
 use crate::rig::Rig;
-use crate::spring::{SpringParams, TailChain};
+use crate::spring::SpringParams;
 
 /// Spring parameters from a dict of overrides: the same parser as
 /// `caudal.TailSpring`'s keyword arguments.
@@ -99,14 +99,14 @@ impl PyBakedClip {
     /// f32[F]: key times in seconds.
     #[getter]
     fn times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        array_f32(py, self.inner.times.clone(), &[self.inner.times.len()])
+        array(py, self.inner.times.clone(), &[self.inner.times.len()])
     }
     /// f32[F, K, 4]: local rotations (x, y, z, w) of the bones at every key.
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let k = self.inner.track.joints.len();
         let f = self.inner.track.frame_count();
-        array_f32(
+        array(
             py,
             self.inner.track.rotations.iter().flat_map(|q| q.to_array()).collect(),
             &[f, k, 4],
@@ -289,35 +289,14 @@ fn tracks_to_py<'py>(
         }
         d.set_item("joint", name)?;
         d.set_item("path", "rotation")?;
-        d.set_item("times", array_f32(py, t.times.clone(), &[t.times.len()])?)?;
+        d.set_item("times", array(py, t.times.clone(), &[t.times.len()])?)?;
         d.set_item(
             "values",
-            array_f32(
-                py,
-                t.values.iter().flat_map(|v| v.to_array()).collect(),
-                &[t.values.len(), 4],
-            )?,
+            array(py, t.values.iter().flat_map(|v| v.to_array()).collect(), &[t.values.len(), 4])?,
         )?;
         out.append(d)?;
     }
     Ok(out)
-}
-
-fn chains_of(rig: &Rig, chains: Option<Vec<Vec<String>>>) -> PyResult<Vec<TailChain>> {
-    match chains {
-        None => super::errors::guarded(|| find_chains(rig)),
-        Some(cs) => cs
-            .iter()
-            .map(|names| {
-                let js: Vec<usize> = names
-                    .iter()
-                    .map(|n| rig.require_joint("chains", n))
-                    .collect::<Result<_, _>>()?;
-                TailChain::from_joints(rig, &js)
-            })
-            .collect::<Result<_, _>>()
-            .py_err(),
-    }
 }
 
 /// Bakes the clips `clips` (all when None) of `model` (a one-character
@@ -354,21 +333,26 @@ fn bake(
         spring,
     )?;
     let (m, character) = model.resolve()?;
-    let (r, appendages) = match rig {
-        Some(r) => (r.inner.clone(), None),
-        None => {
-            let m2 = m.clone();
-            let (grown, report) = py.core(move || {
-                grow_chains(&m2.characters[character].rig, &ChainParams::default())
-            })?;
-            (Arc::new(grown), Some(report.to_json()))
+    let given = rig.map(|r| r.inner.clone());
+    let (m2, r2) = (m.clone(), given.clone());
+    let baked = py.core(move || {
+        bake_character(
+            &m2,
+            character,
+            r2.as_deref(),
+            chains.as_deref(),
+            clips.as_deref(),
+            &params,
+            &ChainParams::default(),
+        )
+    })?;
+    let (r, appendages) = match (baked.grown, given) {
+        (Some((grown, report)), _) => (Arc::new(grown), Some(report.to_json())),
+        (None, given) => {
+            (given.ok_or_else(|| to_py(CaudalError::param("rig", "none given or grown")))?, None)
         }
     };
-    let chains = chains_of(&r, chains)?;
-    let (m2, r2) = (m.clone(), r.clone());
-    let inner =
-        py.core(move || bake_model(&m2, character, &r2, &chains, clips.as_deref(), &params))?;
-    Ok(PyBake { model: m, rig: r, inner: Arc::new(inner), appendages })
+    Ok(PyBake { model: m, rig: r, inner: Arc::new(baked.bake), appendages })
 }
 
 /// Bakes one clip (sampled for every joint of `rig`, as `caudal.Clip`)

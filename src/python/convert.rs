@@ -101,13 +101,25 @@ pub fn f32_flat(
     field: &str,
     want: &[Option<usize>],
 ) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    real_flat(obj, "float32", field, want, |x: &f32| x.is_finite())
+}
+
+/// Real numbers of numpy dtype `dtype`, flat, with their shape: the kind,
+/// the shape and every value (`finite`) checked.
+fn real_flat<T: numpy::Element + Copy>(
+    obj: &Bound<'_, PyAny>,
+    dtype: &str,
+    field: &str,
+    want: &[Option<usize>],
+    finite: impl Fn(&T) -> bool,
+) -> PyResult<(Vec<T>, Vec<usize>)> {
     check_kind(obj, Kind::Real, field)?;
-    let a = coerce::<f32>(obj, "float32", field)?;
+    let a = coerce::<T>(obj, dtype, field)?;
     check_shape(a.shape(), want, field)?;
     let shape = a.shape().to_vec();
     let data =
         a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
-    if let Some(i) = data.iter().position(|x| !x.is_finite()) {
+    if let Some(i) = data.iter().position(|x| !finite(x)) {
         return Err(to_py(CaudalError::NonFinite {
             field: field.into(),
             index: i / shape.iter().skip(1).product::<usize>().max(1),
@@ -130,24 +142,13 @@ pub fn f64_flat(
     field: &str,
     want: &[Option<usize>],
 ) -> PyResult<(Vec<f64>, Vec<usize>)> {
-    check_kind(obj, Kind::Real, field)?;
-    let a = coerce::<f64>(obj, "float64", field)?;
-    check_shape(a.shape(), want, field)?;
-    let shape = a.shape().to_vec();
-    let data =
-        a.as_slice().map_err(|_| to_py(CaudalError::shape(field, "not contiguous")))?.to_vec();
-    if let Some(i) = data.iter().position(|x| !x.is_finite()) {
-        return Err(to_py(CaudalError::NonFinite {
-            field: field.into(),
-            index: i / shape.iter().skip(1).product::<usize>().max(1),
-        }));
-    }
-    Ok((data, shape))
+    real_flat(obj, "float64", field, want, |x: &f64| x.is_finite())
 }
 
-pub fn array_f64<'py>(
+/// `data` as a numpy array of `shape` (row-major).
+pub fn array<'py, T: numpy::Element>(
     py: Python<'py>,
-    data: Vec<f64>,
+    data: Vec<T>,
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
@@ -203,38 +204,14 @@ pub fn indices(
     Ok((d.into_iter().map(|x| x as u32).collect(), shape))
 }
 
-pub fn array_f32<'py>(
-    py: Python<'py>,
-    data: Vec<f32>,
-    shape: &[usize],
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
-}
-
-pub fn array_u32<'py>(
-    py: Python<'py>,
-    data: Vec<u32>,
-    shape: &[usize],
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
-}
-
-pub fn array_i32<'py>(
-    py: Python<'py>,
-    data: Vec<i32>,
-    shape: &[usize],
-) -> PyResult<Bound<'py, PyAny>> {
-    Ok(PyArray1::from_vec(py, data).reshape(shape.to_vec())?.into_any())
-}
-
 pub fn vec3s_to_py<'py>(py: Python<'py>, v: &[Vec3]) -> PyResult<Bound<'py, PyAny>> {
-    array_f32(py, v.iter().flat_map(|p| p.to_array()).collect(), &[v.len(), 3])
+    array(py, v.iter().flat_map(|p| p.to_array()).collect(), &[v.len(), 3])
 }
 
 pub fn quats_to_py<'py>(py: Python<'py>, v: &[Quat]) -> PyResult<Bound<'py, PyAny>> {
-    array_f32(py, v.iter().flat_map(|q| q.to_array()).collect(), &[v.len(), 4])
+    array(py, v.iter().flat_map(|q| q.to_array()).collect(), &[v.len(), 4])
 }
 
 pub fn mat4s_to_py<'py>(py: Python<'py>, v: &[Mat4]) -> PyResult<Bound<'py, PyAny>> {
-    array_f32(py, v.iter().flat_map(|m| m.transpose().to_cols_array()).collect(), &[v.len(), 4, 4])
+    array(py, v.iter().flat_map(|m| m.transpose().to_cols_array()).collect(), &[v.len(), 4, 4])
 }

@@ -7,51 +7,46 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyFileNotFoundError, PyOSError, PyPermissionError, PyValueError};
 use pyo3::prelude::*;
 
-use crate::error::CaudalError;
+use crate::error::CaudalError as CoreError;
 
 create_exception!(
     caudal,
-    CaudalError_,
+    CaudalError,
     PyValueError,
     "Base class of caudal's errors (a ValueError)."
 );
 create_exception!(
     caudal,
     RigError,
-    CaudalError_,
+    CaudalError,
     "Malformed rig input: shapes, NaN, indices, weights, parents, names."
 );
-create_exception!(caudal, UnknownJointError, CaudalError_, "A joint name the rig does not have.");
-create_exception!(
-    caudal,
-    ParameterError,
-    CaudalError_,
-    "A parameter outside its documented range."
-);
-create_exception!(caudal, GltfError, CaudalError_, "A malformed or unsupported glTF file.");
+create_exception!(caudal, UnknownJointError, CaudalError, "A joint name the rig does not have.");
+create_exception!(caudal, ParameterError, CaudalError, "A parameter outside its documented range.");
+create_exception!(caudal, GltfError, CaudalError, "A malformed or unsupported glTF file.");
 create_exception!(
     caudal,
     NotFoundError,
-    CaudalError_,
+    CaudalError,
     "A named clip, part or role that is not present."
 );
 
-pub fn to_py(e: CaudalError) -> PyErr {
+pub fn to_py(e: CoreError) -> PyErr {
     let msg = e.to_string();
     match e {
-        CaudalError::Shape { .. }
-        | CaudalError::NonFinite { .. }
-        | CaudalError::IndexOutOfRange { .. }
-        | CaudalError::Weights { .. }
-        | CaudalError::CyclicParents { .. }
-        | CaudalError::DuplicateName { .. }
-        | CaudalError::EmptyMesh { .. } => RigError::new_err(msg),
-        CaudalError::UnknownJoint { .. } => UnknownJointError::new_err(msg),
-        CaudalError::Parameter { .. } => ParameterError::new_err(msg),
-        CaudalError::Gltf { .. } => GltfError::new_err(msg),
-        CaudalError::NotFound { .. } => NotFoundError::new_err(msg),
-        CaudalError::Internal { .. } => CaudalError_::new_err(msg),
-        CaudalError::Io { source, .. } => match source.kind() {
+        CoreError::Shape { .. }
+        | CoreError::NonFinite { .. }
+        | CoreError::IndexOutOfRange { .. }
+        | CoreError::Weights { .. }
+        | CoreError::CyclicParents { .. }
+        | CoreError::DuplicateName { .. }
+        | CoreError::EmptyMesh { .. } => RigError::new_err(msg),
+        CoreError::UnknownJoint { .. } => UnknownJointError::new_err(msg),
+        CoreError::Parameter { .. } => ParameterError::new_err(msg),
+        CoreError::Gltf { .. } => GltfError::new_err(msg),
+        CoreError::NotFound { .. } => NotFoundError::new_err(msg),
+        CoreError::Internal { .. } => CaudalError::new_err(msg),
+        CoreError::Io { source, .. } => match source.kind() {
             std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(msg),
             std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(msg),
             _ => PyOSError::new_err(msg),
@@ -60,7 +55,7 @@ pub fn to_py(e: CaudalError) -> PyErr {
 }
 
 /// Core work behind the boundary: the GIL released, a panic caught and
-/// turned into a `CaudalError` ([`crate::guard`]), core errors mapped.
+/// turned into a core error ([`crate::guard`]), core errors mapped.
 pub trait Guarded {
     fn core<T: Send, F: FnOnce() -> crate::error::Result<T> + Send>(self, f: F) -> PyResult<T>;
 }
@@ -97,7 +92,7 @@ fn _selftest_panic(py: Python<'_>, message: String) -> PyResult<()> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(_selftest_panic, m)?)?;
-    m.add("CaudalError", py.get_type::<CaudalError_>())?;
+    m.add("CaudalError", py.get_type::<CaudalError>())?;
     m.add("RigError", py.get_type::<RigError>())?;
     m.add("UnknownJointError", py.get_type::<UnknownJointError>())?;
     m.add("ParameterError", py.get_type::<ParameterError>())?;

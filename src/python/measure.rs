@@ -137,7 +137,7 @@ fn stretch_table<'py>(
             row.set_item("amplitude_deg", r.motion.as_ref().map(|m| m.amplitude_deg))?;
             row.set_item("swing_deg", r.motion.as_ref().map(|m| m.swing_deg))?;
             if ratios {
-                row.set_item("ratios", array_f32(py, r.ratios.clone(), &[r.ratios.len()])?)?;
+                row.set_item("ratios", array(py, r.ratios.clone(), &[r.ratios.len()])?)?;
             }
             rows.append(row)?;
         }
@@ -288,11 +288,11 @@ fn pelvis_lift<'py>(
     let n = g.lift.len();
     let d = PyDict::new(py);
     d.set_item("body_floor", g.body_floor)?;
-    d.set_item("clearance", array_f32(py, g.clearance, &[n])?)?;
-    d.set_item("lift", array_f32(py, g.lift, &[n])?)?;
-    d.set_item("pelvis_height", array_f32(py, g.pelvis_height, &[n])?)?;
-    d.set_item("pelvis_height_lifted", array_f32(py, g.pelvis_height_lifted, &[n])?)?;
-    d.set_item("body_check", array_f32(py, g.body_check, &[n])?)?;
+    d.set_item("clearance", array(py, g.clearance, &[n])?)?;
+    d.set_item("lift", array(py, g.lift, &[n])?)?;
+    d.set_item("pelvis_height", array(py, g.pelvis_height, &[n])?)?;
+    d.set_item("pelvis_height_lifted", array(py, g.pelvis_height_lifted, &[n])?)?;
+    d.set_item("body_check", array(py, g.body_check, &[n])?)?;
     d.set_item("support_points", g.support_points)?;
     d.set_item("tail_points", g.tail_points)?;
     d.set_item("contact_points", g.contact_points)?;

@@ -15,6 +15,7 @@ mod fingers;
 mod gltf;
 mod measure;
 mod rig;
+mod serde_py;
 mod solve;
 mod spring;
 mod stretch_mesh;

@@ -11,8 +11,8 @@ use super::errors::Guarded;
 use super::errors::IntoPy;
 use crate::error::CaudalError;
 use crate::rig::{
-    skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig, RigParts,
-    RoleOverrides, RoleRule, Trs,
+    skin_frames, skin_matrices, skin_vertices, world_matrices, Clip, Influences, JointRoles, Rig,
+    RigParts, RoleOverrides, RoleRule, Trs,
 };
 
 /// A validated rig table in bind space (immutable; every operation returns
@@ -138,7 +138,7 @@ impl PyRig {
     /// u32[M, 3].
     #[getter]
     fn triangles<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        array_u32(
+        array(
             py,
             self.inner.triangles().iter().flatten().copied().collect(),
             &[self.inner.triangles().len(), 3],
@@ -149,14 +149,14 @@ impl PyRig {
     fn skin_joints<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let k = self.inner.influences().max_count().max(1);
         let (j, _) = self.inner.influences().to_padded(k);
-        array_u32(py, j, &[self.inner.vertex_count(), k])
+        array(py, j, &[self.inner.vertex_count(), k])
     }
     /// f32[N, K] weights matching `skin_joints` (0 = unused slot).
     #[getter]
     fn skin_weights<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let k = self.inner.influences().max_count().max(1);
         let (_, w) = self.inner.influences().to_padded(k);
-        array_f32(py, w, &[self.inner.vertex_count(), k])
+        array(py, w, &[self.inner.vertex_count(), k])
     }
     /// Compressed rows: (offsets u32[N+1], joints u32[E], weights f32[E]).
     fn influences<'py>(
@@ -165,9 +165,9 @@ impl PyRig {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let i = self.inner.influences();
         Ok((
-            array_u32(py, i.offsets.clone(), &[i.offsets.len()])?,
-            array_u32(py, i.joints.clone(), &[i.joints.len()])?,
-            array_f32(py, i.weights.clone(), &[i.weights.len()])?,
+            array(py, i.offsets.clone(), &[i.offsets.len()])?,
+            array(py, i.joints.clone(), &[i.joints.len()])?,
+            array(py, i.weights.clone(), &[i.weights.len()])?,
         ))
     }
     /// Joint names, in joint index order (unique).
@@ -179,7 +179,7 @@ impl PyRig {
     #[getter]
     fn parents<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let p: Vec<i32> = self.inner.parents().iter().map(|p| p.map_or(-1, |p| p as i32)).collect();
-        array_i32(py, p, &[self.inner.joint_count()])
+        array(py, p, &[self.inner.joint_count()])
     }
     /// f32[J, 4, 4] joint world matrices at the bind pose (row-major, column vectors).
     #[getter]
@@ -357,8 +357,7 @@ impl PyClip {
             Some(s) => f32_flat(s, "scales", &[Some(ts[0]), Some(ts[1]), Some(3)])?.0,
             None => vec![1.0; t.len()],
         };
-        let (frames, joints) = (ts[0], ts[1]);
-        let locals = (0..frames * joints)
+        let locals = (0..ts[0] * ts[1])
             .map(|i| {
                 Trs::new(
                     Vec3::new(t[3 * i], t[3 * i + 1], t[3 * i + 2]),
@@ -368,8 +367,7 @@ impl PyClip {
                 )
             })
             .collect();
-        let duration = if frames > 1 && rate > 0.0 { (frames - 1) as f32 / rate } else { 0.0 };
-        Ok(PyClip::wrap(Clip::new(name, rate, duration, joints, locals).py_err()?))
+        Ok(PyClip::wrap(Clip::at_rate(name, rate, ts[1], locals).py_err()?))
     }
     /// The clip's name (the animation it was sampled from).
     #[getter]
@@ -400,13 +398,13 @@ impl PyClip {
     #[getter]
     fn times<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let n = self.inner.frame_count();
-        array_f32(py, (0..n).map(|f| self.inner.time(f)).collect(), &[n])
+        array(py, (0..n).map(|f| self.inner.time(f)).collect(), &[n])
     }
     /// f32[F, J, 3] local translations.
     #[getter]
     fn translations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(
+        array(
             py,
             c.locals().iter().flat_map(|t| t.translation.to_array()).collect(),
             &[c.frame_count(), c.joint_count(), 3],
@@ -416,7 +414,7 @@ impl PyClip {
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(
+        array(
             py,
             c.locals().iter().flat_map(|t| t.rotation.to_array()).collect(),
             &[c.frame_count(), c.joint_count(), 4],
@@ -426,7 +424,7 @@ impl PyClip {
     #[getter]
     fn scales<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let c = &self.inner;
-        array_f32(
+        array(
             py,
             c.locals().iter().flat_map(|t| t.scale.to_array()).collect(),
             &[c.frame_count(), c.joint_count(), 3],
@@ -470,7 +468,7 @@ fn world_matrices_of<'py>(
             .flat_map(|m| m.transpose().to_cols_array())
             .collect())
     })?;
-    array_f32(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
+    array(py, data, &[clip.inner.frame_count(), rig.inner.joint_count(), 4, 4])
 }
 
 /// Linear blend skinning of every frame: f32[F, N, 3]. `frames` selects
@@ -487,37 +485,10 @@ fn skin<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let max_bytes = max_bytes.unwrap_or(crate::limits::DEFAULT_MAX_BYTES);
-    let asked = frames.as_ref().map_or(c.frame_count(), Vec::len);
-    let what = format!("skinning {asked} frames of {} vertices", r.vertex_count());
-    crate::limits::check_bytes(
-        "frames",
-        &what,
-        asked as f64 * r.vertex_count() as f64 * 12.0,
-        max_bytes,
-    )
-    .py_err()?;
-    let frames = frames.unwrap_or_else(|| (0..c.frame_count()).collect());
-    if let Some((i, &bad)) = frames.iter().enumerate().find(|(_, &f)| f >= c.frame_count()) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "frames".into(),
-            index: i,
-            value: bad as i64,
-            bound: c.frame_count(),
-        })
-        .py_err();
-    }
-    let nf = frames.len();
-    let data = py.core(move || -> crate::error::Result<Vec<f32>> {
-        c.check_joints(&r)?;
-        let mut out = Vec::with_capacity(nf * r.vertex_count() * 3);
-        for &f in &frames {
-            let worlds = world_matrices(r.parents(), r.topological_order(), c.frame(f));
-            let posed = skin_vertices(&r, &skin_matrices(&r, &worlds));
-            out.extend(posed.iter().flat_map(|p| p.to_array()));
-        }
-        Ok(out)
-    })?;
-    array_f32(py, data, &[nf, rig.inner.vertex_count(), 3])
+    let nf = frames.as_ref().map_or(c.frame_count(), Vec::len);
+    let posed = py.core(move || skin_frames(&r, &c, frames.as_deref(), max_bytes))?;
+    let data = posed.iter().flat_map(|p| p.to_array()).collect();
+    array(py, data, &[nf, rig.inner.vertex_count(), 3])
 }
 
 /// Skinning with the rig's bind pose (the identity: a self-check).

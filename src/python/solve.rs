@@ -170,10 +170,10 @@ fn report_to_py<'py>(
     d.set_item("worst_bones", worst)?;
     if level == ReportLevel::Full {
         let frames = q.errors.len() / n.max(1);
-        d.set_item("errors", array_f32(py, q.errors.clone(), &[frames, n])?)?;
+        d.set_item("errors", array(py, q.errors.clone(), &[frames, n])?)?;
         let colours: Vec<f32> =
             heat_colours(&q.errors, q.diagonal as f32).into_iter().flatten().collect();
-        d.set_item("colours", array_f32(py, colours, &[frames, n, 3])?)?;
+        d.set_item("colours", array(py, colours, &[frames, n, 3])?)?;
     }
     Ok(d)
 }
@@ -187,10 +187,7 @@ fn correspondence_to_py<'py>(
     let a = &c.alignment;
     d.set_item("alignment", a.mode.name())?;
     d.set_item("scale", a.scale)?;
-    d.set_item(
-        "rotation",
-        array_f64(py, a.rotation.transpose().to_cols_array().to_vec(), &[3, 3])?,
-    )?;
+    d.set_item("rotation", array(py, a.rotation.transpose().to_cols_array().to_vec(), &[3, 3])?)?;
     d.set_item("translation", a.translation.to_array().to_vec())?;
     let (mean, max) = c.gap_summary();
     d.set_item("gap_mean", mean)?;
@@ -200,14 +197,11 @@ fn correspondence_to_py<'py>(
         let gap: Vec<f32> = c.gap.iter().map(|&g| g as f32).collect();
         let colours: Vec<f32> =
             heat_colours(&gap, c.diagonal as f32).into_iter().flatten().collect();
-        d.set_item("gap", array_f32(py, gap, &[n])?)?;
-        d.set_item("gap_colours", array_f32(py, colours, &[n, 3])?)?;
-        d.set_item(
-            "triangle",
-            array_u32(py, c.triangle.iter().map(|&t| t as u32).collect(), &[n])?,
-        )?;
+        d.set_item("gap", array(py, gap, &[n])?)?;
+        d.set_item("gap_colours", array(py, colours, &[n, 3])?)?;
+        d.set_item("triangle", array(py, c.triangle.iter().map(|&t| t as u32).collect(), &[n])?)?;
         let bary: Vec<f32> = c.barycentric.iter().flat_map(|b| b.map(|x| x as f32)).collect();
-        d.set_item("barycentric", array_f32(py, bary, &[n, 3])?)?;
+        d.set_item("barycentric", array(py, bary, &[n, 3])?)?;
     }
     Ok(d)
 }
@@ -224,7 +218,7 @@ fn wrap<'py>(
     // numpy's m[row, col]: glam's columns, transposed.
     let flat: Vec<f64> =
         solved.skinning.iter().flat_map(|m| m.transpose().to_cols_array()).collect();
-    let skinning = array_f64(py, flat, &[frames, b, 4, 4])?.unbind();
+    let skinning = array(py, flat, &[frames, b, 4, 4])?.unbind();
     let report = match level {
         ReportLevel::None => py.None(),
         _ => {
@@ -418,10 +412,10 @@ fn clip_tracks<'py>(
         )?;
         d.set_item("path", path)?;
         let k = t.times.len();
-        d.set_item("times", array_f32(py, t.times, &[k])?)?;
+        d.set_item("times", array(py, t.times, &[k])?)?;
         let values: Vec<f32> =
             t.values.iter().flat_map(|v| v.to_array()[..comps].to_vec()).collect();
-        d.set_item("values", array_f32(py, values, &[k, comps])?)?;
+        d.set_item("values", array(py, values, &[k, comps])?)?;
         out.append(d)?;
     }
     Ok(out)

@@ -3,7 +3,7 @@
 //! core's defaults; matrices are numpy `[4, 4]` row-major with column
 //! vectors, quaternions `x, y, z, w`.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Mat4, Quat};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -11,83 +11,22 @@ use super::convert::*;
 use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::rig::{PyClip, PyRig};
+use super::serde_py::{from_py, to_py_object};
 use crate::error::CaudalError;
 use crate::rig::Rig;
 use crate::spring::{
     output_offsets, simulate as simulate_core, step_many, SpringParams, TailChain, TailSpring,
-    Units,
 };
 
-/// Parameters from keyword arguments (or a dict of overrides); unknown
-/// names are errors. Shared by every binding that takes spring settings.
-pub(super) fn params_from(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
-    params_named(kwargs, "")
-}
-
-/// As [`params_from`], errors naming the field as `{prefix}{name}` (bake
-/// takes the settings as a `spring=` dict: `spring.carry_deg`).
+/// Parameters from keyword arguments (or a dict of overrides) with the
+/// core's defaults; errors name the field as `{prefix}{name}` (bake takes
+/// the settings as a `spring=` dict: `spring.carry_deg`). Shared by every
+/// binding that takes spring settings.
 pub(super) fn params_named(
     kwargs: Option<&Bound<'_, PyDict>>,
     prefix: &str,
 ) -> PyResult<SpringParams> {
-    let mut p = SpringParams::default();
-    let Some(kw) = kwargs else { return Ok(p) };
-    for (k, v) in kw.iter() {
-        let name: String = k.extract()?;
-        let key = format!("{prefix}{name}");
-        let f = |v: &Bound<'_, PyAny>| -> PyResult<f32> {
-            v.extract::<f32>().map_err(|_| {
-                super::errors::to_py(CaudalError::param(key.clone(), "must be a number"))
-            })
-        };
-        let b = |v: &Bound<'_, PyAny>| -> PyResult<bool> {
-            v.extract::<bool>().map_err(|_| {
-                super::errors::to_py(CaudalError::param(key.clone(), "must be True or False"))
-            })
-        };
-        let vec3 = |v: &Bound<'_, PyAny>| -> PyResult<Vec3> {
-            let (d, _) = f32_flat(v, &key, &[Some(3)])?;
-            Ok(Vec3::new(d[0], d[1], d[2]))
-        };
-        match name.as_str() {
-            "root_frequency" => p.root_frequency = f(&v)?,
-            "tip_frequency_ratio" => p.tip_frequency_ratio = f(&v)?,
-            "damping_ratio" => p.damping_ratio = f(&v)?,
-            "gravity" => p.gravity = f(&v)?,
-            "carry_deg" => p.carry_deg = f(&v)?,
-            "forward_plane" => p.forward_plane = b(&v)?,
-            "coupling_rate" => p.coupling_rate = f(&v)?,
-            "stop_deg" => p.stop_deg = f(&v)?,
-            "bend_capacity" => p.bend_capacity = f(&v)?,
-            "ground" => p.ground = b(&v)?,
-            "floor_height" => p.floor_height = f(&v)?,
-            "clearance" => p.clearance = f(&v)?,
-            "contact_damping" => p.contact_damping = f(&v)?,
-            "rest_curve" => p.rest_curve = f(&v)?,
-            "segment_reference" => p.segment_reference = f(&v)?,
-            "substep_rate" => p.substep_rate = f(&v)?,
-            "max_substeps" => {
-                p.max_substeps = v
-                    .extract::<u32>()
-                    .map_err(|_| super::errors::to_py(CaudalError::param(key.clone(), "must be a whole number >= 1")))?
-            }
-            "teleport_distance" => p.teleport_distance = f(&v)?,
-            "units_per_metre" => {
-                p.units = if v.is_none() { Units::Auto } else { Units::PerMetre(f(&v)?) };
-            }
-            "forward" => p.forward = vec3(&v)?,
-            "up" => p.up = vec3(&v)?,
-            _ => {
-                return Err(CaudalError::param(
-                    key,
-                    "unknown spring parameter (root_frequency, tip_frequency_ratio, damping_ratio, gravity, carry_deg, \
-                     forward_plane, coupling_rate, stop_deg, bend_capacity, ground, floor_height, clearance, contact_damping, rest_curve, \
-                     segment_reference, substep_rate, max_substeps, teleport_distance, units_per_metre, forward, up)",
-                ))
-                .py_err()
-            }
-        }
-    }
+    let p: SpringParams = from_py(prefix, kwargs.map(|k| k.as_any()))?;
     // Named as passed: `carry_deg` to TailSpring, `spring.carry_deg` to bake.
     p.validate()
         .map_err(|e| match prefix.strip_suffix('.') {
@@ -162,7 +101,7 @@ impl PyTailSpring {
         chain: Option<&Bound<'_, PyAny>>,
         params: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let p = params_from(params)?;
+        let p = params_named(params, "")?;
         let chain = chain_from(&rig.inner, chain)?;
         let names = rig.inner.joint_names();
         let bones = chain.bones.iter().map(|&j| names[j].clone()).collect();
@@ -253,14 +192,14 @@ impl PyTailSpring {
     fn frequencies<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let f = self.inner.frequencies();
         let n = f.len();
-        array_f32(py, f, &[n])
+        array(py, f, &[n])
     }
     /// f32[K]: link lengths in the parent's local units.
     #[getter]
     fn lengths<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let l = self.inner.lengths();
         let n = l.len();
-        array_f32(py, l, &[n])
+        array(py, l, &[n])
     }
     /// World units per metre used for gravity, floor, clearance, teleport.
     #[getter]
@@ -279,8 +218,8 @@ impl PyTailSpring {
         self.inner.bend_capacity()
     }
     /// The parameters in force, as a dict of the keyword names.
-    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        params_dict(py, self.inner.params())
+    fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py_object(py, self.inner.params())
     }
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -330,53 +269,20 @@ fn simulate<'py>(
     chain: Option<&Bound<'py, PyAny>>,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let p = params_from(params)?;
+    let p = params_named(params, "")?;
     let chain = chain_from(&rig.inner, chain)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let k = chain.bones.len();
     let track = py.core(move || simulate_core(&r, &c, &chain, &p))?;
     let frames = track.frame_count();
-    array_f32(py, track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[frames, k, 4])
-}
-
-/// Spring parameters as a dict of the keyword names `TailSpring` takes.
-fn params_dict<'py>(py: Python<'py>, p: &SpringParams) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("root_frequency", p.root_frequency)?;
-    d.set_item("tip_frequency_ratio", p.tip_frequency_ratio)?;
-    d.set_item("damping_ratio", p.damping_ratio)?;
-    d.set_item("gravity", p.gravity)?;
-    d.set_item("carry_deg", p.carry_deg)?;
-    d.set_item("forward_plane", p.forward_plane)?;
-    d.set_item("coupling_rate", p.coupling_rate)?;
-    d.set_item("stop_deg", p.stop_deg)?;
-    d.set_item("bend_capacity", p.bend_capacity)?;
-    d.set_item("ground", p.ground)?;
-    d.set_item("floor_height", p.floor_height)?;
-    d.set_item("clearance", p.clearance)?;
-    d.set_item("contact_damping", p.contact_damping)?;
-    d.set_item("rest_curve", p.rest_curve)?;
-    d.set_item("segment_reference", p.segment_reference)?;
-    d.set_item("substep_rate", p.substep_rate)?;
-    d.set_item("max_substeps", p.max_substeps)?;
-    d.set_item("teleport_distance", p.teleport_distance)?;
-    d.set_item(
-        "units_per_metre",
-        match p.units {
-            Units::Auto => None,
-            Units::PerMetre(u) => Some(u),
-        },
-    )?;
-    d.set_item("forward", p.forward.to_array())?;
-    d.set_item("up", p.up.to_array())?;
-    Ok(d)
+    array(py, track.rotations.iter().flat_map(|q| q.to_array()).collect(), &[frames, k, 4])
 }
 
 /// The spring's default parameters (SPEC S1-S8), as a dict of the keyword
 /// names `TailSpring`, `simulate` and `bake(spring=...)` take.
 #[pyfunction]
-fn spring_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
-    params_dict(py, &SpringParams::default())
+fn spring_defaults(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_py_object(py, &SpringParams::default())
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -60,7 +60,7 @@ pub(crate) fn rows_list<'py>(
         x.set_item("torn_edges", row.torn_edges)?;
         x.set_item("worst", worst(py, &row.worst)?)?;
         if ratios {
-            x.set_item("ratios", array_f32(py, row.ratios.clone(), &[row.ratios.len()])?)?;
+            x.set_item("ratios", array(py, row.ratios.clone(), &[row.ratios.len()])?)?;
         }
         rows.append(x)?;
     }

@@ -78,6 +78,19 @@ impl Clip {
         Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: None })
     }
 
+    /// A clip sampled every `1 / rate` seconds: it lasts from its first
+    /// frame to its last, `(frames - 1) / rate`.
+    pub fn at_rate(
+        name: impl Into<String>,
+        rate: f32,
+        joint_count: usize,
+        locals: Vec<Trs>,
+    ) -> Result<Self> {
+        let frames = locals.len().checked_div(joint_count).unwrap_or(0);
+        let duration = if frames > 1 && rate > 0.0 { (frames - 1) as f32 / rate } else { 0.0 };
+        Clip::new(name, rate, duration, joint_count, locals)
+    }
+
     /// A clip keyed at explicit `times` (seconds, finite, >= 0, strictly
     /// increasing, one per frame). Its `duration` is the last time.
     pub fn keyed(

@@ -14,7 +14,7 @@ pub use clip::Clip;
 pub use fingers::{names_digit, names_hand, FingerMerge};
 pub use pose::{world_matrices, world_matrices_into};
 pub use roles::{JointRoles, RoleOverrides, RoleRule, RoleSource};
-pub use skinning::{skin_matrices, skin_vertices, skin_vertices_into};
+pub use skinning::{skin_frames, skin_matrices, skin_vertices, skin_vertices_into};
 pub use table::{
     normalize_weights, Influences, Rig, RigParts, EXACT_WEIGHT_SUM, WEIGHT_SUM_TOLERANCE,
 };

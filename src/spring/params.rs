@@ -2,6 +2,7 @@
 //! physical ones scale with the model's size.
 
 use glam::Vec3;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{CaudalError, Result};
 
@@ -105,8 +106,11 @@ pub enum Units {
     PerMetre(f32),
 }
 
-/// Parameters of one tail spring. `Default` gives the article's values.
-#[derive(Clone, Debug, PartialEq)]
+/// Parameters of one tail spring. `Default` gives the article's values;
+/// serde names are the keyword names of the Python API, a missing one takes
+/// its default.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SpringParams {
     /// Root link frequency `f`, Hz; `ω = 2π f`.
     pub root_frequency: f32,
@@ -126,6 +130,7 @@ pub struct SpringParams {
     /// Keep every particle below the root behind the forward-facing plane
     /// through the tail root (so the tail never swings between the legs;
     /// above the root lies the back, where a curled tail may rest).
+    #[serde(deserialize_with = "bool_only")]
     pub forward_plane: bool,
     /// Bend coupling rate `k`, 1/s; 0 disables coupling.
     pub coupling_rate: f32,
@@ -135,6 +140,7 @@ pub struct SpringParams {
     /// chain too short for its skin's thickness; 0 = off.
     pub bend_capacity: f32,
     /// Ground contact on or off.
+    #[serde(deserialize_with = "bool_only")]
     pub ground: bool,
     /// Floor height `g0`, metres (see [`Units`]); world Y.
     pub floor_height: f32,
@@ -153,11 +159,14 @@ pub struct SpringParams {
     pub max_substeps: u32,
     /// Teleport threshold, metres (see [`Units`]); `f32::INFINITY` disables.
     pub teleport_distance: f32,
-    /// Metres to world units.
+    /// Metres to world units; `units_per_metre` for serde (none: [`Units::Auto`]).
+    #[serde(rename = "units_per_metre", with = "units_per_metre")]
     pub units: Units,
     /// The character's facing direction in bind space (glTF: +Z).
+    #[serde(with = "xyz")]
     pub forward: Vec3,
     /// The character's up direction in bind space (core space: +Y).
+    #[serde(with = "xyz")]
     pub up: Vec3,
 }
 
@@ -293,4 +302,52 @@ impl SpringParams {
         }
         Ok(())
     }
+}
+
+/// [`Units`] as an optional number: none for [`Units::Auto`].
+mod units_per_metre {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::Units;
+
+    pub fn serialize<S: Serializer>(units: &Units, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match units {
+            Units::Auto => s.serialize_none(),
+            Units::PerMetre(u) => s.serialize_some(u),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Units, D::Error> {
+        Ok(Option::<f32>::deserialize(d)?.map_or(Units::Auto, Units::PerMetre))
+    }
+}
+
+/// A direction as its three components `[x, y, z]`.
+mod xyz {
+    use glam::Vec3;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &Vec3, s: S) -> std::result::Result<S::Ok, S::Error> {
+        v.to_array().as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec3, D::Error> {
+        Ok(Vec3::from_array(<[f32; 3]>::deserialize(d)?))
+    }
+}
+
+/// A switch from a boolean only: a format that reads any value as a truth
+/// (Python's `bool("off")` is true) must not turn a typo into "on".
+fn bool_only<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
+    struct Switch;
+    impl serde::de::Visitor<'_> for Switch {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("True or False")
+        }
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> std::result::Result<bool, E> {
+            Ok(v)
+        }
+    }
+    d.deserialize_any(Switch)
 }

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import caudal
 from caudal.cli.paths import gltf_output
@@ -133,6 +134,12 @@ def pairs(field: str, items: list[str]) -> dict[str, str]:
     return out
 
 
+def as_spring(values: Mapping[str, float | bool]) -> caudal.SpringParams | None:
+    """Parsed ``--spring`` items as the spring's keywords (None when empty);
+    the core checks every name and value."""
+    return cast("caudal.SpringParams", dict(values)) if values else None
+
+
 def spring_value(text: str) -> float | bool:
     """A number, or on/off for the switches (ground, forward_plane)."""
     switch = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
@@ -250,10 +257,10 @@ def run(args: argparse.Namespace) -> int:
 
     def bake_one(unit: tuple[caudal.Character, caudal.Rig, str]) -> caudal.Bake:
         ch, rig, name = unit
-        return caudal.bake(ch, rig, [name], loops=loops or None, spring=spring or None)
+        return caudal.bake(ch, rig, [name], loops=loops or None, spring=as_spring(spring))
 
     bakes = each("baking", todo, bake_one, name=lambda unit: unit[2])
-    tracks: list[dict[str, Any]] = [t for b in bakes for t in b.tracks()]
+    tracks: list[caudal.Track] = [t for b in bakes for t in b.tracks()]
     entries: list[dict[str, Any]] = []
     for ch, _rig, report in repaired:
         baked = [c.summary() for b in bakes if b.character == ch.index for c in b.clips]

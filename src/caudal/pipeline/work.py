@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import caudal
-from caudal.cli.tail import repair, report_json
+from caudal.cli.tail import as_spring, repair, report_json
 from caudal.pipeline.inputs import Job
 from caudal.pipeline.settings import RepairSettings
 
@@ -41,7 +41,7 @@ class CharacterWork:
     animation tracks its bake adds to the file."""
 
     entry: dict[str, Any]
-    tracks: list[dict[str, Any]]
+    tracks: list[caudal.Track]
 
 
 def sha256(data: bytes) -> str:
@@ -150,18 +150,18 @@ def character_work(
     A character with no chain has nothing to bake or measure."""
     start = time.perf_counter()
     has_chain = any(p["decision"] == "chain" for p in report["parts"])
-    tracks: list[dict[str, Any]] = []
-    baked: list[dict[str, Any]] = []
+    tracks: list[caudal.Track] = []
+    baked: list[caudal.BakeSummary] = []
     if settings.bake and has_chain and names:
         bake = caudal.bake(
-            ch, rig, names, loops=dict(settings.loops) or None, spring=dict(settings.spring) or None
+            ch, rig, names, loops=dict(settings.loops) or None, spring=as_spring(settings.spring)
         )
         tracks = bake.tracks()
         baked = [c.summary() for c in bake.clips]
     stretch: list[dict[str, Any]] = []
     if settings.samples > 0 and has_chain and names:
         stretch = caudal.stretch_table(
-            ch, names, samples=settings.samples, spring=dict(settings.spring) or None
+            ch, names, samples=settings.samples, spring=as_spring(settings.spring)
         )
     entry = {
         "character": ch.index,
@@ -176,7 +176,7 @@ def character_work(
     return CharacterWork(entry, tracks)
 
 
-def encode(model: caudal.Model, rigs: list[caudal.Rig], tracks: list[dict[str, Any]]) -> bytes:
+def encode(model: caudal.Model, rigs: list[caudal.Rig], tracks: list[caudal.Track]) -> bytes:
     """The repaired file's bytes, written by ``Model.write`` (the same
     writer as ``caudal tail``) into a private folder and read back."""
     with tempfile.TemporaryDirectory(prefix="caudal-batch-") as tmp:
