@@ -269,7 +269,196 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
     Ok(order)
 }
 
+/// Checks the bind-pose mesh: vertices present and finite, triangle
+/// corners in range, an extent to measure.
+fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
+    let n = vertices.len();
+    if n == 0 {
+        return Err(CaudalError::EmptyMesh {
+            field: "vertices".into(),
+            message: "no vertices".into(),
+        });
+    }
+    // No triangles is a point cloud: enough for skinning and the surface
+    // solve; the stages that read the surface ask for it
+    // (`require_triangles`).
+    check_finite_vec3("vertices", vertices)?;
+    for (t, tri) in triangles.iter().enumerate() {
+        for &i in tri {
+            if i as usize >= n {
+                return Err(CaudalError::IndexOutOfRange {
+                    field: "triangles".into(),
+                    index: t,
+                    value: i as i64,
+                    bound: n,
+                });
+            }
+        }
+    }
+    check_measurable(vertices, triangles)
+}
+
+/// Checks the joints (at least one, one parent each, unique names, a
+/// forest) and returns them parents first.
+fn check_joints(joint_names: &[String], parents: &[Option<usize>]) -> Result<Vec<usize>> {
+    let jn = joint_names.len();
+    if jn == 0 {
+        return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
+    }
+    if parents.len() != jn {
+        return Err(CaudalError::shape(
+            "parents",
+            format!("{} parents for {} joints", parents.len(), jn),
+        ));
+    }
+    let mut seen = HashMap::with_capacity(jn);
+    for name in joint_names {
+        if seen.insert(name.as_str(), ()).is_some() {
+            return Err(CaudalError::DuplicateName { name: name.clone() });
+        }
+    }
+    topological_order(joint_names, parents)
+}
+
+/// The bind world matrices and their inverses, from either or both (which
+/// must then agree). What was given is checked before the other is
+/// derived: a singular matrix would otherwise surface as a NaN in a field
+/// the caller never passed.
+fn bind_pair(
+    bind_world: Option<Vec<Mat4>>,
+    inverse_bind: Option<Vec<Mat4>>,
+    joint_names: &[String],
+) -> Result<(Vec<Mat4>, Vec<Mat4>)> {
+    let jn = joint_names.len();
+    for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)] {
+        let Some(m) = m else { continue };
+        if m.len() != jn {
+            return Err(CaudalError::shape(
+                field,
+                format!("{} matrices for {} joints", m.len(), jn),
+            ));
+        }
+        check_finite_mat(field, m)?;
+        if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
+            return Err(CaudalError::Parameter {
+                field: field.into(),
+                message: format!("matrix of joint {:?} is singular", joint_names[j]),
+            });
+        }
+    }
+    match (bind_world, inverse_bind) {
+        (Some(b), Some(ib)) => {
+            check_bind_pair(&b, &ib, joint_names)?;
+            Ok((b, ib))
+        }
+        (Some(b), None) => {
+            let ib = b.iter().map(|m| m.inverse()).collect();
+            Ok((b, ib))
+        }
+        (None, Some(ib)) => {
+            let b = ib.iter().map(|m| m.inverse()).collect();
+            Ok((b, ib))
+        }
+        (None, None) => Err(CaudalError::shape(
+            "bind_matrices",
+            "either bind world matrices or inverse bind matrices are required",
+        )),
+    }
+}
+
+/// Checks the skin weights of `n` vertices over `jn` joints: rows that
+/// cover the table, joints in range, finite non-negative weights, every
+/// vertex influenced and (unless `normalize` rescales them) summing to one.
+fn check_influences(
+    influences: &mut Influences,
+    n: usize,
+    jn: usize,
+    normalize: bool,
+) -> Result<()> {
+    if influences.offsets.len() != n + 1 {
+        return Err(CaudalError::shape(
+            "skin_joints",
+            format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
+        ));
+    }
+    if influences.joints.len() != influences.weights.len() {
+        return Err(CaudalError::shape("skin_weights", "joint and weight counts differ"));
+    }
+    if influences.offsets[0] != 0
+        || influences.offsets.windows(2).any(|w| w[1] < w[0])
+        || *influences.offsets.last().unwrap() as usize != influences.joints.len()
+    {
+        return Err(CaudalError::shape(
+            "skin_joints",
+            "row offsets are not increasing or do not cover the rows",
+        ));
+    }
+    for (i, &j) in influences.joints.iter().enumerate() {
+        if j as usize >= jn {
+            return Err(CaudalError::IndexOutOfRange {
+                field: "skin_joints".into(),
+                index: i,
+                value: j as i64,
+                bound: jn,
+            });
+        }
+    }
+    for (i, &w) in influences.weights.iter().enumerate() {
+        if !w.is_finite() {
+            return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
+        }
+        if w < 0.0 {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!("negative weight {w} at position {i}"),
+            });
+        }
+    }
+    for v in 0..n {
+        let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
+        let sum: f32 = influences.weights[a..b].iter().sum();
+        if sum <= 1e-8 {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!("vertex {v} has weights summing to 0 (no influence)"),
+            });
+        }
+        if normalize {
+            normalize_weights(&mut influences.weights[a..b]);
+        } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!(
+                    "weights of vertex {v} sum to {sum} (must be 1 within {WEIGHT_SUM_TOLERANCE}; pass normalize=True to rescale)"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The rest pose's locals: the given ones, checked, else the bind pose's.
+fn rest_locals(
+    rest_local: Option<Vec<Trs>>,
+    parents: &[Option<usize>],
+    bind_world: &[Mat4],
+) -> Result<Vec<Trs>> {
+    let Some(r) = rest_local else { return Ok(neutral_locals(parents, bind_world)) };
+    if r.len() != parents.len() {
+        return Err(CaudalError::shape(
+            "rest_translations",
+            format!("{} rest transforms for {} joints", r.len(), parents.len()),
+        ));
+    }
+    if let Some(i) = r.iter().position(|t| !t.is_finite()) {
+        return Err(CaudalError::NonFinite { field: "rest_translations".into(), index: i });
+    }
+    Ok(r)
+}
+
 impl Rig {
+    /// A checked rig from its parts: the mesh, the joints, the bind pair,
+    /// the skin weights (normalised when asked), then the rest pose.
     pub fn new(parts: RigParts) -> Result<Rig> {
         let RigParts {
             vertices,
@@ -282,171 +471,11 @@ impl Rig {
             rest_local,
             normalize,
         } = parts;
-        let n = vertices.len();
-        if n == 0 {
-            return Err(CaudalError::EmptyMesh {
-                field: "vertices".into(),
-                message: "no vertices".into(),
-            });
-        }
-        // No triangles is a point cloud: enough for skinning and the surface
-        // solve; the stages that read the surface ask for it
-        // (`require_triangles`).
-        check_finite_vec3("vertices", &vertices)?;
-        for (t, tri) in triangles.iter().enumerate() {
-            for &i in tri {
-                if i as usize >= n {
-                    return Err(CaudalError::IndexOutOfRange {
-                        field: "triangles".into(),
-                        index: t,
-                        value: i as i64,
-                        bound: n,
-                    });
-                }
-            }
-        }
-        check_measurable(&vertices, &triangles)?;
-
-        let jn = joint_names.len();
-        if jn == 0 {
-            return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
-        }
-        if parents.len() != jn {
-            return Err(CaudalError::shape(
-                "parents",
-                format!("{} parents for {} joints", parents.len(), jn),
-            ));
-        }
-        let mut seen = HashMap::with_capacity(jn);
-        for name in &joint_names {
-            if seen.insert(name.as_str(), ()).is_some() {
-                return Err(CaudalError::DuplicateName { name: name.clone() });
-            }
-        }
-        let order = topological_order(&joint_names, &parents)?;
-
-        // Check what was given before deriving the other: a singular matrix
-        // would otherwise surface as a NaN in a field the caller never passed.
-        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)]
-        {
-            let Some(m) = m else { continue };
-            if m.len() != jn {
-                return Err(CaudalError::shape(
-                    field,
-                    format!("{} matrices for {} joints", m.len(), jn),
-                ));
-            }
-            check_finite_mat(field, m)?;
-            if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
-                return Err(CaudalError::Parameter {
-                    field: field.into(),
-                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
-                });
-            }
-        }
-        let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
-            (Some(b), Some(ib)) => {
-                check_bind_pair(&b, &ib, &joint_names)?;
-                (b, ib)
-            }
-            (Some(b), None) => {
-                let ib = b.iter().map(|m| m.inverse()).collect();
-                (b, ib)
-            }
-            (None, Some(ib)) => {
-                let b = ib.iter().map(|m| m.inverse()).collect();
-                (b, ib)
-            }
-            (None, None) => {
-                return Err(CaudalError::shape(
-                    "bind_matrices",
-                    "either bind world matrices or inverse bind matrices are required",
-                ))
-            }
-        };
-
-        // Influences
-        if influences.offsets.len() != n + 1 {
-            return Err(CaudalError::shape(
-                "skin_joints",
-                format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
-            ));
-        }
-        if influences.joints.len() != influences.weights.len() {
-            return Err(CaudalError::shape("skin_weights", "joint and weight counts differ"));
-        }
-        if influences.offsets[0] != 0
-            || influences.offsets.windows(2).any(|w| w[1] < w[0])
-            || *influences.offsets.last().unwrap() as usize != influences.joints.len()
-        {
-            return Err(CaudalError::shape(
-                "skin_joints",
-                "row offsets are not increasing or do not cover the rows",
-            ));
-        }
-        for (i, &j) in influences.joints.iter().enumerate() {
-            if j as usize >= jn {
-                return Err(CaudalError::IndexOutOfRange {
-                    field: "skin_joints".into(),
-                    index: i,
-                    value: j as i64,
-                    bound: jn,
-                });
-            }
-        }
-        for (i, &w) in influences.weights.iter().enumerate() {
-            if !w.is_finite() {
-                return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
-            }
-            if w < 0.0 {
-                return Err(CaudalError::Weights {
-                    field: "skin_weights".into(),
-                    message: format!("negative weight {w} at position {i}"),
-                });
-            }
-        }
-        for v in 0..n {
-            let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
-            let sum: f32 = influences.weights[a..b].iter().sum();
-            if sum <= 1e-8 {
-                return Err(CaudalError::Weights {
-                    field: "skin_weights".into(),
-                    message: format!("vertex {v} has weights summing to 0 (no influence)"),
-                });
-            }
-            if normalize {
-                normalize_weights(&mut influences.weights[a..b]);
-            } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-                {
-                    return Err(CaudalError::Weights {
-                        field: "skin_weights".into(),
-                        message: format!(
-                            "weights of vertex {v} sum to {sum} (must be 1 within {WEIGHT_SUM_TOLERANCE}; pass normalize=True to rescale)"
-                        ),
-                    });
-                }
-            }
-        }
-
-        let rest_local = match rest_local {
-            Some(r) => {
-                if r.len() != jn {
-                    return Err(CaudalError::shape(
-                        "rest_translations",
-                        format!("{} rest transforms for {} joints", r.len(), jn),
-                    ));
-                }
-                if let Some(i) = r.iter().position(|t| !t.is_finite()) {
-                    return Err(CaudalError::NonFinite {
-                        field: "rest_translations".into(),
-                        index: i,
-                    });
-                }
-                r
-            }
-            None => neutral_locals(&parents, &bind_world),
-        };
-
+        check_mesh(&vertices, &triangles)?;
+        let order = check_joints(&joint_names, &parents)?;
+        let (bind_world, inverse_bind) = bind_pair(bind_world, inverse_bind, &joint_names)?;
+        check_influences(&mut influences, vertices.len(), joint_names.len(), normalize)?;
+        let rest_local = rest_locals(rest_local, &parents, &bind_world)?;
         Ok(Rig {
             vertices,
             triangles,
