@@ -407,6 +407,19 @@ fn release_claimed_skin(parts: &mut [PartGeometry], reports: &mut [PartReport], 
     }
 }
 
+/// The welded vertices (sorted) and collar (sorted, each once) of a group
+/// of merged components.
+fn merged_shells(group: &[usize], comps: &[Component]) -> (Vec<u32>, Vec<u32>) {
+    let mut welded: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+    welded.sort_unstable();
+    let mut collar: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+    collar.sort_unstable();
+    collar.dedup();
+    (welded, collar)
+}
+
 /// The rig's vertices behind welded vertices, sorted.
 fn rig_vertices(weld: &Weld, welded: &[u32]) -> Vec<u32> {
     let mut vertices: Vec<u32> =
@@ -510,13 +523,7 @@ impl Surface<'_> {
     ) -> Result<(PartReport, PartGeometry)> {
         let (rig, params, height) = (self.rig, self.params, self.height);
         let names = rig.joint_names();
-        let mut welded: Vec<u32> =
-            group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
-        welded.sort_unstable();
-        let mut collar: Vec<u32> =
-            group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
-        collar.sort_unstable();
-        collar.dedup();
+        let (welded, collar) = merged_shells(group, comps);
         let attachment = comps[group[0]].attachment;
         let region = self.region_of(attachment, comps[group[0]].join);
         let attach_name = attachment.map(|j| names[j].clone());
@@ -558,15 +565,7 @@ impl Surface<'_> {
                 root_vertices += grown;
             }
         }
-        if verdict.kind == Kind::Tail && part.length < params.min_tail_length_ratio * height {
-            verdict.kind = Kind::Small;
-            verdict.decision = Decision::Untouched;
-            verdict.reason = format!(
-                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
-                part.length / height,
-                params.min_tail_length_ratio
-            );
-        }
+        self.demote_stub(&mut verdict, part.length);
         let hangs_from = self.hangs_from(&mut verdict, attachment);
         let vertices = rig_vertices(self.weld, &part.welded);
         let before = bone_distance.mean(&vertices)?;
@@ -587,6 +586,20 @@ impl Surface<'_> {
         });
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// A tail shorter than `min_tail_length_ratio` is a stub: no chain.
+    fn demote_stub(&self, verdict: &mut super::decide::Verdict, length: f32) {
+        let (params, height) = (self.params, self.height);
+        if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
+            verdict.kind = Kind::Small;
+            verdict.decision = Decision::Untouched;
+            verdict.reason = format!(
+                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
+                length / height,
+                params.min_tail_length_ratio
+            );
+        }
     }
 
     /// The part's region. On the trunk, where along it the part joins

@@ -17,8 +17,11 @@ const NORMALIZED_WEIGHT_SUM: f32 = 2e-6;
 /// One primitive that contributed vertices to a character's rig.
 #[derive(Clone, Debug)]
 pub struct PrimitiveInfo {
+    /// Index of the glTF mesh.
     pub mesh: usize,
+    /// Index of the primitive within its mesh.
     pub primitive: usize,
+    /// Index of the node that instances the mesh.
     pub node: usize,
     /// The glTF skin, or `None` for a mesh node parented to a joint (bound
     /// rigidly to `rigid_joint`).
@@ -30,6 +33,7 @@ pub struct PrimitiveInfo {
     /// First vertex in the file's global order (see the module doc): the
     /// same as `vertex_offset` in a one-character file.
     pub file_vertex_offset: usize,
+    /// Vertices the primitive gives the rig.
     pub vertex_count: usize,
     /// Influences per vertex in the file (4 per JOINTS_n set).
     pub max_influences: usize,
@@ -38,9 +42,12 @@ pub struct PrimitiveInfo {
     pub weights_normalized: bool,
 }
 
+/// One glTF skin, as the character it binds sees it.
 #[derive(Clone, Debug)]
 pub struct SkinInfo {
+    /// Index of the skin in the file.
     pub index: usize,
+    /// The skin's name in the file, if it has one.
     pub name: Option<String>,
     /// The character the skin belongs to.
     pub character: usize,
@@ -50,14 +57,20 @@ pub struct SkinInfo {
     pub bind_from_file: Mat4,
 }
 
+/// What one of the file's animations drives, without sampling it.
 #[derive(Clone, Debug)]
 pub struct AnimationInfo {
+    /// Index of the animation in the file.
     pub index: usize,
+    /// The animation's name (`animation_<index>` when the file gives none).
     pub name: String,
+    /// Last key time over all its channels, seconds.
     pub duration: f32,
+    /// Number of channels.
     pub channels: usize,
     /// Joints driven by the animation, as (character, joint).
     pub animated_joints: Vec<(usize, usize)>,
+    /// Target paths the channels animate (`translation`, `rotation`, `scale`, `weights`), each once.
     pub paths: Vec<String>,
 }
 
@@ -65,6 +78,7 @@ pub struct AnimationInfo {
 /// what makes skins one character).
 #[derive(Clone, Debug)]
 pub struct Character {
+    /// Index of the character in the file (its order by first skin).
     pub index: usize,
     /// A label: the first skin's name, else the node holding the skeleton,
     /// else the root joint's name; unique in the file.
@@ -73,6 +87,7 @@ pub struct Character {
     pub rig: Rig,
     /// Node index of each rig joint.
     pub joint_nodes: Vec<usize>,
+    /// The primitives whose vertices make up the rig, in rig vertex order.
     pub primitives: Vec<PrimitiveInfo>,
     /// The file's skins that bind this character.
     pub skins: Vec<usize>,
@@ -85,14 +100,18 @@ pub struct Character {
 /// the writer needs to put them back.
 #[derive(Clone, Debug)]
 pub struct GltfModel {
+    /// The file's path or the caller's label, for error messages.
     pub label: String,
     /// Every skinned character, by first skin in file order.
     pub characters: Vec<Character>,
+    /// Every skin of the file, in file order.
     pub skins: Vec<SkinInfo>,
+    /// What each of the file's animations drives, in file order.
     pub animations: Vec<AnimationInfo>,
     /// Mesh nodes that are neither skinned nor under a joint (static props):
     /// part of no character.
     pub static_meshes: Vec<usize>,
+    /// The exporter named in `asset.generator`, if any.
     pub generator: Option<String>,
     /// What the reader let through but a user should know (a required
     /// extension it ignored, ...).
@@ -1112,6 +1131,7 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 }
 
 impl GltfModel {
+    /// Index of the animation called `name`; an unknown name is an error listing the file's animations.
     pub fn animation_index(&self, name: &str) -> Result<usize> {
         self.animations.iter().position(|a| a.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.animations.iter().map(|a| a.name.as_str()).collect();
@@ -1176,6 +1196,7 @@ impl GltfModel {
         self.doc.nodes().filter_map(|n| n.name().map(str::to_string)).collect()
     }
 
+    /// The folder the file was read from (external buffers resolve there), if it came from a file.
     pub fn source_dir(&self) -> Option<&Path> {
         self.base_dir.as_deref()
     }

@@ -16,10 +16,14 @@ use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{normalize_weights, Rig};
 
+/// The joint property an animation channel drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrackPath {
+    /// Joint translation (xyz, in its parent's space).
     Translation,
+    /// Joint rotation (an xyzw unit quaternion).
     Rotation,
+    /// Joint scale (xyz).
     Scale,
 }
 
@@ -38,17 +42,21 @@ impl TrackPath {
 /// an existing channel on the same joint and path is replaced).
 #[derive(Clone, Debug)]
 pub struct AnimationTrack {
+    /// Name of the animation the channel joins.
     pub animation: String,
     /// The character whose joint this is.
     pub character: usize,
     /// Joint index in that character's rig (new joints included).
     pub joint: usize,
+    /// The property keyed.
     pub path: TrackPath,
+    /// Key times, seconds, strictly increasing.
     pub times: Vec<f32>,
     /// xyz for translation and scale, xyzw quaternions for rotation.
     pub values: Vec<Vec4>,
 }
 
+/// How a model is written.
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// Write a .gltf (JSON with an embedded base64 buffer) instead of GLB;

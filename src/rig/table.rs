@@ -37,8 +37,11 @@ pub fn normalize_weights(ws: &mut [f32]) {
 /// per vertex, including more than glTF's four per attribute set.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Influences {
+    /// Row starts: vertex `v`'s influences are `offsets[v]..offsets[v + 1]` (one more entry than vertices).
     pub offsets: Vec<u32>,
+    /// Joint of each influence.
     pub joints: Vec<u32>,
+    /// Weight of each influence (in a rig, each vertex's sum to one).
     pub weights: Vec<f32>,
 }
 
@@ -70,10 +73,12 @@ impl Influences {
         }
     }
 
+    /// Number of vertices (rows).
     pub fn vertex_count(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
 
+    /// The joints and weights of vertex `v`.
     #[inline]
     pub fn of(&self, v: usize) -> (&[u32], &[f32]) {
         let (a, b) = (self.offsets[v] as usize, self.offsets[v + 1] as usize);
@@ -120,14 +125,20 @@ impl Influences {
 /// The plain, unvalidated parts of a rig. [`Rig::new`] checks them.
 #[derive(Clone, Debug, Default)]
 pub struct RigParts {
+    /// Bind-pose vertex positions.
     pub vertices: Vec<Vec3>,
+    /// Triangles as vertex indices (none for a point cloud).
     pub triangles: Vec<[u32; 3]>,
+    /// The skin weights, one row per vertex.
     pub influences: Influences,
+    /// Joint names, unique.
     pub joint_names: Vec<String>,
+    /// Each joint's parent (`None` at a root).
     pub parents: Vec<Option<usize>>,
     /// Joint world matrices at the bind pose. Either this or
     /// `inverse_bind` must be given; the other is derived.
     pub bind_world: Option<Vec<Mat4>>,
+    /// The inverse of each joint's bind world matrix (the glTF inverse bind).
     pub inverse_bind: Option<Vec<Mat4>>,
     /// Rest (default node) pose locals; derived from the bind pose if absent.
     pub rest_local: Option<Vec<Trs>>,
@@ -489,6 +500,7 @@ impl Rig {
         })
     }
 
+    /// The rig's parts, to change one and build a new rig with [`Rig::new`].
     pub fn to_parts(&self) -> RigParts {
         RigParts {
             vertices: self.vertices.clone(),
@@ -503,27 +515,35 @@ impl Rig {
         }
     }
 
+    /// Bind-pose vertex positions.
     pub fn vertices(&self) -> &[Vec3] {
         &self.vertices
     }
+    /// Triangles as vertex indices (empty for a point cloud).
     pub fn triangles(&self) -> &[[u32; 3]] {
         &self.triangles
     }
+    /// The skin weights.
     pub fn influences(&self) -> &Influences {
         &self.influences
     }
+    /// Joint names.
     pub fn joint_names(&self) -> &[String] {
         &self.joint_names
     }
+    /// Each joint's parent (`None` at a root).
     pub fn parents(&self) -> &[Option<usize>] {
         &self.parents
     }
+    /// Each joint's world matrix at the bind pose.
     pub fn bind_world(&self) -> &[Mat4] {
         &self.bind_world
     }
+    /// The inverse of each joint's bind world matrix.
     pub fn inverse_bind(&self) -> &[Mat4] {
         &self.inverse_bind
     }
+    /// The rest pose's local transforms (the file's default node pose).
     pub fn rest_local(&self) -> &[Trs] {
         &self.rest_local
     }
@@ -542,13 +562,16 @@ impl Rig {
         }
         Ok(())
     }
+    /// Number of vertices.
     pub fn vertex_count(&self) -> usize {
         self.vertices.len()
     }
+    /// Number of joints.
     pub fn joint_count(&self) -> usize {
         self.joint_names.len()
     }
 
+    /// The joint called `name`, if there is one.
     pub fn joint_index(&self, name: &str) -> Option<usize> {
         self.joint_names.iter().position(|n| n == name)
     }
@@ -570,6 +593,7 @@ impl Rig {
             && self.parents[..j] == base.parents[..]
     }
 
+    /// The joints whose parent is `j`, in index order.
     pub fn children(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
         self.parents.iter().enumerate().filter(move |(_, p)| **p == Some(j)).map(|(i, _)| i)
     }

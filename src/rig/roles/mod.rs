@@ -50,10 +50,14 @@ pub enum RoleRule {
     Topology(String),
 }
 
+/// Which joint plays a role, and the rule that chose it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoleSource {
+    /// The role (`pelvis`, `spine`, `neck`, `head`, `thigh.L`, ...).
     pub role: String,
+    /// The joint playing it.
     pub joint: usize,
+    /// How it was found.
     pub rule: RoleRule,
     /// What the rule overruled, in the user's words (a joint named like the
     /// role that structure did not pick), if anything.
@@ -63,24 +67,34 @@ pub struct RoleSource {
 /// User overrides by joint name; unknown names are errors.
 #[derive(Clone, Debug, Default)]
 pub struct RoleOverrides {
+    /// The pelvis joint's name.
     pub pelvis: Option<String>,
+    /// The spine joints' names, pelvis side first.
     pub spine: Option<Vec<String>>,
+    /// The neck joint's name.
     pub neck: Option<String>,
+    /// The head joint's name.
     pub head: Option<String>,
     /// Left, right.
     pub thighs: [Option<String>; 2],
+    /// Left, right.
     pub shins: [Option<String>; 2],
 }
 
+/// The roles of a rig's joints, found from the shape of its skeleton and skin.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct JointRoles {
+    /// Where the hind legs meet the trunk.
     pub pelvis: Option<usize>,
     /// From the pelvis upwards (pelvis excluded), up to the neck.
     pub spine: Vec<usize>,
+    /// The first trunk joint past the shoulders.
     pub neck: Option<usize>,
+    /// The heaviest joint at the trunk's far end.
     pub head: Option<usize>,
     /// Left, right (left is +X for a character facing +Z, as in glTF).
     pub thighs: [Option<usize>; 2],
+    /// The joint below each thigh: left, right.
     pub shins: [Option<usize>; 2],
     /// Every mirrored limb pair of the skeleton, legs first.
     pub limbs: Vec<LimbPair>,
