@@ -7,8 +7,8 @@ use glam::{Mat4, Quat, Vec3};
 /// Documented bounds for the fast-hip moves below, from the elastic stop
 /// (SPEC S5, 30 degrees): neighbouring joints' bend angles differ by at most
 /// the stop, and their bend rotations (which may point opposite ways in a
-/// whip's S-curve) by at most twice the stop. The shipped bug had one joint
-/// at 95 degrees against neighbours at 3: a difference of 92. Both bounds
+/// whip's S-curve) by at most twice the stop. The kink these bounds catch
+/// puts one joint at 95 degrees against neighbours at 3: a difference of 92. Both bounds
 /// must hold even while the forward plane overrides the stop.
 const BEND_DIFF_BOUND_DEG: f32 = 30.0 + 0.5;
 const KINK_BOUND_DEG: f32 = 60.0 + 0.5;
