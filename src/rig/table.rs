@@ -280,6 +280,19 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
     Ok(order)
 }
 
+/// An error naming `field` when entry `index` holds `value`, not below `bound`.
+fn check_index(field: &str, index: usize, value: u32, bound: usize) -> Result<()> {
+    if value as usize >= bound {
+        return Err(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index,
+            value: value as i64,
+            bound,
+        });
+    }
+    Ok(())
+}
+
 /// Checks the bind-pose mesh: vertices present and finite, triangle
 /// corners in range, an extent to measure.
 fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
@@ -296,14 +309,7 @@ fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
     check_finite_vec3("vertices", vertices)?;
     for (t, tri) in triangles.iter().enumerate() {
         for &i in tri {
-            if i as usize >= n {
-                return Err(CaudalError::IndexOutOfRange {
-                    field: "triangles".into(),
-                    index: t,
-                    value: i as i64,
-                    bound: n,
-                });
-            }
+            check_index("triangles", t, i, n)?;
         }
     }
     check_measurable(vertices, triangles)
@@ -405,14 +411,7 @@ fn check_influences(
         ));
     }
     for (i, &j) in influences.joints.iter().enumerate() {
-        if j as usize >= jn {
-            return Err(CaudalError::IndexOutOfRange {
-                field: "skin_joints".into(),
-                index: i,
-                value: j as i64,
-                bound: jn,
-            });
-        }
+        check_index("skin_joints", i, j, jn)?;
     }
     for (i, &w) in influences.weights.iter().enumerate() {
         if !w.is_finite() {
