@@ -1,6 +1,8 @@
 //! Clock: teleport, units, batch, bad input
 
-use super::creature::{crouch_clip, field_of, hips, metres, rest_hips, walk, Creature, HIPS};
+use super::creature::{
+    crouch_clip, field_of, hips, metres, rest_hips, started, walk, Creature, HIPS,
+};
 use caudal::spring::{
     bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units,
 };
@@ -9,9 +11,7 @@ use glam::{EulerRot, Mat4, Quat, Vec3};
 
 #[test]
 fn teleport_restarts_at_rest_but_a_fast_move_does_not() {
-    let (rig, chain) = Creature::new(4).build();
-    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
-    spring.step(rest_hips(), 0.0).unwrap();
+    let mut spring = started(4);
     for _ in 0..30 {
         spring.step(rest_hips(), 1.0 / 60.0).unwrap();
     }

@@ -227,3 +227,12 @@ pub fn field_of(e: &CaudalError) -> String {
         other => format!("{other:?}"),
     }
 }
+
+/// The spring of a `bones`-bone creature in metres, started at the rest
+/// hips (the rig it was made from already dropped: the spring owns its data).
+pub fn started(bones: usize) -> TailSpring {
+    let (rig, chain) = Creature::new(bones).build();
+    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
+    spring.step(rest_hips(), 0.0).unwrap();
+    spring
+}

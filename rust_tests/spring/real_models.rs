@@ -2,7 +2,7 @@
 //! hips, no end helper, 79 units tall) and the Quaternius Wolf (8 tail bones
 //! hanging off `Back`, not the pelvis).
 
-use super::creature::{field_of, hips, length_error, metres, rest_hips, walk, Creature};
+use super::creature::{field_of, hips, length_error, started, walk, Creature};
 use caudal::spring::{bend_angle, simulate, SpringParams, TailChain, TailSpring};
 use caudal::{Clip, Rig, Trs};
 use glam::{Quat, Vec3};
@@ -172,9 +172,7 @@ fn tail_chains_are_found_by_the_common_riggers_names() {
 
 #[test]
 fn a_long_hitch_is_capped_not_exploded() {
-    let (rig, chain) = Creature::new(5).build();
-    let mut spring = TailSpring::new(&rig, chain, metres()).unwrap();
-    spring.step(rest_hips(), 0.0).unwrap();
+    let mut spring = started(5);
     for f in 1..30 {
         spring.step(walk(f as f64 / 60.0), 1.0 / 60.0).unwrap();
     }
