@@ -70,22 +70,16 @@ impl Finder<'_> {
     /// The thighs and shins the user named (the rest are chosen once the
     /// head says which of several pairs at one junction is the hind one).
     pub fn named_legs(&self, roles: &mut JointRoles) -> Result<()> {
+        const FIELDS: [[&str; 2]; 2] =
+            [["roles.thighs[0]", "roles.thighs[1]"], ["roles.shins[0]", "roles.shins[1]"]];
         for side in 0..2 {
-            if let Some(n) = &self.overrides.thighs[side] {
-                let j = self.rig.require_joint(
-                    if side == 0 { "roles.thighs[0]" } else { "roles.thighs[1]" },
-                    n,
-                )?;
-                roles.thighs[side] = Some(j);
-                roles.push(&side_label("thigh", side), j, RoleRule::Override, None);
-            }
-            if let Some(n) = &self.overrides.shins[side] {
-                let j = self.rig.require_joint(
-                    if side == 0 { "roles.shins[0]" } else { "roles.shins[1]" },
-                    n,
-                )?;
-                roles.shins[side] = Some(j);
-                roles.push(&side_label("shin", side), j, RoleRule::Override, None);
+            let named = [&self.overrides.thighs[side], &self.overrides.shins[side]];
+            for (k, role) in ["thigh", "shin"].into_iter().enumerate() {
+                let Some(n) = named[k] else { continue };
+                let j = self.rig.require_joint(FIELDS[k][side], n)?;
+                let slots = if k == 0 { &mut roles.thighs } else { &mut roles.shins };
+                slots[side] = Some(j);
+                roles.push(&side_label(role, side), j, RoleRule::Override, None);
             }
         }
         Ok(())
@@ -147,25 +141,14 @@ impl Finder<'_> {
 
     /// The head: the user's, else the heaviest joint past the shoulders.
     fn head(&self, roles: &mut JointRoles, path: &[usize], from: usize) -> Result<Option<usize>> {
-        Ok(match &self.overrides.head {
-            Some(n) => {
-                let j = self.rig.require_joint("roles.head", n)?;
-                roles.push("head", j, RoleRule::Override, None);
-                Some(j)
-            }
-            None => self.axial.head_on(path, from, self.names()).map(|(i, by_name)| {
-                let rule = if by_name {
-                    RoleRule::Name(
-                        "of the heavy joints at the trunk's far end, the one named like a head"
-                            .into(),
-                    )
-                } else {
-                    RoleRule::Topology("the heaviest joint at the trunk's far end".into())
-                };
-                roles.push("head", path[i], rule, None);
-                path[i]
-            }),
-        })
+        const HEAD: OnPath = OnPath {
+            role: "head",
+            field: "roles.head",
+            by_name: "of the heavy joints at the trunk's far end, the one named like a head",
+            by_shape: "the heaviest joint at the trunk's far end",
+        };
+        let found = || self.axial.head_on(path, from, self.names());
+        self.on_path(roles, &HEAD, &self.overrides.head, path, found)
     }
 
     /// The neck: the user's, else the trunk joint between the shoulders and
@@ -177,26 +160,41 @@ impl Finder<'_> {
         from: usize,
         head_at: Option<usize>,
     ) -> Result<Option<usize>> {
-        Ok(match &self.overrides.neck {
-            Some(n) => {
-                let j = self.rig.require_joint("roles.neck", n)?;
-                roles.push("neck", j, RoleRule::Override, None);
-                Some(j)
-            }
-            None => head_at.and_then(|h| self.axial.neck_on(path, from, h, self.names())).map(
-                |(i, by_name)| {
-                    let rule = if by_name {
-                        RoleRule::Name(
-                            "the joint named like a neck between the shoulders and the head".into(),
-                        )
-                    } else {
-                        RoleRule::Topology("the first trunk joint past the shoulders".into())
-                    };
-                    roles.push("neck", path[i], rule, None);
-                    path[i]
-                },
-            ),
-        })
+        const NECK: OnPath = OnPath {
+            role: "neck",
+            field: "roles.neck",
+            by_name: "the joint named like a neck between the shoulders and the head",
+            by_shape: "the first trunk joint past the shoulders",
+        };
+        let found = || head_at.and_then(|h| self.axial.neck_on(path, from, h, self.names()));
+        self.on_path(roles, &NECK, &self.overrides.neck, path, found)
+    }
+
+    /// A role on the trunk's path: the joint the user named (an unknown
+    /// name is an error naming the field), else the one `found` at its
+    /// index on `path` (and whether a name settled it), with its rule.
+    fn on_path(
+        &self,
+        roles: &mut JointRoles,
+        rule: &OnPath,
+        named: &Option<String>,
+        path: &[usize],
+        found: impl FnOnce() -> Option<(usize, bool)>,
+    ) -> Result<Option<usize>> {
+        if let Some(n) = named {
+            let j = self.rig.require_joint(rule.field, n)?;
+            roles.push(rule.role, j, RoleRule::Override, None);
+            return Ok(Some(j));
+        }
+        Ok(found().map(|(i, by_name)| {
+            let how = if by_name {
+                RoleRule::Name(rule.by_name.into())
+            } else {
+                RoleRule::Topology(rule.by_shape.into())
+            };
+            roles.push(rule.role, path[i], how, None);
+            path[i]
+        }))
     }
 
     /// The spine: the user's joints, else the path between the pelvis and
@@ -273,4 +271,16 @@ impl Finder<'_> {
             }
         }
     }
+}
+
+/// How a role on the trunk's path is named and explained.
+struct OnPath {
+    /// The role, as `RoleSource::role` says it.
+    role: &'static str,
+    /// The override's field, for errors.
+    field: &'static str,
+    /// The rule when a name settled it.
+    by_name: &'static str,
+    /// The rule when the skeleton's shape did.
+    by_shape: &'static str,
 }
