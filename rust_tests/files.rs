@@ -499,19 +499,7 @@ fn quantized_fox() -> Vec<u8> {
         views.len() - 1
     }
     // POSITION: VEC3 of i16, padded to 8 bytes.
-    let q: Vec<u8> = pos
-        .iter()
-        .flat_map(|p| {
-            let n = (*p - centre) / scale;
-            let mut row: Vec<u8> = n
-                .to_array()
-                .iter()
-                .flat_map(|x| ((x * 32767.0).round() as i16).to_le_bytes())
-                .collect();
-            row.extend([0, 0]);
-            row
-        })
-        .collect();
+    let q = quantized_positions(&pos, centre, scale);
     let pv = add_view(&mut bin, &q, Some(8), &mut j);
     let pa = j["accessors"].as_array().unwrap().len();
     j["accessors"].as_array_mut().unwrap().push(json!({"bufferView": pv, "componentType": 5122, "normalized": true, "count": pos.len(), "type": "VEC3", "min": [-32767, -32767, -32767], "max": [32767, 32767, 32767]}));
@@ -730,19 +718,7 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
         .fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(a, b), p| (a.min(*p), b.max(*p)));
     let (centre, half) = ((lo + hi) / 2.0, ((hi - lo) / 2.0).max_element());
     for (p, pos) in positions.iter().enumerate() {
-        let q: Vec<u8> = pos
-            .iter()
-            .flat_map(|x| {
-                let n = (*x - centre) / half;
-                let mut row: Vec<u8> = n
-                    .to_array()
-                    .iter()
-                    .flat_map(|c| ((c * 32767.0).round() as i16).to_le_bytes())
-                    .collect();
-                row.extend([0, 0]);
-                row
-            })
-            .collect();
+        let q = quantized_positions(pos, centre, half);
         while bin.len() % 4 != 0 {
             bin.push(0);
         }
@@ -802,4 +778,21 @@ fn a_quantized_joint_parented_mesh_dequantizes_through_its_node() {
     assert!(worst <= step, "torso off by {worst} (one step {step})");
     assert!(worst > 0.0, "the torso was quantized");
     assert_eq!(a.vertices()[..torso[0].start], b.vertices()[..torso[0].start]);
+}
+
+/// Positions as normalized i16 VEC3 rows padded to 8 bytes: `(p - centre) /
+/// scale` in [-1, 1], times 32767.
+fn quantized_positions(pos: &[Vec3], centre: Vec3, scale: f32) -> Vec<u8> {
+    pos.iter()
+        .flat_map(|p| {
+            let n = (*p - centre) / scale;
+            let mut row: Vec<u8> = n
+                .to_array()
+                .iter()
+                .flat_map(|x| ((x * 32767.0).round() as i16).to_le_bytes())
+                .collect();
+            row.extend([0, 0]);
+            row
+        })
+        .collect()
 }

@@ -394,6 +394,45 @@ fn overrides_win_and_say_what_they_overruled() {
 }
 
 #[test]
+fn named_legs_and_trunk_joints_win_and_the_rest_is_still_found() {
+    let names = [
+        "j0", "j1", "j2", "j3", "j4", "j5", "j6", "j7", "j8", "j9", "j10", "j11", "j12", "j13",
+        "j14",
+    ];
+    let rig = rig_of(&biped(names), 0.0);
+    // The right thigh and the left shin named (crossed on purpose: the
+    // override wins over structure), the head and neck swapped.
+    let ov = RoleOverrides {
+        thighs: [None, Some("j6".into())],
+        shins: [Some("j9".into()), None],
+        head: Some("j3".into()),
+        neck: Some("j4".into()),
+        ..Default::default()
+    };
+    let r = JointRoles::find(&rig, &ov).unwrap();
+    assert_eq!(r.thighs, [Some(5), Some(6)]);
+    assert_eq!(r.shins, [Some(9), Some(9)]);
+    assert_eq!((r.head, r.neck), (Some(3), Some(4)));
+    let rule = |role: &str| rule_kind(&r.sources.iter().find(|s| s.role == role).unwrap().rule);
+    assert_eq!([rule("thigh.R"), rule("shin.L"), rule("head"), rule("neck")], ["override"; 4]);
+    assert!(rule("thigh.L") != "override" && rule("shin.R") == "topology");
+    for (ov, field) in [
+        (
+            RoleOverrides { shins: [None, Some("Nope".into())], ..Default::default() },
+            "roles.shins[1]",
+        ),
+        (
+            RoleOverrides { thighs: [Some("Nope".into()), None], ..Default::default() },
+            "roles.thighs[0]",
+        ),
+        (RoleOverrides { neck: Some("Nope".into()), ..Default::default() }, "roles.neck"),
+    ] {
+        let e = JointRoles::find(&rig, &ov).unwrap_err().to_string();
+        assert!(e.contains(field) && e.contains("Nope"), "{e}");
+    }
+}
+
+#[test]
 fn a_hundred_thousand_joints_are_read_in_linear_work() {
     // A comb (a spine with a short branch at every joint) and a star (every
     // joint a root): neither a pair nor a hang; the call must return.

@@ -51,8 +51,8 @@ fn every_looping_clip_closes_after_warm_up() {
                 // A seam step above 1.5x the clip median must still be no
                 // spike against the steps around it: the tail moving fastest
                 // at the loop point is not a jump.
-                // Known since carry became a target elevation (issue 13):
-                // the Shiba's curl is no longer lifted and on Gallop it
+                // Carry is a target elevation (issue 13): the Shiba's curl
+                // is not lifted, and on Gallop it
                 // flicks against its elastic stop (single-frame steps of 16
                 // and 23 degrees mid-clip). A seam step no bigger than the
                 // largest step the simulation takes elsewhere in the clip is
@@ -180,7 +180,7 @@ fn a_loop_that_never_repeats_is_closed_by_a_blend() {
     let g = fox();
     let clip = extend_clip(&g.model.sample_clip(0, "Walk", 30.0).unwrap(), &g.rig).unwrap();
     // Carry is a target elevation: the Fox's tail is modelled 48 degrees
-    // above straight down, so 66 is the old 18-degree lift.
+    // above straight down, so 66 lifts it by 18 degrees.
     let mut params = BakeParams::default();
     params.spring.carry_deg = 66.0;
     let b = bake_clip(&g.rig, &clip, &g.chains[0], LoopMode::Auto, &params).unwrap();

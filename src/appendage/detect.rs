@@ -277,6 +277,9 @@ pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
     Ok(detect(rig, params)?.report)
 }
 
+/// Detection's stages (SPEC T1-T6): the welded surface and its far skin,
+/// far skin peeled into candidates, each candidate's collar and attachment,
+/// overlapping shells merged, then each part judged and grown to its root.
 pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     params.validate()?;
     rig.require_triangles("appendage detection")?;
@@ -296,50 +299,54 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let field = SkeletonField::new(rig, params.leaf_stub_ratio);
     let dist = field.distances(&weld.positions);
     let far_threshold = params.far_ratio * height;
-    let far: Vec<bool> = dist.iter().map(|&d| d > far_threshold).collect();
-    let (comp, count) = graph.components(&far);
-    let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
-    for (v, &c) in comp.iter().enumerate() {
-        if c != u32::MAX {
-            members[c as usize].push(v as u32);
+    let surface = Surface {
+        rig,
+        params,
+        height,
+        weld: &weld,
+        graph: &graph,
+        field: &field,
+        dist: &dist,
+        roles: &roles,
+        regions: &regions,
+    };
+    let comps = surface.components(surface.candidates(far_threshold));
+    let groups = merge_shells(&comps, params, height);
+
+    let bone_distance = BoneDistance::new(rig);
+    // Skin another part owns; body skin left over by peeling may be claimed
+    // by a tail's root.
+    let mut taken = vec![false; weld.count()];
+    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
+        for &v in &c.welded {
+            taken[v as usize] = true;
         }
     }
-
-    // Far skin of a fat body that wraps round a bone is peeled into the
-    // pieces that stick out of it.
-    let min_protrusion = params.min_protrusion_ratio * height;
-    let mut candidates = Vec::new();
-    for welded in members {
-        peel_region(
-            welded,
-            Origin::Far { necked: false },
-            0,
-            &graph,
-            &weld.positions,
-            &dist,
-            &field,
-            params,
-            min_protrusion,
-            &mut candidates,
-        );
+    let mut parts = Vec::with_capacity(groups.len());
+    let mut reports = Vec::with_capacity(groups.len());
+    for (index, group) in groups.iter().enumerate() {
+        let (report, part) = surface.part(index, group, &comps, &mut taken, &bone_distance)?;
+        reports.push(report);
+        parts.push(part);
     }
+    release_claimed_skin(&mut parts, &mut reports, &weld);
+    let names = rig.joint_names();
+    let report = Report {
+        height,
+        far_threshold,
+        weld_tolerance,
+        vertex_count: rig.vertex_count(),
+        welded_vertex_count: weld.count(),
+        pelvis: roles.pelvis.map(|j| names[j].clone()),
+        parts: reports,
+    };
+    Ok(Detection { report, parts, weld, graph, roles })
+}
 
-    // T3: collar and attachment of every component.
-    let comps: Vec<Component> = candidates
-        .into_iter()
-        .map(|(welded, origin)| {
-            let collar = collar_of(&welded, &dist, &graph);
-            // Where the part joins the body decides where it hangs, not
-            // what it passes near (a rat's tail lies along its feet).
-            let join = cut_centre(&graph, &weld.positions, &welded, &collar);
-            let attachment = attachment_joint(join, &field, &regions, params.attachment_bias);
-            let box_ = bounds(welded.iter().map(|&v| weld.positions[v as usize]));
-            Component { welded, collar, box_, attachment, origin, join }
-        })
-        .collect();
-
-    // T5: shells at one attachment whose boxes overlap by more than half
-    // are one part (fur over skin, never welded).
+/// T5: shells at one attachment whose boxes overlap by more than half are
+/// one part (fur over skin, never welded). Returns the groups of component
+/// indices, each in order, by first member.
+fn merge_shells(comps: &[Component], params: &DetectParams, height: f32) -> Vec<Vec<usize>> {
     let pad = 1e-3 * height;
     let mut root: Vec<usize> = (0..comps.len()).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
@@ -374,31 +381,233 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         }
         groups[group_of[r]].push(i);
     }
+    groups
+}
 
-    let names = rig.joint_names();
-    let bone_distance = BoneDistance::new(rig);
-    // Skin another part owns; body skin left over by peeling may be claimed
-    // by a tail's root.
-    let mut taken = vec![false; weld.count()];
-    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
-        for &v in &c.welded {
-            taken[v as usize] = true;
+/// Body skin a tail's root claimed leaves the remainder parts that held it.
+fn release_claimed_skin(parts: &mut [PartGeometry], reports: &mut [PartReport], weld: &Weld) {
+    let mut claimed = vec![false; weld.count()];
+    for (p, r) in parts.iter().zip(reports.iter()) {
+        if r.origin != "remainder" {
+            for &v in &p.welded {
+                claimed[v as usize] = true;
+            }
         }
     }
-    let mut parts = Vec::with_capacity(groups.len());
-    let mut reports = Vec::with_capacity(groups.len());
-    for (index, group) in groups.iter().enumerate() {
-        let mut welded: Vec<u32> =
-            group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
-        welded.sort_unstable();
-        let mut collar: Vec<u32> =
-            group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
-        collar.sort_unstable();
-        collar.dedup();
+    for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
+        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
+            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
+            p.geodesic =
+                p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+            p.welded.retain(|&v| !claimed[v as usize]);
+            r.vertices = rig_vertices(weld, &p.welded);
+            r.vertex_count = r.vertices.len();
+            r.welded_vertex_count = p.welded.len();
+        }
+    }
+}
+
+/// The welded vertices (sorted) and collar (sorted, each once) of a group
+/// of merged components.
+fn merged_shells(group: &[usize], comps: &[Component]) -> (Vec<u32>, Vec<u32>) {
+    let mut welded: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+    welded.sort_unstable();
+    let mut collar: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+    collar.sort_unstable();
+    collar.dedup();
+    (welded, collar)
+}
+
+/// The rig's vertices behind welded vertices, sorted.
+fn rig_vertices(weld: &Weld, welded: &[u32]) -> Vec<u32> {
+    let mut vertices: Vec<u32> =
+        welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
+    vertices.sort_unstable();
+    vertices
+}
+
+/// What every stage of detection reads: the rig, the welded surface, its
+/// skeleton distance field and the joints' roles.
+struct Surface<'a> {
+    rig: &'a Rig,
+    params: &'a DetectParams,
+    height: f32,
+    weld: &'a Weld,
+    graph: &'a MeshGraph,
+    field: &'a SkeletonField,
+    /// Skeleton distance per welded vertex.
+    dist: &'a [f32],
+    roles: &'a JointRoles,
+    regions: &'a [Region],
+}
+
+/// A part's surface as it grows: its welded vertices (sorted), collar, and
+/// geodesic coordinate with the length it gives.
+struct Growing {
+    welded: Vec<u32>,
+    collar: Vec<u32>,
+    geodesic: Vec<f32>,
+    length: f32,
+}
+
+/// The T4 tests of a part's welded surface.
+struct ShapeTests {
+    centroid: Vec3,
+    reach: f32,
+    centroid_ratio: f32,
+    elongation: f32,
+    tube: f32,
+}
+
+impl Surface<'_> {
+    /// The candidates: connected components of far skin (beyond
+    /// `far_threshold`), each peeled into the pieces that stick out of it
+    /// where it is the far skin of a fat body wrapping round a bone.
+    fn candidates(&self, far_threshold: f32) -> Vec<(Vec<u32>, Origin)> {
+        let far: Vec<bool> = self.dist.iter().map(|&d| d > far_threshold).collect();
+        let (comp, count) = self.graph.components(&far);
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (v, &c) in comp.iter().enumerate() {
+            if c != u32::MAX {
+                members[c as usize].push(v as u32);
+            }
+        }
+        let min_protrusion = self.params.min_protrusion_ratio * self.height;
+        let mut candidates = Vec::new();
+        for welded in members {
+            peel_region(
+                welded,
+                Origin::Far { necked: false },
+                0,
+                self.graph,
+                &self.weld.positions,
+                self.dist,
+                self.field,
+                self.params,
+                min_protrusion,
+                &mut candidates,
+            );
+        }
+        candidates
+    }
+
+    /// T3: collar and attachment of every candidate.
+    fn components(&self, candidates: Vec<(Vec<u32>, Origin)>) -> Vec<Component> {
+        let positions = &self.weld.positions;
+        candidates
+            .into_iter()
+            .map(|(welded, origin)| {
+                let collar = collar_of(&welded, self.dist, self.graph);
+                // Where the part joins the body decides where it hangs, not
+                // what it passes near (a rat's tail lies along its feet).
+                let join = cut_centre(self.graph, positions, &welded, &collar);
+                let attachment =
+                    attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+                let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+                Component { welded, collar, box_, attachment, origin, join }
+            })
+            .collect()
+    }
+
+    /// One part from a group of merged components: its region and tests, the
+    /// verdict, a tail grown to where it leaves the body, and its report.
+    fn part(
+        &self,
+        index: usize,
+        group: &[usize],
+        comps: &[Component],
+        taken: &mut [bool],
+        bone_distance: &BoneDistance,
+    ) -> Result<(PartReport, PartGeometry)> {
+        let (rig, params, height) = (self.rig, self.params, self.height);
+        let names = rig.joint_names();
+        let (welded, collar) = merged_shells(group, comps);
         let attachment = comps[group[0]].attachment;
-        // On the trunk, where along it the part joins decides pelvis or
-        // spine; a thigh's bone beside the tail root stays the pelvis'.
-        let region = match attachment.map(|j| regions[j]) {
+        let region = self.region_of(attachment, comps[group[0]].join);
+        let attach_name = attachment.map(|j| names[j].clone());
+        // T8 geodesic coordinate (reported as the part's length for every part).
+        let (geodesic, length) = self.geodesic_of(&welded, &collar);
+        let tests = self.shape_tests(&welded, &geodesic, length);
+        let mut verdict = decide(
+            params,
+            welded.len(),
+            length / height,
+            region,
+            attach_name.as_deref().unwrap_or("?"),
+            tests.centroid_ratio,
+            tests.elongation,
+            tests.tube,
+        );
+        let origin = comps[group[0]].origin;
+        self.overrule(&mut verdict, origin, &welded);
+        let mut part = Growing { welded, collar, geodesic, length };
+        let tail = verdict.kind == Kind::Tail;
+        let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
+        // The rigger's own tail weights, where they show a pattern, say
+        // which skin round the root it treated as tail.
+        let tail_weights =
+            if tail { TailWeights::find(rig, self.weld, &part.welded, attachment) } else { None };
+        // A part cut at its neck already ends where it meets the body;
+        // one cut by a threshold or a saddle does not.
+        let cut_by_level =
+            !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
+        let mut root_vertices = 0;
+        if tail && cut_by_level {
+            root_vertices = self.follow_tube_back(&mut part, taken, tail_weights.as_ref());
+        }
+        let mut tube_root = None;
+        if let Some(tw) = &tail_weights {
+            let (root, grown) = self.grow_rigger_root(&mut part, tw, taken);
+            if grown > 0 {
+                tube_root = Some(root);
+                root_vertices += grown;
+            }
+        }
+        self.demote_stub(&mut verdict, part.length);
+        let hangs_from = self.hangs_from(&mut verdict, attachment);
+        let vertices = rig_vertices(self.weld, &part.welded);
+        let before = bone_distance.mean(&vertices)?;
+        let report = PartReport {
+            index,
+            attachment: hangs_from.map(|j| names[j].clone()),
+            attachment_joint: hangs_from,
+            region,
+            shells: group.len(),
+            bone_distance_before: before,
+            root_vertices,
+            contact_vertices,
+            rigger_signature: tail_weights.is_some(),
+            ..self.report_of(verdict, &part, &tests, origin, vertices)
+        };
+        let root = tube_root.unwrap_or_else(|| {
+            cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
+        });
+        let Growing { welded, collar, geodesic, length } = part;
+        Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// A tail shorter than `min_tail_length_ratio` is a stub: no chain.
+    fn demote_stub(&self, verdict: &mut super::decide::Verdict, length: f32) {
+        let (params, height) = (self.params, self.height);
+        if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
+            verdict.kind = Kind::Small;
+            verdict.decision = Decision::Untouched;
+            verdict.reason = format!(
+                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
+                length / height,
+                params.min_tail_length_ratio
+            );
+        }
+    }
+
+    /// The part's region. On the trunk, where along it the part joins
+    /// decides pelvis or spine; a thigh's bone beside the tail root stays
+    /// the pelvis'.
+    fn region_of(&self, attachment: Option<usize>, join: Vec3) -> Region {
+        let roles = self.roles;
+        match attachment.map(|j| self.regions[j]) {
             Some(Region::Pelvis | Region::Spine)
                 if attachment.is_some_and(|j| {
                     roles.trunk.contains(&j)
@@ -409,45 +618,42 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                                 .any(|p| p.limbs.iter().any(|l| l.chain.contains(&j)))
                 }) =>
             {
-                roles.trunk_region(comps[group[0]].join)
+                roles.trunk_region(join)
             }
             Some(r) => r,
             None => Region::Limb,
-        };
-        let attach_name = attachment.map(|j| names[j].clone());
+        }
+    }
 
-        // T4: centroid/reach and elongation on the welded surface.
-        let points: Vec<Vec3> = welded.iter().map(|&v| weld.positions[v as usize]).collect();
+    /// The geodesic coordinate of `welded` from `collar`, and the length it
+    /// gives (its [`LENGTH_PERCENTILE`]).
+    fn geodesic_of(&self, welded: &[u32], collar: &[u32]) -> (Vec<f32>, f32) {
+        let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
+        subset.sort_unstable();
+        subset.dedup();
+        let g_subset = geodesic_from(self.graph, &self.weld.positions, &subset, collar);
+        let g: Vec<f32> =
+            welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
+        let l = percentile(&g, LENGTH_PERCENTILE);
+        (g, l)
+    }
+
+    /// T4: centroid/reach and elongation on the welded surface, and how
+    /// much of a tube it is along its geodesic coordinate.
+    fn shape_tests(&self, welded: &[u32], geodesic: &[f32], length: f32) -> ShapeTests {
+        let points: Vec<Vec3> = welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
         let c = centroid(points.iter().copied());
-        let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
-        let centroid_ratio = if reach > 0.0 { field.distance(c) / reach } else { 0.0 };
-        let elong = elongation(&points);
+        let reach = welded.iter().map(|&v| self.dist[v as usize]).fold(0.0f32, f32::max);
+        let centroid_ratio = if reach > 0.0 { self.field.distance(c) / reach } else { 0.0 };
+        let elongation = elongation(&points);
+        let tube = tube_ratio(&points, geodesic, length);
+        ShapeTests { centroid: c, reach, centroid_ratio, elongation, tube }
+    }
 
-        let geodesic_of = |welded: &[u32], collar: &[u32]| {
-            let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
-            subset.sort_unstable();
-            subset.dedup();
-            let g_subset = geodesic_from(&graph, &weld.positions, &subset, collar);
-            let g: Vec<f32> =
-                welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
-            let l = percentile(&g, LENGTH_PERCENTILE);
-            (g, l)
-        };
-        // T8 geodesic coordinate (reported as the part's length for every part).
-        let (mut geodesic, mut length) = geodesic_of(&welded, &collar);
-
-        let tube = tube_ratio(&points, &geodesic, length);
-        let mut verdict = decide(
-            params,
-            welded.len(),
-            length / height,
-            region,
-            attach_name.as_deref().unwrap_or("?"),
-            centroid_ratio,
-            elong,
-            tube,
-        );
-        let origin = comps[group[0]].origin;
+    /// What the part's origin and its file's binding overrule in the
+    /// verdict: peeling's remainder is body, a peeled piece is fixed only as
+    /// a tail, and a part already bound rigidly to the trunk or head stays.
+    fn overrule(&self, verdict: &mut super::decide::Verdict, origin: Origin, welded: &[u32]) {
         match origin {
             Origin::Remainder { pieces } => {
                 verdict.kind = Kind::Body;
@@ -464,170 +670,202 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         // piece its file already binds to one trunk or head bone (a
         // robot's bolted-on plates) is carried already.
         if verdict.decision == Decision::Rigid {
-            if let Some(j) = rigid_holder(rig, &weld, &welded) {
-                if matches!(regions[j], Region::Pelvis | Region::Spine | Region::Head) {
+            if let Some(j) = rigid_holder(self.rig, self.weld, welded) {
+                if matches!(self.regions[j], Region::Pelvis | Region::Spine | Region::Head) {
                     verdict.decision = Decision::Untouched;
-                    verdict.reason.push_str(&format!("; already carried rigidly by {}", names[j]));
+                    verdict.reason.push_str(&format!(
+                        "; already carried rigidly by {}",
+                        self.rig.joint_names()[j]
+                    ));
                 }
             }
         }
-        // The tail continues below the far threshold as a tube: follow it
-        // back to where it flares into the body.
-        let mut root_vertices = 0;
-        // A part cut at its neck already ends where it meets the body;
-        // one cut by a threshold or a saddle does not.
-        let cut_by_level =
-            !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
-        // A tail lying on the body (curled over the back) also touches it
-        // with its far end: measure from the root ring only, and take the
-        // resting tip skin into the part.
-        let mut contact_vertices = 0;
-        if verdict.kind == Kind::Tail {
-            let (root_ring, contact) = root_collar(&graph, &weld.positions, &welded, &collar);
-            if !contact.is_empty() {
-                let contact: Vec<u32> =
-                    contact.into_iter().filter(|&v| !taken[v as usize]).collect();
-                contact_vertices = contact.len();
-                for &v in &contact {
-                    taken[v as usize] = true;
-                }
-                welded.extend(contact);
-                welded.sort_unstable();
-                collar = root_ring;
-                (geodesic, length) = geodesic_of(&welded, &collar);
-            }
+    }
+
+    /// A tail lying on the body (curled over the back) also touches it with
+    /// its far end: measure from the root ring only, and take the resting
+    /// tip skin into the part. Returns how many vertices it took.
+    fn take_resting_tip(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
+        let (root_ring, contact) =
+            root_collar(self.graph, &self.weld.positions, &part.welded, &part.collar);
+        if contact.is_empty() {
+            return 0;
         }
-        // The rigger's own tail weights, where they show a pattern, say
-        // which skin round the root it treated as tail.
-        let tail_weights = if verdict.kind == Kind::Tail {
-            TailWeights::find(rig, &weld, &welded, attachment)
-        } else {
-            None
-        };
+        let contact: Vec<u32> = contact.into_iter().filter(|&v| !taken[v as usize]).collect();
+        let count = contact.len();
+        for &v in &contact {
+            taken[v as usize] = true;
+        }
+        part.welded.extend(contact);
+        part.welded.sort_unstable();
+        part.collar = root_ring;
+        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
+        count
+    }
+
+    /// The tail continues below the far threshold as a tube: follow it back
+    /// to where it flares into the body (over skin the rigger's weights, if
+    /// any, read as tail). Returns how many vertices it took.
+    fn follow_tube_back(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        tail_weights: Option<&TailWeights>,
+    ) -> usize {
         let reads_as_tail =
-            |v: u32| tail_weights.as_ref().is_none_or(|t| t.reads_as_tail(rig, &weld, v));
-        if verdict.kind == Kind::Tail && cut_by_level {
-            let extra = extend_root(
-                &graph,
-                &weld.positions,
-                &welded,
-                &collar,
-                &geodesic,
-                length,
-                &taken,
-                &reads_as_tail,
-            );
-            if !extra.is_empty() {
-                root_vertices = extra.len();
-                for &v in &extra {
-                    taken[v as usize] = true;
-                }
-                welded.extend(extra);
-                welded.sort_unstable();
-                collar = root_collar(
-                    &graph,
-                    &weld.positions,
-                    &welded,
-                    &collar_of(&welded, &dist, &graph),
-                )
-                .0;
-                (geodesic, length) = geodesic_of(&welded, &collar);
-            }
+            |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
+        let extra = extend_root(
+            self.graph,
+            &self.weld.positions,
+            &part.welded,
+            &part.collar,
+            &part.geodesic,
+            part.length,
+            taken,
+            &reads_as_tail,
+        );
+        if extra.is_empty() {
+            return 0;
         }
-        // Where the tail leaves the body, before the rigger's skin round the
-        // root joins: that skin belongs to the tail, but the tube (and the
-        // chain's root joint) starts here; the grown ring lies to one side
-        // of it (on the Shiba Inu, the underside ring towards the legs).
-        let mut tube_root = None;
-        if let Some(tw) = &tail_weights {
-            let root = cut_centre(&graph, &weld.positions, &welded, &collar);
-            let extra = grow_root(rig, &weld, &graph, &field, &dist, &welded, root, tw, &taken);
-            if !extra.is_empty() {
-                tube_root = Some(root);
-                root_vertices += extra.len();
-                for &v in &extra {
-                    taken[v as usize] = true;
-                }
-                // The grown skin sits at the root (geodesic 0: shared with
-                // the pelvis); the tube's coordinate, length and joints stay
-                // measured from where it leaves the body.
-                let mut merged: Vec<(u32, f32)> = welded
-                    .iter()
-                    .copied()
-                    .zip(geodesic.iter().copied())
-                    .chain(extra.into_iter().map(|v| (v, 0.0)))
-                    .collect();
-                merged.sort_unstable_by_key(|&(v, _)| v);
-                (welded, geodesic) = merged.into_iter().unzip();
-                collar = root_collar(
-                    &graph,
-                    &weld.positions,
-                    &welded,
-                    &collar_of(&welded, &dist, &graph),
-                )
-                .0;
-            }
+        let count = extra.len();
+        for &v in &extra {
+            taken[v as usize] = true;
         }
-        if verdict.kind == Kind::Tail && length < params.min_tail_length_ratio * height {
-            verdict.kind = Kind::Small;
-            verdict.decision = Decision::Untouched;
-            verdict.reason = format!(
-                "tail-like but only {:.3} H long (< min_tail_length_ratio {}): a stub, no chain",
-                length / height,
-                params.min_tail_length_ratio
-            );
+        part.welded.extend(extra);
+        part.welded.sort_unstable();
+        part.collar = self.root_ring(&part.welded);
+        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
+        count
+    }
+
+    /// The collar round the root of `welded` (its contact with the body
+    /// elsewhere left out).
+    fn root_ring(&self, welded: &[u32]) -> Vec<u32> {
+        root_collar(
+            self.graph,
+            &self.weld.positions,
+            welded,
+            &collar_of(welded, self.dist, self.graph),
+        )
+        .0
+    }
+
+    /// Where the tail leaves the body, before the rigger's skin round the
+    /// root joins: that skin belongs to the tail, but the tube (and the
+    /// chain's root joint) starts here; the grown ring lies to one side of
+    /// it (on the Shiba Inu, the underside ring towards the legs). Returns
+    /// that point and how many vertices joined.
+    fn grow_rigger_root(
+        &self,
+        part: &mut Growing,
+        tw: &TailWeights,
+        taken: &mut [bool],
+    ) -> (Vec3, usize) {
+        let positions = &self.weld.positions;
+        let root = cut_centre(self.graph, positions, &part.welded, &part.collar);
+        let extra = grow_root(
+            self.rig,
+            self.weld,
+            self.graph,
+            self.field,
+            self.dist,
+            &part.welded,
+            root,
+            tw,
+            taken,
+        );
+        if extra.is_empty() {
+            return (root, 0);
         }
-        // A tail hangs from the pelvis (where the hind legs meet the trunk)
-        // whichever pelvis-region bone is nearest where it joins the body.
-        let hangs_from = match (verdict.kind, roles.pelvis) {
+        let count = extra.len();
+        for &v in &extra {
+            taken[v as usize] = true;
+        }
+        // The grown skin sits at the root (geodesic 0: shared with
+        // the pelvis); the tube's coordinate, length and joints stay
+        // measured from where it leaves the body.
+        let mut merged: Vec<(u32, f32)> = part
+            .welded
+            .iter()
+            .copied()
+            .zip(part.geodesic.iter().copied())
+            .chain(extra.into_iter().map(|v| (v, 0.0)))
+            .collect();
+        merged.sort_unstable_by_key(|&(v, _)| v);
+        (part.welded, part.geodesic) = merged.into_iter().unzip();
+        part.collar = self.root_ring(&part.welded);
+        (root, count)
+    }
+
+    /// The joint the part's chain hangs from. A tail hangs from the pelvis
+    /// (where the hind legs meet the trunk) whichever pelvis-region bone is
+    /// nearest where it joins the body.
+    fn hangs_from(
+        &self,
+        verdict: &mut super::decide::Verdict,
+        attachment: Option<usize>,
+    ) -> Option<usize> {
+        match (verdict.kind, self.roles.pelvis) {
             (Kind::Tail, Some(p)) => {
                 if attachment != Some(p) {
-                    verdict
-                        .reason
-                        .push_str(&format!("; the chain hangs from the pelvis {}", names[p]));
+                    verdict.reason.push_str(&format!(
+                        "; the chain hangs from the pelvis {}",
+                        self.rig.joint_names()[p]
+                    ));
                 }
                 Some(p)
             }
             _ => attachment,
-        };
-        let collar_centre = centroid(collar.iter().map(|&v| weld.positions[v as usize]));
-        let collar_radius = collar
+        }
+    }
+
+    /// The report's measured fields for a part (the caller fills in where
+    /// it hangs and how it grew).
+    fn report_of(
+        &self,
+        verdict: super::decide::Verdict,
+        part: &Growing,
+        tests: &ShapeTests,
+        origin: Origin,
+        vertices: Vec<u32>,
+    ) -> PartReport {
+        let params = self.params;
+        let positions = &self.weld.positions;
+        let collar_centre = centroid(part.collar.iter().map(|&v| positions[v as usize]));
+        let collar_radius = part
+            .collar
             .iter()
-            .map(|&v| weld.positions[v as usize].distance(collar_centre))
+            .map(|&v| positions[v as usize].distance(collar_centre))
             .fold(0.0f32, f32::max);
-        let mut vertices: Vec<u32> =
-            welded.iter().flat_map(|&w| weld.members_of(w as usize).iter().copied()).collect();
-        vertices.sort_unstable();
-        let before = bone_distance.mean(&vertices)?;
-        reports.push(PartReport {
-            index,
+        PartReport {
+            index: 0,
             kind: verdict.kind,
             decision: verdict.decision,
             reason: verdict.reason,
-            attachment: hangs_from.map(|j| names[j].clone()),
-            attachment_joint: hangs_from,
-            region,
+            attachment: None,
+            attachment_joint: None,
+            region: Region::Limb,
             vertex_count: vertices.len(),
-            welded_vertex_count: welded.len(),
-            collar_vertex_count: collar.len(),
-            shells: group.len(),
-            length,
-            length_ratio: length / height,
-            reach,
+            welded_vertex_count: part.welded.len(),
+            collar_vertex_count: part.collar.len(),
+            shells: 0,
+            length: part.length,
+            length_ratio: part.length / self.height,
+            reach: tests.reach,
             collar_radius,
-            centroid: c.to_array(),
+            centroid: tests.centroid.to_array(),
             tests: PartTests {
-                centroid_ratio,
-                centroid_passed: centroid_ratio >= params.min_centroid_ratio,
-                elongation: elong,
-                elongation_passed: elong >= params.min_elongation,
-                tube_ratio: tube,
-                long: is_long(params, elong, tube),
+                centroid_ratio: tests.centroid_ratio,
+                centroid_passed: tests.centroid_ratio >= params.min_centroid_ratio,
+                elongation: tests.elongation,
+                elongation_passed: tests.elongation >= params.min_elongation,
+                tube_ratio: tests.tube,
+                long: is_long(params, tests.elongation, tests.tube),
             },
             bone_count: 0,
             bones: Vec::new(),
             rigid_joint: None,
-            bone_distance_before: before,
+            bone_distance_before: 0.0,
             bone_distance_after: None,
             origin: match origin {
                 Origin::Far { .. } => "far".into(),
@@ -638,51 +876,12 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
                 Origin::Peeled { cut_level, .. } => Some(cut_level),
                 _ => None,
             },
-            root_vertices,
-            contact_vertices,
+            root_vertices: 0,
+            contact_vertices: 0,
             handover_vertices: 0,
             handover_width: 0.0,
-            rigger_signature: tail_weights.is_some(),
+            rigger_signature: false,
             vertices,
-        });
-        let root =
-            tube_root.unwrap_or_else(|| cut_centre(&graph, &weld.positions, &welded, &collar));
-        parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
-    }
-
-    // Body skin a tail's root claimed is no longer in the remainder.
-    let mut claimed = vec![false; weld.count()];
-    for (p, r) in parts.iter().zip(&reports) {
-        if r.origin != "remainder" {
-            for &v in &p.welded {
-                claimed[v as usize] = true;
-            }
         }
     }
-    for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
-        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
-            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
-            p.geodesic =
-                p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
-            p.welded.retain(|&v| !claimed[v as usize]);
-            r.vertices = p
-                .welded
-                .iter()
-                .flat_map(|&w| weld.members_of(w as usize).iter().copied())
-                .collect();
-            r.vertices.sort_unstable();
-            r.vertex_count = r.vertices.len();
-            r.welded_vertex_count = p.welded.len();
-        }
-    }
-    let report = Report {
-        height,
-        far_threshold,
-        weld_tolerance,
-        vertex_count: rig.vertex_count(),
-        welded_vertex_count: weld.count(),
-        pelvis: roles.pelvis.map(|j| names[j].clone()),
-        parts: reports,
-    };
-    Ok(Detection { report, parts, weld, graph, roles })
 }

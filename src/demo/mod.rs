@@ -18,8 +18,11 @@ pub use walk::{WALK_DURATION, WALK_RATE};
 /// and down, 0.07 m tapering to 0.025 m.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TailShape {
+    /// Centre line points, root first, metres.
     pub line: Vec<[f32; 3]>,
+    /// Skin radius at the root, metres.
     pub root_radius: f32,
+    /// Skin radius at the tip, metres.
     pub tip_radius: f32,
 }
 

@@ -1,7 +1,10 @@
 use glam::Vec3;
 
+/// One joint of the demo creature's skeleton.
 pub struct DemoJoint {
+    /// The joint's name.
     pub name: &'static str,
+    /// Index of its parent in [`BONES`] (`None` at the root).
     pub parent: Option<usize>,
     /// Bind-pose head position in metres (Y up, facing +Z, left = +X).
     pub head: [f32; 3],

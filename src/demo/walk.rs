@@ -6,7 +6,9 @@ use glam::{Quat, Vec3};
 
 use super::skeleton::{head, BONES};
 
+/// Length of the demo walk clip, seconds (one stride cycle).
 pub const WALK_DURATION: f32 = 1.0;
+/// Keys per second of the demo walk clip.
 pub const WALK_RATE: f32 = 30.0;
 const THIGH_SWING_DEG: f32 = 28.0;
 const KNEE_BEND_DEG: f32 = 35.0;

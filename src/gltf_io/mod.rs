@@ -47,7 +47,7 @@
 //! extensions are ignored with a warning ([`GltfModel::warnings`]); ones
 //! that change geometry and are not supported are refused by name
 //! ([`extensions`](self::extensions) has the policy). A written file holds
-//! the decoded buffers and no longer requires meshopt.
+//! the decoded buffers and does not require meshopt.
 
 mod accessor;
 mod atomic;

@@ -17,8 +17,11 @@ const NORMALIZED_WEIGHT_SUM: f32 = 2e-6;
 /// One primitive that contributed vertices to a character's rig.
 #[derive(Clone, Debug)]
 pub struct PrimitiveInfo {
+    /// Index of the glTF mesh.
     pub mesh: usize,
+    /// Index of the primitive within its mesh.
     pub primitive: usize,
+    /// Index of the node that instances the mesh.
     pub node: usize,
     /// The glTF skin, or `None` for a mesh node parented to a joint (bound
     /// rigidly to `rigid_joint`).
@@ -30,6 +33,7 @@ pub struct PrimitiveInfo {
     /// First vertex in the file's global order (see the module doc): the
     /// same as `vertex_offset` in a one-character file.
     pub file_vertex_offset: usize,
+    /// Vertices the primitive gives the rig.
     pub vertex_count: usize,
     /// Influences per vertex in the file (4 per JOINTS_n set).
     pub max_influences: usize,
@@ -38,9 +42,12 @@ pub struct PrimitiveInfo {
     pub weights_normalized: bool,
 }
 
+/// One glTF skin, as the character it binds sees it.
 #[derive(Clone, Debug)]
 pub struct SkinInfo {
+    /// Index of the skin in the file.
     pub index: usize,
+    /// The skin's name in the file, if it has one.
     pub name: Option<String>,
     /// The character the skin belongs to.
     pub character: usize,
@@ -50,14 +57,20 @@ pub struct SkinInfo {
     pub bind_from_file: Mat4,
 }
 
+/// What one of the file's animations drives, without sampling it.
 #[derive(Clone, Debug)]
 pub struct AnimationInfo {
+    /// Index of the animation in the file.
     pub index: usize,
+    /// The animation's name (`animation_<index>` when the file gives none).
     pub name: String,
+    /// Last key time over all its channels, seconds.
     pub duration: f32,
+    /// Number of channels.
     pub channels: usize,
     /// Joints driven by the animation, as (character, joint).
     pub animated_joints: Vec<(usize, usize)>,
+    /// Target paths the channels animate (`translation`, `rotation`, `scale`, `weights`), each once.
     pub paths: Vec<String>,
 }
 
@@ -65,6 +78,7 @@ pub struct AnimationInfo {
 /// what makes skins one character).
 #[derive(Clone, Debug)]
 pub struct Character {
+    /// Index of the character in the file (its order by first skin).
     pub index: usize,
     /// A label: the first skin's name, else the node holding the skeleton,
     /// else the root joint's name; unique in the file.
@@ -73,6 +87,7 @@ pub struct Character {
     pub rig: Rig,
     /// Node index of each rig joint.
     pub joint_nodes: Vec<usize>,
+    /// The primitives whose vertices make up the rig, in rig vertex order.
     pub primitives: Vec<PrimitiveInfo>,
     /// The file's skins that bind this character.
     pub skins: Vec<usize>,
@@ -85,14 +100,18 @@ pub struct Character {
 /// the writer needs to put them back.
 #[derive(Clone, Debug)]
 pub struct GltfModel {
+    /// The file's path or the caller's label, for error messages.
     pub label: String,
     /// Every skinned character, by first skin in file order.
     pub characters: Vec<Character>,
+    /// Every skin of the file, in file order.
     pub skins: Vec<SkinInfo>,
+    /// What each of the file's animations drives, in file order.
     pub animations: Vec<AnimationInfo>,
     /// Mesh nodes that are neither skinned nor under a joint (static props):
     /// part of no character.
     pub static_meshes: Vec<usize>,
+    /// The exporter named in `asset.generator`, if any.
     pub generator: Option<String>,
     /// What the reader let through but a user should know (a required
     /// extension it ignored, ...).
@@ -291,6 +310,9 @@ struct FileView<'a> {
     src: Source<'a>,
 }
 
+/// A parsed file as characters: the node tree's rest pose, the skins, the
+/// characters they group into, each character built, then the file-wide
+/// facts (vertex order, names, animations).
 fn build(
     parsed: document::Parsed,
     base_dir: Option<PathBuf>,
@@ -302,6 +324,61 @@ fn build(
     let src = Source { buffers: &buffers, label, budget };
     let nodes: Vec<gltf::Node> = doc.nodes().collect();
     let (node_parent, order) = node_forest(&doc, label)?;
+    let (node_rest, rest_world) = rest_pose(&nodes, &node_parent, &order)?;
+    let (skin_joint_nodes, file_ibm) = read_skins(&doc, &src)?;
+    let groups = characters::group_skins(&node_parent, &skin_joint_nodes);
+    if groups.is_empty() {
+        return Err(CaudalError::gltf(label, "no skin: caudal needs a skinned (rigged) model"));
+    }
+    let (meshes, static_meshes) =
+        mesh_nodes(&nodes, &node_parent, &groups, &skin_joint_nodes, label)?;
+    let view = FileView {
+        doc: &doc,
+        nodes: &nodes,
+        node_parent: &node_parent,
+        node_rest: &node_rest,
+        rest_world: &rest_world,
+        file_ibm: &file_ibm,
+        skin_joint_nodes: &skin_joint_nodes,
+        src,
+    };
+    let (mut characters, skins) = build_characters(&view, &groups, &meshes)?;
+    number_file_vertices(&mut characters, &meshes);
+    let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
+    for (c, n) in characters.iter_mut().zip(dedupe(names)) {
+        c.name = n;
+    }
+    let animations = animation_infos(&doc, &characters);
+    let generator = json
+        .get("asset")
+        .and_then(|a| a.get("generator"))
+        .and_then(|g| g.as_str())
+        .map(str::to_string);
+    drop(nodes);
+    Ok(GltfModel {
+        label: label.to_string(),
+        characters,
+        skins,
+        animations,
+        static_meshes,
+        generator,
+        warnings,
+        doc,
+        json,
+        buffers,
+        base_dir,
+        node_rest,
+        options: *options,
+    })
+}
+
+/// Every node's rest transform, checked finite, and its rest world matrix
+/// (`order` lists parents first).
+fn rest_pose(
+    nodes: &[gltf::Node],
+    node_parent: &[Option<usize>],
+    order: &[usize],
+) -> Result<(Vec<Trs>, Vec<Mat4>)> {
     let node_rest: Vec<Trs> = nodes.iter().map(node_trs).collect();
     if let Some(i) = node_rest
         .iter()
@@ -310,15 +387,23 @@ fn build(
         return Err(CaudalError::NonFinite { field: format!("nodes[{i}] transform"), index: i });
     }
     let mut rest_world = vec![Mat4::IDENTITY; nodes.len()];
-    for &i in &order {
+    for &i in order {
         let local = node_rest[i].matrix();
         rest_world[i] = match node_parent[i] {
             Some(p) => rest_world[p] * local,
             None => local,
         };
     }
+    Ok((node_rest, rest_world))
+}
 
-    // Skins: joints and inverse binds, checked.
+/// Each skin's joint nodes, and its inverse bind matrices in the file's space.
+type SkinTables = (Vec<Vec<usize>>, Vec<Vec<Mat4>>);
+
+/// Each skin's joint nodes and inverse binds (the identity where the file
+/// gives none), checked: one finite matrix per joint at least.
+fn read_skins(doc: &gltf::Document, src: &Source) -> Result<SkinTables> {
+    let label = src.label;
     let mut skin_joint_nodes: Vec<Vec<usize>> = Vec::new();
     let mut file_ibm: Vec<Vec<Mat4>> = Vec::new();
     for skin in doc.skins() {
@@ -326,8 +411,8 @@ fn build(
         let what = format!("skins[{}].inverseBindMatrices", skin.index());
         let ibms: Vec<Mat4> = match skin.inverse_bind_matrices() {
             Some(acc) => {
-                accessor::expect_dims(&acc, &src, &[Dimensions::Mat4], &what)?;
-                accessor::floats(&acc, &src, &what)?
+                accessor::expect_dims(&acc, src, &[Dimensions::Mat4], &what)?;
+                accessor::floats(&acc, src, &what)?
                     .chunks_exact(16)
                     .map(Mat4::from_cols_slice)
                     .collect()
@@ -354,10 +439,20 @@ fn build(
         skin_joint_nodes.push(joints);
         file_ibm.push(ibms);
     }
-    let groups = characters::group_skins(&node_parent, &skin_joint_nodes);
-    if groups.is_empty() {
-        return Err(CaudalError::gltf(label, "no skin: caudal needs a skinned (rigged) model"));
-    }
+    Ok((skin_joint_nodes, file_ibm))
+}
+
+/// The mesh nodes each character reads, and the static ones (under no
+/// joint). Skinned ones come in skin order then node order, then rigid ones
+/// (under a joint) in node order. This is the file's global vertex order;
+/// each character keeps the same order over its own meshes.
+fn mesh_nodes(
+    nodes: &[gltf::Node],
+    node_parent: &[Option<usize>],
+    groups: &[Vec<usize>],
+    skin_joint_nodes: &[Vec<usize>],
+    label: &str,
+) -> Result<(Vec<MeshNode>, Vec<usize>)> {
     let mut character_of_skin = vec![None; skin_joint_nodes.len()];
     let mut character_of_joint: HashMap<usize, usize> = HashMap::new();
     for (c, skins) in groups.iter().enumerate() {
@@ -368,14 +463,10 @@ fn build(
             }
         }
     }
-
-    // Mesh nodes: skinned ones in skin order then node order, then rigid
-    // ones (under a joint) in node order. This is the file's global vertex
-    // order; each character keeps the same order over its own meshes.
     let mut skinned = Vec::new();
     let mut rigid = Vec::new();
     let mut static_meshes = Vec::new();
-    for node in &nodes {
+    for node in nodes {
         if node.mesh().is_none() {
             continue;
         }
@@ -398,7 +489,7 @@ fn build(
                     rigid_joint: None,
                 });
             }
-            None => match joint_ancestor(node.index(), &node_parent, &|p| {
+            None => match joint_ancestor(node.index(), node_parent, &|p| {
                 character_of_joint.contains_key(&p)
             })
             .0
@@ -414,63 +505,61 @@ fn build(
         }
     }
     skinned.sort_by_key(|m| (m.skin, m.node));
-    let meshes: Vec<MeshNode> = skinned.into_iter().chain(rigid).collect();
+    Ok((skinned.into_iter().chain(rigid).collect(), static_meshes))
+}
 
-    let view = FileView {
-        doc: &doc,
-        nodes: &nodes,
-        node_parent: &node_parent,
-        node_rest: &node_rest,
-        rest_world: &rest_world,
-        file_ibm: &file_ibm,
-        skin_joint_nodes: &skin_joint_nodes,
-        src,
-    };
+/// Every character of `groups` built, and every skin's info in file order.
+/// Skins without joints bind nothing; they stay listed, in no character.
+fn build_characters(
+    view: &FileView,
+    groups: &[Vec<usize>],
+    meshes: &[MeshNode],
+) -> Result<(Vec<Character>, Vec<SkinInfo>)> {
     let mut characters = Vec::with_capacity(groups.len());
-    let mut skins: Vec<Option<SkinInfo>> = vec![None; skin_joint_nodes.len()];
+    let mut skins: Vec<Option<SkinInfo>> = vec![None; view.skin_joint_nodes.len()];
     for (c, group) in groups.iter().enumerate() {
         let mine: Vec<&MeshNode> = meshes.iter().filter(|m| m.character == c).collect();
-        let (character, skin_infos) = build_character(&view, c, group, &mine)?;
+        let (character, skin_infos) = build_character(view, c, group, &mine)?;
         for si in skin_infos {
             let i = si.index;
             skins[i] = Some(si);
         }
         characters.push(character);
     }
-    // Skins without joints bind nothing; they stay listed, in no character.
     let skins: Vec<SkinInfo> = skins
         .into_iter()
         .enumerate()
         .map(|(i, s)| {
             s.unwrap_or_else(|| SkinInfo {
                 index: i,
-                name: doc.skins().nth(i).and_then(|s| s.name().map(str::to_string)),
+                name: view.doc.skins().nth(i).and_then(|s| s.name().map(str::to_string)),
                 character: usize::MAX,
                 joints: Vec::new(),
                 bind_from_file: Mat4::IDENTITY,
             })
         })
         .collect();
+    Ok((characters, skins))
+}
 
-    // File-global vertex offsets, in the order of `meshes`.
+/// File-global vertex offsets of every primitive, in the order of `meshes`.
+fn number_file_vertices(characters: &mut [Character], meshes: &[MeshNode]) {
     let mut next = 0;
-    for m in &meshes {
+    for m in meshes {
         for p in characters[m.character].primitives.iter_mut().filter(|p| p.node == m.node) {
             p.file_vertex_offset = next;
             next += p.vertex_count;
         }
     }
-    let names: Vec<String> = characters.iter().map(|c| c.name.clone()).collect();
-    for (c, n) in characters.iter_mut().zip(dedupe(names)) {
-        c.name = n;
-    }
+}
 
+/// What each animation drives (as character joints), its paths and length.
+fn animation_infos(doc: &gltf::Document, characters: &[Character]) -> Vec<AnimationInfo> {
     let joint_of_node: HashMap<usize, (usize, usize)> = characters
         .iter()
         .flat_map(|c| c.joint_nodes.iter().enumerate().map(move |(j, &n)| (n, (c.index, j))))
         .collect();
-    let animations = doc
-        .animations()
+    doc.animations()
         .map(|a| {
             let mut joints = Vec::new();
             let mut paths = Vec::new();
@@ -504,29 +593,7 @@ fn build(
                 paths,
             }
         })
-        .collect();
-
-    let generator = json
-        .get("asset")
-        .and_then(|a| a.get("generator"))
-        .and_then(|g| g.as_str())
-        .map(str::to_string);
-    drop(nodes);
-    Ok(GltfModel {
-        label: label.to_string(),
-        characters,
-        skins,
-        animations,
-        static_meshes,
-        generator,
-        warnings,
-        doc,
-        json,
-        buffers,
-        base_dir,
-        node_rest,
-        options: *options,
-    })
+        .collect()
 }
 
 /// A label for the character: its first skin's name, else the nearest
@@ -558,6 +625,9 @@ fn character_name(
     f.nodes[root].name().map(str::to_string).unwrap_or_else(|| format!("character {c}"))
 }
 
+/// One character: its joints and their tree, its primitives read, its bind
+/// frame and inverse binds, its rest pose, its geometry in bind space, and
+/// the rig they make.
 fn build_character(
     f: &FileView,
     c: usize,
@@ -565,7 +635,57 @@ fn build_character(
     meshes: &[&MeshNode],
 ) -> Result<(Character, Vec<SkinInfo>)> {
     let label = f.src.label;
-    // Joints: the union of the character's skins' joints, first skin first.
+    let (joint_nodes, joint_of_node) = character_joints(f, group);
+    let (parents, folded) = joint_tree(f, &joint_nodes, &joint_of_node);
+    let names: Vec<String> = joint_nodes
+        .iter()
+        .map(|&n| f.nodes[n].name().map(str::to_string).unwrap_or_else(|| format!("node{n}")))
+        .collect();
+    let names = dedupe(names);
+    let raw = read_primitives(f, meshes)?;
+    let bind0 = bind_frame(f, group, &joint_nodes, &joint_of_node, &parents, &raw);
+    let (inverse_bind, skins) = inverse_binds(f, c, group, &joint_of_node, bind0);
+    let bind_world: Vec<Mat4> = inverse_bind.iter().map(|m| m.inverse()).collect();
+    let rest_local = rest_locals(f, &joint_nodes, &folded);
+    let placed = BindGeometry {
+        f,
+        skins: &skins,
+        joint_of_node: &joint_of_node,
+        joint_nodes: &joint_nodes,
+        bind_world: &bind_world,
+    }
+    .place(&raw)?;
+    let name = character_name(f, c, group, &joint_nodes, &parents);
+    if placed.vertices.is_empty() {
+        return Err(CaudalError::EmptyMesh {
+            field: "meshes".into(),
+            message: format!(
+                "{label}: character {c} ({name}) has no skinned or joint-parented triangle mesh"
+            ),
+        });
+    }
+    let rig = Rig::new(RigParts {
+        vertices: placed.vertices,
+        triangles: placed.triangles,
+        influences: placed.influences,
+        joint_names: names,
+        parents,
+        bind_world: Some(bind_world),
+        inverse_bind: Some(inverse_bind),
+        rest_local: Some(rest_local),
+        // Files store quantised weights; their sums drift by more than our tolerance.
+        normalize: true,
+    })?;
+    let primitives = placed.primitives;
+    Ok((
+        Character { index: c, name, rig, joint_nodes, primitives, skins: group.to_vec(), folded },
+        skins,
+    ))
+}
+
+/// The character's joints: the union of its skins' joints, first skin
+/// first, with the rig joint of each node.
+fn character_joints(f: &FileView, group: &[usize]) -> (Vec<usize>, HashMap<usize, usize>) {
     let mut joint_nodes: Vec<usize> = Vec::new();
     let mut joint_of_node: HashMap<usize, usize> = HashMap::new();
     for &s in group {
@@ -576,9 +696,17 @@ fn build_character(
             }
         }
     }
-    let jn = joint_nodes.len();
+    (joint_nodes, joint_of_node)
+}
 
-    // Rig parents: nearest joint ancestor; the nodes in between fold in.
+/// Rig parents: the nearest joint ancestor of each joint; the nodes in
+/// between (outermost first) fold into its local.
+fn joint_tree(
+    f: &FileView,
+    joint_nodes: &[usize],
+    joint_of_node: &HashMap<usize, usize>,
+) -> (Vec<Option<usize>>, Vec<Vec<usize>>) {
+    let jn = joint_nodes.len();
     let mut parents = vec![None; jn];
     let mut folded = vec![Vec::new(); jn];
     for (j, &node) in joint_nodes.iter().enumerate() {
@@ -586,28 +714,39 @@ fn build_character(
         parents[j] = p.map(|p| joint_of_node[&p]);
         folded[j] = between;
     }
-    let names: Vec<String> = joint_nodes
-        .iter()
-        .map(|&n| f.nodes[n].name().map(str::to_string).unwrap_or_else(|| format!("node{n}")))
-        .collect();
-    let names = dedupe(names);
+    (parents, folded)
+}
 
-    let raw = read_primitives(f, meshes)?;
-
-    // Bind space: the first skin's frame carried onto its scene pose, at
-    // its root-most weighted joint. Unweighted joints (an exporter's
-    // `_rootJoint`, effect helpers) may carry inverse binds that agree with
-    // nothing (glTF-Transform folds the dequantization into them, FBX
-    // wrappers a unit scale): only a joint that moves skin has to agree
-    // with the mesh.
+/// Bind space: the first skin's frame carried onto its scene pose, at its
+/// root-most weighted joint. Unweighted joints (an exporter's `_rootJoint`,
+/// effect helpers) may carry inverse binds that agree with nothing
+/// (glTF-Transform folds the dequantization into them, FBX wrappers a unit
+/// scale): only a joint that moves skin has to agree with the mesh.
+fn bind_frame(
+    f: &FileView,
+    group: &[usize],
+    joint_nodes: &[usize],
+    joint_of_node: &HashMap<usize, usize>,
+    parents: &[Option<usize>],
+    raw: &[RawPrimitive],
+) -> Mat4 {
     let s0 = group[0];
     let skin0: Vec<usize> = f.skin_joint_nodes[s0].iter().map(|n| joint_of_node[n]).collect();
-    let reference = reference_joint(&skin0, &f.skin_joint_nodes[s0], &parents, &raw, s0);
-    let bind0 =
-        similarity_of(&(f.rest_world[joint_nodes[skin0[reference]]] * f.file_ibm[s0][reference]));
+    let reference = reference_joint(&skin0, &f.skin_joint_nodes[s0], parents, raw, s0);
+    similarity_of(&(f.rest_world[joint_nodes[skin0[reference]]] * f.file_ibm[s0][reference]))
+}
 
-    // Inverse binds in the rig's space; the first skin that has a joint wins.
-    let mut inverse_bind: Vec<Option<Mat4>> = vec![None; jn];
+/// Inverse binds in the rig's space (the first skin that has a joint wins),
+/// and each skin's info with its mesh space relative to the bind frame.
+fn inverse_binds(
+    f: &FileView,
+    c: usize,
+    group: &[usize],
+    joint_of_node: &HashMap<usize, usize>,
+    bind0: Mat4,
+) -> (Vec<Mat4>, Vec<SkinInfo>) {
+    let s0 = group[0];
+    let mut inverse_bind: Vec<Option<Mat4>> = vec![None; joint_of_node.len()];
     let mut skins = Vec::new();
     for &s in group {
         let sj: Vec<usize> = f.skin_joint_nodes[s].iter().map(|n| joint_of_node[n]).collect();
@@ -636,141 +775,153 @@ fn build_character(
             bind_from_file,
         });
     }
-    let inverse_bind: Vec<Mat4> =
-        inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
-    let bind_world: Vec<Mat4> = inverse_bind.iter().map(|m| m.inverse()).collect();
+    let inverse_bind = inverse_bind.into_iter().map(|m| m.unwrap_or(Mat4::IDENTITY)).collect();
+    (inverse_bind, skins)
+}
 
-    // Rest locals: node pose, with folded ancestors multiplied in.
-    let rest_local: Vec<Trs> = (0..jn)
-        .map(|j| {
-            let node = joint_nodes[j];
-            if folded[j].is_empty() {
+/// Rest locals: each joint's node pose, with its folded ancestors
+/// multiplied in.
+fn rest_locals(f: &FileView, joint_nodes: &[usize], folded: &[Vec<usize>]) -> Vec<Trs> {
+    joint_nodes
+        .iter()
+        .zip(folded)
+        .map(|(&node, folded)| {
+            if folded.is_empty() {
                 f.node_rest[node]
             } else {
-                let m =
-                    folded[j].iter().fold(Mat4::IDENTITY, |acc, &n| acc * f.node_rest[n].matrix())
-                        * f.node_rest[node].matrix();
+                let m = folded.iter().fold(Mat4::IDENTITY, |acc, &n| acc * f.node_rest[n].matrix())
+                    * f.node_rest[node].matrix();
                 Trs::from_matrix(&m)
             }
         })
-        .collect();
+        .collect()
+}
 
-    // Geometry, in bind space.
-    let mut vertices: Vec<Vec3> = Vec::new();
-    let mut triangles: Vec<[u32; 3]> = Vec::new();
-    let mut offsets: Vec<u32> = vec![0];
-    let mut inf_joints: Vec<u32> = Vec::new();
-    let mut inf_weights: Vec<f32> = Vec::new();
-    let mut primitives = Vec::new();
+/// What placing a character's primitives in its bind space needs.
+struct BindGeometry<'a> {
+    f: &'a FileView<'a>,
+    skins: &'a [SkinInfo],
+    joint_of_node: &'a HashMap<usize, usize>,
+    joint_nodes: &'a [usize],
+    bind_world: &'a [Mat4],
+}
+
+/// A character's geometry in bind space, with what each primitive gave.
+struct Placed {
+    vertices: Vec<Vec3>,
+    triangles: Vec<[u32; 3]>,
+    influences: Influences,
+    primitives: Vec<PrimitiveInfo>,
+}
+
+impl BindGeometry<'_> {
+    /// Every primitive's vertices and triangles in bind space, and its
+    /// influences as rig joints: a skinned one through its skin, a rigid
+    /// one wholly on the joint it hangs from.
+    fn place(&self, raw: &[RawPrimitive]) -> Result<Placed> {
+        let mut out = Placed {
+            vertices: Vec::new(),
+            triangles: Vec::new(),
+            influences: Influences { offsets: vec![0], joints: Vec::new(), weights: Vec::new() },
+            primitives: Vec::new(),
+        };
+        for p in raw {
+            let n = p.positions.len();
+            let base = out.vertices.len();
+            out.triangles.extend(
+                p.triangles
+                    .iter()
+                    .map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]),
+            );
+            let rigid_joint = p.rigid_joint.map(|n| self.joint_of_node[&n]);
+            let (max_influences, weights_normalized) = match p.skin {
+                Some(s) => {
+                    let info =
+                        self.skins.iter().find(|i| i.index == s).expect("the character's skin");
+                    let to_bind = info.bind_from_file;
+                    out.vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
+                    let normalized = skinned_influences(p, info, &mut out.influences)?;
+                    (4 * p.sets.len(), normalized)
+                }
+                None => {
+                    let j = rigid_joint.expect("a rigid mesh hangs from a joint");
+                    // Carry the mesh onto its joint's bind frame: world at rest, then into bind space.
+                    let to_bind = self.bind_world[j]
+                        * self.f.rest_world[self.joint_nodes[j]].inverse()
+                        * self.f.rest_world[p.node];
+                    out.vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
+                    let inf = &mut out.influences;
+                    for _ in 0..n {
+                        inf.joints.push(j as u32);
+                        inf.weights.push(1.0);
+                        inf.offsets.push(inf.joints.len() as u32);
+                    }
+                    (1, true)
+                }
+            };
+            out.primitives.push(PrimitiveInfo {
+                mesh: p.mesh,
+                primitive: p.primitive,
+                node: p.node,
+                skin: p.skin,
+                rigid_joint,
+                vertex_offset: base,
+                file_vertex_offset: base,
+                vertex_count: n,
+                max_influences,
+                weights_normalized,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// Appends a skinned primitive's influences as rig joints (weights of one
+/// joint from several sets summed, zeros dropped), checked: finite,
+/// non-negative weights on joints the skin has. Returns whether every
+/// vertex's weights sum to one.
+fn skinned_influences(p: &RawPrimitive, info: &SkinInfo, out: &mut Influences) -> Result<bool> {
+    let where_ = format!("meshes[{}].primitives[{}]", p.mesh, p.primitive);
+    let mut weights_normalized = true;
     let mut row: Vec<(u32, f32)> = Vec::new();
-    for p in &raw {
-        let n = p.positions.len();
-        let base = vertices.len();
-        triangles.extend(
-            p.triangles
-                .iter()
-                .map(|t| [t[0] + base as u32, t[1] + base as u32, t[2] + base as u32]),
-        );
-        let where_ = format!("meshes[{}].primitives[{}]", p.mesh, p.primitive);
-        let max_inf;
-        let mut weights_normalized = true;
-        let rigid_joint = p.rigid_joint.map(|n| joint_of_node[&n]);
-        match p.skin {
-            Some(s) => {
-                let info = skins.iter().find(|i| i.index == s).expect("the character's skin");
-                let to_bind = info.bind_from_file;
-                vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
-                max_inf = 4 * p.sets.len();
-                for v in 0..n {
-                    row.clear();
-                    for (si, (js, ws)) in p.sets.iter().enumerate() {
-                        for k in 0..4 {
-                            let w = ws[4 * v + k];
-                            if w == 0.0 {
-                                continue;
-                            }
-                            if !w.is_finite() || w < 0.0 {
-                                return Err(CaudalError::Weights {
-                                    field: format!("WEIGHTS_{si} of {where_}"),
-                                    message: format!("vertex {v} has weight {w}"),
-                                });
-                            }
-                            let local = js[4 * v + k] as usize;
-                            let Some(&j) = info.joints.get(local) else {
-                                return Err(CaudalError::IndexOutOfRange {
-                                    field: format!("JOINTS_{si} of {where_}"),
-                                    index: v,
-                                    value: local as i64,
-                                    bound: info.joints.len(),
-                                });
-                            };
-                            match row.iter_mut().find(|(jj, _)| *jj == j as u32) {
-                                Some(e) => e.1 += w,
-                                None => row.push((j as u32, w)),
-                            }
-                        }
-                    }
-                    let sum: f32 = row.iter().map(|x| x.1).sum();
-                    weights_normalized &= (sum - 1.0).abs() <= NORMALIZED_WEIGHT_SUM;
-                    for &(j, w) in &row {
-                        inf_joints.push(j);
-                        inf_weights.push(w);
-                    }
-                    offsets.push(inf_joints.len() as u32);
+    for v in 0..p.positions.len() {
+        row.clear();
+        for (si, (js, ws)) in p.sets.iter().enumerate() {
+            for k in 0..4 {
+                let w = ws[4 * v + k];
+                if w == 0.0 {
+                    continue;
                 }
-            }
-            None => {
-                let j = rigid_joint.expect("a rigid mesh hangs from a joint");
-                // Carry the mesh onto its joint's bind frame: world at rest, then into bind space.
-                let to_bind =
-                    bind_world[j] * f.rest_world[joint_nodes[j]].inverse() * f.rest_world[p.node];
-                vertices.extend(p.positions.iter().map(|x| to_bind.transform_point3(*x)));
-                for _ in 0..n {
-                    inf_joints.push(j as u32);
-                    inf_weights.push(1.0);
-                    offsets.push(inf_joints.len() as u32);
+                if !w.is_finite() || w < 0.0 {
+                    return Err(CaudalError::Weights {
+                        field: format!("WEIGHTS_{si} of {where_}"),
+                        message: format!("vertex {v} has weight {w}"),
+                    });
                 }
-                max_inf = 1;
+                let local = js[4 * v + k] as usize;
+                let Some(&j) = info.joints.get(local) else {
+                    return Err(CaudalError::IndexOutOfRange {
+                        field: format!("JOINTS_{si} of {where_}"),
+                        index: v,
+                        value: local as i64,
+                        bound: info.joints.len(),
+                    });
+                };
+                match row.iter_mut().find(|(jj, _)| *jj == j as u32) {
+                    Some(e) => e.1 += w,
+                    None => row.push((j as u32, w)),
+                }
             }
         }
-        primitives.push(PrimitiveInfo {
-            mesh: p.mesh,
-            primitive: p.primitive,
-            node: p.node,
-            skin: p.skin,
-            rigid_joint,
-            vertex_offset: base,
-            file_vertex_offset: base,
-            vertex_count: n,
-            max_influences: max_inf,
-            weights_normalized,
-        });
+        let sum: f32 = row.iter().map(|x| x.1).sum();
+        weights_normalized &= (sum - 1.0).abs() <= NORMALIZED_WEIGHT_SUM;
+        for &(j, w) in &row {
+            out.joints.push(j);
+            out.weights.push(w);
+        }
+        out.offsets.push(out.joints.len() as u32);
     }
-    let name = character_name(f, c, group, &joint_nodes, &parents);
-    if vertices.is_empty() {
-        return Err(CaudalError::EmptyMesh {
-            field: "meshes".into(),
-            message: format!(
-                "{label}: character {c} ({name}) has no skinned or joint-parented triangle mesh"
-            ),
-        });
-    }
-    let rig = Rig::new(RigParts {
-        vertices,
-        triangles,
-        influences: Influences { offsets, joints: inf_joints, weights: inf_weights },
-        joint_names: names,
-        parents,
-        bind_world: Some(bind_world),
-        inverse_bind: Some(inverse_bind),
-        rest_local: Some(rest_local),
-        // Files store quantised weights; their sums drift by more than our tolerance.
-        normalize: true,
-    })?;
-    Ok((
-        Character { index: c, name, rig, joint_nodes, primitives, skins: group.to_vec(), folded },
-        skins,
-    ))
+    Ok(weights_normalized)
 }
 
 /// One primitive as the file stores it (mesh space), before placing.
@@ -980,6 +1131,7 @@ fn dedupe(names: Vec<String>) -> Vec<String> {
 }
 
 impl GltfModel {
+    /// Index of the animation called `name`; an unknown name is an error listing the file's animations.
     pub fn animation_index(&self, name: &str) -> Result<usize> {
         self.animations.iter().position(|a| a.name == name).ok_or_else(|| {
             let names: Vec<&str> = self.animations.iter().map(|a| a.name.as_str()).collect();
@@ -1044,6 +1196,7 @@ impl GltfModel {
         self.doc.nodes().filter_map(|n| n.name().map(str::to_string)).collect()
     }
 
+    /// The folder the file was read from (external buffers resolve there), if it came from a file.
     pub fn source_dir(&self) -> Option<&Path> {
         self.base_dir.as_deref()
     }

@@ -10,7 +10,7 @@
 //! byte layout glTF 2.0 requires of every buffer view and accessor:
 //!
 //! - a view lies inside its buffer's **declared** `byteLength` (a GLB whose
-//!   buffer declares 0 bytes no longer loads and writes a broken file);
+//!   buffer declares 0 bytes is refused, not loaded and written back broken);
 //! - `byteStride` is a multiple of 4 in 4..=252, and no shorter than the
 //!   elements read through it;
 //! - an accessor has at least one element, its offsets are multiples of its

@@ -16,10 +16,14 @@ use super::read::{Character, GltfModel};
 use crate::error::{CaudalError, Result};
 use crate::rig::{normalize_weights, Rig};
 
+/// The joint property an animation channel drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TrackPath {
+    /// Joint translation (xyz, in its parent's space).
     Translation,
+    /// Joint rotation (an xyzw unit quaternion).
     Rotation,
+    /// Joint scale (xyz).
     Scale,
 }
 
@@ -38,17 +42,21 @@ impl TrackPath {
 /// an existing channel on the same joint and path is replaced).
 #[derive(Clone, Debug)]
 pub struct AnimationTrack {
+    /// Name of the animation the channel joins.
     pub animation: String,
     /// The character whose joint this is.
     pub character: usize,
     /// Joint index in that character's rig (new joints included).
     pub joint: usize,
+    /// The property keyed.
     pub path: TrackPath,
+    /// Key times, seconds, strictly increasing.
     pub times: Vec<f32>,
     /// xyz for translation and scale, xyzw quaternions for rotation.
     pub values: Vec<Vec4>,
 }
 
+/// How a model is written.
 #[derive(Clone, Debug, Default)]
 pub struct WriteOptions {
     /// Write a .gltf (JSON with an embedded base64 buffer) instead of GLB;
@@ -180,7 +188,9 @@ fn check_rig(model: &GltfModel, c: usize, rig: &Rig) -> Result<()> {
     Ok(())
 }
 
-/// The file as bytes (GLB, or glTF JSON with a data-URI buffer).
+/// The file as bytes (GLB, or glTF JSON with a data-URI buffer): the rigs
+/// checked, the buffers compacted, then new joint nodes, skins, weights and
+/// animation channels written over the file's JSON.
 pub fn encode(
     model: &GltfModel,
     rigs: &[&Rig],
@@ -202,8 +212,24 @@ pub fn encode(
     let mut b = Builder { json: model.json.clone(), bin: Vec::new() };
     compact_buffers(&mut b, model)?;
     drop_forbidden_strides(&mut b, &model.label)?;
+    let joint_nodes = add_joint_nodes(&mut b, model, rigs);
+    let skin_joints = extend_skins(&mut b, model, rigs, &src, &joint_nodes)?;
+    // Weights of primitives whose influences changed.
+    for (c, ch) in model.characters.iter().enumerate() {
+        write_weights(&mut b, ch, rigs[c], &skin_joints)?;
+    }
+    for t in tracks {
+        check_track(t, rigs)?;
+        write_track(&mut b, t, &joint_nodes);
+    }
+    prune_unused_samplers(&mut b.json);
 
-    // New joint nodes under their parents, character by character.
+    Ok(if as_json { encode_gltf(b) } else { encode_glb(b) })
+}
+
+/// New joint nodes under their parents (or at the scenes' roots), character
+/// by character; returns every character's node of each joint.
+fn add_joint_nodes(b: &mut Builder, model: &GltfModel, rigs: &[&Rig]) -> Vec<Vec<usize>> {
     let mut joint_nodes: Vec<Vec<usize>> =
         model.characters.iter().map(|c| c.joint_nodes.clone()).collect();
     for (c, rig) in rigs.iter().enumerate() {
@@ -240,8 +266,19 @@ pub fn encode(
             }
         }
     }
+    joint_nodes
+}
 
-    // Skins: new joints join every skin of their character that holds their parent.
+/// New joints join every skin of their character that holds their parent,
+/// with their inverse binds in the skin's own space; returns each skin's
+/// rig joints.
+fn extend_skins(
+    b: &mut Builder,
+    model: &GltfModel,
+    rigs: &[&Rig],
+    src: &Source,
+    joint_nodes: &[Vec<usize>],
+) -> Result<Vec<Vec<usize>>> {
     let mut skin_joints: Vec<Vec<usize>> = model.skins.iter().map(|s| s.joints.clone()).collect();
     for (s, skin_doc) in model.doc.skins().enumerate() {
         let c = model.skins[s].character;
@@ -258,7 +295,7 @@ pub fn encode(
             continue;
         }
         let mut ibms: Vec<f32> = match skin_doc.inverse_bind_matrices() {
-            Some(acc) => accessor::floats(&acc, &src, &format!("skins[{s}].inverseBindMatrices"))?,
+            Some(acc) => accessor::floats(&acc, src, &format!("skins[{s}].inverseBindMatrices"))?,
             None => Mat4::IDENTITY.to_cols_array().repeat(before),
         };
         ibms.truncate(16 * before);
@@ -276,90 +313,85 @@ pub fn encode(
         skin["joints"] =
             json!(skin_joints[s].iter().map(|&j| joint_nodes[c][j]).collect::<Vec<_>>());
     }
+    Ok(skin_joints)
+}
 
-    // Weights of primitives whose influences changed.
-    for (c, ch) in model.characters.iter().enumerate() {
-        write_weights(&mut b, ch, rigs[c], &skin_joints)?;
-    }
-
-    // Animation channels.
-    for t in tracks {
-        let Some(rig) = rigs.get(t.character) else {
-            return Err(CaudalError::IndexOutOfRange {
-                field: "tracks.character".into(),
-                index: 0,
-                value: t.character as i64,
-                bound: rigs.len(),
-            });
-        };
-        if t.joint >= rig.joint_count() {
-            return Err(CaudalError::IndexOutOfRange {
-                field: "tracks.joint".into(),
-                index: 0,
-                value: t.joint as i64,
-                bound: rig.joint_count(),
-            });
-        }
-        if t.times.is_empty() || t.times.len() != t.values.len() {
-            return Err(CaudalError::shape(
-                "tracks",
-                format!(
-                    "{} times for {} values on joint {}",
-                    t.times.len(),
-                    t.values.len(),
-                    t.joint
-                ),
-            ));
-        }
-        if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
-            return Err(CaudalError::param(
-                "tracks.times",
-                "key times must be finite and strictly increasing",
-            ));
-        }
-        if t.values.iter().any(|v| !v.is_finite()) {
-            return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
-        }
-        let input = b.f32_accessor(&t.times, "SCALAR", 1, true);
-        let (kind, comps) = if t.path == TrackPath::Rotation { ("VEC4", 4) } else { ("VEC3", 3) };
-        let data: Vec<f32> = t
-            .values
-            .iter()
-            .flat_map(|v| {
-                if comps == 4 {
-                    Quat::from_vec4(*v).normalize().to_array().to_vec()
-                } else {
-                    v.truncate().to_array().to_vec()
-                }
-            })
-            .collect();
-        let output = b.f32_accessor(&data, kind, comps, false);
-        let node = joint_nodes[t.character][t.joint];
-        let anims = b.arr("animations");
-        let ai = match anims
-            .iter()
-            .position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str()))
-        {
-            Some(i) => i,
-            None => {
-                anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
-                anims.len() - 1
-            }
-        };
-        let anim = &mut anims[ai];
-        let samplers = anim["samplers"].as_array_mut().expect("animation samplers are an array");
-        samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
-        let si = samplers.len() - 1;
-        let channels = anim["channels"].as_array_mut().expect("animation channels are an array");
-        channels.retain(|c| {
-            !(c["target"]["node"].as_u64() == Some(node as u64)
-                && c["target"]["path"].as_str() == Some(t.path.as_str()))
+/// Checks a track names a joint of a rig and holds one finite value per
+/// strictly increasing key time.
+fn check_track(t: &AnimationTrack, rigs: &[&Rig]) -> Result<()> {
+    let Some(rig) = rigs.get(t.character) else {
+        return Err(CaudalError::IndexOutOfRange {
+            field: "tracks.character".into(),
+            index: 0,
+            value: t.character as i64,
+            bound: rigs.len(),
         });
-        channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
+    };
+    if t.joint >= rig.joint_count() {
+        return Err(CaudalError::IndexOutOfRange {
+            field: "tracks.joint".into(),
+            index: 0,
+            value: t.joint as i64,
+            bound: rig.joint_count(),
+        });
     }
-    prune_unused_samplers(&mut b.json);
+    if t.times.is_empty() || t.times.len() != t.values.len() {
+        return Err(CaudalError::shape(
+            "tracks",
+            format!("{} times for {} values on joint {}", t.times.len(), t.values.len(), t.joint),
+        ));
+    }
+    if t.times.iter().any(|x| !x.is_finite()) || t.times.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(CaudalError::param(
+            "tracks.times",
+            "key times must be finite and strictly increasing",
+        ));
+    }
+    if t.values.iter().any(|v| !v.is_finite()) {
+        return Err(CaudalError::NonFinite { field: "tracks.values".into(), index: t.joint });
+    }
+    Ok(())
+}
 
-    Ok(if as_json { encode_gltf(b) } else { encode_glb(b) })
+/// One track as a sampler and channel of its animation (made when the file
+/// has none of that name), replacing any channel on the same node and path.
+fn write_track(b: &mut Builder, t: &AnimationTrack, joint_nodes: &[Vec<usize>]) {
+    let input = b.f32_accessor(&t.times, "SCALAR", 1, true);
+    let (kind, comps) = if t.path == TrackPath::Rotation { ("VEC4", 4) } else { ("VEC3", 3) };
+    let data: Vec<f32> = t
+        .values
+        .iter()
+        .flat_map(|v| {
+            if comps == 4 {
+                Quat::from_vec4(*v).normalize().to_array().to_vec()
+            } else {
+                v.truncate().to_array().to_vec()
+            }
+        })
+        .collect();
+    let output = b.f32_accessor(&data, kind, comps, false);
+    let node = joint_nodes[t.character][t.joint];
+    let anims = b.arr("animations");
+    let ai = match anims
+        .iter()
+        .position(|a| a.get("name").and_then(Value::as_str) == Some(t.animation.as_str()))
+    {
+        Some(i) => i,
+        None => {
+            anims.push(json!({"name": t.animation, "channels": [], "samplers": []}));
+            anims.len() - 1
+        }
+    };
+    let anim = &mut anims[ai];
+    let samplers = anim["samplers"].as_array_mut().expect("animation samplers are an array");
+    samplers.push(json!({"input": input, "output": output, "interpolation": "LINEAR"}));
+    let si = samplers.len() - 1;
+    let channels = anim["channels"].as_array_mut().expect("animation channels are an array");
+    channels.retain(|c| {
+        !(c["target"]["node"].as_u64() == Some(node as u64)
+            && c["target"]["path"].as_str() == Some(t.path.as_str()))
+    });
+    channels.push(json!({"sampler": si, "target": {"node": node, "path": t.path.as_str()}}));
 }
 
 /// New JOINTS_n/WEIGHTS_n for every primitive of `ch` whose influences

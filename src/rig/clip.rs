@@ -7,6 +7,7 @@ use crate::error::{CaudalError, Result};
 /// the source clip's own key times); see [`Clip::time`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clip {
+    /// The clip's name (the glTF animation's, or the caller's).
     pub name: String,
     /// Samples per second. For a clip keyed at explicit times, the mean
     /// rate `(frames - 1) / (last time - first time)`.
@@ -66,6 +67,9 @@ impl Clip {
         Ok(())
     }
 
+    /// A clip sampled at `rate` keys per second over `duration` seconds,
+    /// `joint_count` locals per frame (frame-major); bad values are errors
+    /// naming the field.
     pub fn new(
         name: impl Into<String>,
         rate: f32,
@@ -125,15 +129,19 @@ impl Clip {
         Ok(Clip { name: name.into(), rate, duration, joint_count, locals, times: Some(times) })
     }
 
+    /// Number of frames.
     pub fn frame_count(&self) -> usize {
         self.locals.len() / self.joint_count
     }
+    /// Joints per frame (the rig's joint count).
     pub fn joint_count(&self) -> usize {
         self.joint_count
     }
+    /// The local transforms of every joint at frame `f`.
     pub fn frame(&self, f: usize) -> &[Trs] {
         &self.locals[f * self.joint_count..(f + 1) * self.joint_count]
     }
+    /// Every frame's locals, frame-major.
     pub fn locals(&self) -> &[Trs] {
         &self.locals
     }

@@ -10,6 +10,7 @@ pub fn world_matrices(parents: &[Option<usize>], order: &[usize], locals: &[Trs]
     out
 }
 
+/// [`world_matrices`] into a caller's buffer (one matrix per joint), for loops that pose every frame.
 pub fn world_matrices_into(
     parents: &[Option<usize>],
     order: &[usize],

@@ -37,8 +37,11 @@ pub fn normalize_weights(ws: &mut [f32]) {
 /// per vertex, including more than glTF's four per attribute set.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Influences {
+    /// Row starts: vertex `v`'s influences are `offsets[v]..offsets[v + 1]` (one more entry than vertices).
     pub offsets: Vec<u32>,
+    /// Joint of each influence.
     pub joints: Vec<u32>,
+    /// Weight of each influence (in a rig, each vertex's sum to one).
     pub weights: Vec<f32>,
 }
 
@@ -70,10 +73,12 @@ impl Influences {
         }
     }
 
+    /// Number of vertices (rows).
     pub fn vertex_count(&self) -> usize {
         self.offsets.len().saturating_sub(1)
     }
 
+    /// The joints and weights of vertex `v`.
     #[inline]
     pub fn of(&self, v: usize) -> (&[u32], &[f32]) {
         let (a, b) = (self.offsets[v] as usize, self.offsets[v + 1] as usize);
@@ -120,14 +125,20 @@ impl Influences {
 /// The plain, unvalidated parts of a rig. [`Rig::new`] checks them.
 #[derive(Clone, Debug, Default)]
 pub struct RigParts {
+    /// Bind-pose vertex positions.
     pub vertices: Vec<Vec3>,
+    /// Triangles as vertex indices (none for a point cloud).
     pub triangles: Vec<[u32; 3]>,
+    /// The skin weights, one row per vertex.
     pub influences: Influences,
+    /// Joint names, unique.
     pub joint_names: Vec<String>,
+    /// Each joint's parent (`None` at a root).
     pub parents: Vec<Option<usize>>,
     /// Joint world matrices at the bind pose. Either this or
     /// `inverse_bind` must be given; the other is derived.
     pub bind_world: Option<Vec<Mat4>>,
+    /// The inverse of each joint's bind world matrix (the glTF inverse bind).
     pub inverse_bind: Option<Vec<Mat4>>,
     /// Rest (default node) pose locals; derived from the bind pose if absent.
     pub rest_local: Option<Vec<Trs>>,
@@ -269,7 +280,195 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
     Ok(order)
 }
 
+/// An error naming `field` when entry `index` holds `value`, not below `bound`.
+fn check_index(field: &str, index: usize, value: u32, bound: usize) -> Result<()> {
+    if value as usize >= bound {
+        return Err(CaudalError::IndexOutOfRange {
+            field: field.into(),
+            index,
+            value: value as i64,
+            bound,
+        });
+    }
+    Ok(())
+}
+
+/// Checks the bind-pose mesh: vertices present and finite, triangle
+/// corners in range, an extent to measure.
+fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
+    let n = vertices.len();
+    if n == 0 {
+        return Err(CaudalError::EmptyMesh {
+            field: "vertices".into(),
+            message: "no vertices".into(),
+        });
+    }
+    // No triangles is a point cloud: enough for skinning and the surface
+    // solve; the stages that read the surface ask for it
+    // (`require_triangles`).
+    check_finite_vec3("vertices", vertices)?;
+    for (t, tri) in triangles.iter().enumerate() {
+        for &i in tri {
+            check_index("triangles", t, i, n)?;
+        }
+    }
+    check_measurable(vertices, triangles)
+}
+
+/// Checks the joints (at least one, one parent each, unique names, a
+/// forest) and returns them parents first.
+fn check_joints(joint_names: &[String], parents: &[Option<usize>]) -> Result<Vec<usize>> {
+    let jn = joint_names.len();
+    if jn == 0 {
+        return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
+    }
+    if parents.len() != jn {
+        return Err(CaudalError::shape(
+            "parents",
+            format!("{} parents for {} joints", parents.len(), jn),
+        ));
+    }
+    let mut seen = HashMap::with_capacity(jn);
+    for name in joint_names {
+        if seen.insert(name.as_str(), ()).is_some() {
+            return Err(CaudalError::DuplicateName { name: name.clone() });
+        }
+    }
+    topological_order(joint_names, parents)
+}
+
+/// The bind world matrices and their inverses, from either or both (which
+/// must then agree). What was given is checked before the other is
+/// derived: a singular matrix would otherwise surface as a NaN in a field
+/// the caller never passed.
+fn bind_pair(
+    bind_world: Option<Vec<Mat4>>,
+    inverse_bind: Option<Vec<Mat4>>,
+    joint_names: &[String],
+) -> Result<(Vec<Mat4>, Vec<Mat4>)> {
+    let jn = joint_names.len();
+    for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)] {
+        let Some(m) = m else { continue };
+        if m.len() != jn {
+            return Err(CaudalError::shape(
+                field,
+                format!("{} matrices for {} joints", m.len(), jn),
+            ));
+        }
+        check_finite_mat(field, m)?;
+        if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
+            return Err(CaudalError::Parameter {
+                field: field.into(),
+                message: format!("matrix of joint {:?} is singular", joint_names[j]),
+            });
+        }
+    }
+    match (bind_world, inverse_bind) {
+        (Some(b), Some(ib)) => {
+            check_bind_pair(&b, &ib, joint_names)?;
+            Ok((b, ib))
+        }
+        (Some(b), None) => {
+            let ib = b.iter().map(|m| m.inverse()).collect();
+            Ok((b, ib))
+        }
+        (None, Some(ib)) => {
+            let b = ib.iter().map(|m| m.inverse()).collect();
+            Ok((b, ib))
+        }
+        (None, None) => Err(CaudalError::shape(
+            "bind_matrices",
+            "either bind world matrices or inverse bind matrices are required",
+        )),
+    }
+}
+
+/// Checks the skin weights of `n` vertices over `jn` joints: rows that
+/// cover the table, joints in range, finite non-negative weights, every
+/// vertex influenced and (unless `normalize` rescales them) summing to one.
+fn check_influences(
+    influences: &mut Influences,
+    n: usize,
+    jn: usize,
+    normalize: bool,
+) -> Result<()> {
+    if influences.offsets.len() != n + 1 {
+        return Err(CaudalError::shape(
+            "skin_joints",
+            format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
+        ));
+    }
+    if influences.joints.len() != influences.weights.len() {
+        return Err(CaudalError::shape("skin_weights", "joint and weight counts differ"));
+    }
+    if influences.offsets[0] != 0
+        || influences.offsets.windows(2).any(|w| w[1] < w[0])
+        || *influences.offsets.last().unwrap() as usize != influences.joints.len()
+    {
+        return Err(CaudalError::shape(
+            "skin_joints",
+            "row offsets are not increasing or do not cover the rows",
+        ));
+    }
+    for (i, &j) in influences.joints.iter().enumerate() {
+        check_index("skin_joints", i, j, jn)?;
+    }
+    for (i, &w) in influences.weights.iter().enumerate() {
+        if !w.is_finite() {
+            return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
+        }
+        if w < 0.0 {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!("negative weight {w} at position {i}"),
+            });
+        }
+    }
+    for v in 0..n {
+        let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
+        let sum: f32 = influences.weights[a..b].iter().sum();
+        if sum <= 1e-8 {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!("vertex {v} has weights summing to 0 (no influence)"),
+            });
+        }
+        if normalize {
+            normalize_weights(&mut influences.weights[a..b]);
+        } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
+            return Err(CaudalError::Weights {
+                field: "skin_weights".into(),
+                message: format!(
+                    "weights of vertex {v} sum to {sum} (must be 1 within {WEIGHT_SUM_TOLERANCE}; pass normalize=True to rescale)"
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The rest pose's locals: the given ones, checked, else the bind pose's.
+fn rest_locals(
+    rest_local: Option<Vec<Trs>>,
+    parents: &[Option<usize>],
+    bind_world: &[Mat4],
+) -> Result<Vec<Trs>> {
+    let Some(r) = rest_local else { return Ok(neutral_locals(parents, bind_world)) };
+    if r.len() != parents.len() {
+        return Err(CaudalError::shape(
+            "rest_translations",
+            format!("{} rest transforms for {} joints", r.len(), parents.len()),
+        ));
+    }
+    if let Some(i) = r.iter().position(|t| !t.is_finite()) {
+        return Err(CaudalError::NonFinite { field: "rest_translations".into(), index: i });
+    }
+    Ok(r)
+}
+
 impl Rig {
+    /// A checked rig from its parts: the mesh, the joints, the bind pair,
+    /// the skin weights (normalised when asked), then the rest pose.
     pub fn new(parts: RigParts) -> Result<Rig> {
         let RigParts {
             vertices,
@@ -282,171 +481,11 @@ impl Rig {
             rest_local,
             normalize,
         } = parts;
-        let n = vertices.len();
-        if n == 0 {
-            return Err(CaudalError::EmptyMesh {
-                field: "vertices".into(),
-                message: "no vertices".into(),
-            });
-        }
-        // No triangles is a point cloud: enough for skinning and the surface
-        // solve; the stages that read the surface ask for it
-        // (`require_triangles`).
-        check_finite_vec3("vertices", &vertices)?;
-        for (t, tri) in triangles.iter().enumerate() {
-            for &i in tri {
-                if i as usize >= n {
-                    return Err(CaudalError::IndexOutOfRange {
-                        field: "triangles".into(),
-                        index: t,
-                        value: i as i64,
-                        bound: n,
-                    });
-                }
-            }
-        }
-        check_measurable(&vertices, &triangles)?;
-
-        let jn = joint_names.len();
-        if jn == 0 {
-            return Err(CaudalError::shape("joint_names", "a rig needs at least one joint"));
-        }
-        if parents.len() != jn {
-            return Err(CaudalError::shape(
-                "parents",
-                format!("{} parents for {} joints", parents.len(), jn),
-            ));
-        }
-        let mut seen = HashMap::with_capacity(jn);
-        for name in &joint_names {
-            if seen.insert(name.as_str(), ()).is_some() {
-                return Err(CaudalError::DuplicateName { name: name.clone() });
-            }
-        }
-        let order = topological_order(&joint_names, &parents)?;
-
-        // Check what was given before deriving the other: a singular matrix
-        // would otherwise surface as a NaN in a field the caller never passed.
-        for (field, m) in [("bind_matrices", &bind_world), ("inverse_bind_matrices", &inverse_bind)]
-        {
-            let Some(m) = m else { continue };
-            if m.len() != jn {
-                return Err(CaudalError::shape(
-                    field,
-                    format!("{} matrices for {} joints", m.len(), jn),
-                ));
-            }
-            check_finite_mat(field, m)?;
-            if let Some(j) = m.iter().position(|x| x.determinant().abs() < 1e-12) {
-                return Err(CaudalError::Parameter {
-                    field: field.into(),
-                    message: format!("matrix of joint {:?} is singular", joint_names[j]),
-                });
-            }
-        }
-        let (bind_world, inverse_bind) = match (bind_world, inverse_bind) {
-            (Some(b), Some(ib)) => {
-                check_bind_pair(&b, &ib, &joint_names)?;
-                (b, ib)
-            }
-            (Some(b), None) => {
-                let ib = b.iter().map(|m| m.inverse()).collect();
-                (b, ib)
-            }
-            (None, Some(ib)) => {
-                let b = ib.iter().map(|m| m.inverse()).collect();
-                (b, ib)
-            }
-            (None, None) => {
-                return Err(CaudalError::shape(
-                    "bind_matrices",
-                    "either bind world matrices or inverse bind matrices are required",
-                ))
-            }
-        };
-
-        // Influences
-        if influences.offsets.len() != n + 1 {
-            return Err(CaudalError::shape(
-                "skin_joints",
-                format!("{} rows for {} vertices", influences.offsets.len().saturating_sub(1), n),
-            ));
-        }
-        if influences.joints.len() != influences.weights.len() {
-            return Err(CaudalError::shape("skin_weights", "joint and weight counts differ"));
-        }
-        if influences.offsets[0] != 0
-            || influences.offsets.windows(2).any(|w| w[1] < w[0])
-            || *influences.offsets.last().unwrap() as usize != influences.joints.len()
-        {
-            return Err(CaudalError::shape(
-                "skin_joints",
-                "row offsets are not increasing or do not cover the rows",
-            ));
-        }
-        for (i, &j) in influences.joints.iter().enumerate() {
-            if j as usize >= jn {
-                return Err(CaudalError::IndexOutOfRange {
-                    field: "skin_joints".into(),
-                    index: i,
-                    value: j as i64,
-                    bound: jn,
-                });
-            }
-        }
-        for (i, &w) in influences.weights.iter().enumerate() {
-            if !w.is_finite() {
-                return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
-            }
-            if w < 0.0 {
-                return Err(CaudalError::Weights {
-                    field: "skin_weights".into(),
-                    message: format!("negative weight {w} at position {i}"),
-                });
-            }
-        }
-        for v in 0..n {
-            let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
-            let sum: f32 = influences.weights[a..b].iter().sum();
-            if sum <= 1e-8 {
-                return Err(CaudalError::Weights {
-                    field: "skin_weights".into(),
-                    message: format!("vertex {v} has weights summing to 0 (no influence)"),
-                });
-            }
-            if normalize {
-                normalize_weights(&mut influences.weights[a..b]);
-            } else if (sum - 1.0).abs() > WEIGHT_SUM_TOLERANCE {
-                {
-                    return Err(CaudalError::Weights {
-                        field: "skin_weights".into(),
-                        message: format!(
-                            "weights of vertex {v} sum to {sum} (must be 1 within {WEIGHT_SUM_TOLERANCE}; pass normalize=True to rescale)"
-                        ),
-                    });
-                }
-            }
-        }
-
-        let rest_local = match rest_local {
-            Some(r) => {
-                if r.len() != jn {
-                    return Err(CaudalError::shape(
-                        "rest_translations",
-                        format!("{} rest transforms for {} joints", r.len(), jn),
-                    ));
-                }
-                if let Some(i) = r.iter().position(|t| !t.is_finite()) {
-                    return Err(CaudalError::NonFinite {
-                        field: "rest_translations".into(),
-                        index: i,
-                    });
-                }
-                r
-            }
-            None => neutral_locals(&parents, &bind_world),
-        };
-
+        check_mesh(&vertices, &triangles)?;
+        let order = check_joints(&joint_names, &parents)?;
+        let (bind_world, inverse_bind) = bind_pair(bind_world, inverse_bind, &joint_names)?;
+        check_influences(&mut influences, vertices.len(), joint_names.len(), normalize)?;
+        let rest_local = rest_locals(rest_local, &parents, &bind_world)?;
         Ok(Rig {
             vertices,
             triangles,
@@ -460,6 +499,7 @@ impl Rig {
         })
     }
 
+    /// The rig's parts, to change one and build a new rig with [`Rig::new`].
     pub fn to_parts(&self) -> RigParts {
         RigParts {
             vertices: self.vertices.clone(),
@@ -474,27 +514,35 @@ impl Rig {
         }
     }
 
+    /// Bind-pose vertex positions.
     pub fn vertices(&self) -> &[Vec3] {
         &self.vertices
     }
+    /// Triangles as vertex indices (empty for a point cloud).
     pub fn triangles(&self) -> &[[u32; 3]] {
         &self.triangles
     }
+    /// The skin weights.
     pub fn influences(&self) -> &Influences {
         &self.influences
     }
+    /// Joint names.
     pub fn joint_names(&self) -> &[String] {
         &self.joint_names
     }
+    /// Each joint's parent (`None` at a root).
     pub fn parents(&self) -> &[Option<usize>] {
         &self.parents
     }
+    /// Each joint's world matrix at the bind pose.
     pub fn bind_world(&self) -> &[Mat4] {
         &self.bind_world
     }
+    /// The inverse of each joint's bind world matrix.
     pub fn inverse_bind(&self) -> &[Mat4] {
         &self.inverse_bind
     }
+    /// The rest pose's local transforms (the file's default node pose).
     pub fn rest_local(&self) -> &[Trs] {
         &self.rest_local
     }
@@ -513,13 +561,16 @@ impl Rig {
         }
         Ok(())
     }
+    /// Number of vertices.
     pub fn vertex_count(&self) -> usize {
         self.vertices.len()
     }
+    /// Number of joints.
     pub fn joint_count(&self) -> usize {
         self.joint_names.len()
     }
 
+    /// The joint called `name`, if there is one.
     pub fn joint_index(&self, name: &str) -> Option<usize> {
         self.joint_names.iter().position(|n| n == name)
     }
@@ -541,6 +592,7 @@ impl Rig {
             && self.parents[..j] == base.parents[..]
     }
 
+    /// The joints whose parent is `j`, in index order.
     pub fn children(&self, j: usize) -> impl Iterator<Item = usize> + '_ {
         self.parents.iter().enumerate().filter(move |(_, p)| **p == Some(j)).map(|(i, _)| i)
     }

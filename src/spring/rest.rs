@@ -10,7 +10,7 @@ use super::coupling::{coupling_alpha, swing};
 use super::lane_geometry::Blend;
 use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
-use crate::rig::Rig;
+use crate::rig::{Rig, Trs};
 
 /// Constants of one link (bone `i`, from its head to its tip).
 #[derive(Clone, Copy, Debug)]
@@ -105,6 +105,8 @@ pub(crate) fn carry_lift(carry: f32, elevation: f32) -> f32 {
 }
 
 /// `capacity`: the chain's bend capacity κ, which scales the carry's lift.
+/// The stages: each bone's tip and length, the authored directions, the
+/// centred rest arc with its carry, each link's constants, the units.
 pub(crate) fn build(
     rig: &Rig,
     chain: &TailChain,
@@ -113,10 +115,67 @@ pub(crate) fn build(
 ) -> Result<ChainRest> {
     params.validate()?;
     let neutral = rig.bind_locals();
+    let tips = bone_tips(rig, chain, &neutral)?;
+    let lengths = anchor_lengths(chain, &neutral, &tips);
+    let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
+    let (forward, up, lateral) = body_axes(params);
+    let (r_bind, authored) = authored_directions(chain, &neutral, &tips, anchor_rot);
+
+    // Centred arc (S7): the root direction without its lateral part.
+    let c = side_free(authored[0], lateral, -up);
+    let carry =
+        capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
+    let arc = RestArc { c, lateral, carry, beta: params.rest_curve };
+    // Reference link length in anchor-local units (H is in bind space).
+    let anchor_scale = rig.bind_world()[chain.anchor].to_scale_rotation_translation().0;
+    let reference = params.segment_reference * rig.height() / uniform_scale(anchor_scale);
+    let n = chain.bones.len();
+    let mut links = Vec::with_capacity(n);
+    let mut corrected = anchor_rot; // A_i: corrected parent rest frame in the body frame
+    for i in 0..n {
+        let nrot = neutral[chain.bones[i]].rotation.normalize();
+        let (u, r, rest_local) = arc.link(i, n, authored[i], r_bind[i], corrected, nrot);
+        let a = corrected;
+        corrected = (corrected * rest_local).normalize();
+        let (frequency, blend, omega2, damping) =
+            link_dynamics(params, i, n, lengths[i], reference);
+        let half_turn =
+            |v: Vec3| Quat::from_axis_angle(v.any_orthonormal_vector(), std::f32::consts::PI);
+        links.push(LinkRest {
+            r: r.into(),
+            u: u.into(),
+            r_bind: r_bind[i].into(),
+            a: Mat3A::from_quat(a),
+            neutral: nrot,
+            rest_local,
+            length: lengths[i],
+            frequency,
+            blend,
+            omega2,
+            damping,
+            u_flip: half_turn(u),
+            r_bind_flip: half_turn(r_bind[i]),
+        });
+    }
+    let (units_per_metre, units_follow_scale) = units_scale(rig, params)?;
+    Ok(ChainRest {
+        links,
+        root_offset: neutral[chain.bones[0]].translation,
+        forward_in_anchor: (anchor_rot.inverse() * forward).into(),
+        up_in_anchor: (anchor_rot.inverse() * up).into(),
+        anchor_bind_scale: uniform_scale(
+            rig.bind_world()[chain.anchor].to_scale_rotation_translation().0,
+        ),
+        units_per_metre,
+        units_follow_scale,
+    })
+}
+
+/// Tip offset of each bone in its own local frame; a zero-length bone is an
+/// error naming it.
+fn bone_tips(rig: &Rig, chain: &TailChain, neutral: &[Trs]) -> Result<Vec<Vec3>> {
     let n = chain.bones.len();
     let names = rig.joint_names();
-
-    // Tip offset of each bone in its own local frame.
     let mut tips: Vec<Vec3> = Vec::with_capacity(n);
     for i in 0..n {
         let tip = if i + 1 < n {
@@ -140,97 +199,117 @@ pub(crate) fn build(
         }
         tips.push(tip);
     }
+    Ok(tips)
+}
 
-    // Lengths in anchor-local units through the full neutral transforms
-    // (scales included).
+/// Lengths in anchor-local units through the full neutral transforms
+/// (scales included).
+fn anchor_lengths(chain: &TailChain, neutral: &[Trs], tips: &[Vec3]) -> Vec<f32> {
     let mut x = Mat4::IDENTITY;
-    let mut lengths = Vec::with_capacity(n);
-    for i in 0..n {
+    let mut lengths = Vec::with_capacity(tips.len());
+    for (i, tip) in tips.iter().enumerate() {
         x *= neutral[chain.bones[i]].matrix();
-        lengths.push(x.transform_vector3(tips[i]).length());
+        lengths.push(x.transform_vector3(*tip).length());
     }
+    lengths
+}
 
-    let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
-    let (forward, up, lateral) = body_axes(params);
-
-    // Authored directions a_i in the body frame (bind world axes).
-    let mut r_bind = Vec::with_capacity(n);
-    let mut authored = Vec::with_capacity(n);
+/// Each bone's bind direction in its parent's frame, and the authored
+/// directions a_i in the body frame (bind world axes).
+fn authored_directions(
+    chain: &TailChain,
+    neutral: &[Trs],
+    tips: &[Vec3],
+    anchor_rot: Quat,
+) -> (Vec<Vec3>, Vec<Vec3>) {
+    let mut r_bind = Vec::with_capacity(tips.len());
+    let mut authored = Vec::with_capacity(tips.len());
     let mut frame = anchor_rot;
-    for i in 0..n {
+    for (i, tip) in tips.iter().enumerate() {
         let rot = neutral[chain.bones[i]].rotation;
-        let rb = rot * tips[i].normalize();
+        let rb = rot * tip.normalize();
         r_bind.push(rb);
         authored.push((frame * rb).normalize());
         frame = (frame * rot).normalize();
     }
+    (r_bind, authored)
+}
 
-    // A direction without its lateral part (`fallback` if nothing is left).
-    let side_free = |a: Vec3, fallback: Vec3| {
-        let f = a - a.dot(lateral) * lateral;
-        if f.length() > 1e-4 {
-            f.normalize()
-        } else {
-            fallback
-        }
-    };
-    // Centred arc (S7): the root direction without its lateral part.
-    let c = side_free(authored[0], -up);
-    let beta = params.rest_curve;
-    let carry =
-        capacity * carry_lift(params.carry_deg.to_radians(), root_elevation(c, forward, up));
+/// A direction without its lateral part (`fallback` if nothing is left).
+fn side_free(a: Vec3, lateral: Vec3, fallback: Vec3) -> Vec3 {
+    let f = a - a.dot(lateral) * lateral;
+    if f.length() > 1e-4 {
+        f.normalize()
+    } else {
+        fallback
+    }
+}
 
-    let two_zeta = 2.0 * params.damping_ratio;
-    // Reference link length in anchor-local units (H is in bind space).
-    let anchor_scale = rig.bind_world()[chain.anchor].to_scale_rotation_translation().0;
-    let reference = params.segment_reference * rig.height() / uniform_scale(anchor_scale);
-    let mut links = Vec::with_capacity(n);
-    let mut corrected = anchor_rot; // A_i: corrected parent rest frame in the body frame
-    for i in 0..n {
+/// The centred rest arc (S7) with the distributed carry (S3).
+struct RestArc {
+    /// The root direction without its lateral part.
+    c: Vec3,
+    /// The body's lateral axis, which the carry turns about.
+    lateral: Vec3,
+    /// The whole carry's lift, radians, shared out along the links.
+    carry: f32,
+    /// `rest_curve`: how much of the modelled side curvature stays.
+    beta: f32,
+}
+
+impl RestArc {
+    /// Link `i` of `n` at rest: its direction `u` in the body frame, the
+    /// same `r` in its corrected parent frame `a`, and its rest local
+    /// rotation (from its neutral one `nrot`).
+    fn link(
+        &self,
+        i: usize,
+        n: usize,
+        authored: Vec3,
+        r_bind: Vec3,
+        a: Quat,
+        nrot: Quat,
+    ) -> (Vec3, Vec3, Quat) {
+        let (c, beta) = (self.c, self.beta);
         // S7's text: β = 0 removes the modelled *side* curvature. Its
         // formula slerps every segment onto `c`, which also straightens the
         // curl in the body's mid plane: a tail curled over the back (Shiba)
         // was unrolled at rest and its low-poly skin squashed to a quarter
         // of its length without any motion. Only the lateral part goes.
-        let keep_side = swing(c, side_free(authored[i], c)).slerp(swing(c, authored[i]), beta);
-        let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);
+        let keep_side =
+            swing(c, side_free(authored, self.lateral, c)).slerp(swing(c, authored), beta);
+        let lift = Quat::from_axis_angle(self.lateral, self.carry * (i + 1) as f32 / n as f32);
         let u = (lift * (keep_side * c)).normalize();
-        let a = corrected;
         let r = (a.inverse() * u).normalize();
-        let nrot = neutral[chain.bones[i]].rotation.normalize();
-        let rest_local = (swing(r_bind[i], r) * nrot).normalize();
-        corrected = (corrected * rest_local).normalize();
-
-        let t = if n > 1 { i as f32 / (n - 1) as f32 } else { 0.0 };
-        let profile = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
-        let stiffening =
-            if reference > 0.0 { (reference / lengths[i]).min(MAX_STIFFENING) } else { 1.0 };
-        let f = profile * stiffening;
-        let omega = std::f32::consts::TAU * f;
-        let alpha = coupling_alpha(
-            params.coupling_rate * stiffening * stiffening,
-            1.0 / params.substep_rate,
-        );
-        let half_turn =
-            |v: Vec3| Quat::from_axis_angle(v.any_orthonormal_vector(), std::f32::consts::PI);
-        links.push(LinkRest {
-            r: r.into(),
-            u: u.into(),
-            r_bind: r_bind[i].into(),
-            a: Mat3A::from_quat(a),
-            neutral: nrot,
-            rest_local,
-            length: lengths[i],
-            frequency: f,
-            blend: Blend::new(alpha),
-            omega2: omega * omega,
-            damping: two_zeta * omega,
-            u_flip: half_turn(u),
-            r_bind_flip: half_turn(r_bind[i]),
-        });
+        let rest_local = (swing(r_bind, r) * nrot).normalize();
+        (u, r, rest_local)
     }
+}
 
-    let (units_per_metre, units_follow_scale) = match params.units {
+/// Link `i` of `n`'s frequency (Hz, the profile from root to tip times the
+/// stiffening of a short link), coupling blend, `ω²` and `2ζω`.
+fn link_dynamics(
+    params: &SpringParams,
+    i: usize,
+    n: usize,
+    length: f32,
+    reference: f32,
+) -> (f32, Blend<f32>, f32, f32) {
+    let t = if n > 1 { i as f32 / (n - 1) as f32 } else { 0.0 };
+    let profile = params.root_frequency * (1.0 + (params.tip_frequency_ratio - 1.0) * t);
+    let stiffening = if reference > 0.0 { (reference / length).min(MAX_STIFFENING) } else { 1.0 };
+    let f = profile * stiffening;
+    let omega = std::f32::consts::TAU * f;
+    let alpha =
+        coupling_alpha(params.coupling_rate * stiffening * stiffening, 1.0 / params.substep_rate);
+    let two_zeta = 2.0 * params.damping_ratio;
+    (f, Blend::new(alpha), omega * omega, two_zeta * omega)
+}
+
+/// Units per metre in bind space, and whether they follow the scene scale
+/// (`Units::Auto`: from the rig's height).
+fn units_scale(rig: &Rig, params: &SpringParams) -> Result<(f32, bool)> {
+    Ok(match params.units {
         Units::Auto => {
             let h = rig.height();
             if !(h.is_finite() && h > 0.0) {
@@ -242,17 +321,5 @@ pub(crate) fn build(
             (h / REFERENCE_HEIGHT_M, true)
         }
         Units::PerMetre(u) => (u, false),
-    };
-
-    Ok(ChainRest {
-        links,
-        root_offset: neutral[chain.bones[0]].translation,
-        forward_in_anchor: (anchor_rot.inverse() * forward).into(),
-        up_in_anchor: (anchor_rot.inverse() * up).into(),
-        anchor_bind_scale: uniform_scale(
-            rig.bind_world()[chain.anchor].to_scale_rotation_translation().0,
-        ),
-        units_per_metre,
-        units_follow_scale,
     })
 }

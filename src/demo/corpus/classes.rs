@@ -5,15 +5,19 @@
 
 use serde::Serialize;
 
+/// A trait of a case that detection must cope with; the harness tabulates results by class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailureClass {
     // skeleton layout
+    /// Four legs, a horizontal trunk.
     Quadruped,
+    /// Two legs, an upright trunk.
     Biped,
     /// Tail-heavy biped with a horizontal spine.
     Dinosaur,
     // joint names
+    /// Mixamo's names: `mixamorig:Hips`, `LeftUpLeg`.
     NamesMixamo,
     /// `DEF-*` deform joints with `ORG-*`/`MCH-*` copies and control bones.
     NamesRigify,
@@ -41,7 +45,9 @@ pub enum FailureClass {
     ThinTail,
     /// Root radius at least 6% of the height.
     ThickTail,
+    /// Back and down; a long one reaches the floor.
     HangingTail,
+    /// Straight back, near horizontal.
     LevelTail,
     /// Curled up over the back.
     CurledTail,
@@ -54,13 +60,18 @@ pub enum FailureClass {
     UvSeams,
     /// A cape, skirt or blanket overlapping the tail root.
     CapeOrSkirt,
+    /// Ears on the head: a part that is not a tail.
     Ears,
+    /// A quiver on the back: a rigid part.
     Quiver,
     // how the template rigger weighted the tail
     /// Distal ~60% to the left shin, proximal to the thigh on the vertex's side.
     RiggerLegs,
+    /// Each tail vertex to the nearest remaining bone.
     RiggerNearest,
+    /// The whole tail to the pelvis.
     RiggerPelvis,
+    /// The whole tail to the first joint above the pelvis.
     RiggerSpine,
     // file layout
     /// The whole character yawed and pitched in its bind pose.
@@ -76,6 +87,7 @@ pub enum FailureClass {
 use FailureClass::*;
 
 impl FailureClass {
+    /// Every class, in the order the harness tabulates them.
     pub const ALL: [FailureClass; 33] = [
         Quadruped,
         Biped,
@@ -151,6 +163,7 @@ impl FailureClass {
         }
     }
 
+    /// The class of a snake_case name (as [`FailureClass::name`] writes it).
     pub fn parse(name: &str) -> Option<FailureClass> {
         Self::ALL.iter().copied().find(|c| c.name() == name)
     }

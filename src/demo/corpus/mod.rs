@@ -52,6 +52,7 @@ pub struct CorpusCase {
     pub glb: Vec<u8>,
     /// The artist's file: same meshes and vertex order, tail joints present.
     pub artist_glb: Vec<u8>,
+    /// What the case holds, for the harness to check against.
     pub truth: CaseTruth,
 }
 

@@ -10,8 +10,11 @@ use super::character::Character;
 use super::skeleton::{Role, Side};
 use super::spec::Layout;
 
+/// Keys per second of the corpus' clips.
 pub const RATE: f32 = 30.0;
+/// Length of the walk clip, seconds (one stride cycle).
 pub const WALK_DURATION: f32 = 1.0;
+/// Length of the crouch clip, seconds.
 pub const CROUCH_DURATION: f32 = 1.5;
 /// The crouch lowers the pelvis by this share of the hip height.
 pub const CROUCH_DEPTH: f32 = 0.25;

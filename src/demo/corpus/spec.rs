@@ -9,22 +9,33 @@ use serde::Serialize;
 use super::classes::FailureClass::{self, *};
 use super::rng::Rng;
 
+/// The skeleton's layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Layout {
+    /// Four legs, a horizontal trunk.
     Quadruped,
+    /// Two legs, an upright trunk.
     Biped,
+    /// A tail-heavy biped with a horizontal spine.
     Dinosaur,
 }
 
+/// The naming scheme of the joints (the riggers' conventions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Naming {
+    /// `mixamorig:Hips`, `LeftUpLeg`.
     Mixamo,
+    /// `DEF-*` deform joints with `ORG-*`/`MCH-*` copies.
     Rigify,
+    /// 3ds Max Biped: `Bip001 Pelvis`, `Bip001 L Thigh`.
     MaxBiped,
+    /// Maya/Sketchfab: `*_ROOTSHJnt` under `_rootJoint`.
     Maya,
+    /// Quaternius: `Body`, `Back`, `BackLeg.L`.
     Quaternius,
+    /// Names that say nothing (`joint12`, `Bone.007`).
     Generic,
 }
 
@@ -36,6 +47,7 @@ impl Naming {
     }
 }
 
+/// How the tail is carried in the bind pose.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TailShape {
@@ -84,11 +96,15 @@ pub enum Units {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TailMesh {
+    /// In the body's primitive.
     BodyPrimitive,
+    /// Its own primitive of the body's mesh.
     OwnPrimitive,
+    /// Its own mesh.
     OwnMesh,
 }
 
+/// The tail of one character: size, carriage and covering.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TailSpec {
     /// Arc length over the character's height.
@@ -97,6 +113,7 @@ pub struct TailSpec {
     pub root_radius_ratio: f32,
     /// Tip radius over root radius.
     pub tip_share: f32,
+    /// How it is carried.
     pub shape: TailShape,
     /// First angle below horizontal (hanging, level; negative is up) or
     /// above it (curled), degrees.
@@ -106,17 +123,26 @@ pub struct TailSpec {
     pub bend_deg: f32,
     /// Sideways bow, share of the length.
     pub lateral: f32,
+    /// Its own closed shell, its root buried in the body (else welded to the trunk).
     pub separate_shell: bool,
+    /// A second, slightly larger shell over the skin, not welded to it.
     pub fur_shell: bool,
 }
 
+/// One character of a case: skeleton, names, decoys, tail and coverings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CharacterSpec {
+    /// The character's name (its skin's and root node's).
     pub name: String,
+    /// The skeleton's layout.
     pub layout: Layout,
+    /// The joints' naming scheme.
     pub naming: Naming,
+    /// A joint named `Hips` is the torso root; the legs hang from `Body`.
     pub decoy_hips: bool,
+    /// Unweighted control, IK and pole joints.
     pub decoy_controls: bool,
+    /// Helper bones in the skin (twist bones, nubs).
     pub helper_bones: bool,
     /// Upright height, metres.
     pub height: f32,
@@ -126,39 +152,56 @@ pub struct CharacterSpec {
     pub body_share: f32,
     /// Trunk radius over the height.
     pub trunk_share: f32,
+    /// Joints between the pelvis and the neck.
     pub spine_joints: usize,
+    /// Joints of the neck.
     pub neck_joints: usize,
+    /// The tail.
     pub tail: TailSpec,
+    /// A cape (or a biped's skirt) over the tail root.
     pub cape: bool,
     /// A biped's garment is a skirt rather than a cape.
     pub skirt: bool,
+    /// Ears on the head.
     pub ears: bool,
+    /// A quiver on the back.
     pub quiver: bool,
+    /// How the template rigger weighted the tail.
     pub rigger: Rigger,
     /// Where the legs rigger's distal share starts along the tail (about 0.4).
     pub rigger_cut: f32,
 }
 
+/// One case: its characters and the file's layout, drawn from a seed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CaseSpec {
+    /// The seed everything is drawn from.
     pub seed: u64,
+    /// The failure class imposed on the draw, if any.
     pub forced: Option<FailureClass>,
+    /// The characters, one skin each.
     pub characters: Vec<CharacterSpec>,
     /// Bind-pose turn of the whole character about the up axis, degrees.
     pub yaw_deg: f32,
     /// Bind-pose tilt about the side axis, degrees.
     pub pitch_deg: f32,
+    /// The file's bind space against the core's.
     pub units: Units,
+    /// Every triangle its own three vertices.
     pub unwelded: bool,
+    /// Vertices split along UV seams.
     pub seams: bool,
+    /// Where a separate-shell or fur tail is written.
     pub tail_mesh: TailMesh,
 }
 
 /// Tail length share at most this is short, at least `LONG_TAIL` long.
 pub const SHORT_TAIL: f32 = 0.15;
+/// Tail length share at least this is long.
 pub const LONG_TAIL: f32 = 0.8;
 /// Root radius share at most this is thin, at least `THICK_TAIL` thick.
 pub const THIN_TAIL: f32 = 0.025;
+/// Root radius share at least this is thick.
 pub const THICK_TAIL: f32 = 0.06;
 /// A tail's root radius stays below this share of its length (a 5% tail
 /// thicker than that would be a bump, not a tail).

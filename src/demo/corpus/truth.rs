@@ -16,16 +16,21 @@ use super::mesh::Part;
 use super::skeleton::{Role, Side};
 use super::spec::{CaseSpec, TailShape, THICK_TAIL, THIN_TAIL};
 
+/// The truth file's format tag.
 pub const FORMAT: &str = "caudal corpus truth v1";
 
 /// A tail vertex has more than this share of its artist weight on tail
 /// joints (the shared truth files' rule).
 pub const TAIL_SHARE: f32 = 0.5;
 
+/// Vertices of one primitive.
 #[derive(Clone, Debug, Serialize)]
 pub struct PrimVertices {
+    /// Index of the glTF mesh.
     pub mesh: usize,
+    /// Index of the primitive within the mesh.
     pub primitive: usize,
+    /// Vertex indices within the primitive.
     pub vertices: Vec<u32>,
     /// Along-tail coordinate per vertex (0 at the root ring, 1 at the tip,
     /// negative inside the body); only on tail lists.
@@ -33,45 +38,63 @@ pub struct PrimVertices {
     pub tail_u: Vec<f32>,
 }
 
+/// One primitive as written.
 #[derive(Clone, Debug, Serialize)]
 pub struct PrimitiveTruth {
+    /// Index of the glTF mesh.
     pub mesh: usize,
+    /// Index of the primitive within the mesh.
     pub primitive: usize,
+    /// Its material's name (what it covers: body, tail, fur, ...).
     pub material: String,
+    /// Vertices in the primitive.
     pub vertex_count: usize,
+    /// Triangles in the primitive.
     pub triangle_count: usize,
 }
 
+/// The joints that play each role, by name.
 #[derive(Clone, Debug, Serialize)]
 pub struct RolesTruth {
+    /// Where the hind legs meet the trunk.
     pub pelvis: String,
     /// Joints strictly between the pelvis and the neck, from the pelvis up.
     pub spine: Vec<String>,
     /// The first neck joint.
     pub neck: String,
+    /// The head joint.
     pub head: String,
+    /// The left thigh (+X).
     pub thigh_left: String,
+    /// The right thigh.
     pub thigh_right: String,
+    /// The left shin.
     pub shin_left: String,
+    /// The right shin.
     pub shin_right: String,
 }
 
+/// A joint that must not be taken for a role.
 #[derive(Clone, Debug, Serialize)]
 pub struct DecoyTruth {
+    /// The joint's name.
     pub joint: String,
     /// root, wrapper, hub, nub, helper, weighted_helper, ik, pole,
     /// tail_control_thigh_shaped, tail_control, control, org_copy,
     /// mch_copy, face, decoy_hips.
     pub kind: &'static str,
+    /// Whether it carries skin weight.
     pub weighted: bool,
 }
 
+/// One tail as generated: where it hangs, its skin and its shape.
 #[derive(Clone, Debug, Serialize)]
 pub struct TailTruth {
     /// The joint the chain must hang from (the true pelvis).
     pub parent: String,
     /// True tail vertices: more than half their artist weight on tail joints.
     pub vertices: Vec<PrimVertices>,
+    /// Number of true tail vertices.
     pub vertex_count: usize,
     /// The skin's ring where the tail meets the body (welded: the ring
     /// zipped to the trunk's hole; separate shell: the first ring outside).
@@ -79,29 +102,41 @@ pub struct TailTruth {
     /// Body vertices round a welded root (the trunk hole's boundary); they
     /// carry a quarter of their artist weight on the first tail joint.
     pub collar: Vec<PrimVertices>,
+    /// Centre of the root ring, in the core's space (the loaded bind space).
     pub root_centre: [f32; 3],
+    /// Skin radius at the root.
     pub root_radius: f32,
+    /// Skin radius at the tip.
     pub tip_radius: f32,
     /// Arc length of the centre line from the root ring to the tip.
     pub length: f32,
+    /// `length` over the character's height.
     pub length_ratio: f32,
+    /// thin, medium or thick (by root radius share).
     pub thickness: &'static str,
+    /// How it is carried.
     pub shape: TailShape,
+    /// Welded to the trunk (not a separate shell).
     pub welded: bool,
+    /// Covered by a fur shell.
     pub fur_shell: bool,
+    /// Its own closed shell.
     pub separate_shell: bool,
     /// Centre line, root to tip, 129 points at even arc steps, and the skin's radius
     /// there (fur reaches `fur_scale` times further).
     pub centre_line: Vec<[f32; 3]>,
+    /// The skin's radius at each centre-line point.
     pub centre_radius: Vec<f32>,
     /// A separate shell's buried start: the centre line continues straight
     /// from here to its first point, at the root radius.
     pub buried_start: Option<[f32; 3]>,
+    /// How much further than the skin the fur reaches (1 without fur).
     pub fur_scale: f32,
     /// The artist's tail joints (root first, end joint last).
     pub artist_joints: Vec<String>,
 }
 
+/// A part that is not a tail (ears, a quiver, a cape) and what it must get.
 #[derive(Clone, Debug, Serialize)]
 pub struct PartTruth {
     /// ears, quiver, cape, skirt, blanket.
@@ -111,46 +146,71 @@ pub struct PartTruth {
     /// All its weight is on `joint` already, so untouched and rigid on
     /// that joint move it alike.
     pub rigid_joint: Option<String>,
+    /// Its vertices, per primitive.
     pub vertices: Vec<PrimVertices>,
+    /// Number of its vertices.
     pub vertex_count: usize,
 }
 
+/// One character as generated.
 #[derive(Clone, Debug, Serialize)]
 pub struct CharacterTruth {
+    /// The character's name.
     pub name: String,
+    /// Index of its skin in the file.
     pub skin: usize,
+    /// Indices of its meshes in the file.
     pub meshes: Vec<usize>,
     /// Extent of this character's bind mesh along the core's Y.
     pub height: f32,
     /// The character's own height (along its up, whatever the bind turn).
     pub upright_height: f32,
+    /// The true pelvis (where the hind legs meet the trunk).
     pub pelvis: String,
+    /// Every role's joint.
     pub roles: RolesTruth,
+    /// Joints that must not be taken for a role.
     pub decoys: Vec<DecoyTruth>,
+    /// Its tails.
     pub tails: Vec<TailTruth>,
+    /// Its parts that are not tails.
     pub others: Vec<PartTruth>,
+    /// Every primitive of its meshes.
     pub primitives: Vec<PrimitiveTruth>,
+    /// Joints in the degraded file.
     pub joints: usize,
+    /// Joints in the artist's file (tail joints included).
     pub artist_joints: usize,
 }
 
+/// What a case holds, written beside it as JSON.
 #[derive(Clone, Debug, Serialize)]
 pub struct CaseTruth {
+    /// [`FORMAT`].
     pub format: &'static str,
+    /// The case's seed.
     pub seed: u64,
+    /// The failure class imposed on the draw, if any.
     pub forced: Option<FailureClass>,
+    /// Every class the case exercises.
     pub classes: Vec<FailureClass>,
+    /// Units per metre of the file's bind space.
     pub units_per_metre: f32,
+    /// Its characters.
     pub characters: Vec<CharacterTruth>,
+    /// The draw the case was made from.
     pub spec: CaseSpec,
+    /// What the truth's fields mean (vertex lists, space, the two files, the clips), in words.
     pub conventions: BTreeMap<&'static str, &'static str>,
 }
 
 impl CaseTruth {
+    /// The truth as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("truth serialises")
     }
 
+    /// Whether the case exercises `class`.
     pub fn has(&self, class: FailureClass) -> bool {
         self.classes.contains(&class)
     }

@@ -43,14 +43,18 @@ const SAMPLES: usize = 6;
 /// chain (down to its lowest end for legs, its farthest end otherwise).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Limb {
+    /// The junction's child the branch starts at.
     pub root: usize,
+    /// Joints of the branch's main chain, from `root` down.
     pub chain: Vec<usize>,
 }
 
 /// A mirrored pair of branches at one junction.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LimbPair {
+    /// The joint both branches hang from.
     pub junction: usize,
+    /// The two branches, left (+X) first.
     pub limbs: [Limb; 2],
     /// Both branches reach the floor: legs.
     pub legs: bool,

@@ -3,6 +3,7 @@
 //!
 //! | file | job |
 //! |---|---|
+//! | `find.rs` | the stages of `JointRoles::find`, in order |
 //! | `structure.rs` | the structural skeleton: joints that deform or connect deforming joints; skin floor and mass per joint |
 //! | `limbs.rs` | mirrored pairs of branches; legs are the pairs that reach the floor |
 //! | `trunk.rs` | which leg junction is the pelvis; the path from it to the head |
@@ -17,6 +18,7 @@
 //! what it overruled. Work is linear in the joints (apart from a sort), so a
 //! file of 100k joints is read in well under a second.
 
+mod find;
 mod limbs;
 mod names;
 mod regions;
@@ -27,13 +29,14 @@ use glam::Vec3;
 
 use super::Rig;
 use crate::error::Result;
+use find::Finder;
 pub use limbs::{
     Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN_JOINTS, MIRROR_TOLERANCE,
 };
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
 pub use structure::{credible_heads, structural_joints, Structure, MAX_NEAREST_TOPS};
-use trunk::{Axial, Settled};
+use trunk::Axial;
 pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 
 /// How a role was found.
@@ -47,10 +50,14 @@ pub enum RoleRule {
     Topology(String),
 }
 
+/// Which joint plays a role, and the rule that chose it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoleSource {
+    /// The role (`pelvis`, `spine`, `neck`, `head`, `thigh.L`, ...).
     pub role: String,
+    /// The joint playing it.
     pub joint: usize,
+    /// How it was found.
     pub rule: RoleRule,
     /// What the rule overruled, in the user's words (a joint named like the
     /// role that structure did not pick), if anything.
@@ -60,24 +67,34 @@ pub struct RoleSource {
 /// User overrides by joint name; unknown names are errors.
 #[derive(Clone, Debug, Default)]
 pub struct RoleOverrides {
+    /// The pelvis joint's name.
     pub pelvis: Option<String>,
+    /// The spine joints' names, pelvis side first.
     pub spine: Option<Vec<String>>,
+    /// The neck joint's name.
     pub neck: Option<String>,
+    /// The head joint's name.
     pub head: Option<String>,
     /// Left, right.
     pub thighs: [Option<String>; 2],
+    /// Left, right.
     pub shins: [Option<String>; 2],
 }
 
+/// The roles of a rig's joints, found from the shape of its skeleton and skin.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct JointRoles {
+    /// Where the hind legs meet the trunk.
     pub pelvis: Option<usize>,
     /// From the pelvis upwards (pelvis excluded), up to the neck.
     pub spine: Vec<usize>,
+    /// The first trunk joint past the shoulders.
     pub neck: Option<usize>,
+    /// The heaviest joint at the trunk's far end.
     pub head: Option<usize>,
     /// Left, right (left is +X for a character facing +Z, as in glTF).
     pub thighs: [Option<usize>; 2],
+    /// The joint below each thigh: left, right.
     pub shins: [Option<usize>; 2],
     /// Every mirrored limb pair of the skeleton, legs first.
     pub limbs: Vec<LimbPair>,
@@ -98,219 +115,25 @@ fn side_label(role: &str, side: usize) -> String {
 }
 
 impl JointRoles {
+    /// Every role of `rig`'s joints, the user's overrides first: the pelvis,
+    /// the named legs, the trunk (head, neck, spine), the pelvis' own legs,
+    /// then each joint's body region.
     pub fn find(rig: &Rig, overrides: &RoleOverrides) -> Result<JointRoles> {
-        let names = rig.joint_names();
         let s = Structure::new(rig);
         let pairs = limbs::find_pairs(&s);
-        let axial = Axial::new(&s, &pairs, names);
-        let mut roles = JointRoles { structural: s.structural.clone(), ..Default::default() };
-
-        // Pelvis: where the hind legs meet the trunk.
+        let axial = Axial::new(&s, &pairs, rig.joint_names());
         let mut junctions: Vec<usize> = Vec::new();
         for p in pairs.iter().filter(|p| p.legs) {
             if !junctions.contains(&p.junction) {
                 junctions.push(p.junction);
             }
         }
-        let found_pelvis = (!junctions.is_empty()).then(|| axial.pelvis_of(&junctions));
-        if let Some(name) = &overrides.pelvis {
-            let j = rig.require_joint("roles.pelvis", name)?;
-            let overruled = found_pelvis
-                .filter(|&(p, _)| p != j)
-                .map(|(p, _)| format!("{} (where the hind legs meet the trunk)", names[p]));
-            roles.pelvis = Some(j);
-            roles.push("pelvis", j, RoleRule::Override, overruled);
-        } else if let Some((p, settled)) = found_pelvis {
-            let rule = match (junctions.len(), settled) {
-                (1, _) => RoleRule::Topology("the joint the legs hang from".into()),
-                (_, Settled::Name) => RoleRule::Name(
-                    "of two leg junctions, the one away from the joints named like a head".into(),
-                ),
-                (_, Settled::Height) => RoleRule::Topology(
-                    "of the leg junctions, the one away from the higher trunk end (the head)"
-                        .into(),
-                ),
-                _ => RoleRule::Topology(
-                    "of the leg junctions, the one away from the heavier trunk end (the head)"
-                        .into(),
-                ),
-            };
-            let named =
-                (0..names.len()).find(|&j| j != p && s.structural[j] && names_pelvis(&names[j]));
-            let overruled = named.map(|j| {
-                format!("{} (named like a pelvis, but the hind legs do not hang from it)", names[j])
-            });
-            roles.pelvis = Some(p);
-            roles.push("pelvis", p, rule, overruled);
-        }
-
-        // Legs of the pelvis: thighs and shins (chosen below, once the head
-        // says which of several pairs at one junction is the hind one).
-        for side in 0..2 {
-            if let Some(n) = &overrides.thighs[side] {
-                let j = rig.require_joint(
-                    if side == 0 { "roles.thighs[0]" } else { "roles.thighs[1]" },
-                    n,
-                )?;
-                roles.thighs[side] = Some(j);
-                roles.push(&side_label("thigh", side), j, RoleRule::Override, None);
-            }
-            if let Some(n) = &overrides.shins[side] {
-                let j = rig.require_joint(
-                    if side == 0 { "roles.shins[0]" } else { "roles.shins[1]" },
-                    n,
-                )?;
-                roles.shins[side] = Some(j);
-                roles.push(&side_label("shin", side), j, RoleRule::Override, None);
-            }
-        }
-
-        // Trunk, head and neck.
-        if let Some(p) = roles.pelvis {
-            let (path, _) = axial.head_path(p);
-            // Past the shoulders: after the last joint on the path where a
-            // pair of front legs hangs, or, for a biped, where its heaviest
-            // pair of limbs (arms, wings) does; ears and hair on the head
-            // do not count.
-            let front_legs = (1..path.len())
-                .rev()
-                .find(|&i| pairs.iter().any(|x| x.legs && x.junction == path[i]));
-            let arms = || {
-                let on_path = |x: &&LimbPair| !x.legs && path[1..].contains(&x.junction);
-                let heaviest = pairs.iter().filter(on_path).max_by(|a, b| {
-                    let m = |x: &LimbPair| x.limbs.iter().map(|l| s.sub_mass[l.root]).sum::<f32>();
-                    m(a).total_cmp(&m(b))
-                })?;
-                path.iter().position(|&j| j == heaviest.junction)
-            };
-            // Front legs that hang off the path (a Rigify rig's controls)
-            // mark the shoulders at the path joint nearest their junction.
-            let front_off_path = || {
-                let front = junctions.iter().copied().filter(|&j| j != p).min_by(|&a, &b| {
-                    s.heads[a]
-                        .distance(s.heads[p])
-                        .total_cmp(&s.heads[b].distance(s.heads[p]))
-                        .then(a.cmp(&b))
-                })?;
-                (1..path.len()).min_by(|&a, &b| {
-                    s.heads[path[a]]
-                        .distance(s.heads[front])
-                        .total_cmp(&s.heads[path[b]].distance(s.heads[front]))
-                        .then(a.cmp(&b))
-                })
-            };
-            let shoulders = front_legs.or_else(front_off_path).or_else(arms);
-            let from = shoulders.map_or(1, |i| i + 1);
-            let head = match &overrides.head {
-                Some(n) => {
-                    let j = rig.require_joint("roles.head", n)?;
-                    roles.push("head", j, RoleRule::Override, None);
-                    Some(j)
-                }
-                None => axial.head_on(&path, from, names).map(|(i, by_name)| {
-                    let rule = if by_name {
-                        RoleRule::Name(
-                            "of the heavy joints at the trunk's far end, the one named like a head"
-                                .into(),
-                        )
-                    } else {
-                        RoleRule::Topology("the heaviest joint at the trunk's far end".into())
-                    };
-                    roles.push("head", path[i], rule, None);
-                    path[i]
-                }),
-            };
-            roles.head = head;
-            let head_at = head.and_then(|h| path.iter().position(|&j| j == h));
-            let neck = match &overrides.neck {
-                Some(n) => {
-                    let j = rig.require_joint("roles.neck", n)?;
-                    roles.push("neck", j, RoleRule::Override, None);
-                    Some(j)
-                }
-                None => head_at.and_then(|h| axial.neck_on(&path, from, h, names)).map(
-                    |(i, by_name)| {
-                        let rule = if by_name {
-                            RoleRule::Name(
-                                "the joint named like a neck between the shoulders and the head"
-                                    .into(),
-                            )
-                        } else {
-                            RoleRule::Topology("the first trunk joint past the shoulders".into())
-                        };
-                        roles.push("neck", path[i], rule, None);
-                        path[i]
-                    },
-                ),
-            };
-            roles.neck = neck;
-            let spine_end =
-                neck.or(head).and_then(|j| path.iter().position(|&k| k == j)).unwrap_or(path.len());
-            roles.spine = match &overrides.spine {
-                Some(ov) => {
-                    let mut out = Vec::new();
-                    for n in ov {
-                        out.push(rig.require_joint("roles.spine", n)?);
-                    }
-                    for &j in &out {
-                        roles.push("spine", j, RoleRule::Override, None);
-                    }
-                    out
-                }
-                None => {
-                    let sp: Vec<usize> = path[1..spine_end.max(1)].to_vec();
-                    for &j in &sp {
-                        roles.push(
-                            "spine",
-                            j,
-                            RoleRule::Topology("between the pelvis and the neck".into()),
-                            None,
-                        );
-                    }
-                    sp
-                }
-            };
-            roles.trunk_heads = path.iter().map(|&j| s.heads[j]).collect();
-            roles.trunk = path;
-        }
-
-        // Of the leg pairs at the pelvis, the hind legs are the farthest from
-        // the head (a rat's four legs all hang from `Body`).
-        let pelvis_legs: Option<&LimbPair> = roles.pelvis.and_then(|p| {
-            let centre = |x: &LimbPair| {
-                x.limbs.iter().flat_map(|l| l.chain.iter().map(|&j| s.heads[j])).sum::<Vec3>()
-            };
-            let away = |x: &LimbPair| {
-                let n = x.limbs.iter().map(|l| l.chain.len()).sum::<usize>().max(1) as f32;
-                roles.head.map_or(0.0, |h| (centre(x) / n).distance(s.heads[h]))
-            };
-            pairs
-                .iter()
-                .filter(|x| x.legs && x.junction == p)
-                .max_by(|a, b| away(a).total_cmp(&away(b)))
-        });
-        if let (Some(p), Some(legs)) = (roles.pelvis, pelvis_legs) {
-            let sides = leg_sides(&s, rig, legs, roles.head, p);
-            for (k, limb) in legs.limbs.iter().enumerate() {
-                let side = sides.0[k];
-                let (thigh, shin) = thigh_and_shin(&s, &limb.chain, legs.across);
-                if roles.thighs[side].is_none() {
-                    roles.thighs[side] = Some(thigh);
-                    roles.push(&side_label("thigh", side), thigh, sides.1.clone(), None);
-                }
-                if roles.shins[side].is_none() {
-                    if let Some(sh) = shin {
-                        roles.shins[side] = Some(sh);
-                        roles.push(
-                            &side_label("shin", side),
-                            sh,
-                            RoleRule::Topology("the joint below the thigh".into()),
-                            None,
-                        );
-                    }
-                }
-            }
-        }
+        let finder = Finder { rig, overrides, s: &s, pairs: &pairs, axial: &axial, junctions };
+        let mut roles = JointRoles { structural: s.structural.clone(), ..Default::default() };
+        finder.pelvis(&mut roles)?;
+        finder.named_legs(&mut roles)?;
+        finder.trunk(&mut roles)?;
+        finder.pelvis_legs(&mut roles);
         roles.regions = regions::regions(
             &s,
             &pairs,

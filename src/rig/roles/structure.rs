@@ -75,7 +75,9 @@ pub const MAX_NEAREST_TOPS: usize = 64;
 /// indexed by joint; entries of non-structural joints are unused.
 #[derive(Clone, Debug)]
 pub struct Structure {
+    /// Bind-pose head of every joint.
     pub heads: Vec<Vec3>,
+    /// Per joint: deforms skin or connects joints that do.
     pub structural: Vec<bool>,
     /// Structural parent: the real parent, except at the top of a separate
     /// weighted tree (the nearest main-tree joint) and at the top of the main
@@ -146,6 +148,7 @@ pub fn structural_joints(rig: &Rig) -> Vec<bool> {
 }
 
 impl Structure {
+    /// The structure of `rig`'s skeleton and the skin each joint carries.
     pub fn new(rig: &Rig) -> Structure {
         let n = rig.joint_count();
         let heads = credible_heads(rig);
