@@ -15,9 +15,9 @@ use super::rigger_root::{grow_root, TailWeights};
 use super::root::extend_root;
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
-use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
-use crate::measure::BoneDistance;
+use crate::geometry::{geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld};
 use crate::rig::{JointRoles, Rig};
+use crate::stats::percentile;
 
 /// A part without a single non-far neighbour (a detached shell floating
 /// wholly beyond the threshold) takes as collar its own vertices whose
@@ -76,17 +76,6 @@ pub struct Detection {
     pub weld: Weld,
     pub graph: MeshGraph,
     pub roles: JointRoles,
-}
-
-/// `p`-quantile (nearest rank) of finite values.
-pub fn percentile(values: &[f32], p: f32) -> f32 {
-    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f32::total_cmp);
-    let rank = ((p * v.len() as f32).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
 }
 
 /// Where a candidate part came from.

@@ -4,7 +4,7 @@
 //! world transform every step.
 
 use crate::error::{CaudalError, Result};
-use crate::rig::Rig;
+use crate::rig::{tail_number, Rig, TailName};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TailChain {
@@ -153,37 +153,6 @@ impl TailChain {
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty()
     }
-}
-
-enum TailName {
-    Bone(u32),
-    End,
-}
-
-/// `Tail_3` -> Bone(3), `b_Tail01_012` -> Bone(1), `Tail_End` -> End.
-fn tail_number(name: &str) -> Option<TailName> {
-    let mut s = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
-    for prefix in ["def-", "def_", "b_", "j_", "bn_", "jnt_"] {
-        if let Some(rest) = s.strip_prefix(prefix) {
-            s = rest.to_string();
-        }
-    }
-    let rest = s.strip_prefix("tail")?;
-    let rest = rest.trim_start_matches(['_', '.', ' ', '-']);
-    if rest == "end" || rest.starts_with("end_") || rest.starts_with("end.") {
-        return Some(TailName::End);
-    }
-    // The tail number, then at most an exporter's "_012" / ".001" suffix.
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let after = &rest[digits.len()..];
-    let suffix_ok = after.is_empty()
-        || ((after.starts_with('_') || after.starts_with('.'))
-            && after[1..].chars().all(|c| c.is_ascii_digit())
-            && after.len() > 1);
-    if digits.is_empty() || !suffix_ok {
-        return None;
-    }
-    digits.parse().ok().map(TailName::Bone)
 }
 
 fn carries_weight(rig: &Rig, joint: usize) -> bool {

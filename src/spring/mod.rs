@@ -53,5 +53,5 @@ pub use coupling::{
     ElasticStop,
 };
 pub use params::*;
-pub use simulate::{simulate, TailTrack};
+pub use simulate::{carry_reference, simulate, TailTrack};
 pub use tail_spring::TailSpring;

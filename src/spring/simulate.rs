@@ -7,7 +7,7 @@ use super::chain::TailChain;
 use super::params::SpringParams;
 use super::tail_spring::TailSpring;
 use crate::error::Result;
-use crate::rig::{Clip, Rig};
+use crate::rig::{Clip, Rig, Trs};
 
 /// Tail rotations of every clip frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,4 +64,15 @@ pub fn simulate(
         rotations.extend_from_slice(out);
     }
     Ok(TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations })
+}
+
+/// The rigid carry pose: every joint at its bind local, the chain's bones at
+/// the spring's rest rotation (carry and rest arc applied, no motion).
+pub fn carry_reference(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<Vec<Trs>> {
+    let spring = TailSpring::new(rig, chain.clone(), params.clone())?;
+    let mut locals = rig.bind_locals();
+    for (&j, q) in chain.bones.iter().zip(spring.rest_locals()) {
+        locals[j].rotation = q;
+    }
+    Ok(locals)
 }

@@ -5,9 +5,8 @@
 
 use glam::Vec3;
 
-use crate::bake::find_chains;
 use crate::error::{CaudalError, Result};
-use crate::rig::{Rig, Trs};
+use crate::rig::{grown_chains, Rig, Trs};
 
 /// Directions are the surface points of a `(2g+1)³` grid (`g` = this): 98
 /// directions for 2, at most about 13° apart, so the sampled lowest point of
@@ -111,13 +110,10 @@ pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints>
             check_joints(rig, "tail_joints", js)?;
             js.clone()
         }
-        None => match find_chains(rig) {
-            Ok(chains) => {
-                chains.iter().flat_map(|c| c.bones.iter().copied().chain(c.end)).collect()
-            }
-            Err(CaudalError::NotFound { .. }) => Vec::new(),
-            Err(e) => return Err(e),
-        },
+        None => grown_chains(rig.joint_names())
+            .into_iter()
+            .flat_map(|c| c.bones.into_iter().chain(c.end))
+            .collect(),
     };
     check_joints(rig, "contact_joints", &params.contact_joints)?;
     check_vertices(rig, "tail_vertices", &params.tail_vertices)?;

@@ -8,8 +8,7 @@ use glam::{Mat4, Vec3};
 
 use super::TAIL_END_SHARE;
 use crate::error::{CaudalError, Result};
-use crate::rig::{Rig, Trs};
-use crate::spring::{SpringParams, TailChain, TailSpring};
+use crate::rig::Rig;
 
 /// The ends of a tail in bind space.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,17 +56,6 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     let root = root_vs.iter().copied().sum::<Vec3>() / root_vs.len() as f32;
     let tip = tail.iter().zip(&d).filter(|(_, &x)| x >= hi - band).map(|(&v, _)| v).collect();
     Ok(TailEnds { root, tip })
-}
-
-/// The rigid carry pose: every joint at its bind local, the chain's bones at
-/// the spring's rest rotation (carry and rest arc applied, no motion).
-pub fn carry_reference(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<Vec<Trs>> {
-    let spring = TailSpring::new(rig, chain.clone(), params.clone())?;
-    let mut locals = rig.bind_locals();
-    for (&j, q) in chain.bones.iter().zip(spring.rest_locals()) {
-        locals[j].rotation = q;
-    }
-    Ok(locals)
 }
 
 /// Tip centroid of posed positions, carried back into the pelvis's bind frame.

@@ -7,8 +7,8 @@
 //! children's heads (or to an end helper, or a short stub past a leaf), the
 //! same segments as the skeleton distance field of SPEC T1.
 
+use super::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
 use crate::error::{CaudalError, Result};
-use crate::geometry::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
 use crate::rig::Rig;
 
 /// The bones of one rig, ready to score many vertex sets: the skeleton

@@ -5,11 +5,6 @@
 
 use rayon::prelude::*;
 
-use super::collar::{collar_band, COLLAR_BAND_DIAMETERS};
-use super::mesh::{lowest_point, mesh_stretch, MeshStretch, Played};
-use super::motion::{carry_reference, TailMotion};
-use super::report::stretch_report;
-use super::stats::StretchStats;
 use crate::appendage::{Decision, Report};
 use crate::bake::{
     apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode,
@@ -17,8 +12,13 @@ use crate::bake::{
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
-use crate::rig::{Influences, Rig};
-use crate::spring::{TailChain, TailSpring};
+use crate::measure::ground::crouch_clip;
+use crate::measure::stretch::{
+    check_samples, collar_band, lowest_point, mesh_stretch, stretch_report, MeshStretch, Played,
+    StretchStats, TailMotion, COLLAR_BAND_DIAMETERS,
+};
+use crate::rig::{Clip, Influences, Rig, Trs};
+use crate::spring::{carry_reference, TailChain, TailSpring};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -152,11 +152,7 @@ impl<'a> StretchHarness<'a> {
     /// Plays `sampled` (the original rig's joints) on the repaired rig with
     /// every chain baked in `mode`: the played clip, the rigid carry pose
     /// and the bakes.
-    fn play(
-        &self,
-        sampled: &crate::rig::Clip,
-        mode: LoopMode,
-    ) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
+    fn play(&self, sampled: &Clip, mode: LoopMode) -> Result<(Clip, Vec<Trs>, Vec<BakedClip>)> {
         let extended = extend_clip(sampled, &self.grown)?;
         let baked: Vec<BakedClip> = self
             .chains
@@ -180,9 +176,9 @@ impl<'a> StretchHarness<'a> {
     /// when given, else the detected tail.
     fn mesh_view(
         &self,
-        sampled: &crate::rig::Clip,
-        played: &crate::rig::Clip,
-        reference: &[crate::rig::Trs],
+        sampled: &Clip,
+        played: &Clip,
+        reference: &[Trs],
         truth: Option<&[u32]>,
         samples: usize,
     ) -> Result<MeshStretch> {
@@ -213,14 +209,7 @@ impl<'a> StretchHarness<'a> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
         let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
-        let sampled = crate::measure::ground::crouch_clip(
-            original,
-            depth,
-            CROUCH_SECONDS,
-            self.bake.rate,
-            up,
-            forward,
-        )?;
+        let sampled = crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;
         let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
@@ -258,7 +247,7 @@ impl<'a> StretchHarness<'a> {
         samples: usize,
         truth: Option<&[u32]>,
     ) -> Result<StretchComparison> {
-        super::report::check_samples(samples)?;
+        check_samples(samples)?;
         if let Some(t) = truth {
             let n = self.grown.vertex_count();
             if let Some((i, &v)) = t.iter().enumerate().find(|(_, &v)| v as usize >= n) {
@@ -278,7 +267,7 @@ impl<'a> StretchHarness<'a> {
         let (played, reference, baked) = self.play(&sampled, mode)?;
         let mesh = self.mesh_view(&sampled, &played, &reference, truth, samples)?;
         let anchor = self.chains[0].anchor;
-        let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
+        let jobs: Vec<(&Rig, &Clip, Option<&[Trs]>)> = vec![
             (&self.model.characters[self.character].rig, &sampled, None),
             (&self.rigid, &sampled, None),
             (&self.grown, &played, Some(&reference)),
