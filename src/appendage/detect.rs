@@ -40,7 +40,9 @@ pub struct PartGeometry {
     /// vertex (0 on skin round the root that the rigger weighted as tail,
     /// see [`super::rigger_root`]).
     pub geodesic: Vec<f32>,
+    /// Geodesic length from the collar ([`LENGTH_PERCENTILE`]), model units.
     pub length: f32,
+    /// The joint the part hangs from, if one was found.
     pub attachment: Option<usize>,
     /// Where the part leaves the body: the mean of the midpoints of the
     /// edges between part and collar (the collar centroid moved half an edge
@@ -71,10 +73,15 @@ pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar:
 /// Everything detection computed, for the fixes that follow it.
 #[derive(Clone, Debug)]
 pub struct Detection {
+    /// The parts and their decisions.
     pub report: Report,
+    /// Each reported part's geometry, in report order.
     pub parts: Vec<PartGeometry>,
+    /// The welded mesh.
     pub weld: Weld,
+    /// Adjacency of the welded mesh.
     pub graph: MeshGraph,
+    /// The rig's joint roles (pelvis, legs, ...).
     pub roles: JointRoles,
 }
 
@@ -165,36 +172,26 @@ fn peel_region(
             let mut in_piece = std::collections::HashSet::new();
             let count = pieces.iter().filter(|p| p.1).count();
             for (p, sticks_out) in pieces {
-                if sticks_out {
-                    in_piece.extend(p.welded.iter().copied());
-                    let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
-                    peel_region(
-                        p.welded,
-                        o,
-                        depth + 1,
-                        graph,
-                        positions,
-                        dist,
-                        field,
-                        params,
-                        min_protrusion,
-                        &mut found,
-                    );
+                let origin = if sticks_out {
+                    Origin::Peeled { cut_level: p.cut_level, necked: false }
                 } else if p.welded.len() >= 2 * params.min_part_vertices {
-                    in_piece.extend(p.welded.iter().copied());
-                    peel_region(
-                        p.welded,
-                        Origin::Remainder { pieces: 0 },
-                        depth + 1,
-                        graph,
-                        positions,
-                        dist,
-                        field,
-                        params,
-                        min_protrusion,
-                        &mut found,
-                    );
-                }
+                    Origin::Remainder { pieces: 0 }
+                } else {
+                    continue;
+                };
+                in_piece.extend(p.welded.iter().copied());
+                peel_region(
+                    p.welded,
+                    origin,
+                    depth + 1,
+                    graph,
+                    positions,
+                    dist,
+                    field,
+                    params,
+                    min_protrusion,
+                    &mut found,
+                );
             }
             if !found.iter().any(|(_, o)| matches!(o, Origin::Peeled { .. })) {
                 finish(welded, origin, out);
@@ -266,6 +263,7 @@ pub fn find_appendages(rig: &Rig, params: &DetectParams) -> Result<Report> {
     Ok(detect(rig, params)?.report)
 }
 
+/// [`find_appendages`] with the geometry behind the report, for the fixes.
 pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     params.validate()?;
     rig.require_triangles("appendage detection")?;
@@ -639,7 +637,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts.push(PartGeometry { welded, collar, geodesic, length, attachment, root });
     }
 
-    // Body skin a tail's root claimed is no longer in the remainder.
+    // Body skin a tail's root claimed is not in the remainder.
     let mut claimed = vec![false; weld.count()];
     for (p, r) in parts.iter().zip(&reports) {
         if r.origin != "remainder" {

@@ -21,6 +21,7 @@ use crate::stats::nearest_rank;
 /// A piece split off a region, with the level it was cut at.
 #[derive(Clone, Debug)]
 pub struct Piece {
+    /// Its welded vertices.
     pub welded: Vec<u32>,
     /// Skeleton distance of the saddle where the piece meets the rest.
     pub cut_level: f32,

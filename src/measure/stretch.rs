@@ -46,8 +46,8 @@ pub const TORN_ABOVE: f32 = 1.5;
 /// An edge squashed below this ratio is torn.
 pub const TORN_BELOW: f32 = 0.67;
 /// A chain "visibly moves" when its tip swings at least this much, degrees
-/// RMS about the tail root relative to the carry pose. The over-damped bug
-/// the article warns about moved the tail "barely"; a walk's swing is
+/// RMS about the tail root relative to the carry pose. The over-damped chain
+/// the article warns about moves the tail "barely"; a walk's swing is
 /// several degrees. Below this, a good stretch score means nothing.
 pub const MIN_SWING_DEG: f32 = 2.0;
 /// Share of the tail's bind extent (distance from the pelvis) that counts as

@@ -145,6 +145,12 @@ impl Clip {
     /// `rig`. A clip sampled from a file has only the file's joints; for a
     /// rig grown from it the message says how to get the grown joints too.
     pub fn check_joints(&self, rig: &Rig) -> Result<()> {
+        self.check_joints_as("clip", rig)
+    }
+
+    /// [`Clip::check_joints`], the error naming `field` (the clip's role
+    /// where a call takes several).
+    pub fn check_joints_as(&self, field: &str, rig: &Rig) -> Result<()> {
         let (c, r) = (self.joint_count, rig.joint_count());
         if c == r {
             return Ok(());
@@ -155,7 +161,7 @@ impl Clip {
             ": the clip is for another rig"
         };
         Err(CaudalError::shape(
-            "clip",
+            field,
             format!("clip {:?} has {c} joints, the rig {r}{hint}", self.name),
         ))
     }

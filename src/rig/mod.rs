@@ -3,6 +3,7 @@
 //! clips of local transforms, forward kinematics, linear blend skinning and
 //! the names of tail joints.
 
+mod checks;
 mod clip;
 mod pose;
 pub mod roles;

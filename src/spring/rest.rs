@@ -189,8 +189,8 @@ pub(crate) fn build(
     for i in 0..n {
         // S7's text: β = 0 removes the modelled *side* curvature. Its
         // formula slerps every segment onto `c`, which also straightens the
-        // curl in the body's mid plane: a tail curled over the back (Shiba)
-        // was unrolled at rest and its low-poly skin squashed to a quarter
+        // curl in the body's mid plane: it would unroll a tail curled over
+        // the back (Shiba) at rest and squash its low-poly skin to a quarter
         // of its length without any motion. Only the lateral part goes.
         let keep_side = swing(c, side_free(authored[i], c)).slerp(swing(c, authored[i]), beta);
         let lift = Quat::from_axis_angle(lateral, carry * (i + 1) as f32 / n as f32);

@@ -22,6 +22,7 @@ pub struct TailTrack {
 }
 
 impl TailTrack {
+    /// Frames recorded (0 for no joints).
     pub fn frame_count(&self) -> usize {
         if self.joints.is_empty() {
             0
@@ -29,6 +30,7 @@ impl TailTrack {
             self.rotations.len() / self.joints.len()
         }
     }
+    /// The bones' local rotations at frame `f`, root first.
     pub fn frame(&self, f: usize) -> &[Quat] {
         let k = self.joints.len();
         &self.rotations[f * k..(f + 1) * k]

@@ -25,23 +25,8 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     if tail.is_empty() {
         return Err(CaudalError::shape("tail_vertices", "no tail vertices"));
     }
-    let n = rig.vertex_count();
-    if let Some((i, &v)) = tail.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "tail_vertices".into(),
-            index: i,
-            value: v as i64,
-            bound: n,
-        });
-    }
-    if anchor >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "anchor".into(),
-            index: 0,
-            value: anchor as i64,
-            bound: rig.joint_count(),
-        });
-    }
+    rig.check_vertices("tail_vertices", tail)?;
+    rig.check_joints("anchor", &[anchor])?;
     let head = rig.bind_heads()[anchor];
     let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
     let (lo, hi) =
@@ -70,7 +55,9 @@ pub struct TailMotion {
     /// RMS of the angle to the rigid carry pose (SPEC M1's amplitude; a
     /// tail sagging under gravity counts here even if it never moves).
     pub amplitude_deg: f32,
+    /// Largest angle to the carry pose.
     pub max_deg: f32,
+    /// Mean angle to the carry pose.
     pub mean_deg: f32,
     /// RMS of the angle to the tip's mean direction over the clip: motion
     /// only, no static offset. A tail that hangs still scores 0 here.

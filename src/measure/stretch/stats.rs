@@ -21,15 +21,20 @@ pub fn mesh_edges(triangles: &[[u32; 3]], keep: impl Fn(u32) -> bool) -> Vec<(u3
 pub struct StretchStats {
     /// Edge-time samples.
     pub samples: usize,
+    /// 95th percentile ratio (nearest rank).
     pub p95: f32,
+    /// 99th percentile ratio (nearest rank).
     pub p99: f32,
+    /// Largest ratio.
     pub max: f32,
+    /// Smallest ratio.
     pub min: f32,
     /// Share of samples beyond [`TORN_ABOVE`] or below [`TORN_BELOW`].
     pub torn_share: f32,
 }
 
 impl StretchStats {
+    /// The distribution of `ratios` (any order); all zero for none.
     pub fn from_ratios(mut ratios: Vec<f32>) -> StretchStats {
         if ratios.is_empty() {
             return StretchStats::default();
