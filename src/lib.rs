@@ -6,14 +6,16 @@
 //!
 //! | stage | module | SPEC |
 //! |---|---|---|
-//! | rig table, joint roles, clips, skinning | [`rig`] | T (input) |
-//! | weld, mesh graph, skeleton distance field | [`geometry`] | T1, T2 |
+//! | error type, panic guard, size limits, order statistics | [`error`], [`guard`], [`limits`], [`stats`] | - |
+//! | rig table, joint roles, clips, skinning, tail joint names | [`rig`] | T (input) |
+//! | weld, mesh graph, skeleton distance field, thickness, bone distance | [`geometry`] | T1, T2, T10 |
 //! | appendage detection and decisions | [`appendage`] | T3-T6 |
 //! | rigid fix and chain growth | [`chain`] | T7-T9 |
 //! | spring chain at run time | [`spring`] | S, C |
 //! | bake into loop-closed keyframes | [`bake`] | B |
 //! | surface solve (clip transfer) | [`solve`] | X |
 //! | measurement | [`measure`] | M, G, T10 |
+//! | the whole pipeline on a file, measured (stretch tables) | [`pipeline`] | M1 |
 //! | glTF 2.0 in and out | [`gltf_io`] | - |
 //! | the built-in demo creature | [`demo`] | - |
 //!
@@ -32,9 +34,11 @@ pub mod gltf_io;
 pub mod guard;
 pub mod limits;
 pub mod measure;
+pub mod pipeline;
 pub mod rig;
 pub mod solve;
 pub mod spring;
+pub mod stats;
 
 #[cfg(feature = "python")]
 mod python;

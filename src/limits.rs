@@ -20,7 +20,6 @@
 //! raise it.
 
 use crate::error::{CaudalError, Result};
-use crate::rig::Trs;
 
 /// Default budget of one request, bytes (1 GiB). A 1M-vertex character
 /// with four influences per vertex and a 30-frame clip of 400 joints needs
@@ -73,29 +72,8 @@ pub fn check_bytes(field: &str, what: &str, bytes: f64, max_bytes: usize) -> Res
     Ok(())
 }
 
-/// Frames of a clip sampled over `[0, duration]` at about `rate` per
-/// second: `round(duration * rate) + 1` (at least 2 when `duration > 0`),
-/// checked to fit `joints` transforms a frame in `max_bytes`.
-pub fn clip_frames(duration: f32, rate: f32, joints: usize, max_bytes: usize) -> Result<usize> {
-    crate::rig::Clip::check_timing(rate, duration)?;
-    // In f32, as every sampler counts (another rounding would change the
-    // frame count of clips already written); checked in f64 before use.
-    let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as f64 + 1.0 } else { 1.0 };
-    let what = format!(
-        "a clip of {duration} s at {rate} frames/s ({} frames of {joints} joints)",
-        human(frames)
-    );
-    check_bytes(
-        "rate",
-        &what,
-        bytes_of(frames * joints.max(1) as f64, std::mem::size_of::<Trs>()),
-        max_bytes,
-    )?;
-    Ok(frames as usize)
-}
-
 /// A byte count for a message: exact below 10^6, else three figures.
-fn human(x: f64) -> String {
+pub fn human(x: f64) -> String {
     if x < 1e6 {
         format!("{x:.0}")
     } else {

@@ -9,7 +9,8 @@
 use caudal::bake::BakeParams;
 use caudal::chain::ChainParams;
 use caudal::demo::{creature_with, tail_vertex_count, TailShape, TAIL_LINE};
-use caudal::measure::stretch::{StretchHarness, MIN_SWING_DEG, STRETCH_SAMPLES};
+use caudal::measure::stretch::{MIN_SWING_DEG, STRETCH_SAMPLES};
+use caudal::pipeline::StretchHarness;
 
 const LEVEL: [[f32; 3]; 6] = [
     [0.0, 0.98, -0.1],

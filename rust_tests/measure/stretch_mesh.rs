@@ -6,9 +6,9 @@
 use caudal::bake::BakeParams;
 use caudal::chain::ChainParams;
 use caudal::measure::stretch::{
-    mesh_regions, mesh_stretch, rig_rows, Played, Region, StretchHarness, BODY_DRIFT_SHARE,
-    STRETCH_SAMPLES,
+    mesh_regions, mesh_stretch, rig_rows, Played, Region, BODY_DRIFT_SHARE, STRETCH_SAMPLES,
 };
+use caudal::pipeline::StretchHarness;
 use caudal::{Clip, Trs};
 use glam::Vec3;
 

@@ -2,7 +2,8 @@
 
 use caudal::bake::BakeParams;
 use caudal::chain::ChainParams;
-use caudal::measure::stretch::{StretchHarness, MIN_SWING_DEG, STRETCH_SAMPLES};
+use caudal::measure::stretch::{MIN_SWING_DEG, STRETCH_SAMPLES};
+use caudal::pipeline::StretchHarness;
 
 use crate::bake::fixtures::{alpaca, fox, shiba, wolf, Grown};
 

@@ -6,9 +6,13 @@ use super::attach::Region;
 use super::params::{BroadPolicy, DetectParams};
 use super::report::{Decision, Kind};
 
+/// What a part is and what it gets, with the reason in words.
 pub struct Verdict {
+    /// The part's kind (tail, carried, broad, ...).
     pub kind: Kind,
+    /// What the fix does with it.
     pub decision: Decision,
+    /// Why, with the figures that decided it.
     pub reason: String,
 }
 
@@ -16,6 +20,7 @@ pub struct Verdict {
 /// part with fewer is never a tail, however long.
 pub const MIN_TUBE_VERTICES: usize = 6;
 
+/// The verdict on one part from its size, shape tests and region (SPEC T5, T6).
 #[allow(clippy::too_many_arguments)]
 pub fn decide(
     params: &DetectParams,

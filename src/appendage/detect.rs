@@ -15,9 +15,9 @@ use super::rigger_root::{grow_root, TailWeights};
 use super::root::extend_root;
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
-use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
-use crate::measure::BoneDistance;
+use crate::geometry::{geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld};
 use crate::rig::{JointRoles, Rig};
+use crate::stats::percentile;
 
 /// A part without a single non-far neighbour (a detached shell floating
 /// wholly beyond the threshold) takes as collar its own vertices whose
@@ -40,7 +40,9 @@ pub struct PartGeometry {
     /// vertex (0 on skin round the root that the rigger weighted as tail,
     /// see [`super::rigger_root`]).
     pub geodesic: Vec<f32>,
+    /// Geodesic length from the collar ([`LENGTH_PERCENTILE`]), model units.
     pub length: f32,
+    /// The joint the part hangs from, if one was found.
     pub attachment: Option<usize>,
     /// Where the part leaves the body: the mean of the midpoints of the
     /// edges between part and collar (the collar centroid moved half an edge
@@ -71,22 +73,16 @@ pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar:
 /// Everything detection computed, for the fixes that follow it.
 #[derive(Clone, Debug)]
 pub struct Detection {
+    /// The parts and their decisions.
     pub report: Report,
+    /// Each reported part's geometry, in report order.
     pub parts: Vec<PartGeometry>,
+    /// The welded mesh.
     pub weld: Weld,
+    /// Adjacency of the welded mesh.
     pub graph: MeshGraph,
+    /// The rig's joint roles (pelvis, legs, ...).
     pub roles: JointRoles,
-}
-
-/// `p`-quantile (nearest rank) of finite values.
-pub fn percentile(values: &[f32], p: f32) -> f32 {
-    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
-    if v.is_empty() {
-        return 0.0;
-    }
-    v.sort_by(f32::total_cmp);
-    let rank = ((p * v.len() as f32).ceil() as usize).clamp(1, v.len());
-    v[rank - 1]
 }
 
 /// Where a candidate part came from.
@@ -176,36 +172,26 @@ fn peel_region(
             let mut in_piece = std::collections::HashSet::new();
             let count = pieces.iter().filter(|p| p.1).count();
             for (p, sticks_out) in pieces {
-                if sticks_out {
-                    in_piece.extend(p.welded.iter().copied());
-                    let o = Origin::Peeled { cut_level: p.cut_level, necked: false };
-                    peel_region(
-                        p.welded,
-                        o,
-                        depth + 1,
-                        graph,
-                        positions,
-                        dist,
-                        field,
-                        params,
-                        min_protrusion,
-                        &mut found,
-                    );
+                let origin = if sticks_out {
+                    Origin::Peeled { cut_level: p.cut_level, necked: false }
                 } else if p.welded.len() >= 2 * params.min_part_vertices {
-                    in_piece.extend(p.welded.iter().copied());
-                    peel_region(
-                        p.welded,
-                        Origin::Remainder { pieces: 0 },
-                        depth + 1,
-                        graph,
-                        positions,
-                        dist,
-                        field,
-                        params,
-                        min_protrusion,
-                        &mut found,
-                    );
-                }
+                    Origin::Remainder { pieces: 0 }
+                } else {
+                    continue;
+                };
+                in_piece.extend(p.welded.iter().copied());
+                peel_region(
+                    p.welded,
+                    origin,
+                    depth + 1,
+                    graph,
+                    positions,
+                    dist,
+                    field,
+                    params,
+                    min_protrusion,
+                    &mut found,
+                );
             }
             if !found.iter().any(|(_, o)| matches!(o, Origin::Peeled { .. })) {
                 finish(welded, origin, out);

@@ -17,8 +17,8 @@ mod shape;
 pub use attach::{attachment_joint, joint_regions, Region};
 pub use contact::{root_collar, FAR_CONTACT_SHARE};
 pub use detect::{
-    cut_centre, detect, find_appendages, percentile, Detection, PartGeometry,
-    DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE,
+    cut_centre, detect, find_appendages, Detection, PartGeometry, DETACHED_COLLAR_SHARE,
+    LENGTH_PERCENTILE,
 };
 pub use params::{
     BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO,

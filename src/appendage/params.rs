@@ -44,6 +44,8 @@ pub const MIN_PROTRUSION_RATIO: f32 = 0.1;
 /// 1.03, the strips of far skin round CesiumMan's waist 0.49 and 0.99, the
 /// Wolf's tail 3.8, the Fox's 4.0.
 pub const MIN_SLENDERNESS: f32 = 1.0;
+/// Tube ratio above which a part is long whatever its covariance (a curled
+/// tail; see [`MIN_SLENDERNESS`]).
 pub const MIN_TUBE_RATIO: f32 = 1.2;
 
 /// A tail shorter than this fraction of H (geodesic length, after its root
@@ -65,6 +67,7 @@ pub enum BroadPolicy {
 }
 
 impl BroadPolicy {
+    /// From its name (`untouched`, `rigid`); errors name `field`.
     pub fn parse(field: &str, s: &str) -> Result<BroadPolicy> {
         match s {
             "untouched" => Ok(BroadPolicy::Untouched),
@@ -77,6 +80,8 @@ impl BroadPolicy {
     }
 }
 
+/// How appendages are found and decided; every threshold relative to `H`
+/// or to the part itself.
 #[derive(Clone, Debug)]
 pub struct DetectParams {
     /// Far threshold as a fraction of H ([`FAR_RATIO`]).
@@ -138,6 +143,7 @@ fn check_range(field: &str, v: f32, lo: f32, hi: f32) -> Result<()> {
 }
 
 impl DetectParams {
+    /// Errors naming the first field out of range.
     pub fn validate(&self) -> Result<()> {
         check_range("far_ratio", self.far_ratio, 1e-4, 1.0)?;
         check_range("leaf_stub_ratio", self.leaf_stub_ratio, 0.0, 10.0)?;

@@ -16,10 +16,12 @@
 //! those that do not rise that far go back to the body.
 
 use crate::geometry::MeshGraph;
+use crate::stats::nearest_rank;
 
 /// A piece split off a region, with the level it was cut at.
 #[derive(Clone, Debug)]
 pub struct Piece {
+    /// Its welded vertices.
     pub welded: Vec<u32>,
     /// Skeleton distance of the saddle where the piece meets the rest.
     pub cut_level: f32,
@@ -204,7 +206,7 @@ pub fn trim_at_neck(
     let mut order: Vec<u32> = piece.to_vec();
     order.sort_by(|a, b| dist[*b as usize].total_cmp(&dist[*a as usize]).then(a.cmp(b)));
     let tip = order[0];
-    let first = ((NECK_MIN_SHARE * n as f32).ceil() as usize).clamp(1, n) - 1;
+    let first = nearest_rank(n, NECK_MIN_SHARE);
     let step = ((n - first) / 256).max(1);
     let mut narrowest = f32::INFINITY;
     let mut best: Option<Vec<u32>> = None;

@@ -14,6 +14,7 @@ use crate::spring::{TailChain, TailSpring, TailTrack};
 /// A baked clip: the keys and how they were obtained.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakedClip {
+    /// The clip's name.
     pub name: String,
     /// Key times, seconds (frame `f` at `f / rate`).
     pub times: Vec<f32>,
@@ -23,6 +24,7 @@ pub struct BakedClip {
     pub looping: bool,
     /// What the first/last frame comparison found (also for forced modes).
     pub loop_check: LoopCheck,
+    /// How the spring was brought to the clip's start.
     pub warmup: Warmup,
     /// Loop closure of the keys (loops only).
     pub seam: Option<Seam>,

@@ -34,10 +34,13 @@ pub fn anchor_worlds(rig: &Rig, clip: &Clip, anchor: usize) -> Vec<Mat4> {
 /// motion; positions relative to the pelvis do).
 #[derive(Clone, Debug, PartialEq)]
 pub struct TailState {
+    /// Each link's tip, anchor frame.
     pub tips: Vec<Vec3>,
+    /// Each tip's velocity, anchor frame.
     pub velocities: Vec<Vec3>,
 }
 
+/// The spring's state carried into the frame of the anchor at `anchor_world`.
 pub fn snapshot(spring: &TailSpring, anchor_world: &Mat4) -> TailState {
     let inv = anchor_world.inverse();
     TailState {

@@ -10,6 +10,7 @@ use crate::rig::{Clip, Rig};
 /// The verdict and the largest differences found, for the report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoopCheck {
+    /// Whether the clip's first and last frames match: it loops.
     pub loops: bool,
     /// Largest rotation difference between first and last frame, degrees.
     pub angle_deg: f32,

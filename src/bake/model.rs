@@ -17,8 +17,11 @@ use crate::spring::{TailChain, TailSpring};
 pub struct ModelBake {
     /// The file's character that was baked.
     pub character: usize,
+    /// The clips baked, in bake order.
     pub clip_names: Vec<String>,
+    /// The chains baked, in name order.
     pub chains: Vec<TailChain>,
+    /// `clips[c][k]`: clip `c` through chain `k`.
     pub clips: Vec<Vec<BakedClip>>,
 }
 

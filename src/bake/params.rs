@@ -50,6 +50,8 @@ pub enum LoopMode {
 }
 
 impl LoopMode {
+    /// From a name (`auto`, `loop`/`true`/`yes`, `once`/`false`/`no`, any
+    /// case); errors name `field`.
     pub fn parse(field: &str, s: &str) -> Result<LoopMode> {
         match s.to_ascii_lowercase().as_str() {
             "auto" => Ok(LoopMode::Auto),
@@ -63,6 +65,7 @@ impl LoopMode {
     }
 }
 
+/// How clips are baked: key rate, loop handling, warm-up and the spring.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BakeParams {
     /// Keyframes per second (the clip is sampled at this rate, adjusted so
@@ -106,6 +109,7 @@ impl Default for BakeParams {
 }
 
 impl BakeParams {
+    /// Errors naming the first field out of range (the spring's included).
     pub fn validate(&self) -> Result<()> {
         let positive = |field: &str, x: f32| {
             if x.is_finite() && x > 0.0 {

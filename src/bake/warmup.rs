@@ -22,6 +22,7 @@ pub struct Warmup {
     /// State change over the last pass, degrees (see
     /// [`super::LOOP_STATE_TOLERANCE_DEG`]).
     pub residual_deg: f32,
+    /// Whether the state repeated within the tolerance.
     pub converged: bool,
 }
 

@@ -9,8 +9,11 @@ use crate::rig::{Influences, Rig, Trs};
 
 /// A joint to append.
 pub struct NewJoint {
+    /// Its name (`Tail_3`, `Tail_End`).
     pub name: String,
+    /// Its parent's joint index.
     pub parent: usize,
+    /// Its world transform at bind.
     pub bind_world: Mat4,
 }
 

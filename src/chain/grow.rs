@@ -4,6 +4,7 @@
 use glam::Vec3;
 
 use crate::appendage::PartGeometry;
+use crate::geometry::thickness;
 
 /// How many vertices nearest in `g` stand in for an empty geodesic band
 /// (a coarse mesh can skip a band entirely).
@@ -94,18 +95,7 @@ pub const JOINT_RING_SLACK: f32 = 0.5;
 /// from the chain's centre line `joints` (a radius the bushy side of a tail
 /// reaches, not its thinnest ring).
 pub fn tail_thickness(part: &PartGeometry, positions: &[Vec3], joints: &[Vec3]) -> f32 {
-    let d: Vec<f32> = part
-        .welded
-        .iter()
-        .map(|&v| {
-            let p = positions[v as usize];
-            joints
-                .windows(2)
-                .map(|s| crate::geometry::point_segment_distance(p, s[0], s[1]))
-                .fold(f32::INFINITY, f32::min)
-        })
-        .collect();
-    2.0 * crate::appendage::percentile(&d, 0.9)
+    thickness(part.welded.iter().map(|&v| positions[v as usize]), joints)
 }
 
 /// `K` lowered so no bone is shorter than `ratio` times the tail's

@@ -45,7 +45,9 @@ pub const MAX_HANDOVER_RADII: f32 = 8.0;
 /// Where a part meets the rest of the mesh: its welded vertices with a
 /// neighbour outside it, and the ring's radius.
 pub struct RootRing {
+    /// Welded vertices of the part with a neighbour outside it.
     pub boundary: Vec<u32>,
+    /// Median distance of the boundary from its centroid, model units.
     pub radius: f32,
 }
 

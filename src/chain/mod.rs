@@ -6,7 +6,6 @@ mod apply;
 mod file;
 mod grow;
 mod handover;
-mod naming;
 mod params;
 mod weights;
 
@@ -16,7 +15,6 @@ pub use grow::{
     bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK,
 };
 pub use handover::{pelvis_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
-pub use naming::chain_prefix;
 pub use params::{
     ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS,
     SMOOTHING_PASSES,
@@ -25,8 +23,8 @@ pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
 use crate::error::Result;
-use crate::measure::BoneDistance;
-use crate::rig::Rig;
+use crate::geometry::BoneDistance;
+use crate::rig::{bone_name, chain_prefix, end_name, Rig};
 use apply::{apply, NewJoint};
 
 /// Detects the appendages of `rig` and fixes them: a bone chain for every
@@ -88,8 +86,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         let mut bones = vec![pelvis as u32];
         let mut names = Vec::new();
         for (b, &head) in heads.iter().enumerate() {
-            let name =
-                if b < k { naming::bone_name(&prefix, b + 1) } else { naming::end_name(&prefix) };
+            let name = if b < k { bone_name(&prefix, b + 1) } else { end_name(&prefix) };
             let parent = if b == 0 { pelvis } else { first + b - 1 };
             joints.push(NewJoint {
                 name: name.clone(),

@@ -5,8 +5,9 @@ use crate::error::{CaudalError, Result};
 
 /// One segment per this fraction of the model height (SPEC T8: `L / 0.1 H`).
 pub const SEGMENT_RATIO: f32 = 0.1;
-/// Fewest and most bones in a chain (SPEC T8: clamp to 3..8).
+/// Fewest bones in a chain (SPEC T8: clamp to 3..8).
 pub const MIN_BONES: usize = 3;
+/// Most bones in a chain (SPEC T8: clamp to 3..8).
 pub const MAX_BONES: usize = 8;
 /// Passes of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` over interior joints (SPEC T8).
 pub const SMOOTHING_PASSES: usize = 2;
@@ -44,14 +45,18 @@ pub enum TailFix {
     Rigid,
 }
 
+/// How parts are detected and fixed: detection's parameters and chain growth's.
 #[derive(Clone, Debug)]
 pub struct ChainParams {
+    /// How appendages are found and decided.
     pub detect: DetectParams,
+    /// What a tail gets: a chain, or rigid binding.
     pub tail_fix: TailFix,
     /// [`SEGMENT_RATIO`].
     pub segment_ratio: f32,
-    /// [`MIN_BONES`], [`MAX_BONES`].
+    /// [`MIN_BONES`].
     pub min_bones: usize,
+    /// [`MAX_BONES`].
     pub max_bones: usize,
     /// [`SMOOTHING_PASSES`].
     pub smoothing_passes: usize,
@@ -87,6 +92,7 @@ impl Default for ChainParams {
 }
 
 impl ChainParams {
+    /// Errors naming the first field out of range (detection's included).
     pub fn validate(&self) -> Result<()> {
         self.detect.validate()?;
         if !(self.segment_ratio.is_finite() && self.segment_ratio > 0.0) {

@@ -2,9 +2,12 @@
 
 use glam::Vec3;
 
+/// Vertex adjacency of a welded mesh, compressed rows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeshGraph {
+    /// Row starts: vertex `v`'s neighbours are `neighbors[offsets[v]..offsets[v + 1]]`.
     pub offsets: Vec<u32>,
+    /// Neighbour vertex ids, row after row.
     pub neighbors: Vec<u32>,
 }
 
@@ -57,10 +60,12 @@ impl MeshGraph {
         MeshGraph { offsets, neighbors }
     }
 
+    /// Vertices in the graph.
     pub fn vertex_count(&self) -> usize {
         self.offsets.len() - 1
     }
 
+    /// The neighbours of vertex `v`.
     #[inline]
     pub fn neighbors_of(&self, v: usize) -> &[u32] {
         &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize]

@@ -1,14 +1,19 @@
-//! Weld by position, the welded mesh graph, the skeleton distance field and
-//! geodesic distances over the mesh (SPEC T1, T2, T8).
+//! Weld by position, the welded mesh graph, the skeleton distance field,
+//! geodesic distances over the mesh and the weighted bone distance (SPEC T1,
+//! T2, T8, T10).
 
+mod bone_distance;
 mod dijkstra;
 mod graph;
 mod skeleton_field;
+mod thickness;
 mod weld;
 
+pub use bone_distance::{weighted_bone_distance, weighted_bone_distances, BoneDistance};
 pub use dijkstra::{geodesic_from, geodesic_within};
 pub use graph::MeshGraph;
 pub use skeleton_field::{
     point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO,
 };
+pub use thickness::{polyline_distance, thickness, THICKNESS_PERCENTILE};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

@@ -21,10 +21,13 @@ pub const END_HELPER_MAX_RATIO: f32 = 2.0;
 /// rotates the skin around it).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoneSegment {
+    /// The joint at `a`, which owns the segment.
     pub joint: usize,
     /// The joint at `b` (the segment's own joint for a stub past a leaf).
     pub child: usize,
+    /// Start (the joint's bind head), model units.
     pub a: Vec3,
+    /// End (the child's bind head, or the stub's end).
     pub b: Vec3,
 }
 
@@ -56,8 +59,11 @@ pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
     out
 }
 
+/// The skeleton distance field (SPEC T1): distance from a point to the
+/// nearest bone segment of the rig in bind pose.
 #[derive(Clone, Debug)]
 pub struct SkeletonField {
+    /// Every bone segment of the rig.
     pub segments: Vec<BoneSegment>,
     /// Per segment `(a, b - a, 1 / |b - a|^2 or 0)`: the inner loop of the
     /// field runs once per vertex and segment, so no division in it.
@@ -170,6 +176,7 @@ impl SkeletonField {
         (best.0.sqrt(), best.1)
     }
 
+    /// Distance from `p` to the nearest bone segment, model units.
     #[inline]
     pub fn distance(&self, p: Vec3) -> f32 {
         self.nearest(p).0

@@ -21,6 +21,7 @@ pub struct Weld {
     pub positions: Vec<Vec3>,
     /// CSR list of the original vertices of each welded vertex.
     pub member_offsets: Vec<u32>,
+    /// Original vertex ids, welded vertex after welded vertex.
     pub members: Vec<u32>,
 }
 
@@ -119,6 +120,7 @@ impl Weld {
         Weld { welded_of, positions, member_offsets, members }
     }
 
+    /// Welded vertices.
     pub fn count(&self) -> usize {
         self.positions.len()
     }

@@ -217,7 +217,7 @@ impl GltfModel {
         }
         let budget = Budget::new(self.options.max_bytes);
         let (tracks, duration) = self.tracks_of(animations, &budget)?;
-        let frames = crate::limits::clip_frames(
+        let frames = crate::rig::clip_frames(
             duration,
             rate,
             ch.rig.joint_count(),

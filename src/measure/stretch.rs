@@ -11,14 +11,11 @@
 //! | `stretch/stats` | edges, ratios, percentiles, torn share |
 //! | `stretch/motion` | tail tip amplitude against a reference pose |
 //! | `stretch/report` | one rig on one clip: tail, body, motion |
-//! | `stretch/compare` | original weights, rigid, chain, body on a file's clip |
 //! | `stretch/collar` | the collar band: geodesic distance from the tail's root seam |
 //! | `stretch/mesh` | every edge: tail, collar, body, whole; torn by the repair; body drift |
 
 #[path = "stretch/collar.rs"]
 mod collar;
-#[path = "stretch/compare.rs"]
-mod compare;
 #[path = "stretch/mesh.rs"]
 mod mesh;
 #[path = "stretch/motion.rs"]
@@ -29,17 +26,13 @@ mod report;
 mod stats;
 
 pub use collar::{collar_band, CollarBand, COLLAR_BAND_DIAMETERS};
-pub use compare::{
-    compare_stretch, rigid_rig, tail_vertices_of, CrouchCheck, StretchComparison, StretchHarness,
-    StretchRow, CROUCH_DEPTH_SHARE, CROUCH_SECONDS,
-};
 pub use mesh::{
     body_drift, lowest_point, mesh_regions, mesh_stretch, rig_rows, BodyDrift, MeshRegions,
     MeshStretch, Played, Region, RegionRow, RigRows, TornByRepair, WorstEdge, BODY_DRIFT_SHARE,
     ROWS, WORST_EDGES,
 };
-pub use motion::{carry_reference, tail_ends, TailEnds, TailMotion};
-pub use report::{sample_frames, stretch_report, StretchReport};
+pub use motion::{tail_ends, TailEnds, TailMotion};
+pub use report::{check_samples, sample_frames, stretch_report, StretchReport};
 pub use stats::{mesh_edges, StretchStats};
 
 /// Times sampled over a clip (SPEC M1).
@@ -53,8 +46,8 @@ pub const TORN_ABOVE: f32 = 1.5;
 /// An edge squashed below this ratio is torn.
 pub const TORN_BELOW: f32 = 0.67;
 /// A chain "visibly moves" when its tip swings at least this much, degrees
-/// RMS about the tail root relative to the carry pose. The over-damped bug
-/// the article warns about moved the tail "barely"; a walk's swing is
+/// RMS about the tail root relative to the carry pose. The over-damped chain
+/// the article warns about moves the tail "barely"; a walk's swing is
 /// several degrees. Below this, a good stretch score means nothing.
 pub const MIN_SWING_DEG: f32 = 2.0;
 /// Share of the tail's bind extent (distance from the pelvis) that counts as

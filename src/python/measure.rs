@@ -19,9 +19,8 @@ use crate::measure::ground::{
     body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift,
     placement_offset as core_place, GroundParams,
 };
-use crate::measure::stretch::{
-    rig_rows, stretch_report, StretchHarness, StretchStats, STRETCH_SAMPLES,
-};
+use crate::measure::stretch::{rig_rows, stretch_report, StretchStats, STRETCH_SAMPLES};
+use crate::pipeline::StretchHarness;
 use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {

@@ -9,9 +9,8 @@ use super::convert::*;
 use super::errors::{Guarded, IntoPy};
 use super::gltf::ModelOrCharacter;
 use crate::chain::ChainParams;
-use crate::measure::stretch::{
-    MeshStretch, RigRows, StretchHarness, StretchStats, TailMotion, WorstEdge,
-};
+use crate::measure::stretch::{MeshStretch, RigRows, StretchStats, TailMotion, WorstEdge};
+use crate::pipeline::StretchHarness;
 
 pub(crate) fn stats_into(d: &Bound<'_, PyDict>, s: &StretchStats) -> PyResult<()> {
     d.set_item("samples", s.samples)?;

@@ -1,5 +1,6 @@
 use super::{Rig, Trs};
 use crate::error::{CaudalError, Result};
+use crate::limits::{bytes_of, check_bytes, human};
 
 /// An animation as keys: the local transform of every joint of one rig at
 /// every frame. Frames are either sampled at a fixed rate (frame `f` at
@@ -173,6 +174,12 @@ impl Clip {
     /// `rig`. A clip sampled from a file has only the file's joints; for a
     /// rig grown from it the message says how to get the grown joints too.
     pub fn check_joints(&self, rig: &Rig) -> Result<()> {
+        self.check_joints_as("clip", rig)
+    }
+
+    /// [`Clip::check_joints`], the error naming `field` (the clip's role
+    /// where a call takes several).
+    pub fn check_joints_as(&self, field: &str, rig: &Rig) -> Result<()> {
         let (c, r) = (self.joint_count, rig.joint_count());
         if c == r {
             return Ok(());
@@ -183,7 +190,7 @@ impl Clip {
             ": the clip is for another rig"
         };
         Err(CaudalError::shape(
-            "clip",
+            field,
             format!("clip {:?} has {c} joints, the rig {r}{hint}", self.name),
         ))
     }
@@ -228,4 +235,25 @@ impl Clip {
             format!("clip {:?} is keyed at uneven times (a fixed time step is needed here): sample it at a rate", self.name),
         ))
     }
+}
+
+/// Frames of a clip sampled over `[0, duration]` at about `rate` per
+/// second: `round(duration * rate) + 1` (at least 2 when `duration > 0`),
+/// checked to fit `joints` transforms a frame in `max_bytes`.
+pub fn clip_frames(duration: f32, rate: f32, joints: usize, max_bytes: usize) -> Result<usize> {
+    Clip::check_timing(rate, duration)?;
+    // In f32, as every sampler counts (another rounding would change the
+    // frame count of clips already written); checked in f64 before use.
+    let frames = if duration > 0.0 { (duration * rate).round().max(1.0) as f64 + 1.0 } else { 1.0 };
+    let what = format!(
+        "a clip of {duration} s at {rate} frames/s ({} frames of {joints} joints)",
+        human(frames)
+    );
+    check_bytes(
+        "rate",
+        &what,
+        bytes_of(frames * joints.max(1) as f64, std::mem::size_of::<Trs>()),
+        max_bytes,
+    )?;
+    Ok(frames as usize)
 }

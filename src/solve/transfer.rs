@@ -32,18 +32,7 @@ pub struct Transfer {
 }
 
 fn check_clip(source: &Rig, clip: &Clip) -> Result<()> {
-    if clip.joint_count() != source.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!(
-                "clip {:?} has {} joints, the source rig {}",
-                clip.name,
-                clip.joint_count(),
-                source.joint_count()
-            ),
-        ));
-    }
-    Ok(())
+    clip.check_joints(source)
 }
 
 /// The source's motion in one pose, carried onto the target mesh.

@@ -12,12 +12,17 @@ use super::solver::{FrameLanes, StepRules};
 /// The anchor's world pose, decomposed.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AnchorPose {
+    /// World position of the anchor joint's head.
     pub translation: Vec3,
+    /// World rotation (unit quaternion).
     pub rotation: Quat,
+    /// World scale per axis.
     pub scale: Vec3,
 }
 
 impl AnchorPose {
+    /// The pose `t` of the way from `self` to `other` (0..=1): positions
+    /// and scales linear, rotation by slerp.
     pub fn lerp(&self, other: &AnchorPose, t: f32) -> AnchorPose {
         AnchorPose {
             translation: self.translation.lerp(other.translation, t),
@@ -40,6 +45,7 @@ pub(crate) struct AnchorPath {
 }
 
 impl AnchorPath {
+    /// The path of one call, from the previous call's pose to this one's.
     pub fn new(from: &AnchorPose, to: &AnchorPose) -> Self {
         let mut r = from.rotation.conjugate() * to.rotation;
         if r.w < 0.0 {

@@ -13,9 +13,11 @@ use glam::{Mat4, Quat};
 use rayon::prelude::*;
 
 use super::anchor::AnchorPose;
-use super::group::{step_in_lanes, MOST_LANES};
+use super::body::BodyPose;
+use super::clock::Substeps;
+use super::group::{LaneCache, Slot, MOST_LANES};
 use super::solver::Switches;
-use super::tail_spring::{anchor_pose, check_dt, Substeps, TailSpring};
+use super::tail_spring::{check_dt, TailSpring};
 use crate::error::{CaudalError, Result};
 
 /// Offsets of each chain's rotations in the flat output of [`step_many`].
@@ -30,10 +32,11 @@ pub fn output_offsets<S: std::borrow::Borrow<TailSpring>>(springs: &[S]) -> Vec<
     out
 }
 
-/// Steps `springs[i]` to `parent_worlds[i]` by `dt`; chain `i`'s local
-/// rotations land in `out[offsets[i]..offsets[i+1]]` (see [`output_offsets`]).
-/// Everything is validated before any spring moves: on error none has.
-/// `springs` may hold the springs or `&mut` references to them.
+/// Steps `springs[i]` to the body pose whose pelvis is `parent_worlds[i]`
+/// (see [`BodyPose`]) by `dt`; chain `i`'s local rotations land in
+/// `out[offsets[i]..offsets[i+1]]` (see [`output_offsets`]). Everything is
+/// validated before any spring moves: on error none has. `springs` may
+/// hold the springs or `&mut` references to them.
 pub fn step_many<S: BorrowMut<TailSpring> + Send>(
     springs: &mut [S],
     parent_worlds: &[Mat4],
@@ -56,7 +59,7 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(
     }
     let mut anchors = Vec::with_capacity(springs.len());
     for (i, m) in parent_worlds.iter().enumerate() {
-        anchors.push(anchor_pose("parent_worlds", m).map_err(|e| match e {
+        anchors.push(BodyPose::new(*m).anchor("parent_worlds").map_err(|e| match e {
             CaudalError::NonFinite { field, .. } => CaudalError::NonFinite { field, index: i },
             CaudalError::Parameter { field, message } => {
                 CaudalError::Parameter { field, message: format!("{message} (spring {i})") }
@@ -124,4 +127,19 @@ struct Members<'a> {
     springs: Vec<&'a mut TailSpring>,
     outs: Vec<&'a mut [Quat]>,
     anchors: Vec<AnchorPose>,
+}
+
+/// Steps a group of two to eight springs in SIMD lanes, the lanes' constants
+/// kept by the first spring while the group's members stay the same.
+fn step_in_lanes(springs: &mut [&mut TailSpring], plans: &[Substeps]) {
+    let mut members = [0; MOST_LANES];
+    for (m, s) in members.iter_mut().zip(springs.iter()) {
+        *m = s.id();
+    }
+    let cached = springs[0].lanes.take().filter(|c| c.members == members);
+    let mut slots: Vec<Slot> = springs.iter_mut().zip(plans).map(|(s, p)| s.slot(p)).collect();
+    let mut cache = cached.unwrap_or_else(|| Box::new(LaneCache::new(members, &slots)));
+    cache.step(&mut slots);
+    drop(slots);
+    springs[0].lanes = Some(cache);
 }

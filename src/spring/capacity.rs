@@ -13,8 +13,7 @@
 use glam::Vec3;
 
 use super::chain::TailChain;
-use crate::appendage::percentile;
-use crate::geometry::point_segment_distance;
+use crate::geometry::thickness;
 use crate::rig::Rig;
 
 /// Centre line of the chain in bind space: the bones' heads and the tip
@@ -39,24 +38,26 @@ fn centre_line(rig: &Rig, chain: &TailChain) -> Vec<Vec3> {
 pub fn chain_thickness(rig: &Rig, chain: &TailChain) -> Option<(f32, f32)> {
     let line = centre_line(rig, chain);
     let inf = rig.influences();
-    let mut d = Vec::new();
-    for (v, &p) in rig.vertices().iter().enumerate() {
-        let (joints, weights) = inf.of(v);
-        let dominant =
-            joints.iter().zip(weights).max_by(|a, b| a.1.total_cmp(b.1)).map(|(j, _)| *j as usize);
-        if dominant.is_some_and(|j| chain.bones.contains(&j)) {
-            d.push(
-                line.windows(2)
-                    .map(|s| point_segment_distance(p, s[0], s[1]))
-                    .fold(f32::INFINITY, f32::min),
-            );
-        }
-    }
-    if d.is_empty() {
+    let skin: Vec<Vec3> = rig
+        .vertices()
+        .iter()
+        .enumerate()
+        .filter(|&(v, _)| {
+            let (joints, weights) = inf.of(v);
+            let dominant = joints
+                .iter()
+                .zip(weights)
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(j, _)| *j as usize);
+            dominant.is_some_and(|j| chain.bones.contains(&j))
+        })
+        .map(|(_, &p)| p)
+        .collect();
+    if skin.is_empty() {
         return None;
     }
     let length: f32 = line.windows(2).map(|s| s[0].distance(s[1])).sum();
-    Some((2.0 * percentile(&d, 0.9), length / chain.bones.len() as f32))
+    Some((thickness(skin, &line), length / chain.bones.len() as f32))
 }
 
 /// `κ = min(1, mean bone length / (ratio · thickness))`; 1 when `ratio` is

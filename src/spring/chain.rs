@@ -4,8 +4,9 @@
 //! world transform every step.
 
 use crate::error::{CaudalError, Result};
-use crate::rig::Rig;
+use crate::rig::{tail_number, Rig, TailName};
 
+/// A tail chain of a rig, by joint index, validated parent to child.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TailChain {
     /// Simulated bones from the root outwards (Tail_1..Tail_K).
@@ -17,29 +18,15 @@ pub struct TailChain {
     pub anchor: usize,
 }
 
-fn index_check(rig: &Rig, field: &str, pos: usize, j: usize) -> Result<()> {
-    if j >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange {
-            field: field.into(),
-            index: pos,
-            value: j as i64,
-            bound: rig.joint_count(),
-        });
-    }
-    Ok(())
-}
-
 impl TailChain {
     /// Validates a chain given as bone indices plus an optional end helper.
     pub fn new(rig: &Rig, bones: Vec<usize>, end: Option<usize>) -> Result<TailChain> {
         if bones.is_empty() {
             return Err(CaudalError::shape("chain", "a tail chain needs at least one bone"));
         }
-        for (i, &j) in bones.iter().enumerate() {
-            index_check(rig, "chain", i, j)?;
-        }
+        rig.check_joints("chain", &bones)?;
         if let Some(e) = end {
-            index_check(rig, "chain_end", 0, e)?;
+            rig.check_joints("chain_end", &[e])?;
         }
         let names = rig.joint_names();
         let parents = rig.parents();
@@ -84,9 +71,7 @@ impl TailChain {
     /// From a list of joints root first: the last one is taken as the end
     /// helper when it carries no skin weight, as caudal's Tail_End does.
     pub fn from_joints(rig: &Rig, joints: &[usize]) -> Result<TailChain> {
-        for (i, &j) in joints.iter().enumerate() {
-            index_check(rig, "chain", i, j)?;
-        }
+        rig.check_joints("chain", joints)?;
         match joints.split_last() {
             Some((&last, rest)) if !rest.is_empty() && !carries_weight(rig, last) => {
                 TailChain::new(rig, rest.to_vec(), Some(last))
@@ -147,43 +132,14 @@ impl TailChain {
         TailChain::new(rig, bones, end)
     }
 
+    /// Number of simulated bones.
     pub fn len(&self) -> usize {
         self.bones.len()
     }
+    /// Whether the chain has no bones ([`TailChain::new`] never makes one).
     pub fn is_empty(&self) -> bool {
         self.bones.is_empty()
     }
-}
-
-enum TailName {
-    Bone(u32),
-    End,
-}
-
-/// `Tail_3` -> Bone(3), `b_Tail01_012` -> Bone(1), `Tail_End` -> End.
-fn tail_number(name: &str) -> Option<TailName> {
-    let mut s = name.rsplit(':').next().unwrap_or(name).to_ascii_lowercase();
-    for prefix in ["def-", "def_", "b_", "j_", "bn_", "jnt_"] {
-        if let Some(rest) = s.strip_prefix(prefix) {
-            s = rest.to_string();
-        }
-    }
-    let rest = s.strip_prefix("tail")?;
-    let rest = rest.trim_start_matches(['_', '.', ' ', '-']);
-    if rest == "end" || rest.starts_with("end_") || rest.starts_with("end.") {
-        return Some(TailName::End);
-    }
-    // The tail number, then at most an exporter's "_012" / ".001" suffix.
-    let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-    let after = &rest[digits.len()..];
-    let suffix_ok = after.is_empty()
-        || ((after.starts_with('_') || after.starts_with('.'))
-            && after[1..].chars().all(|c| c.is_ascii_digit())
-            && after.len() > 1);
-    if digits.is_empty() || !suffix_ok {
-        return None;
-    }
-    digits.parse().ok().map(TailName::Bone)
 }
 
 fn carries_weight(rig: &Rig, joint: usize) -> bool {

@@ -88,6 +88,7 @@ pub struct ElasticStop {
 }
 
 impl ElasticStop {
+    /// A stop at `max_angle` radians of bend.
     pub fn new(max_angle: f32) -> Self {
         let h = 0.5 * max_angle;
         ElasticStop { cos_half: h.cos(), sin_half: h.sin() }

@@ -1,15 +1,30 @@
 //! A group of chains stepped together by the lane solver: their constants
 //! and state gathered into lanes (struct of arrays, one lane per chain),
-//! the call's substeps run, the state scattered back. One chain alone is a
-//! group of one on `f32`; `step_many` fills up to eight lanes (two SSE
-//! registers).
+//! the call's substeps run, the state scattered back. The group steps
+//! borrowed [`Slot`]s, one per chain, and knows nothing of the spring that
+//! owns them. One chain alone is a group of one on `f32`; `step_many` fills
+//! up to eight lanes (two SSE registers).
+
+use glam::Quat;
 
 use super::anchor::PathLanes;
+use super::clock::Substeps;
 use super::lane::{F32x4, F32x8, Lane};
 use super::lane_geometry::{Q, V3};
 use super::rest::ChainRest;
 use super::solver::{substep, LinkLanes, RuleLanes, StateLanes, StepRules, Switches};
-use super::tail_spring::{Substeps, TailSpring};
+use super::state::ChainState;
+
+/// One chain's part in a group step, borrowed from its spring: constants,
+/// state, and this call's substeps.
+pub(crate) struct Slot<'a> {
+    pub rest: &'a ChainRest,
+    pub rules: &'a StepRules,
+    pub state: &'a mut ChainState,
+    /// Locals after the substep before the last (written by the step).
+    pub previous: &'a mut [Quat],
+    pub plan: &'a Substeps,
+}
 
 #[derive(Clone, Debug)]
 pub(crate) struct Group<L: Lane> {
@@ -39,24 +54,24 @@ impl<L: Lane> Group<L> {
         self.rules = Some(RuleLanes::gather(k, |i| chain(i).1));
     }
 
-    /// A group for these springs with their constants loaded.
-    pub fn of(springs: &[&mut TailSpring]) -> Self {
+    /// A group for these chains with their constants loaded.
+    pub fn of(slots: &[Slot]) -> Self {
         let mut g = Group::new();
-        g.load_rest(springs.len(), |i| (&springs[i].rest, &springs[i].rules));
+        g.load_rest(slots.len(), |i| (slots[i].rest, slots[i].rules));
         g
     }
 
-    /// Runs one call's substeps for `springs` (at most `L::WIDTH`, all with
-    /// the same [`TailSpring::group_key`], constants loaded in this order);
-    /// `plans[i]` is spring `i`'s.
-    pub fn step(&mut self, springs: &mut [&mut TailSpring], plans: &[Substeps]) {
-        let k = springs.len();
-        debug_assert!(k >= 1 && k <= L::WIDTH && plans.len() == k);
-        let n = springs[0].len();
-        let on = Switches::of(&springs[0].rest, &springs[0].rules);
+    /// Runs one call's substeps for `slots` (at most `L::WIDTH`, all with
+    /// the same link count, substep count and switches, constants loaded in
+    /// this order).
+    pub fn step(&mut self, slots: &mut [Slot]) {
+        let k = slots.len();
+        debug_assert!(k >= 1 && k <= L::WIDTH);
+        let n = slots[0].rest.links.len();
+        let on = Switches::of(slots[0].rest, slots[0].rules);
         let rules = self.rules.expect("constants loaded");
         let s = &mut self.state;
-        let chain = |i: usize| &springs[i.min(k - 1)].state;
+        let chain = |i: usize| &*slots[i.min(k - 1)].state;
         s.particles.clear();
         s.particles.extend((0..n).map(|j| V3::from_fn(|i| chain(i).particles[j].into())));
         s.velocities.clear();
@@ -69,14 +84,14 @@ impl<L: Lane> Group<L> {
         s.grounded.resize(n, L::no_lanes());
         self.previous.resize(n, Q::identity());
 
-        let path = PathLanes::gather(k, |i| (&springs[i].rest, &springs[i].rules, &plans[i].path));
-        for step in 1..=plans[0].count {
+        let path = PathLanes::gather(k, |i| (slots[i].rest, slots[i].rules, &slots[i].plan.path));
+        for step in 1..=slots[0].plan.count {
             let mut along = [0.0; MOST_LANES];
             let mut sin = [0.0; MOST_LANES];
             let mut cos = [1.0; MOST_LANES];
-            for i in 0..k {
-                along[i] = plans[i].fraction(step);
-                (sin[i], cos[i]) = plans[i].path.half_turn(along[i]);
+            for (i, slot) in slots.iter().enumerate() {
+                along[i] = slot.plan.fraction(step);
+                (sin[i], cos[i]) = slot.plan.path.half_turn(along[i]);
             }
             let lane = |a: &[f32; MOST_LANES]| L::from_fn(|i| a[i.min(k - 1)]);
             let frame = path.frame(lane(&along), lane(&sin), lane(&cos));
@@ -86,15 +101,15 @@ impl<L: Lane> Group<L> {
             substep(&self.links, &rules, on, &frame, s);
         }
 
-        for (i, spring) in springs.iter_mut().enumerate() {
-            let c = &mut spring.state;
+        for (i, slot) in slots.iter_mut().enumerate() {
+            let c = &mut *slot.state;
             for j in 0..n {
                 c.particles[j] = s.particles[j].lane(i);
                 c.velocities[j] = s.velocities[j].lane(i);
                 c.bends[j] = s.bends[j].lane(i);
                 c.locals[j] = s.locals[j].lane(i);
                 c.grounded[j] = L::mask_lane(s.grounded[j], i);
-                spring.previous_locals[j] = self.previous[j].lane(i);
+                slot.previous[j] = self.previous[j].lane(i);
             }
         }
     }
@@ -109,7 +124,8 @@ pub(crate) const MOST_LANES: usize = F32x8::WIDTH;
 /// change, and a clone gets a new id).
 #[derive(Clone, Debug)]
 pub(crate) struct LaneCache {
-    members: [u64; MOST_LANES],
+    /// Ids of the springs in each lane.
+    pub members: [u64; MOST_LANES],
     group: Lanes,
 }
 
@@ -120,26 +136,22 @@ enum Lanes {
     Eight(Group<F32x8>),
 }
 
-/// Steps a group of two to eight springs in SIMD lanes.
-pub(crate) fn step_in_lanes(springs: &mut [&mut TailSpring], plans: &[Substeps]) {
-    let mut members = [0; MOST_LANES];
-    for (m, s) in members.iter_mut().zip(springs.iter()) {
-        *m = s.id();
+impl LaneCache {
+    /// The lanes of these two to eight chains, constants loaded.
+    pub fn new(members: [u64; MOST_LANES], slots: &[Slot]) -> Self {
+        let group = if slots.len() <= F32x4::WIDTH {
+            Lanes::Four(Group::of(slots))
+        } else {
+            Lanes::Eight(Group::of(slots))
+        };
+        LaneCache { members, group }
     }
-    let mut cache = match springs[0].lanes.take() {
-        Some(c) if c.members == members => c,
-        _ => {
-            let group = if springs.len() <= F32x4::WIDTH {
-                Lanes::Four(Group::of(springs))
-            } else {
-                Lanes::Eight(Group::of(springs))
-            };
-            Box::new(LaneCache { members, group })
+
+    /// Steps the chains the cache was made for, in the same lanes.
+    pub fn step(&mut self, slots: &mut [Slot]) {
+        match &mut self.group {
+            Lanes::Four(g) => g.step(slots),
+            Lanes::Eight(g) => g.step(slots),
         }
-    };
-    match &mut cache.group {
-        Lanes::Four(g) => g.step(springs, plans),
-        Lanes::Eight(g) => g.step(springs, plans),
     }
-    springs[0].lanes = Some(cache);
 }

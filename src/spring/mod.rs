@@ -18,19 +18,23 @@
 //! | `capacity` | how far a chain may bend for its skin's thickness |
 //! | `coupling` | bend coupling and elastic stop |
 //! | `contact` | forward plane and ground circle |
+//! | `body` | the body pose a step reads (pelvis today; where a collider goes) |
 //! | `anchor` | the pelvis pose and its path over a call |
 //! | `state` | a chain's state between calls, and at rest |
 //! | `lane`, `lane_geometry` | arithmetic over one chain or four in SIMD lanes |
 //! | `solver` | one fixed substep, over lanes |
-//! | `group` | chains gathered into lanes and back |
-//! | `tail_spring` | clock: accumulator, interpolation, teleport |
+//! | `group` | chains' borrowed slots gathered into lanes and back |
+//! | `clock` | accumulator, substeps, anchor path, teleport |
+//! | `tail_spring` | one chain: its constants, state, clock and output |
 //! | `batch` | many chains: grouped four to a register, groups in parallel |
 //! | `simulate` | a clip through the spring |
 
 mod anchor;
 mod batch;
+mod body;
 mod capacity;
 mod chain;
+mod clock;
 mod contact;
 mod coupling;
 mod group;
@@ -45,6 +49,7 @@ mod tail_spring;
 
 pub use anchor::AnchorPose;
 pub use batch::{output_offsets, step_many};
+pub use body::BodyPose;
 pub use capacity::{bend_capacity, chain_thickness};
 pub use chain::TailChain;
 pub use contact::{forward_plane, ground};
@@ -53,5 +58,5 @@ pub use coupling::{
     ElasticStop,
 };
 pub use params::*;
-pub use simulate::{simulate, TailTrack};
+pub use simulate::{carry_reference, simulate, TailTrack};
 pub use tail_spring::TailSpring;

@@ -273,8 +273,8 @@ impl RestArc {
         let (c, beta) = (self.c, self.beta);
         // S7's text: β = 0 removes the modelled *side* curvature. Its
         // formula slerps every segment onto `c`, which also straightens the
-        // curl in the body's mid plane: a tail curled over the back (Shiba)
-        // was unrolled at rest and its low-poly skin squashed to a quarter
+        // curl in the body's mid plane: it would unroll a tail curled over
+        // the back (Shiba) at rest and squash its low-poly skin to a quarter
         // of its length without any motion. Only the lateral part goes.
         let keep_side =
             swing(c, side_free(authored, self.lateral, c)).slerp(swing(c, authored), beta);

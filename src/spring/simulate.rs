@@ -7,7 +7,7 @@ use super::chain::TailChain;
 use super::params::SpringParams;
 use super::tail_spring::TailSpring;
 use crate::error::Result;
-use crate::rig::{Clip, Rig};
+use crate::rig::{Clip, Rig, Trs};
 
 /// Tail rotations of every clip frame.
 #[derive(Clone, Debug, PartialEq)]
@@ -22,6 +22,7 @@ pub struct TailTrack {
 }
 
 impl TailTrack {
+    /// Frames recorded (0 for no joints).
     pub fn frame_count(&self) -> usize {
         if self.joints.is_empty() {
             0
@@ -29,6 +30,7 @@ impl TailTrack {
             self.rotations.len() / self.joints.len()
         }
     }
+    /// The bones' local rotations at frame `f`, root first.
     pub fn frame(&self, f: usize) -> &[Quat] {
         let k = self.joints.len();
         &self.rotations[f * k..(f + 1) * k]
@@ -64,4 +66,15 @@ pub fn simulate(
         rotations.extend_from_slice(out);
     }
     Ok(TailTrack { joints: chain.bones.clone(), rate: clip.rate, rotations })
+}
+
+/// The rigid carry pose: every joint at its bind local, the chain's bones at
+/// the spring's rest rotation (carry and rest arc applied, no motion).
+pub fn carry_reference(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<Vec<Trs>> {
+    let spring = TailSpring::new(rig, chain.clone(), params.clone())?;
+    let mut locals = rig.bind_locals();
+    for (&j, q) in chain.bones.iter().zip(spring.rest_locals()) {
+        locals[j].rotation = q;
+    }
+    Ok(locals)
 }

@@ -3,14 +3,17 @@
 //! interpolated between calls, and the output is interpolated between the
 //! last two substeps (a constant lag of one substep, 1/120 s by default), so
 //! the motion does not depend on the caller's frame rate. A pelvis jump
-//! beyond the teleport distance restarts the chain at rest.
+//! beyond the teleport distance restarts the chain at rest. The clock is
+//! `clock`; the substeps run in a one-lane `group` over this chain's slot.
 
-use glam::{Mat4, Quat, Vec3};
+use glam::{Quat, Vec3};
 
-use super::anchor::{AnchorPath, AnchorPose};
+use super::anchor::AnchorPose;
+use super::body::BodyPose;
 use super::chain::TailChain;
+use super::clock::{Clock, Pace, Substeps};
 use super::coupling::{fast_slerp, ElasticStop};
-use super::group::{Group, LaneCache};
+use super::group::{Group, LaneCache, Slot};
 use super::params::SpringParams;
 use super::rest::{self, ChainRest};
 use super::solver::{StepRules, Switches};
@@ -18,6 +21,8 @@ use super::state::{rest_state, units_now, ChainState};
 use crate::error::{CaudalError, Result};
 use crate::rig::Rig;
 
+/// One tail chain's spring: its rest pose, rules, state and clock; stepped
+/// by [`TailSpring::step`] or, with others, by `step_many`.
 #[derive(Clone, Debug)]
 pub struct TailSpring {
     chain: TailChain,
@@ -33,26 +38,9 @@ pub struct TailSpring {
     pub(super) lanes: Option<Box<LaneCache>>,
     id: SpringId,
     output: Vec<Quat>,
-    anchor: Option<AnchorPose>,
-    /// Simulated time not yet covered by a substep, seconds (f64: long
-    /// sessions must not drift).
-    accumulator: f64,
-    teleports: u64,
+    clock: Clock,
     /// This chain's bend capacity (see `spring::bend_capacity`).
     capacity: f32,
-}
-
-/// Checks and decomposes a parent world matrix.
-pub(crate) fn anchor_pose(field: &str, m: &Mat4) -> Result<AnchorPose> {
-    if !m.is_finite() {
-        return Err(CaudalError::NonFinite { field: field.into(), index: 0 });
-    }
-    let det = m.determinant();
-    if det.is_nan() || det.abs() <= 1e-12 {
-        return Err(CaudalError::param(field, "parent world matrix is singular"));
-    }
-    let (scale, rotation, translation) = m.to_scale_rotation_translation();
-    Ok(AnchorPose { translation, rotation: rotation.normalize(), scale })
 }
 
 pub(crate) fn check_dt(dt: f32) -> Result<()> {
@@ -77,6 +65,8 @@ fn rules_of(p: &SpringParams) -> StepRules {
 }
 
 impl TailSpring {
+    /// A spring for `chain` of `rig` at rest, with its rest pose built from
+    /// the binds (SPEC S6-S7) and its bend capacity from its skin.
     pub fn new(rig: &Rig, chain: TailChain, params: SpringParams) -> Result<TailSpring> {
         // The chain's fields are public: check them against *this* rig.
         let chain = TailChain::new(rig, chain.bones, chain.end)?;
@@ -105,17 +95,14 @@ impl TailSpring {
             rest,
             rules,
             state,
-            anchor: None,
-            accumulator: 0.0,
-            teleports: 0,
+            clock: Clock::default(),
             capacity,
         })
     }
 
     /// Forgets all motion; the next step starts at rest under its anchor.
     pub fn reset(&mut self) {
-        self.anchor = None;
-        self.accumulator = 0.0;
+        self.clock.reset();
         for (l, link) in self.state.locals.iter_mut().zip(&self.rest.links) {
             *l = link.rest_local;
         }
@@ -123,9 +110,9 @@ impl TailSpring {
         self.output.copy_from_slice(&self.state.locals);
     }
 
-    /// Starts at rest under this parent pose now.
-    pub fn reset_to(&mut self, parent_world: Mat4) -> Result<&[Quat]> {
-        let a = anchor_pose("parent_world", &parent_world)?;
+    /// Starts at rest under this body pose now (a pelvis `Mat4` is one).
+    pub fn reset_to(&mut self, body: impl Into<BodyPose>) -> Result<&[Quat]> {
+        let a = body.into().anchor("parent_world")?;
         self.restart(a);
         Ok(&self.output)
     }
@@ -134,32 +121,36 @@ impl TailSpring {
         rest_state(&self.rest, &a, &mut self.state);
         self.previous_locals.copy_from_slice(&self.state.locals);
         self.output.copy_from_slice(&self.state.locals);
-        self.accumulator = 0.0;
-        self.anchor = Some(a);
+        self.clock.restart(a);
     }
 
-    /// Advances by `dt` seconds to the given world transform of the chain's
-    /// parent (the pelvis) and returns the local rotation of every tail bone
-    /// (root first), relative to its parent, ready to replace the bones'
-    /// local rotations. Translations and scales of tail bones are never
-    /// changed. The first call after construction or `reset` only places
-    /// the chain at rest under `parent_world`.
-    pub fn step(&mut self, parent_world: Mat4, dt: f32) -> Result<&[Quat]> {
+    /// Advances by `dt` seconds to the given body pose (a `Mat4` is the
+    /// world transform of the chain's parent, the pelvis) and returns the
+    /// local rotation of every tail bone (root first), relative to its
+    /// parent, ready to replace the bones' local rotations. Translations and
+    /// scales of tail bones are never changed. The first call after
+    /// construction or `reset` only places the chain at rest under `body`.
+    pub fn step(&mut self, body: impl Into<BodyPose>, dt: f32) -> Result<&[Quat]> {
         check_dt(dt)?;
-        let a = anchor_pose("parent_world", &parent_world)?;
+        let a = body.into().anchor("parent_world")?;
         self.advance(a, dt);
         Ok(&self.output)
     }
 
     /// `step` writing into a caller buffer of `len()` rotations.
-    pub fn step_into(&mut self, parent_world: Mat4, dt: f32, out: &mut [Quat]) -> Result<()> {
+    pub fn step_into(
+        &mut self,
+        body: impl Into<BodyPose>,
+        dt: f32,
+        out: &mut [Quat],
+    ) -> Result<()> {
         if out.len() != self.len() {
             return Err(CaudalError::shape(
                 "out",
                 format!("{} rotations for a {}-bone chain", out.len(), self.len()),
             ));
         }
-        let r = self.step(parent_world, dt)?;
+        let r = self.step(body, dt)?;
         out.copy_from_slice(r);
         Ok(())
     }
@@ -172,12 +163,33 @@ impl TailSpring {
         }
     }
 
+    /// This chain's part in a group step of `plan`.
+    pub(super) fn slot<'a>(&'a mut self, plan: &'a Substeps) -> Slot<'a> {
+        Slot {
+            rest: &self.rest,
+            rules: &self.rules,
+            state: &mut self.state,
+            previous: &mut self.previous_locals,
+            plan,
+        }
+    }
+
     /// Runs the planned substeps of this chain alone.
     pub(crate) fn advance_planned(&mut self, plan: &Substeps) {
         if plan.count > 0 {
             let mut solo = std::mem::replace(&mut self.solo, Group::new());
-            solo.step(&mut [self], std::slice::from_ref(plan));
+            solo.step(&mut [self.slot(plan)]);
             self.solo = solo;
+        }
+    }
+
+    /// The clock's pace under anchor `a`: the teleport distance is in
+    /// metres, scaled to world units there.
+    fn pace(&self, a: &AnchorPose) -> Pace {
+        Pace {
+            h: self.rules.dt as f64,
+            max_substeps: self.params.max_substeps as u64,
+            teleport: self.params.teleport_distance * units_now(&self.rest, a),
         }
     }
 
@@ -185,58 +197,24 @@ impl TailSpring {
     /// when it restarts the chain at rest (first call, teleport). Moves
     /// nothing.
     pub(crate) fn substeps_for(&self, a: &AnchorPose, dt: f32) -> Option<u64> {
-        let prev = self.anchor?;
-        let jump = (a.translation - prev.translation).length();
-        let limit = self.params.teleport_distance * units_now(&self.rest, a);
-        if jump > limit {
-            return None;
-        }
-        let count = ((self.accumulator + dt as f64) / self.rules.dt as f64).floor() as u64;
-        Some(count.min(self.params.max_substeps as u64))
+        self.clock.substeps_for(a, dt, &self.pace(a))
     }
 
     /// What this call does: `None` when the chain restarted at rest (first
     /// call, teleport), which finishes the call; else the substeps to run
     /// (as many as [`Self::substeps_for`] says).
     pub(crate) fn plan(&mut self, a: AnchorPose, dt: f32) -> Option<Substeps> {
-        let Some(prev) = self.anchor else {
+        let pace = self.pace(&a);
+        let plan = self.clock.plan(a, dt, &pace);
+        if plan.is_none() {
             self.restart(a);
-            return None;
-        };
-        let jump = (a.translation - prev.translation).length();
-        let limit = self.params.teleport_distance * units_now(&self.rest, &a);
-        if jump > limit {
-            self.teleports += 1;
-            self.restart(a);
-            return None;
         }
-        let h = self.rules.dt as f64;
-        let before = self.accumulator;
-        let total = before + dt as f64;
-        let count = (total / h).floor() as u64;
-        let max = self.params.max_substeps as u64;
-        let path = AnchorPath::new(&prev, &a);
-        Some(if count <= max {
-            Substeps {
-                path,
-                count,
-                capped: false,
-                h,
-                before,
-                dt,
-                accumulator: total - count as f64 * h,
-                anchor: a,
-            }
-        } else {
-            Substeps { path, count: max, capped: true, h, before, dt, accumulator: 0.0, anchor: a }
-        })
+        plan
     }
 
     /// Ends a call after its substeps ran: the clock and the output.
     pub(crate) fn finish(&mut self, plan: &Substeps) {
-        self.accumulator = plan.accumulator;
-        self.anchor = Some(plan.anchor);
-        let alpha = (self.accumulator / plan.h).clamp(0.0, 1.0) as f32;
+        let alpha = self.clock.finish(plan);
         for ((o, p), c) in self.output.iter_mut().zip(&self.previous_locals).zip(&self.state.locals)
         {
             *o = fast_slerp(*p, *c, alpha);
@@ -258,12 +236,15 @@ impl TailSpring {
     pub fn len(&self) -> usize {
         self.chain.bones.len()
     }
+    /// Whether the chain has no bones (never, for a constructed spring).
     pub fn is_empty(&self) -> bool {
         self.chain.bones.is_empty()
     }
+    /// The simulated chain.
     pub fn chain(&self) -> &TailChain {
         &self.chain
     }
+    /// The parameters as given (before the bend capacity scales the stop).
     pub fn params(&self) -> &SpringParams {
         &self.params
     }
@@ -303,58 +284,24 @@ impl TailSpring {
     }
     /// World head of the root bone under the last anchor pose.
     pub fn root_head(&self) -> Option<Vec3> {
-        self.anchor.map(|a| a.translation + a.rotation * (a.scale * self.rest.root_offset))
+        self.clock.anchor.map(|a| a.translation + a.rotation * (a.scale * self.rest.root_offset))
     }
     /// World units per metre used for the physical parameters (under the
     /// last anchor pose, or the bind pose before the first step).
     pub fn units_per_metre(&self) -> f32 {
-        match self.anchor {
+        match self.clock.anchor {
             Some(a) => units_now(&self.rest, &a),
             None => self.rest.units_per_metre,
         }
     }
     /// How many times a jump of the parent restarted the chain.
     pub fn teleports(&self) -> u64 {
-        self.teleports
+        self.clock.teleports
     }
     /// This chain's bend capacity κ: its carry and stop are the parameters'
     /// times this (1 for a tail slender enough for the article's angles).
     pub fn bend_capacity(&self) -> f32 {
         self.capacity
-    }
-}
-
-/// The substeps of one call and where the anchor is at the end of each.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Substeps {
-    pub path: AnchorPath,
-    pub count: u64,
-    /// A hitch longer than `max_substeps`: the substeps are spread evenly.
-    capped: bool,
-    /// Substep length, seconds.
-    h: f64,
-    /// Accumulated time before the call.
-    before: f64,
-    dt: f32,
-    accumulator: f64,
-    anchor: AnchorPose,
-}
-
-impl Substeps {
-    /// How far along the call substep `k` (1-based) ends: the fraction of
-    /// the way from the previous call's anchor to this one.
-    pub fn fraction(&self, k: u64) -> f32 {
-        if self.capped {
-            return k as f32 / self.count as f32;
-        }
-        // The last substep ran `before` seconds behind the previous call;
-        // substep k ends k·h after it.
-        let lambda = if self.dt > 0.0 {
-            ((k as f64 * self.h - self.before) / self.dt as f64).clamp(0.0, 1.0)
-        } else {
-            1.0
-        };
-        lambda as f32
     }
 }
 

@@ -85,7 +85,7 @@ pub fn crouch_clip(
     let base = rig.bind_locals();
     let order = rig.topological_order();
     // Checked against the default budget before the frames are allocated.
-    let frames = crate::limits::clip_frames(
+    let frames = crate::rig::clip_frames(
         duration,
         rate,
         rig.joint_count(),

@@ -102,14 +102,17 @@ pub struct Grounding {
     pub clearance: Vec<f32>,
     /// `L_raw(t)`.
     pub lift: Vec<f32>,
-    /// Pelvis height from the clip, and after the lift (world, along up).
+    /// Pelvis height from the clip (world, along up).
     pub pelvis_height: Vec<f32>,
+    /// Pelvis height after the lift (world, along up).
     pub pelvis_height_lifted: Vec<f32>,
     /// `c(t)` again after the pelvis was lifted: the body check.
     pub body_check: Vec<f32>,
-    /// Support points sampled, and how many were in `T` and in `E`.
+    /// Support points sampled.
     pub support_points: usize,
+    /// Support points in `T` (the tail's).
     pub tail_points: usize,
+    /// Support points in `E` (owned by the limbs' contact solvers).
     pub contact_points: usize,
 }
 
@@ -137,20 +140,8 @@ pub fn pelvis_lift(
     pelvis: usize,
     params: &GroundParams,
 ) -> Result<Grounding> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
-        ));
-    }
-    if pelvis >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "pelvis".into(),
-            index: 0,
-            value: pelvis as i64,
-            bound: rig.joint_count(),
-        });
-    }
+    clip.check_joints(rig)?;
+    rig.check_joints("pelvis", &[pelvis])?;
     let frames = clip.frame_count();
     if let Some(a) = &params.allowed_sink {
         if a.len() != frames {

@@ -5,9 +5,8 @@
 
 use glam::Vec3;
 
-use crate::bake::find_chains;
-use crate::error::{CaudalError, Result};
-use crate::rig::{Rig, Trs};
+use crate::error::Result;
+use crate::rig::{grown_chains, Rig, Trs};
 
 /// Directions are the surface points of a `(2g+1)³` grid (`g` = this): 98
 /// directions for 2, at most about 13° apart, so the sampled lowest point of
@@ -17,8 +16,8 @@ pub const SUPPORT_GRID: i32 = 2;
 /// What counts as tail, contact and floor, and the calibration pose.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroundParams {
-    /// Leave tail points out of both minima (the fix). `false` counts them,
-    /// as the retargeter did before it: for comparisons.
+    /// Leave tail points out of both minima (SPEC G). `false` counts them,
+    /// as a retargeter blind to tails does: for comparisons.
     pub exclude_tail: bool,
     /// Tail bones: points they dominate are `T`. `None`: every `Tail*`
     /// chain bone of the rig (with its `Tail_End`), none if it has no chain.
@@ -57,7 +56,9 @@ impl Default for GroundParams {
 /// The sampled points with their dominant bones and set memberships.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SupportPoints {
+    /// The sampled vertices.
     pub vertices: Vec<u32>,
+    /// Each sampled vertex's dominant bone.
     pub bones: Vec<u32>,
     /// In `T` (tail-dominated or listed as tail).
     pub tail: Vec<bool>,
@@ -80,48 +81,21 @@ fn directions() -> Vec<Vec3> {
     out
 }
 
-fn check_joints(rig: &Rig, field: &str, js: &[usize]) -> Result<()> {
-    if let Some((i, &j)) = js.iter().enumerate().find(|(_, &j)| j >= rig.joint_count()) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: field.into(),
-            index: i,
-            value: j as i64,
-            bound: rig.joint_count(),
-        });
-    }
-    Ok(())
-}
-
-fn check_vertices(rig: &Rig, field: &str, vs: &[u32]) -> Result<()> {
-    if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= rig.vertex_count()) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: field.into(),
-            index: i,
-            value: v as i64,
-            bound: rig.vertex_count(),
-        });
-    }
-    Ok(())
-}
-
 /// Samples the skin by dominant bone and marks `T` and `E`.
 pub fn support_points(rig: &Rig, params: &GroundParams) -> Result<SupportPoints> {
     let tail_joints: Vec<usize> = match &params.tail_joints {
         Some(js) => {
-            check_joints(rig, "tail_joints", js)?;
+            rig.check_joints("tail_joints", js)?;
             js.clone()
         }
-        None => match find_chains(rig) {
-            Ok(chains) => {
-                chains.iter().flat_map(|c| c.bones.iter().copied().chain(c.end)).collect()
-            }
-            Err(CaudalError::NotFound { .. }) => Vec::new(),
-            Err(e) => return Err(e),
-        },
+        None => grown_chains(rig.joint_names())
+            .into_iter()
+            .flat_map(|c| c.bones.into_iter().chain(c.end))
+            .collect(),
     };
-    check_joints(rig, "contact_joints", &params.contact_joints)?;
-    check_vertices(rig, "tail_vertices", &params.tail_vertices)?;
-    check_vertices(rig, "contact_vertices", &params.contact_vertices)?;
+    rig.check_joints("contact_joints", &params.contact_joints)?;
+    rig.check_vertices("tail_vertices", &params.tail_vertices)?;
+    rig.check_vertices("contact_vertices", &params.contact_vertices)?;
 
     let mut listed_tail = vec![false; rig.vertex_count()];
     for &v in &params.tail_vertices {

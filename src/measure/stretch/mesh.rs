@@ -43,6 +43,7 @@ pub enum Region {
 }
 
 impl Region {
+    /// The region's row name.
     pub fn name(self) -> &'static str {
         match self {
             Region::Tail => "tail",
@@ -58,8 +59,11 @@ pub const ROWS: [&str; 4] = ["tail", "collar", "body", "whole"];
 /// Every edge of a rig's mesh with its region.
 #[derive(Clone, Debug)]
 pub struct MeshRegions {
+    /// Every edge of the mesh, by vertex pair.
     pub edges: Vec<(u32, u32)>,
+    /// The region of each edge.
     pub region: Vec<Region>,
+    /// The collar band the regions were cut by.
     pub band: CollarBand,
     /// Per vertex: on the measured tail.
     pub on_tail: Vec<bool>,
@@ -102,6 +106,7 @@ pub fn mesh_regions(rig: &Rig, tail: &[u32], anchor: usize) -> Result<MeshRegion
 /// One of the worst edges of a row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WorstEdge {
+    /// The edge's two vertices.
     pub vertices: (u32, u32),
     /// Skinned / bind length at its worst sampled time.
     pub ratio: f32,
@@ -116,10 +121,13 @@ pub struct WorstEdge {
 pub struct RegionRow {
     /// `tail`, `collar`, `body` or `whole`.
     pub region: String,
+    /// Edges in the region.
     pub edges: usize,
+    /// Stretch ratios over every edge and sampled time.
     pub stats: StretchStats,
     /// Edges torn at one sampled time or more.
     pub torn_edges: usize,
+    /// The most stretched or squashed edges, worst first.
     pub worst: Vec<WorstEdge>,
     /// Every sampled ratio, sorted (for the plots).
     pub ratios: Vec<f32>,
@@ -130,6 +138,7 @@ pub struct RegionRow {
 pub struct RigRows {
     /// `rigid`, `rigger` or `repaired`.
     pub rig: String,
+    /// One row per region, in [`ROWS`] order.
     pub rows: Vec<RegionRow>,
 }
 
@@ -142,6 +151,7 @@ pub struct TornByRepair {
     pub samples: usize,
     /// Distinct edges per region (tail, collar, body).
     pub by_region: [usize; 3],
+    /// The worst of them on the repaired rig, worst first.
     pub worst: Vec<WorstEdge>,
 }
 
@@ -151,11 +161,13 @@ pub struct TornByRepair {
 pub struct BodyDrift {
     /// Body vertices checked.
     pub vertices: usize,
-    /// Largest displacement, model units, and as a share of `H`.
+    /// Largest displacement, model units.
     pub max: f32,
+    /// The largest displacement as a share of `H`.
     pub share_h: f32,
-    /// Where and when (none when no body vertex moved at all).
+    /// The vertex that moved most (none when no body vertex moved at all).
     pub vertex: Option<u32>,
+    /// The clip frame where it moved most.
     pub frame: usize,
 }
 
@@ -164,12 +176,15 @@ pub struct BodyDrift {
 pub struct MeshStretch {
     /// rigid, rigger, repaired.
     pub rigs: Vec<RigRows>,
+    /// Edges the repair tears that the rigid baseline keeps.
     pub torn_by_repair: TornByRepair,
+    /// How far the repair moved the body off the rigger's skinning.
     pub drift: BodyDrift,
-    /// The collar band's reach on each side (model units), as a share of
-    /// `H`, and the tail root's radius.
+    /// The collar band's reach on each side, model units.
     pub band_width: f32,
+    /// The band's reach as a share of `H`.
     pub band_width_share_h: f32,
+    /// The tail root's radius, model units.
     pub root_radius: f32,
     /// The tail shares edges with the body (false: a separate shell).
     pub seam: bool,
@@ -181,6 +196,7 @@ pub struct MeshStretch {
     /// Y), for rigid, rigger and repaired: with the floor at 0 it shows
     /// whether the tail reached it (the crouch) and whether it went through.
     pub tail_lowest: [f32; 3],
+    /// The clip frames sampled.
     pub frames: Vec<usize>,
 }
 
@@ -316,7 +332,9 @@ pub fn body_drift(
 
 /// A rig on a clip (all of the rig's joints).
 pub struct Played<'a> {
+    /// The rig skinned.
     pub rig: &'a Rig,
+    /// The clip it plays (one local per joint of `rig`).
     pub clip: &'a Clip,
 }
 
@@ -338,16 +356,7 @@ pub fn mesh_stretch(
         if p.rig.vertex_count() != rig.vertex_count() || p.rig.triangles() != rig.triangles() {
             return Err(CaudalError::shape(name, "the rigs to compare must share one mesh"));
         }
-        if p.clip.joint_count() != p.rig.joint_count() {
-            return Err(CaudalError::shape(
-                name,
-                format!(
-                    "clip has {} joints, the rig {}",
-                    p.clip.joint_count(),
-                    p.rig.joint_count()
-                ),
-            ));
-        }
+        p.clip.check_joints_as(name, p.rig)?;
         if p.clip.frame_count() != repaired.clip.frame_count() {
             return Err(CaudalError::shape(name, "the clips to compare must have the same frames"));
         }
@@ -437,12 +446,7 @@ pub fn rig_rows(
     anchor: usize,
     samples: usize,
 ) -> Result<RigRows> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
-        ));
-    }
+    clip.check_joints(rig)?;
     if samples == 0 {
         return Err(CaudalError::param("samples", "must be >= 1"));
     }

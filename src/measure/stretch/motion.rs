@@ -8,8 +8,7 @@ use glam::{Mat4, Vec3};
 
 use super::TAIL_END_SHARE;
 use crate::error::{CaudalError, Result};
-use crate::rig::{Rig, Trs};
-use crate::spring::{SpringParams, TailChain, TailSpring};
+use crate::rig::Rig;
 
 /// The ends of a tail in bind space.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,23 +25,8 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     if tail.is_empty() {
         return Err(CaudalError::shape("tail_vertices", "no tail vertices"));
     }
-    let n = rig.vertex_count();
-    if let Some((i, &v)) = tail.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "tail_vertices".into(),
-            index: i,
-            value: v as i64,
-            bound: n,
-        });
-    }
-    if anchor >= rig.joint_count() {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "anchor".into(),
-            index: 0,
-            value: anchor as i64,
-            bound: rig.joint_count(),
-        });
-    }
+    rig.check_vertices("tail_vertices", tail)?;
+    rig.check_joints("anchor", &[anchor])?;
     let head = rig.bind_heads()[anchor];
     let d: Vec<f32> = tail.iter().map(|&v| (rig.vertices()[v as usize] - head).length()).collect();
     let (lo, hi) =
@@ -59,17 +43,6 @@ pub fn tail_ends(rig: &Rig, tail: &[u32], anchor: usize) -> Result<TailEnds> {
     Ok(TailEnds { root, tip })
 }
 
-/// The rigid carry pose: every joint at its bind local, the chain's bones at
-/// the spring's rest rotation (carry and rest arc applied, no motion).
-pub fn carry_reference(rig: &Rig, chain: &TailChain, params: &SpringParams) -> Result<Vec<Trs>> {
-    let spring = TailSpring::new(rig, chain.clone(), params.clone())?;
-    let mut locals = rig.bind_locals();
-    for (&j, q) in chain.bones.iter().zip(spring.rest_locals()) {
-        locals[j].rotation = q;
-    }
-    Ok(locals)
-}
-
 /// Tip centroid of posed positions, carried back into the pelvis's bind frame.
 pub(crate) fn carried_tip(posed: &[Vec3], tip: &[u32], anchor_skin: &Mat4) -> Vec3 {
     let c = tip.iter().map(|&v| posed[v as usize]).sum::<Vec3>() / tip.len() as f32;
@@ -82,7 +55,9 @@ pub struct TailMotion {
     /// RMS of the angle to the rigid carry pose (SPEC M1's amplitude; a
     /// tail sagging under gravity counts here even if it never moves).
     pub amplitude_deg: f32,
+    /// Largest angle to the carry pose.
     pub max_deg: f32,
+    /// Mean angle to the carry pose.
     pub mean_deg: f32,
     /// RMS of the angle to the tip's mean direction over the clip: motion
     /// only, no static offset. A tail that hangs still scores 0 here.

@@ -33,22 +33,32 @@ pub fn check_samples(samples: usize) -> Result<()> {
     Ok(())
 }
 
+/// Edge stretch of one rig on one clip (SPEC M1), with how far its tail moves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StretchReport {
+    /// Edges with both ends on the tail.
     pub tail: StretchStats,
+    /// Edges with neither end on the tail: the baseline of ordinary skinning.
     pub body: StretchStats,
+    /// How far the tail tip swings relative to the carry pose.
     pub motion: TailMotion,
     /// Edges with one end on the tail and one off it: the seam where the
     /// tail joins the body (T9 blends the root segment with the pelvis so
     /// this does not crease); neither tail nor body, so reported apart.
     pub collar: StretchStats,
+    /// Edges in the tail row.
     pub tail_edges: usize,
+    /// Edges in the body row.
     pub body_edges: usize,
+    /// Edges in the collar row.
     pub collar_edges: usize,
+    /// The clip frames sampled.
     pub frames: Vec<usize>,
-    /// Every tail and body ratio, sorted (for plots of the distributions).
+    /// Every tail ratio, sorted (for plots of the distributions).
     pub tail_ratios: Vec<f32>,
+    /// Every body ratio, sorted.
     pub body_ratios: Vec<f32>,
+    /// Every collar ratio, sorted.
     pub collar_ratios: Vec<f32>,
 }
 
@@ -65,12 +75,7 @@ pub fn stretch_report(
     reference: Option<&[Trs]>,
     samples: usize,
 ) -> Result<StretchReport> {
-    if clip.joint_count() != rig.joint_count() {
-        return Err(CaudalError::shape(
-            "clip",
-            format!("clip has {} joints, the rig {}", clip.joint_count(), rig.joint_count()),
-        ));
-    }
+    clip.check_joints(rig)?;
     check_samples(samples)?;
     if let Some(r) = reference {
         if r.len() != rig.joint_count() {

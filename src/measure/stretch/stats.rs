@@ -1,6 +1,7 @@
 //! Edges and the statistics of their length ratios.
 
 use super::{TORN_ABOVE, TORN_BELOW};
+use crate::stats::percentile_sorted;
 
 /// Every undirected edge of `triangles` whose two ends pass `keep`, sorted.
 pub fn mesh_edges(triangles: &[[u32; 3]], keep: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
@@ -20,22 +21,20 @@ pub fn mesh_edges(triangles: &[[u32; 3]], keep: impl Fn(u32) -> bool) -> Vec<(u3
 pub struct StretchStats {
     /// Edge-time samples.
     pub samples: usize,
+    /// 95th percentile ratio (nearest rank).
     pub p95: f32,
+    /// 99th percentile ratio (nearest rank).
     pub p99: f32,
+    /// Largest ratio.
     pub max: f32,
+    /// Smallest ratio.
     pub min: f32,
     /// Share of samples beyond [`TORN_ABOVE`] or below [`TORN_BELOW`].
     pub torn_share: f32,
 }
 
-/// Nearest-rank percentile of sorted data.
-fn rank(sorted: &[f32], p: f32) -> f32 {
-    let n = sorted.len();
-    let i = ((p * n as f32).ceil() as usize).clamp(1, n) - 1;
-    sorted[i]
-}
-
 impl StretchStats {
+    /// The distribution of `ratios` (any order); all zero for none.
     pub fn from_ratios(mut ratios: Vec<f32>) -> StretchStats {
         if ratios.is_empty() {
             return StretchStats::default();
@@ -44,8 +43,8 @@ impl StretchStats {
         let torn = ratios.iter().filter(|&&r| !(TORN_BELOW..=TORN_ABOVE).contains(&r)).count();
         StretchStats {
             samples: ratios.len(),
-            p95: rank(&ratios, 0.95),
-            p99: rank(&ratios, 0.99),
+            p95: percentile_sorted(&ratios, 0.95),
+            p99: percentile_sorted(&ratios, 0.99),
             max: ratios[ratios.len() - 1],
             min: ratios[0],
             torn_share: torn as f32 / ratios.len() as f32,

@@ -5,11 +5,6 @@
 
 use rayon::prelude::*;
 
-use super::collar::{collar_band, COLLAR_BAND_DIAMETERS};
-use super::mesh::{lowest_point, mesh_stretch, MeshStretch, Played};
-use super::motion::{carry_reference, TailMotion};
-use super::report::stretch_report;
-use super::stats::StretchStats;
 use crate::appendage::{Decision, Report};
 use crate::bake::{
     apply_track, bake_clip, extend_clip, find_chains, BakeParams, BakedClip, LoopMode,
@@ -17,14 +12,20 @@ use crate::bake::{
 use crate::chain::{grow_chains, ChainParams};
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::GltfModel;
-use crate::rig::{Influences, Rig};
-use crate::spring::{TailChain, TailSpring};
+use crate::measure::ground::crouch_clip;
+use crate::measure::stretch::{
+    check_samples, collar_band, lowest_point, mesh_stretch, stretch_report, MeshStretch, Played,
+    StretchStats, TailMotion, COLLAR_BAND_DIAMETERS,
+};
+use crate::rig::{Clip, Influences, Rig, Trs};
+use crate::spring::{carry_reference, TailChain, TailSpring};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StretchRow {
-    /// `original`, `rigid`, `chain` or `body`.
+    /// `original`, `rigid`, `chain`, `body` or `collar`.
     pub rig: String,
+    /// Edge stretch ratios over the sampled times (skinned / bind length).
     pub stats: StretchStats,
     /// How much the tail moves (none for the body row).
     pub motion: Option<TailMotion>,
@@ -32,13 +33,21 @@ pub struct StretchRow {
     pub ratios: Vec<f32>,
 }
 
+/// The M1 table of one clip: rows, the bake behind the chain row, and the
+/// whole-mesh view.
 #[derive(Clone, Debug)]
 pub struct StretchComparison {
+    /// The file's clip measured.
     pub clip: String,
+    /// Vertices of the detected tail.
     pub tail_vertices: usize,
+    /// Edges with both ends on the tail.
     pub tail_edges: usize,
+    /// Edges of the body (neither end on the tail).
     pub body_edges: usize,
+    /// Edges in the collar band (the tail's root seam).
     pub collar_edges: usize,
+    /// Times sampled over the clip.
     pub samples: usize,
     /// original, rigid, chain, body, collar (the chain rig's tail-body seam).
     pub rows: Vec<StretchRow>,
@@ -61,11 +70,13 @@ pub const CROUCH_SECONDS: f32 = 1.5;
 /// one-shot: the tail meets the floor while the pelvis sinks.
 #[derive(Clone, Debug)]
 pub struct CrouchCheck {
+    /// How far the pelvis sinks, model units ([`CROUCH_DEPTH_SHARE`] of `H`).
     pub depth: f32,
     /// The floor the spring met (world Y): the spring's own, or raised to
     /// half a tail thickness above the lowest point the rigid tail reaches
     /// in the crouch, whichever is higher.
     pub floor: f32,
+    /// Every edge over every frame of the crouch.
     pub mesh: MeshStretch,
 }
 
@@ -108,13 +119,19 @@ pub fn rigid_rig(rig: &Rig, tail: &[u32], pelvis: usize) -> Result<Rig> {
 /// Everything the table needs that does not depend on the clip: the grown
 /// rig and its chains, the rigid variant, the tail's vertices.
 pub struct StretchHarness<'a> {
+    /// The file, as read.
     pub model: &'a GltfModel,
     /// The file's character measured.
     pub character: usize,
+    /// The rig with its grown chains (the repair).
     pub grown: Rig,
+    /// The rigger's rig with the tail weighted 1.0 on the anchor (SPEC T7).
     pub rigid: Rig,
+    /// The grown chains, found by name.
     pub chains: Vec<TailChain>,
+    /// Vertices of every part the detection turned into a chain, sorted.
     pub tail: Vec<u32>,
+    /// How each clip is baked (spring parameters included).
     pub bake: BakeParams,
 }
 
@@ -145,6 +162,8 @@ impl<'a> StretchHarness<'a> {
         Ok(StretchHarness { model, character, grown, rigid, chains, tail, bake: bake.clone() })
     }
 
+    /// The table for `clip` at `samples` evenly spaced times, the
+    /// whole-mesh rows following the detected tail.
     pub fn compare(&self, clip: &str, samples: usize) -> Result<StretchComparison> {
         self.compare_with(clip, samples, None)
     }
@@ -152,11 +171,7 @@ impl<'a> StretchHarness<'a> {
     /// Plays `sampled` (the original rig's joints) on the repaired rig with
     /// every chain baked in `mode`: the played clip, the rigid carry pose
     /// and the bakes.
-    fn play(
-        &self,
-        sampled: &crate::rig::Clip,
-        mode: LoopMode,
-    ) -> Result<(crate::rig::Clip, Vec<crate::rig::Trs>, Vec<BakedClip>)> {
+    fn play(&self, sampled: &Clip, mode: LoopMode) -> Result<(Clip, Vec<Trs>, Vec<BakedClip>)> {
         let extended = extend_clip(sampled, &self.grown)?;
         let baked: Vec<BakedClip> = self
             .chains
@@ -180,9 +195,9 @@ impl<'a> StretchHarness<'a> {
     /// when given, else the detected tail.
     fn mesh_view(
         &self,
-        sampled: &crate::rig::Clip,
-        played: &crate::rig::Clip,
-        reference: &[crate::rig::Trs],
+        sampled: &Clip,
+        played: &Clip,
+        reference: &[Trs],
         truth: Option<&[u32]>,
         samples: usize,
     ) -> Result<MeshStretch> {
@@ -213,14 +228,7 @@ impl<'a> StretchHarness<'a> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
         let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
-        let sampled = crate::measure::ground::crouch_clip(
-            original,
-            depth,
-            CROUCH_SECONDS,
-            self.bake.rate,
-            up,
-            forward,
-        )?;
+        let sampled = crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;
         let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
@@ -258,17 +266,9 @@ impl<'a> StretchHarness<'a> {
         samples: usize,
         truth: Option<&[u32]>,
     ) -> Result<StretchComparison> {
-        super::report::check_samples(samples)?;
+        check_samples(samples)?;
         if let Some(t) = truth {
-            let n = self.grown.vertex_count();
-            if let Some((i, &v)) = t.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-                return Err(CaudalError::IndexOutOfRange {
-                    field: "truth".into(),
-                    index: i,
-                    value: v as i64,
-                    bound: n,
-                });
-            }
+            self.grown.check_vertices("truth", t)?;
             if t.is_empty() {
                 return Err(CaudalError::shape("truth", "the true tail has no vertices"));
             }
@@ -278,7 +278,7 @@ impl<'a> StretchHarness<'a> {
         let (played, reference, baked) = self.play(&sampled, mode)?;
         let mesh = self.mesh_view(&sampled, &played, &reference, truth, samples)?;
         let anchor = self.chains[0].anchor;
-        let jobs: Vec<(&Rig, &crate::rig::Clip, Option<&[crate::rig::Trs]>)> = vec![
+        let jobs: Vec<(&Rig, &Clip, Option<&[Trs]>)> = vec![
             (&self.model.characters[self.character].rig, &sampled, None),
             (&self.rigid, &sampled, None),
             (&self.grown, &played, Some(&reference)),

@@ -7,8 +7,8 @@
 //! children's heads (or to an end helper, or a short stub past a leaf), the
 //! same segments as the skeleton distance field of SPEC T1.
 
-use crate::error::{CaudalError, Result};
-use crate::geometry::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
+use super::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
+use crate::error::Result;
 use crate::rig::Rig;
 
 /// The bones of one rig, ready to score many vertex sets: the skeleton
@@ -21,6 +21,7 @@ pub struct BoneDistance<'a> {
 }
 
 impl<'a> BoneDistance<'a> {
+    /// The bones of `rig`, each joint's segments gathered.
     pub fn new(rig: &'a Rig) -> Self {
         let field = SkeletonField::new(rig, LEAF_STUB_RATIO);
         let mut by_joint: Vec<Vec<usize>> = vec![Vec::new(); rig.joint_count()];
@@ -52,7 +53,7 @@ impl<'a> BoneDistance<'a> {
 
     /// Mean over `vertices` (zero for none); see [`weighted_bone_distance`].
     pub fn mean(&self, vertices: &[u32]) -> Result<f32> {
-        check_vertices(self.rig, vertices)?;
+        self.rig.check_vertices("vertices", vertices)?;
         if vertices.is_empty() {
             return Ok(0.0);
         }
@@ -61,24 +62,11 @@ impl<'a> BoneDistance<'a> {
     }
 }
 
-fn check_vertices(rig: &Rig, vs: &[u32]) -> Result<()> {
-    let n = rig.vertex_count();
-    if let Some((i, &v)) = vs.iter().enumerate().find(|(_, &v)| v as usize >= n) {
-        return Err(CaudalError::IndexOutOfRange {
-            field: "vertices".into(),
-            index: i,
-            value: v as i64,
-            bound: n,
-        });
-    }
-    Ok(())
-}
-
 /// Per-vertex weighted bone distance `sum_j w_j d(p, bone_j)` of the given
 /// vertices (all vertices when `vertices` is `None`).
 pub fn weighted_bone_distances(rig: &Rig, vertices: Option<&[u32]>) -> Result<Vec<f32>> {
     if let Some(vs) = vertices {
-        check_vertices(rig, vs)?;
+        rig.check_vertices("vertices", vs)?;
     }
     let bd = BoneDistance::new(rig);
     Ok(match vertices {

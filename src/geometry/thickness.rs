@@ -1,0 +1,25 @@
+//! How thick a tail is, one rule for chain growth and the spring: twice the
+//! 90th-percentile distance of its skin from its centre line. The 90th, not
+//! the median: the radius the bushy side of a tail reaches, not its
+//! thinnest ring; not the maximum, which one stray vertex sets.
+
+use glam::Vec3;
+
+use super::point_segment_distance;
+use crate::stats::percentile;
+
+/// Share of the skin within the half thickness (see the module doc).
+pub const THICKNESS_PERCENTILE: f32 = 0.9;
+
+/// Distance from `p` to the polyline through `line` (at least two points;
+/// infinite for fewer).
+pub fn polyline_distance(p: Vec3, line: &[Vec3]) -> f32 {
+    line.windows(2).map(|s| point_segment_distance(p, s[0], s[1])).fold(f32::INFINITY, f32::min)
+}
+
+/// Thickness of the skin `points` about the centre line `line`, model
+/// units: twice the [`THICKNESS_PERCENTILE`] distance; 0 for no points.
+pub fn thickness(points: impl IntoIterator<Item = Vec3>, line: &[Vec3]) -> f32 {
+    let d: Vec<f32> = points.into_iter().map(|p| polyline_distance(p, line)).collect();
+    2.0 * percentile(&d, THICKNESS_PERCENTILE)
+}

@@ -1,0 +1,27 @@
+//! Order statistics every stage shares: the nearest-rank percentile.
+//!
+//! Nearest rank (the `⌈p n⌉`-th smallest of `n` values) returns a value of
+//! the data, never an interpolation: a tail's thickness or an edge's
+//! stretch is one that was measured.
+
+/// 0-based index of the nearest-rank `p`-quantile among `n >= 1` sorted
+/// values (`p` in 0..=1; `p = 0` gives the smallest).
+pub fn nearest_rank(n: usize, p: f32) -> usize {
+    ((p * n as f32).ceil() as usize).clamp(1, n) - 1
+}
+
+/// The nearest-rank `p`-quantile of `sorted` (ascending, not empty).
+pub fn percentile_sorted(sorted: &[f32], p: f32) -> f32 {
+    sorted[nearest_rank(sorted.len(), p)]
+}
+
+/// The nearest-rank `p`-quantile of the finite `values`, in any order;
+/// 0 when none is finite.
+pub fn percentile(values: &[f32], p: f32) -> f32 {
+    let mut v: Vec<f32> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(f32::total_cmp);
+    percentile_sorted(&v, p)
+}
