@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! caudal: gives tails the bones auto-riggers forgot, and carries artists'
 //! animation onto any auto-rig.
 //!
