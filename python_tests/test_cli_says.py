@@ -6,6 +6,7 @@ without Rust Debug structs, error fields named as the Python parameters."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import os
 import pty
@@ -14,6 +15,7 @@ import select
 import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -254,7 +256,15 @@ def parameter_names(fn, spring_keywords):
     names = set(params)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         names |= spring_keywords  # TailSpring(rig, **params): the spring's keywords
+        names |= stub_keywords(fn)  # grow_chains(rig, **params): the keywords the stub declares
     return names
+
+
+def stub_keywords(fn):
+    """The keyword names ``_core.pyi`` declares for the function ``fn``."""
+    stub = ast.parse((Path(caudal.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    defs = [n for n in ast.walk(stub) if isinstance(n, ast.FunctionDef) and n.name == fn.__name__]
+    return {a.arg for d in defs for a in d.args.args + d.args.kwonlyargs}
 
 
 def test_error_fields_are_the_python_parameter_names():

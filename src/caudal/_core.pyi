@@ -6,7 +6,15 @@ from typing import Any, Unpack, final
 import numpy as np
 import numpy.typing as npt
 
-from caudal.dicts import BakeSummary, SpringParams, TailChainNames, Track
+from caudal.dicts import (
+    AppendageReport,
+    BakeSummary,
+    RoleOverrides,
+    Roles,
+    SpringParams,
+    TailChainNames,
+    Track,
+)
 
 __version__: str
 
@@ -74,7 +82,7 @@ class Rig:
     def height(self) -> float: ...
     @property
     def diagonal(self) -> float: ...
-    def roles(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]: ...
+    def roles(self, overrides: RoleOverrides | None = None) -> Roles: ...
 
 @final
 class Clip:
@@ -279,7 +287,7 @@ class Bake:
     @property
     def rig(self) -> Rig: ...
     @property
-    def appendages(self) -> dict[str, Any] | None: ...
+    def appendages(self) -> AppendageReport | None: ...
     def tracks(self) -> list[Track]: ...
     @property
     def character(self) -> int: ...
@@ -394,7 +402,7 @@ def find_appendages(
     min_part_vertices: int | None = None,
     broad: str | None = None,
     pelvis: str | None = None,
-) -> dict[str, Any]: ...
+) -> AppendageReport: ...
 def grow_chains(
     rig: Rig,
     *,
@@ -419,7 +427,7 @@ def grow_chains(
     segment_thickness: float | None = None,
     handover_radii: float | None = None,
     reserved_names: list[str] | None = None,
-) -> tuple[Rig, dict[str, Any]]: ...
+) -> tuple[Rig, AppendageReport]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
 def merge_fingers(rig: Rig) -> tuple[Rig, list[tuple[str, str]]]: ...
 

@@ -80,3 +80,117 @@ class BakeSummary(TypedDict):
     seam_step_deg: float | None
     median_step_deg: float | None
     seam_ratio: float | None
+
+
+class PartTests(TypedDict):
+    """The shape tests one part went through (SPEC T4): the centroid's
+    share of its reach, covariance elongation, tube ratio, and the verdicts."""
+
+    centroid_ratio: float
+    centroid_passed: bool
+    elongation: float
+    elongation_passed: bool
+    tube_ratio: float
+    long: bool
+
+
+class AppendagePart(TypedDict):
+    """One part of an appendage report: what it is (``kind``), what was
+    decided (``decision``, ``reason``), where it hangs, its size and tests,
+    the bones grown for it; ``vertices`` its vertex indices (u32)."""
+
+    index: int
+    kind: str
+    decision: str
+    reason: str
+    attachment: str | None
+    attachment_joint: int | None
+    region: str
+    vertex_count: int
+    welded_vertex_count: int
+    collar_vertex_count: int
+    shells: int
+    length: float
+    length_ratio: float
+    reach: float
+    collar_radius: float
+    centroid: list[float]
+    tests: PartTests
+    bone_count: int
+    bones: list[str]
+    rigid_joint: str | None
+    bone_distance_before: float
+    bone_distance_after: float | None
+    origin: str
+    cut_level: float | None
+    root_vertices: int
+    contact_vertices: int
+    rigger_signature: bool
+    handover_vertices: int
+    handover_width: float
+    vertices: npt.NDArray[np.uint32]
+
+
+class AppendageReport(TypedDict):
+    """What ``find_appendages`` and ``grow_chains`` found (the JSON the CLI
+    writes): the model's height H, the far threshold and weld tolerance in
+    model units, vertex counts, the pelvis, every part found."""
+
+    height: float
+    far_threshold: float
+    weld_tolerance: float
+    vertex_count: int
+    welded_vertex_count: int
+    pelvis: str | None
+    parts: list[AppendagePart]
+    merged_fingers: NotRequired[list[dict[str, str]]]
+
+
+class RoleSource(TypedDict):
+    """Which joint plays a role and the rule that chose it (``override``,
+    ``name``, ``topology``); ``overruled``: what a rule overruled."""
+
+    role: str
+    joint: str
+    rule: Literal["override", "name", "topology"]
+    detail: str
+    overruled: str | None
+
+
+class LimbPair(TypedDict):
+    """A mirrored limb pair: ``legs`` or another ``pair``, the joint it
+    branches from, each side's joint chain, how far from mirrored."""
+
+    kind: Literal["legs", "pair"]
+    junction: str
+    chains: list[list[str]]
+    mirror_error: float
+
+
+class RoleOverrides(TypedDict, total=False):
+    """``Rig.roles(overrides)``: joint names for the roles to impose."""
+
+    pelvis: str
+    spine: list[str]
+    neck: str
+    head: str
+    thigh_l: str
+    thigh_r: str
+    shin_l: str
+    shin_r: str
+
+
+class Roles(TypedDict):
+    """The roles of a rig's joints (``Rig.roles()``), by joint name: the
+    pelvis, spine, neck, head, legs (left, right), every mirrored limb
+    pair, the trunk, and the rule behind each role."""
+
+    pelvis: str | None
+    spine: list[str]
+    neck: str | None
+    head: str | None
+    thighs: list[str | None]
+    shins: list[str | None]
+    sources: list[RoleSource]
+    limbs: list[LimbPair]
+    trunk: list[str]

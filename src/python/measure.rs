@@ -6,7 +6,7 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::bake::bake_params;
+use super::bake::rate_and_spring;
 use super::convert::*;
 use super::errors::Guarded;
 use super::errors::IntoPy;
@@ -110,7 +110,7 @@ fn stretch_table<'py>(
     ratios: bool,
     truth: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let params = rate_and_spring(py, rate, spring)?;
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;

@@ -19,6 +19,14 @@ pub fn from_py<T: DeserializeOwned + Default>(
 ) -> PyResult<T> {
     let Some(obj) = obj.filter(|o| !o.is_none()) else { return Ok(T::default()) };
     let plain = plain(obj)?;
+    // A keyword given as None takes its default, as an absent one does.
+    if let Ok(d) = plain.cast::<PyDict>() {
+        for (k, v) in d.copy()?.iter() {
+            if v.is_none() {
+                d.del_item(k)?;
+            }
+        }
+    }
     let mut de = pythonize::Depythonizer::from_object(&plain);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -49,4 +57,18 @@ fn plain<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         return obj.call_method0("tolist");
     }
     Ok(obj.clone())
+}
+
+/// `kwargs` split into the names `T` has (its serde names) and the rest.
+pub fn split_keywords<'py, T: Serialize + Default>(
+    py: Python<'py>,
+    kwargs: Option<&Bound<'py, PyDict>>,
+) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
+    let (mine, rest) = (PyDict::new(py), PyDict::new(py));
+    let names = to_py_object(py, &T::default())?.cast_into::<PyDict>()?;
+    for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
+        let into = if names.contains(&k)? { &mine } else { &rest };
+        into.set_item(k, v)?;
+    }
+    Ok((mine, rest))
 }

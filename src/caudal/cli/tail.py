@@ -93,7 +93,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run, usage_error=p.error)
 
 
-def report_json(report: dict[str, Any]) -> dict[str, Any]:
+def report_json(report: Mapping[str, Any]) -> dict[str, Any]:
     """The report without the per-part vertex arrays."""
     parts = [{k: v for k, v in part.items() if k != "vertices"} for part in report["parts"]]
     return {**report, "parts": parts}
@@ -192,7 +192,7 @@ def repair(
         if merged is not None:
             report["merged_fingers"] = [{"finger": f, "hand": h} for f, h in merged]
         reserved += rig.joint_names[before.joint_count :]
-        out.append((ch, rig, report))
+        out.append((ch, rig, cast(dict[str, Any], report)))
     return out
 
 
