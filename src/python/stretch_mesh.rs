@@ -4,7 +4,7 @@
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::bake::bake_params;
+use super::bake::rate_and_spring;
 use super::convert::*;
 use super::errors::{Guarded, IntoPy};
 use super::gltf::ModelOrCharacter;
@@ -13,13 +13,8 @@ use crate::measure::stretch::{MeshStretch, RigRows, StretchStats, TailMotion, Wo
 use crate::pipeline::StretchHarness;
 
 pub(crate) fn stats_into(d: &Bound<'_, PyDict>, s: &StretchStats) -> PyResult<()> {
-    d.set_item("samples", s.samples)?;
-    d.set_item("p95", s.p95)?;
-    d.set_item("p99", s.p99)?;
-    d.set_item("max", s.max)?;
-    d.set_item("min", s.min)?;
-    d.set_item("torn_share", s.torn_share)?;
-    Ok(())
+    let fields = super::serde_py::to_py_object(d.py(), s)?;
+    d.update(fields.cast::<PyDict>()?.as_mapping())
 }
 
 pub(crate) fn motion<'py>(py: Python<'py>, m: &TailMotion) -> PyResult<Bound<'py, PyDict>> {
@@ -137,7 +132,7 @@ fn crouch_stretch<'py>(
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let params = rate_and_spring(py, rate, spring)?;
     let (m, character) = model.resolve()?;
     let n = m.character(character).py_err()?.rig.vertex_count();
     let truth = truth_vertices(truth, n)?;
