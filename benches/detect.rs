@@ -1,5 +1,5 @@
 //! Detection and chain growth throughput: `cargo bench --bench detect`.
-//! Prints a markdown table (figures copied into README): the degraded Fox
+//! Prints a markdown table (its figures are in docs/benchmarks.md, Detection): the degraded Fox
 //! and Wolf, and a generated creature of about 200k vertices (box body,
 //! dense tube tail), on one thread and on all threads. Target: at least 2
 //! million vertices per second on one core for detection plus growth.
