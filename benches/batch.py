@@ -4,7 +4,7 @@ with 1 and 2 workers and on a local Ray with 2 CPUs, side by side in one
 run (rounds interleave the engines; the best round of each is kept).
 
 Checks on the way that the three give the same summary (times aside) and
-byte-identical GLBs, and prints the table README's benchmark section shows.
+byte-identical GLBs, and prints the table docs/benchmarks.md shows (Batch throughput).
 
     python benches/batch.py [--creatures 200] [--rounds 2]
 

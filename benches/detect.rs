@@ -1,11 +1,11 @@
 //! Detection and chain growth throughput: `cargo bench --bench detect`.
-//! Prints a markdown table (figures copied into README): the degraded Fox
+//! Prints a markdown table (its figures are in docs/benchmarks.md, Detection): the degraded Fox
 //! and Wolf, and a generated creature of about 200k vertices (box body,
 //! dense tube tail), on one thread and on all threads. Target: at least 2
 //! million vertices per second on one core for detection plus growth.
 
 mod common;
-use common::{asset, best_of};
+use common::{asset, best_of, thread_cpu};
 
 #[path = "../rust_tests/appendage/synth.rs"]
 mod synth;
@@ -13,17 +13,6 @@ mod synth;
 use caudal::appendage::{find_appendages, DetectParams};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::{gltf_io, Rig};
-
-/// On-CPU time of the calling thread in seconds (Linux schedstat). The
-/// machine this runs on is shared, so wall time on one thread is reported
-/// next to the CPU time the work actually took.
-fn thread_cpu() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse::<f64>().ok()))
-        .map(|ns| ns * 1e-9)
-        .unwrap_or(f64::NAN)
-}
 
 /// Mean on-CPU time per run (the counter advances in scheduler ticks, so
 /// single short runs cannot be timed; a sum over many can).

@@ -1,5 +1,5 @@
 //! Load and skinning throughput: `cargo bench --bench io`.
-//! Prints a markdown table (figures copied into README). One thread and all
+//! Prints a markdown table (its figures are in docs/benchmarks.md, I/O). One thread and all
 //! threads are measured side by side in the same run.
 
 mod common;

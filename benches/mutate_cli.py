@@ -7,7 +7,7 @@ bytes, binary-chunk bytes, structure-aware JSON edits, hostile URIs aimed at
 a secret file outside the input's folder, a symlink to it and a FIFO) run
 through ``caudal tail`` (with --report; sometimes --bake or a .gltf output)
 or ``caudal info`` in a child process with a 30 s timeout under a 4 GiB
-address-space limit. Prints a markdown table (figures copied into README)
+address-space limit. Prints a markdown table (figures copied into docs/gltf-io.md)
 and every broken rule; exits 1 if any."""
 
 from __future__ import annotations

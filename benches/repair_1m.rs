@@ -11,7 +11,7 @@
 //! 400 MB.
 
 mod common;
-use common::best_of;
+use common::{best_of, thread_cpu};
 
 #[path = "../rust_tests/appendage/synth.rs"]
 mod synth;
@@ -23,14 +23,6 @@ fn status_kb(key: &str) -> Option<f64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
     let line = s.lines().find(|l| l.starts_with(key))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn thread_cpu() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse::<f64>().ok()))
-        .map(|ns| ns * 1e-9)
-        .unwrap_or(f64::NAN)
 }
 
 fn main() {

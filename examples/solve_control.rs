@@ -1,5 +1,6 @@
 //! Control runs (SPEC X4) on every shared animal, rigid and rotation-only:
-//! `cargo run --release --example solve_control` prints the README table rows.
+//! `cargo run --release --example solve_control` prints the control rows of
+//! docs/solve.md's tables (Measured).
 use caudal::gltf_io::load;
 use caudal::solve::quality::skin_clip;
 use caudal::solve::{solve_surface, SolveMode, SolveParams};

@@ -12,7 +12,7 @@ checked against the rules:
   mutations aim URIs at them).
 
 Used by ``test_cli_mutation.py`` (a few dozen variants) and by
-``benches/mutate_cli.py`` (thousands, the figures in README)."""
+``benches/mutate_cli.py`` (thousands, the figures in docs/gltf-io.md)."""
 
 from __future__ import annotations
 

@@ -1,12 +1,16 @@
-"""Shared fixtures: the repository's assets (assets/, see MANIFEST.json), the glTF validator, Blender's bpy."""
+"""Shared fixtures: the repository's assets (assets/, see MANIFEST.json), the glTF validator, Blender's bpy
+and other optional modules, the command line run as a user runs it."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -51,12 +55,38 @@ def validate_gltf(path: Path) -> dict:
     return json.loads(out.stdout)
 
 
-def import_bpy():
-    """bpy, or a skip (a failure when CAUDAL_REQUIRE_BPY=1, as in CI)."""
+def import_or_skip(name: str, required_by: str, missing: str) -> ModuleType:
+    """Module ``name``, or a skip saying ``missing`` (a failure when the
+    environment variable ``required_by`` is 1, as in CI)."""
     try:
-        import bpy  # noqa: F401
+        return importlib.import_module(name)
     except ImportError as e:
-        if os.environ.get("CAUDAL_REQUIRE_BPY") == "1":
-            pytest.fail(f"bpy is required here: {e}")
-        pytest.skip("bpy (Blender as a Python module) is not installed")
-    return bpy
+        if os.environ.get(required_by) == "1":
+            pytest.fail(f"{name} is required here: {e}")
+        pytest.skip(missing)
+
+
+def import_bpy() -> ModuleType:
+    """bpy, or a skip (a failure when CAUDAL_REQUIRE_BPY=1, as in CI)."""
+    return import_or_skip(
+        "bpy", "CAUDAL_REQUIRE_BPY", "bpy (Blender as a Python module) is not installed"
+    )
+
+
+def run_cli(*args: str | os.PathLike[str]) -> subprocess.CompletedProcess[str]:
+    """``caudal ARGS...`` in a child interpreter, its stdout and stderr captured as text."""
+    return subprocess.run(
+        [sys.executable, "-m", "caudal.cli", *map(str, args)], capture_output=True, text=True
+    )
+
+
+def rotation_track(animation: str, joint: str, times, values) -> dict:
+    """One ``Model.write(tracks=...)`` entry: ``joint``'s rotation keys
+    (``values`` xyzw at ``times`` seconds) in animation ``animation``."""
+    return {
+        "animation": animation,
+        "joint": joint,
+        "path": "rotation",
+        "times": times,
+        "values": values,
+    }

@@ -22,9 +22,13 @@ def split_glb(raw: bytes) -> tuple[dict[str, Any], bytes]:
     return doc, bin_
 
 
-def glb(doc: dict[str, Any], bin_: bytes) -> bytes:
+def glb(doc: dict[str, Any], bin_: bytes, describe_chunk: bool = True) -> bytes:
+    """A GLB of ``doc`` and ``bin_`` (padded to 4 bytes). With
+    ``describe_chunk`` ``doc``'s buffer 0 is set to the chunk's length (in
+    place); without, ``doc["buffers"]`` is written as given."""
     bin_ = bin_ + b"\0" * (-len(bin_) % 4)
-    doc["buffers"] = [{"byteLength": len(bin_)}]
+    if describe_chunk:
+        doc["buffers"] = [{"byteLength": len(bin_)}]
     js = json.dumps(doc).encode()
     js += b" " * (-len(js) % 4)
     total = 12 + 8 + len(js) + 8 + len(bin_)

@@ -8,14 +8,13 @@ import copy
 import json
 import os
 import resource
-import struct
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from conftest import asset
-from glb_merge import split_glb
+from glb_merge import glb, split_glb
 
 FOUR_GIB = 4 << 30
 
@@ -30,23 +29,7 @@ def glb_bytes(doc: dict[str, Any], bin_: bytes, describe_chunk: bool = True) -> 
     """A GLB of `doc` and `bin_`. With `describe_chunk` buffer 0 is set to
     the chunk's length; without, `doc["buffers"]` is written as given (a
     lie about the chunk included)."""
-    doc = copy.deepcopy(doc)
-    bin_ = bin_ + b"\0" * (-len(bin_) % 4)
-    if describe_chunk:
-        doc["buffers"] = [{"byteLength": len(bin_)}]
-    js = json.dumps(doc).encode()
-    js += b" " * (-len(js) % 4)
-    total = 12 + 8 + len(js) + 8 + len(bin_)
-    return (
-        b"glTF"
-        + struct.pack("<II", 2, total)
-        + struct.pack("<I", len(js))
-        + b"JSON"
-        + js
-        + struct.pack("<I", len(bin_))
-        + b"BIN\0"
-        + bin_
-    )
+    return glb(copy.deepcopy(doc), bin_, describe_chunk)
 
 
 def write_glb(path: Path, doc: dict[str, Any], bin_: bytes, describe_chunk: bool = True) -> Path:

@@ -64,14 +64,23 @@ def creature_with_fingers(tmp_path):
     return arm, mesh, before
 
 
-def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
+def build_creature_with_fingers(tmp_path, use_fingers):
+    """The creature with fingers after Build Armature with Tail off and
+    Fingers as given: its armature, its mesh and the hand's weights before."""
     addon()
     import bpy
 
     arm, mesh, hand_before = creature_with_fingers(tmp_path)
     arm.caudal.use_tail = False
-    arm.caudal.use_fingers = False
+    arm.caudal.use_fingers = use_fingers
     assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    return arm, mesh, hand_before
+
+
+def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
+    arm, mesh, hand_before = build_creature_with_fingers(tmp_path, use_fingers=False)
+    import bpy
+
     assert not any(n in arm.data.bones for n in FINGERS)
     assert not any(n in mesh.vertex_groups for n in FINGERS)
     assert "mixamorig:LeftHand" in arm.data.bones
@@ -80,7 +89,7 @@ def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
     np.testing.assert_allclose(got, list(hand_before.values()), atol=1e-5)
     assert len(arm.data.bones) == 22
     assert any("finger" in w.text for w in arm.caudal.warnings)
-    # A prop that hung from a finger now hangs from the hand, where it was.
+    # A prop hung from a finger hangs from the hand after the merge, in the same place.
     prop = bpy.data.objects["ring_prop"]
     assert prop.parent_bone == "mixamorig:LeftHand"
     np.testing.assert_allclose(
@@ -89,13 +98,7 @@ def test_fingers_off_merges_finger_bones_into_the_hand(tmp_path):
 
 
 def test_fingers_on_keeps_them(tmp_path):
-    addon()
-    import bpy
-
-    arm, mesh, _ = creature_with_fingers(tmp_path)
-    arm.caudal.use_tail = False
-    arm.caudal.use_fingers = True
-    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    arm, mesh, _ = build_creature_with_fingers(tmp_path, use_fingers=True)
     assert all(n in arm.data.bones for n in FINGERS)
     assert all(n in mesh.vertex_groups for n in FINGERS)
 

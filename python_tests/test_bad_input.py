@@ -9,7 +9,7 @@ import struct
 
 import numpy as np
 import pytest
-from conftest import asset
+from conftest import asset, rotation_track
 
 import caudal
 
@@ -252,43 +252,17 @@ def test_bad_tracks_are_refused(tmp_path):
     model = caudal.load(asset("fox/Fox.glb"))
     ok_times = np.array([0.0, 0.5], dtype=np.float32)
     ok_vals = np.array([[0, 0, 0, 1], [0, 0, 0, 1]], dtype=np.float32)
+
+    def write(joint, times, values):
+        model.write(
+            tmp_path / "a.glb",
+            tracks=[rotation_track("A", joint, times, values)],
+        )
+
     with pytest.raises(caudal.UnknownJointError, match="b_Nope"):
-        model.write(
-            tmp_path / "a.glb",
-            tracks=[
-                {
-                    "animation": "A",
-                    "joint": "b_Nope",
-                    "path": "rotation",
-                    "times": ok_times,
-                    "values": ok_vals,
-                }
-            ],
-        )
+        write("b_Nope", ok_times, ok_vals)
     with pytest.raises(caudal.ParameterError, match="strictly increasing"):
-        model.write(
-            tmp_path / "a.glb",
-            tracks=[
-                {
-                    "animation": "A",
-                    "joint": "b_Hip_01",
-                    "path": "rotation",
-                    "times": ok_times[::-1].copy(),
-                    "values": ok_vals,
-                }
-            ],
-        )
+        write("b_Hip_01", ok_times[::-1].copy(), ok_vals)
     with pytest.raises(caudal.RigError, match=r"tracks.values"):
-        model.write(
-            tmp_path / "a.glb",
-            tracks=[
-                {
-                    "animation": "A",
-                    "joint": "b_Hip_01",
-                    "path": "rotation",
-                    "times": ok_times,
-                    "values": np.full((2, 4), np.nan),
-                }
-            ],
-        )
+        write("b_Hip_01", ok_times, np.full((2, 4), np.nan))
     assert os.listdir(tmp_path) == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import asset, import_bpy, validate_gltf
+from conftest import asset, import_bpy, run_cli, validate_gltf
 from gltf_numpy import NumpyGltf
 
 import caudal
@@ -242,26 +242,10 @@ def test_demo_command_bakes_and_reports(tmp_path):
 
 def test_tail_command_bakes_selected_clips(tmp_path):
     import json
-    import subprocess
-    import sys
 
     out = tmp_path / "fox_tail.glb"
-    r = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "caudal.cli",
-            "tail",
-            str(asset("fox/Fox_notail.glb")),
-            "-o",
-            str(out),
-            "--bake",
-            "--clips",
-            "Walk,Run",
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
+    r = run_cli(
+        "tail", asset("fox/Fox_notail.glb"), "-o", out, "--bake", "--clips", "Walk,Run", "--json"
     )
     assert r.returncode == 0, r.stderr
     baked = json.loads(r.stdout)["bake"]

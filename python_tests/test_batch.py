@@ -40,6 +40,19 @@ def read_summary(out: Path) -> list[dict]:
     return rows
 
 
+def bake_library(library: Path, out: Path, workers: int) -> subprocess.CompletedProcess[str]:
+    """``caudal batch --bake`` over the library's two folders into ``out``."""
+    return cli(
+        str(library / "assets"),
+        str(library / "creatures"),
+        "-o",
+        str(out),
+        "--bake",
+        "--workers",
+        str(workers),
+    )
+
+
 @pytest.fixture(scope="module")
 def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return write_library(tmp_path_factory.mktemp("library"))
@@ -48,15 +61,7 @@ def library(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def one_worker(library: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("one") / "out"
-    run = cli(
-        str(library / "assets"),
-        str(library / "creatures"),
-        "-o",
-        str(out),
-        "--bake",
-        "--workers",
-        "1",
-    )
+    run = bake_library(library, out, workers=1)
     assert run.returncode == 0, run.stderr
     return out
 
@@ -65,15 +70,7 @@ def test_one_and_two_workers_give_the_same_summary_and_the_same_bytes(
     library, one_worker, tmp_path
 ):
     out = tmp_path / "two"
-    run = cli(
-        str(library / "assets"),
-        str(library / "creatures"),
-        "-o",
-        str(out),
-        "--bake",
-        "--workers",
-        "2",
-    )
+    run = bake_library(library, out, workers=2)
     assert run.returncode == 0, run.stderr
     assert comparable(read_summary(out)) == comparable(read_summary(one_worker))
     first, second = glbs(one_worker), glbs(out)

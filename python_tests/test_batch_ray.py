@@ -6,13 +6,13 @@ of a file run as tasks of their own. Needs ``pip install 'caudal[ray]'``
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 from batch_inputs import comparable, glbs, skinless_gltf, write_library
+from conftest import import_or_skip
 
 import caudal
 
@@ -20,13 +20,9 @@ pytestmark = pytest.mark.ray
 
 
 def import_ray():
-    try:
-        import ray
-    except ImportError as e:
-        if os.environ.get("CAUDAL_REQUIRE_RAY") == "1":
-            pytest.fail(f"ray is required here: {e}")
-        pytest.skip("ray is not installed (pip install 'caudal[ray]')")
-    return ray
+    return import_or_skip(
+        "ray", "CAUDAL_REQUIRE_RAY", "ray is not installed (pip install 'caudal[ray]')"
+    )
 
 
 @pytest.fixture(scope="module")

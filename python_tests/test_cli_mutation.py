@@ -1,5 +1,5 @@
 """A short mutation run of the command line over the repository's assets
-(issue 14; the long run is ``benches/mutate_cli.py``, figures in README):
+(issue 14; the long run is ``benches/mutate_cli.py``, figures in docs/gltf-io.md):
 no panic, abort, hang or traceback, no partial file, every output reloads,
 and no output holds bytes from outside its input's folder."""
 

@@ -9,7 +9,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import asset, validate_gltf
+from conftest import asset, rotation_track, validate_gltf
 from gltf_numpy import NumpyGltf, skinned_positions
 
 import caudal
@@ -58,7 +58,7 @@ def test_roles_are_the_expected_joints():
     assert fox["shins"] == ["b_LeftLeg02_016", "b_RightLeg02_020"]
     assert fox["head"] == "b_Head_05"
     wolf = caudal.load(asset("quaternius_wolf/Wolf_notail.glb")).rig.roles()
-    # The README's leg choice: BackShoulder.* is a sideways connector, skipped.
+    # The Wolf's BackShoulder.* joints are a sideways connector, not legs: skipped.
     assert (wolf["pelvis"], wolf["thighs"], wolf["shins"]) == (
         "Back",
         ["BackLeg.L", "BackLeg.R"],
@@ -286,15 +286,7 @@ def test_written_animation_tracks_read_back(tmp_path):
     out = tmp_path / "tracks.glb"
     model.write(
         out,
-        tracks=[
-            {
-                "animation": "Wag",
-                "joint": "b_Tail01_012",
-                "path": "rotation",
-                "times": times,
-                "values": rot,
-            }
-        ],
+        tracks=[rotation_track("Wag", "b_Tail01_012", times, rot)],
     )
     back = caudal.load(out)
     assert "Wag" in back.clip_names

@@ -85,7 +85,7 @@ def test_another_models_rig_is_refused(fox):
 
 
 def test_five_lines_write_what_bake_writes(fox, tmp_path):
-    # README's five lines, against caudal.bake over the same clip: the same
+    # docs/bake.md's five lines, against caudal.bake over the same clip: the same
     # bytes on disk, and a file the validator passes.
     model, repaired = fox
     walk = model.clip("Walk", rig=repaired)

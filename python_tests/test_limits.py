@@ -1,7 +1,7 @@
 """Absurd sizes and counts are ParameterErrors naming the bound (issue 14):
 a clip's frames times joints, a skinning request's frames times vertices,
-and every user-set iteration count. Each call that used to abort the
-interpreter runs in a child process under a 4 GiB address-space limit."""
+and every user-set iteration count. Each call that would abort the
+interpreter without its bound runs in a child process under a 4 GiB address-space limit."""
 
 from __future__ import annotations
 

@@ -243,7 +243,7 @@ def test_cli_writes_the_solved_clip_into_the_target(tmp_path, fox, fox_notail):
     assert written.rig.joint_count == fox_notail.rig.joint_count
     assert written.clip_names.count("Walk") == 1
     # The written animation plays back the solved clip: re-solve in Python
-    # and compare the surfaces the file now produces.
+    # and compare the surfaces the written file produces.
     clip = fox.clip("Walk", keys=True)
     solved = caudal.transfer_clip(fox.rig, clip, fox_notail.rig).clip
     back = written.clip("Walk", keys=True)
@@ -262,34 +262,16 @@ def test_cli_writes_the_solved_clip_into_the_target(tmp_path, fox, fox_notail):
 def test_cli_suggests_rotation_only_when_bones_stretch(tmp_path):
     # The tail-less Fox's legs carry the tail's skin: to follow it, the rigid
     # solve slides joints far beyond anything the artist's clip does.
-    out = tmp_path / "run.glb"
-    done = cli(
-        asset("fox/Fox.glb"),
-        "--clip",
-        "Run",
-        asset("fox/Fox_notail.glb"),
-        "-o",
-        out,
-        "--name",
-        "Run2",
-        "--json",
-    )
+    def run(*mode):
+        out = tmp_path / "run.glb"
+        src, dst = asset("fox/Fox.glb"), asset("fox/Fox_notail.glb")
+        return cli(src, "--clip", "Run", dst, "-o", out, "--name", "Run2", *mode, "--json")
+
+    done = run()
     result = json.loads(done.stdout)
     assert result["stretched_bones"], result["bone_length_change"]
     assert "--mode rotation_only" in done.stderr
-    calm = cli(
-        asset("fox/Fox.glb"),
-        "--clip",
-        "Run",
-        asset("fox/Fox_notail.glb"),
-        "-o",
-        out,
-        "--name",
-        "Run2",
-        "--mode",
-        "rotation_only",
-        "--json",
-    )
+    calm = run("--mode", "rotation_only")
     assert (
         "rotation_only" not in calm.stderr and json.loads(calm.stdout)["bone_length_change"] == 0.0
     )

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import ROOT, asset
+from conftest import ROOT, asset, rotation_track
 
 import caudal
 import caudal.testing as ct
@@ -147,15 +147,7 @@ def test_body_unchanged_fails_when_the_written_clip_moves_the_hips(tmp_path):
     moved = tmp_path / "hips_tilted.glb"
     fox.write(
         moved,
-        tracks=[
-            {
-                "animation": "Walk",
-                "joint": "b_Hip_01",
-                "path": "rotation",
-                "times": walk.times,
-                "values": tilted,
-            }
-        ],
+        tracks=[rotation_track("Walk", "b_Hip_01", walk.times, tilted)],
     )
     fails(
         r"Fox_notail\.glb, clip 'Walk': body vertex \d+ \(weighted most to b_\w+\) moved \d+\.\d{3}% of the height at t=\d\.\d{3} s against the bound 0\.200%; 1,728 vertices checked",

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 import pytest
-from conftest import asset
+from conftest import asset, run_cli
 from gltf_numpy import NumpyGltf, skinned_positions
 
 import caudal
@@ -74,19 +74,7 @@ def whole_row(path, animation: str, times: list[float]) -> dict[str, float]:
 @pytest.fixture(scope="module")
 def fox_baked(tmp_path_factory):
     out = tmp_path_factory.mktemp("whole") / "fox_tail.glb"
-    cmd = [
-        sys.executable,
-        "-m",
-        "caudal.cli",
-        "tail",
-        str(asset("fox/Fox_notail.glb")),
-        "-o",
-        str(out),
-        "--bake",
-        "--clips",
-        "Walk",
-    ]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = run_cli("tail", asset("fox/Fox_notail.glb"), "-o", out, "--bake", "--clips", "Walk")
     assert r.returncode == 0, r.stderr
     entry = caudal.stretch_table(caudal.load(asset("fox/Fox_notail.glb")), ["Walk"])[0]
     return out, entry

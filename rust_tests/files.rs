@@ -615,6 +615,16 @@ fn required_extensions_warn_when_they_only_change_appearance_and_refuse_otherwis
     assert!(m.warnings.is_empty());
 }
 
+/// Appends `child` to `node`'s children, making the list if it has none.
+fn push_child(node: &mut serde_json::Value, child: serde_json::Value) {
+    node.as_object_mut()
+        .unwrap()
+        .entry("children")
+        .or_insert_with(|| json!([]))
+        .as_array_mut()
+        .unwrap()
+        .push(child);
+}
 #[test]
 fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
     let wolf = |edit: &dyn Fn(&mut Value)| {
@@ -632,27 +642,13 @@ fn broken_structure_is_an_error_naming_the_field_not_a_panic() {
     let m = message(wolf(&|j| {
         let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
         let child = j["nodes"][root]["children"][0].as_u64().unwrap() as usize;
-        j["nodes"][child]
-            .as_object_mut()
-            .unwrap()
-            .entry("children")
-            .or_insert_with(|| json!([]))
-            .as_array_mut()
-            .unwrap()
-            .push(json!(root));
+        push_child(&mut j["nodes"][child], json!(root));
     }));
     assert!(m.contains("cycle"), "{m}");
     let m = message(wolf(&|j| {
         let root = j["scenes"][0]["nodes"][0].as_u64().unwrap() as usize;
         let child = j["nodes"][root]["children"][0].clone();
-        j["nodes"][0]
-            .as_object_mut()
-            .unwrap()
-            .entry("children")
-            .or_insert_with(|| json!([]))
-            .as_array_mut()
-            .unwrap()
-            .push(child);
+        push_child(&mut j["nodes"][0], child);
     }));
     assert!(m.contains("child of both"), "{m}");
     // Indices pointing at a float accessor.

@@ -11,7 +11,7 @@
 //!   renamed bones back).
 //!
 //! `cargo test --test rust_tests solve_transfer -- --nocapture` prints the
-//! README tables.
+//! tables of docs/solve.md (Measured).
 
 use std::collections::HashMap;
 
@@ -174,7 +174,7 @@ fn remeshed_targets_against_the_exact_answer() {
 }
 
 #[test]
-#[ignore = "prints the rotation-only table for README: cargo test --test rust_tests remeshed_rotation_only -- --ignored --nocapture"]
+#[ignore = "prints the rotation-only table of docs/solve.md: cargo test --test rust_tests remeshed_rotation_only -- --ignored --nocapture"]
 fn remeshed_rotation_only_table() {
     let params = SolveParams { mode: SolveMode::RotationOnly, ..SolveParams::default() };
     for (file, short, clips) in ANIMALS {

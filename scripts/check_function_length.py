@@ -35,10 +35,10 @@ LIMIT = 80
 # Files whose long functions are data tables, relative to the repository root.
 DATA_TABLES: frozenset[str] = frozenset()
 
-# Functions over the limit that are still to split, with their length when
-# the check was written: each may only shrink. Split one along its stages and
-# delete its row (the check says when a row is no longer needed); never add a
-# row or raise a number to let a change through.
+# Functions over the limit that are still to split, each with the most lines
+# it may have: a number may only shrink. Split one along its stages and
+# delete its row (the check says when a function fits the limit and its row
+# can go); never add a row or raise a number to let a change through.
 TO_SPLIT: dict[str, int] = {
     "src/appendage/detect.rs::peel_region": 100,
     "src/chain/mod.rs::grow_chains": 115,

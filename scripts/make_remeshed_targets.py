@@ -27,7 +27,7 @@ numpy glTF reader (python_tests/gltf_numpy.py) and the target written by
 this script, with the source's node tree and inverse bind matrices: going
 through Blender's glTF importer would move vertices (it re-poses the
 Alpaca's mesh to the rest pose it guesses), and the target's bind space
-would no longer be the source's.
+would differ from the source's.
 
 Because the weights came from the artist's rig, the exact answer of a
 transfer onto these targets is known: the target mesh skinned by the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Transfer tables for README: every shared animal and clip onto its own
+"""Transfer tables for docs/solve.md: every shared animal and clip onto its own
 mesh (control) and two clips onto each re-meshed target, scored
 independently in numpy (python_tests/transfer_truth.py) at 24 evenly spaced
 times against the exact answer, beside the figures caudal reports.

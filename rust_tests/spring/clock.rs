@@ -4,7 +4,8 @@ use super::creature::{
     crouch_clip, field_of, hips, metres, rest_hips, started, walk, Creature, HIPS,
 };
 use caudal::spring::{
-    bend_angle, output_offsets, simulate, step_many, SpringParams, TailChain, TailSpring, Units,
+    bend_angle, output_offsets, simulate, step_many, BodyPose, SpringParams, TailChain, TailSpring,
+    Units,
 };
 use caudal::{Clip, Trs};
 use glam::{EulerRot, Mat4, Quat, Vec3};
@@ -161,7 +162,7 @@ fn bad_input_is_an_error_naming_the_field() {
     let mut springs = vec![TailSpring::new(&rig, chain.clone(), metres()).unwrap()];
     let mut out = vec![Quat::IDENTITY; 4];
     assert_eq!(
-        field_of(&step_many(&mut springs, &[], 0.1, &mut out).unwrap_err()),
+        field_of(&step_many::<_, BodyPose>(&mut springs, &[], 0.1, &mut out).unwrap_err()),
         "parent_worlds"
     );
     assert_eq!(

@@ -1,20 +1,14 @@
 //! Index checks against a rig: one error shape for every stage that takes
 //! vertex or joint indices from a caller.
 
+use super::table::check_index;
 use super::Rig;
-use crate::error::{CaudalError, Result};
+use crate::error::Result;
 
 /// The first of `values` at or past `bound`, as the error naming `field`.
 fn check_below(field: &str, values: impl Iterator<Item = usize>, bound: usize) -> Result<()> {
     for (index, value) in values.enumerate() {
-        if value >= bound {
-            return Err(CaudalError::IndexOutOfRange {
-                field: field.into(),
-                index,
-                value: value as i64,
-                bound,
-            });
-        }
+        check_index(field, index, value, bound)?;
     }
     Ok(())
 }

@@ -281,8 +281,8 @@ fn topological_order(names: &[String], parents: &[Option<usize>]) -> Result<Vec<
 }
 
 /// An error naming `field` when entry `index` holds `value`, not below `bound`.
-fn check_index(field: &str, index: usize, value: u32, bound: usize) -> Result<()> {
-    if value as usize >= bound {
+pub(super) fn check_index(field: &str, index: usize, value: usize, bound: usize) -> Result<()> {
+    if value >= bound {
         return Err(CaudalError::IndexOutOfRange {
             field: field.into(),
             index,
@@ -309,7 +309,7 @@ fn check_mesh(vertices: &[Vec3], triangles: &[[u32; 3]]) -> Result<()> {
     check_finite_vec3("vertices", vertices)?;
     for (t, tri) in triangles.iter().enumerate() {
         for &i in tri {
-            check_index("triangles", t, i, n)?;
+            check_index("triangles", t, i as usize, n)?;
         }
     }
     check_measurable(vertices, triangles)
@@ -411,7 +411,7 @@ fn check_influences(
         ));
     }
     for (i, &j) in influences.joints.iter().enumerate() {
-        check_index("skin_joints", i, j, jn)?;
+        check_index("skin_joints", i, j as usize, jn)?;
     }
     for (i, &w) in influences.weights.iter().enumerate() {
         if !w.is_finite() {

@@ -3,7 +3,7 @@
 //! own mesh skinned by the *source's* joints at the same times (the exact
 //! answer when the target's weights came from the source, as on the
 //! repository's re-meshed targets). Used by the tests, the examples and the
-//! README tables; also what a user with such a target can check a transfer
+//! tables of docs/solve.md; also what a user with such a target can check a transfer
 //! with.
 
 use std::collections::HashMap;

@@ -9,7 +9,7 @@
 
 use std::borrow::BorrowMut;
 
-use glam::{Mat4, Quat};
+use glam::Quat;
 use rayon::prelude::*;
 
 use super::anchor::AnchorPose;
@@ -32,22 +32,23 @@ pub fn output_offsets<S: std::borrow::Borrow<TailSpring>>(springs: &[S]) -> Vec<
     out
 }
 
-/// Steps `springs[i]` to the body pose whose pelvis is `parent_worlds[i]`
-/// (see [`BodyPose`]) by `dt`; chain `i`'s local rotations land in
+/// Steps `springs[i]` to the body pose `bodies[i]` (a [`BodyPose`], or a
+/// pelvis `Mat4`) by `dt`; chain `i`'s local rotations land in
 /// `out[offsets[i]..offsets[i+1]]` (see [`output_offsets`]). Everything is
 /// validated before any spring moves: on error none has. `springs` may
-/// hold the springs or `&mut` references to them.
-pub fn step_many<S: BorrowMut<TailSpring> + Send>(
+/// hold the springs or `&mut` references to them. Errors about the poses
+/// name `parent_worlds`, the binding's name for them.
+pub fn step_many<S: BorrowMut<TailSpring> + Send, B: Into<BodyPose> + Copy>(
     springs: &mut [S],
-    parent_worlds: &[Mat4],
+    bodies: &[B],
     dt: f32,
     out: &mut [Quat],
 ) -> Result<()> {
     check_dt(dt)?;
-    if parent_worlds.len() != springs.len() {
+    if bodies.len() != springs.len() {
         return Err(CaudalError::shape(
             "parent_worlds",
-            format!("{} parent transforms for {} springs", parent_worlds.len(), springs.len()),
+            format!("{} parent transforms for {} springs", bodies.len(), springs.len()),
         ));
     }
     let total: usize = springs.iter().map(|s| s.borrow().len()).sum();
@@ -58,8 +59,8 @@ pub fn step_many<S: BorrowMut<TailSpring> + Send>(
         ));
     }
     let mut anchors = Vec::with_capacity(springs.len());
-    for (i, m) in parent_worlds.iter().enumerate() {
-        anchors.push(BodyPose::new(*m).anchor("parent_worlds").map_err(|e| match e {
+    for (i, &b) in bodies.iter().enumerate() {
+        anchors.push(b.into().anchor("parent_worlds").map_err(|e| match e {
             CaudalError::NonFinite { field, .. } => CaudalError::NonFinite { field, index: i },
             CaudalError::Parameter { field, message } => {
                 CaudalError::Parameter { field, message: format!("{message} (spring {i})") }

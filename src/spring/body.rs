@@ -14,8 +14,9 @@ use crate::error::{CaudalError, Result};
 /// goes here as one more field, checked in [`BodyPose::anchor`]'s place; its
 /// rule goes beside the floor in `spring/contact.rs`, called from the
 /// substep (`spring/solver.rs`) with the collider interpolated over the
-/// call as the pelvis is (`AnchorPath`); `step_many`, which takes the pelvis
-/// of each spring, then takes a `BodyPose` each.
+/// call as the pelvis is (`AnchorPath`). Every entry point (`TailSpring::
+/// reset_to`, `step`, `step_into`, `step_many`) takes a `BodyPose` (or a
+/// pelvis `Mat4`, which converts), so the new field reaches them all.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BodyPose {
     /// World transform of the chain's parent (the pelvis for the chains

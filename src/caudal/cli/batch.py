@@ -18,6 +18,7 @@ import caudal
 # while it loads: its names are looked up when a command runs.
 from caudal import pipeline
 from caudal.cli.batch_progress import BatchProgress
+from caudal.cli.options import add_repair_options
 
 
 def add_parser(sub: Any) -> None:
@@ -38,61 +39,7 @@ def add_parser(sub: Any) -> None:
         help=".glb/.gltf files, folders (searched for them), or manifests (.csv, .jsonl: a path column and optional settings)",
     )
     p.add_argument("-o", "--out", required=True, metavar="OUTDIR", help="output folder")
-    p.add_argument(
-        "--rigid",
-        action="store_true",
-        help="bind each tail rigidly to the pelvis instead of growing a chain",
-    )
-    p.add_argument(
-        "--broad",
-        choices=["untouched", "rigid"],
-        default="untouched",
-        help="broad trunk parts: keep the rigger's weights (default) or bind them to one bone",
-    )
-    p.add_argument(
-        "--merge-fingers",
-        action="store_true",
-        help="move the finger joints' skin weights onto the hands before growing",
-    )
-    p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
-    p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
-    p.add_argument(
-        "--segment-thickness",
-        type=float,
-        help="no bone shorter than this many times the tail's thickness (default 1.25)",
-    )
-    p.add_argument(
-        "--handover-radii",
-        type=float,
-        help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2)",
-    )
-    p.add_argument(
-        "--joint-blend",
-        type=float,
-        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5)",
-    )
-    p.add_argument(
-        "--bake",
-        action="store_true",
-        help="write the tail's spring motion into each clip as loop-closed keys",
-    )
-    p.add_argument(
-        "--clips", help="comma-separated clip names to bake and measure (default: every clip)"
-    )
-    p.add_argument(
-        "--spring",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="a spring parameter for the bake and the report, repeatable (e.g. carry_deg=40, ground=off)",
-    )
-    p.add_argument(
-        "--loop",
-        action="append",
-        default=[],
-        metavar="CLIP=MODE",
-        help="with --bake: auto, loop or once for one clip, repeatable",
-    )
+    add_repair_options(p)
     p.add_argument(
         "--samples",
         type=int,

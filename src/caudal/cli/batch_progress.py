@@ -13,6 +13,8 @@ import threading
 import time
 from typing import TYPE_CHECKING, TextIO
 
+from caudal.cli.progress import Redraws
+
 if TYPE_CHECKING:  # caudal.pipeline imports the CLI's helpers while it loads
     from caudal.pipeline import FileResult
 
@@ -35,21 +37,15 @@ class BatchProgress:
         self.last = ""
         self._start = time.monotonic()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._redraws = Redraws(self._redraw, "caudal-batch-progress")
 
     def __enter__(self) -> BatchProgress:
         if self.bar:
-            self._thread = threading.Thread(
-                target=self._redraw, name="caudal-batch-progress", daemon=True
-            )
-            self._thread.start()
+            self._redraws.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._redraws.stop():
             self.stream.write("\n")
             self.stream.flush()
 
@@ -89,7 +85,7 @@ class BatchProgress:
             self.stream.flush()
 
     def _redraw(self) -> None:
-        while not self._stop.wait(REDRAW):
+        while not self._redraws.stopped.wait(REDRAW):
             self._draw()
 
 

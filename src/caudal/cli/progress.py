@@ -32,6 +32,28 @@ WIDTH = 24
 """Characters of the bar itself."""
 
 
+class Redraws:
+    """A daemon thread running ``draw`` from ``start()`` until ``stop()``:
+    the redraws of a progress line while the work holds the main thread.
+    ``draw`` loops on ``stopped.wait(seconds)``."""
+
+    def __init__(self, draw: Callable[[], None], name: str) -> None:
+        self.stopped = threading.Event()
+        self._thread = threading.Thread(target=draw, name=name, daemon=True)
+        self._started = False
+
+    def start(self) -> None:
+        self._thread.start()
+        self._started = True
+
+    def stop(self) -> bool:
+        """Ends the redraws and waits for the last; whether they had started."""
+        self.stopped.set()
+        if self._started:
+            self._thread.join()
+        return self._started
+
+
 class Progress:
     """What is being done: a label, units done of a total (or 0 when unknown), and the current unit."""
 
@@ -46,9 +68,8 @@ class Progress:
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self._start = time.monotonic()
         self._lock = threading.Lock()
-        self._stop = threading.Event()
         self._drawn = False
-        self._thread: threading.Thread | None = None
+        self._redraws = Redraws(self._draw, "caudal-progress")
 
     def step(self, current: str = "") -> None:
         """One unit finished; `current` names the next (or what was just done)."""
@@ -72,7 +93,7 @@ class Progress:
         return f"{self.label} [{bar}]{count}{current} {elapsed:.0f} s"
 
     def _draw(self) -> None:
-        if self._stop.wait(DELAY):
+        if self._redraws.stopped.wait(DELAY):
             return
         while True:
             with self._lock:
@@ -81,21 +102,18 @@ class Progress:
             self.stream.write("\r" + text[:width].ljust(width))
             self.stream.flush()
             self._drawn = True
-            if self._stop.wait(REDRAW):
+            if self._redraws.stopped.wait(REDRAW):
                 return
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self._thread = threading.Thread(target=self._draw, name="caudal-progress", daemon=True)
-            self._thread.start()
+            self._redraws.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        self._redraws.stop()
         if self._drawn:
-            # Leave the terminal as it was: the results print on a clean line.
+            # Clear the bar's line: the results print on a clean line.
             self.stream.write("\r" + " " * (_columns() - 1) + "\r")
             self.stream.flush()
 

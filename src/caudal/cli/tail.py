@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import caudal
+from caudal.cli.options import add_repair_options
 from caudal.cli.paths import gltf_output
 from caudal.cli.progress import each, working
 
@@ -33,59 +34,7 @@ def add_parser(sub: Any) -> None:
         type=gltf_output,
         help="output .glb or .gltf (the extension picks the format)",
     )
-    p.add_argument(
-        "--rigid",
-        action="store_true",
-        help="bind each tail rigidly to the pelvis instead of growing a chain",
-    )
-    p.add_argument(
-        "--broad",
-        choices=["untouched", "rigid"],
-        default="untouched",
-        help="broad trunk parts (capes, skirts): keep the rigger's weights (default) or bind them to one bone",
-    )
-    p.add_argument(
-        "--merge-fingers",
-        action="store_true",
-        help="move the finger joints' skin weights onto the hands before growing (the finger joints stay, weightless)",
-    )
-    p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
-    p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
-    p.add_argument(
-        "--segment-thickness",
-        type=float,
-        help="no bone shorter than this many times the tail's thickness (default 1.25; 0 = one bone per tenth of the height)",
-    )
-    p.add_argument(
-        "--handover-radii",
-        type=float,
-        help="width of the band at a tail's root where its weights go over from the pelvis to the chain's, in root radii (default 2: the root's thickness, at most the first bone; 0 = off)",
-    )
-    p.add_argument(
-        "--joint-blend",
-        type=float,
-        help="share of a segment each side of a joint over which neighbouring bones blend (default 0.5; the article's 0.25 bends low-poly tails in folds)",
-    )
-    p.add_argument(
-        "--bake",
-        action="store_true",
-        help="simulate the clips and write the tail rotations into each as loop-closed keys",
-    )
-    p.add_argument("--clips", help="with --bake: comma-separated clip names (default: every clip)")
-    p.add_argument(
-        "--spring",
-        action="append",
-        default=[],
-        metavar="NAME=VALUE",
-        help="with --bake: a spring parameter, repeatable (e.g. carry_deg=40, stop_deg=25, bend_capacity=0, ground=off)",
-    )
-    p.add_argument(
-        "--loop",
-        action="append",
-        default=[],
-        metavar="CLIP=MODE",
-        help="with --bake: auto, loop or once for one clip, repeatable (default auto: first and last pose equal)",
-    )
+    add_repair_options(p)
     p.add_argument(
         "--report", help="write the report (every part found, with its tests and decision) as JSON"
     )

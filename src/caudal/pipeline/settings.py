@@ -19,6 +19,18 @@ from caudal.cli.tail import pairs, spring_value
 
 BROAD_CHOICES = ("untouched", "rigid")
 LOOP_MODES = ("auto", "loop", "once")
+GROWTH_FIELDS = (
+    "rigid",
+    "broad",
+    "merge_fingers",
+    "min_bones",
+    "max_bones",
+    "segment_thickness",
+    "joint_blend",
+    "handover_radii",
+)
+"""The settings that shape the grown chains: the options ``caudal tail``
+reads, under the same names on the command line and in RepairSettings."""
 
 
 @dataclass(frozen=True)
@@ -72,14 +84,7 @@ class RepairSettings:
         ``caudal tail``, parsed by the same functions)."""
         clips = tuple(c.strip() for c in args.clips.split(",") if c.strip()) if args.clips else None
         return cls(
-            rigid=args.rigid,
-            broad=args.broad,
-            merge_fingers=args.merge_fingers,
-            min_bones=args.min_bones,
-            max_bones=args.max_bones,
-            segment_thickness=args.segment_thickness,
-            joint_blend=args.joint_blend,
-            handover_radii=args.handover_radii,
+            **{name: getattr(args, name) for name in GROWTH_FIELDS},
             bake=args.bake,
             clips=clips,
             spring={k: spring_value(v) for k, v in pairs("--spring", args.spring).items()},
@@ -90,16 +95,7 @@ class RepairSettings:
     def tail_args(self) -> argparse.Namespace:
         """The options ``caudal.cli.tail.repair`` reads: the batch grows
         chains with the very function ``caudal tail`` uses."""
-        return argparse.Namespace(
-            rigid=self.rigid,
-            broad=self.broad,
-            merge_fingers=self.merge_fingers,
-            min_bones=self.min_bones,
-            max_bones=self.max_bones,
-            segment_thickness=self.segment_thickness,
-            joint_blend=self.joint_blend,
-            handover_radii=self.handover_radii,
-        )
+        return argparse.Namespace(**{name: getattr(self, name) for name in GROWTH_FIELDS})
 
     def to_json(self) -> dict[str, Any]:
         """Every setting as plain JSON values (what a resumed run compares)."""
@@ -121,8 +117,8 @@ class RepairSettings:
 
     def with_overrides(self, row: Mapping[str, Any], where: str) -> RepairSettings:
         """These settings with a manifest row's values on top. Values may be
-        text (CSV) or JSON types; empty cells and nulls leave a field as it
-        was; ``spring`` and ``loops`` merge name by name. ``where`` (file
+        text (CSV) or JSON types; empty cells and nulls leave a field
+        unchanged; ``spring`` and ``loops`` merge name by name. ``where`` (file
         and line) starts every error message."""
         known = {f.name for f in fields(self)}
         changes: dict[str, Any] = {}

@@ -15,12 +15,10 @@ from caudal.testing.subject import (
     DEFAULT_SAMPLES,
     ClipLike,
     ModelLike,
-    characters,
     clip_name,
+    clip_pair,
+    compared,
     heaviest_joint,
-    repair,
-    sample_frames,
-    who,
 )
 
 WEIGHT_TOLERANCE = 1e-6
@@ -68,17 +66,12 @@ def assert_body_unchanged(
     ``samples`` evenly spaced times of ``clip``, more than ``within`` times
     the character's height from where the delivered file puts it."""
     __tracebackhide__ = True
-    subject = repair(model, settings, repaired)
     name = clip_name(clip)
-    for c in characters(subject.original, character):
-        before = subject.original.characters[c]
-        after = subject.repaired.characters[c]
+    for where, before, after in compared(model, settings, repaired, character):
         body = np.flatnonzero(untouched(before.rig, after.rig))
         if len(body) == 0:
             continue
-        clip_before = before.clip(name)
-        clip_after = after.clip(name, rate=clip_before.rate)
-        frames = sample_frames(min(clip_before.frame_count, clip_after.frame_count), samples)
+        clip_before, clip_after, frames = clip_pair(before, after, name, samples)
         moved = np.linalg.norm(
             caudal.skin(after.rig, clip_after, frames)[:, body]
             - caudal.skin(before.rig, clip_before, frames)[:, body],
@@ -89,7 +82,7 @@ def assert_body_unchanged(
         if worst > within:
             v = int(body[k])
             raise AssertionError(
-                f"{who(subject.label, subject.original, c)}, clip {name!r}: body vertex {v} (weighted most to "
+                f"{where}, clip {name!r}: body vertex {v} (weighted most to "
                 f"{heaviest_joint(before.rig, v)}) moved {100 * worst:.3f}% of the height at t={float(clip_after.times[frames[s]]):.3f} s "
                 f"against the bound {100 * within:.3f}%; {len(body):,} vertices checked (those the repair did not reweight)"
             )

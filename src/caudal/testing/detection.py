@@ -18,11 +18,9 @@ from caudal.pipeline.settings import RepairSettings
 from caudal.testing.subject import (
     ModelLike,
     chain_share,
-    characters,
+    compared,
     grown_joints,
     heaviest_joint,
-    repair,
-    who,
 )
 
 TruthLike = Union[str, "os.PathLike[str]", dict[str, Any]]
@@ -86,15 +84,13 @@ def assert_tail_found(
     true tail vertices (or, with ``min_precision``, when less than that
     share of what they own is tail)."""
     __tracebackhide__ = True
-    subject = repair(model, settings, repaired)
+    checked = compared(model, settings, repaired, character)
     facts = read_truth(truth)
-    for c in characters(subject.original, character):
-        ch = subject.repaired.characters[c]
-        expected = true_tail(facts, subject.original.characters[c])
+    for where, original, ch in checked:
+        expected = true_tail(facts, original)
         if len(expected) == 0:
             continue
-        where = who(subject.label, subject.original, c)
-        share = chain_share(ch.rig, grown_joints(subject.original.characters[c].rig, ch.rig))
+        share = chain_share(ch.rig, grown_joints(original.rig, ch.rig))
         found = np.flatnonzero(share >= FOUND_SHARE)
         hit = np.intersect1d(found, expected)
         recall = len(hit) / len(expected)

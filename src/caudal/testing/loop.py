@@ -10,11 +10,9 @@ from caudal.pipeline.settings import RepairSettings
 from caudal.testing.subject import (
     ClipLike,
     ModelLike,
-    characters,
     clip_name,
+    compared,
     grown_joints,
-    repair,
-    who,
 )
 
 
@@ -41,21 +39,19 @@ def assert_loop_closes(
     body's joints in the delivered file) does not loop within ``deg``: a
     tail cannot close a loop its body does not make."""
     __tracebackhide__ = True
-    subject = repair(model, settings, repaired)
     name = clip_name(clip)
-    for c in characters(subject.original, character):
-        where = f"{who(subject.label, subject.original, c)}, clip {name!r}"
-        before = subject.original.characters[c].clip(name)
+    for who_, original, after_ch in compared(model, settings, repaired, character):
+        where = f"{who_}, clip {name!r}"
+        before = original.clip(name)
         body = quaternion_angle_deg(before.rotations[0], before.rotations[-1])
         if body.max() > deg:
             j = int(np.argmax(body))
-            joint = subject.original.characters[c].rig.joint_names[j]
+            joint = original.rig.joint_names[j]
             raise AssertionError(
                 f"{where}: the clip does not loop: {joint} at t={float(before.times[-1]):.3f} s is "
                 f"{float(body[j]):.3f} deg from its pose at t=0 against the bound {deg} deg (bake it as a one-shot)"
             )
-        after_ch = subject.repaired.characters[c]
-        joints = grown_joints(subject.original.characters[c].rig, after_ch.rig)
+        joints = grown_joints(original.rig, after_ch.rig)
         if not joints:
             continue
         after = after_ch.clip(name)

@@ -75,6 +75,26 @@ def characters(model: caudal.Model, character: int | None) -> list[int]:
     return [character]
 
 
+def compared(
+    model: ModelLike,
+    settings: RepairSettings | None,
+    repaired: ModelLike | None,
+    character: int | None,
+) -> list[tuple[str, caudal.Character, caudal.Character]]:
+    """Each character an assertion checks (``character``, or every one):
+    how messages name it, and the character as delivered and as repaired
+    (see ``repair``, made here, before the caller's loop starts)."""
+    subject = repair(model, settings, repaired)
+    return [
+        (
+            who(subject.label, subject.original, c),
+            subject.original.characters[c],
+            subject.repaired.characters[c],
+        )
+        for c in characters(subject.original, character)
+    ]
+
+
 def who(label: str, model: caudal.Model, c: int) -> str:
     """A file and, when it holds several, which character."""
     if len(model.characters) == 1:
@@ -91,6 +111,17 @@ def sample_frames(frame_count: int, samples: int) -> list[int]:
     return sorted(
         {int(round(f)) for f in np.linspace(0, frame_count - 1, max(1, min(samples, frame_count)))}
     )
+
+
+def clip_pair(
+    before: caudal.Character, after: caudal.Character, name: str, samples: int
+) -> tuple[caudal.Clip, caudal.Clip, list[int]]:
+    """Clip ``name`` of a character as delivered and as repaired (keyed at
+    the delivered rate), and ``samples`` evenly spaced frames both have."""
+    clip_before = before.clip(name)
+    clip_after = after.clip(name, rate=clip_before.rate)
+    frames = sample_frames(min(clip_before.frame_count, clip_after.frame_count), samples)
+    return clip_before, clip_after, frames
 
 
 def heaviest_joint(rig: caudal.Rig, vertex: int) -> str:

@@ -13,13 +13,11 @@ from caudal.testing.subject import (
     DEFAULT_SAMPLES,
     ClipLike,
     ModelLike,
-    characters,
     clip_name,
+    clip_pair,
+    compared,
     heaviest_joint,
-    repair,
-    sample_frames,
     unique_edges,
-    who,
 )
 
 TORN_ABOVE = 1.5
@@ -57,17 +55,12 @@ def assert_no_new_tears(
     ``model`` with ``settings``) tears an edge, at one of ``samples`` evenly
     spaced times of ``clip``, that the rigid baseline keeps whole."""
     __tracebackhide__ = True
-    subject = repair(model, settings, repaired)
     name = clip_name(clip)
-    for c in characters(subject.original, character):
-        before = subject.original.characters[c]
-        after = subject.repaired.characters[c]
+    for where, before, after in compared(model, settings, repaired, character):
         rigid, _ = caudal.grow_chains(
             before.rig, rigid=True, broad=(settings or RepairSettings()).broad
         )
-        clip_before = before.clip(name)
-        clip_after = after.clip(name, rate=clip_before.rate)
-        frames = sample_frames(min(clip_before.frame_count, clip_after.frame_count), samples)
+        clip_before, clip_after, frames = clip_pair(before, after, name, samples)
         edges = unique_edges(after.rig.triangles)
         base = torn(edge_ratios(caudal.skin(rigid, clip_before, frames), rigid.vertices, edges))
         ratios = edge_ratios(caudal.skin(after.rig, clip_after, frames), after.rig.vertices, edges)
@@ -81,7 +74,7 @@ def assert_no_new_tears(
         bound = f"the bound {TORN_ABOVE}x" if r > 1.0 else f"the bound {TORN_BELOW}x"
         count = int(new.any(axis=0).sum())
         raise AssertionError(
-            f"{who(subject.label, subject.original, c)}, clip {name!r}: the repair tears {count} edge(s) "
+            f"{where}, clip {name!r}: the repair tears {count} edge(s) "
             f"({100 * count / len(edges):.2f}% of {len(edges):,}) that the rigid baseline keeps; worst: edge {a}-{b} "
             f"(vertex {a} weighted most to {heaviest_joint(after.rig, a)}) at t={float(clip_after.times[frames[s]]):.3f} s, "
             f"{'stretched' if r > 1.0 else 'shrunk'} to {r:.2f}x its bind length against {bound}"
