@@ -15,6 +15,7 @@ import select
 import struct
 import subprocess
 import sys
+import typing
 from pathlib import Path
 
 import numpy as np
@@ -261,10 +262,45 @@ def parameter_names(fn, spring_keywords):
 
 
 def stub_keywords(fn):
-    """The keyword names ``_core.pyi`` declares for the function ``fn``."""
+    """The keyword names ``_core.pyi`` declares for the function ``fn``: its
+    named parameters and the keys of a ``**params: Unpack[SomeDict]``."""
     stub = ast.parse((Path(caudal.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
     defs = [n for n in ast.walk(stub) if isinstance(n, ast.FunctionDef) and n.name == fn.__name__]
-    return {a.arg for d in defs for a in d.args.args + d.args.kwonlyargs}
+    names = {a.arg for d in defs for a in d.args.args + d.args.kwonlyargs}
+    for d in defs:
+        kw = d.args.kwarg
+        if kw is not None and isinstance(kw.annotation, ast.Subscript):
+            typed = getattr(caudal.dicts, ast.unparse(kw.annotation.slice))
+            names |= set(typing.get_type_hints(typed))
+    return names
+
+
+def keywords_the_core_lists(call):
+    """The names an unknown keyword's error lists as the valid ones."""
+    with pytest.raises(caudal.ParameterError) as e:
+        call(no_such_keyword=1)
+    return set(re.findall(r"`(\w+)`", str(e.value))) - {"no_such_keyword"}
+
+
+def test_stub_keywords_are_the_ones_the_core_takes():
+    model = caudal.load(asset(FOX))
+    repaired, _ = caudal.grow_chains(model.rig)
+    walk = model.clip("Walk", rig=repaired)
+    positional = {"rig", "model", "clips", "chains", "clip", "chain", "loop"}
+    calls = {
+        caudal.find_appendages: lambda **k: caudal.find_appendages(model.rig, **k),
+        caudal.grow_chains: lambda **k: caudal.grow_chains(model.rig, **k),
+        caudal.bake: lambda **k: caudal.bake(model, **k),
+    }
+    for fn, call in calls.items():
+        assert stub_keywords(fn) - positional == keywords_the_core_lists(call), fn.__name__
+    # bake_clip takes bake's keywords but the file-wide ones (it keys one clip).
+    file_wide = {"rate", "loops", "default_loop"}
+    listed = keywords_the_core_lists(lambda **k: caudal.bake_clip(repaired, walk, **k))
+    assert stub_keywords(caudal.bake_clip) - positional == listed - file_wide
+    for name in file_wide:
+        with pytest.raises(caudal.ParameterError, match=f"^{name}: bake_clip keys"):
+            caudal.bake_clip(repaired, walk, **{name: None})
 
 
 def test_error_fields_are_the_python_parameter_names():

@@ -9,6 +9,8 @@ import numpy.typing as npt
 from caudal.dicts import (
     AppendageReport,
     BakeSummary,
+    DetectParams,
+    GrowParams,
     RoleOverrides,
     Roles,
     SpringParams,
@@ -305,6 +307,9 @@ def bake(
     state_tolerance_deg: float | None = None,
     max_warmup_passes: int | None = None,
     max_settle: float | None = None,
+    settle_chunk: float | None = None,
+    loop_pose_angle_deg: float | None = None,
+    loop_pose_distance_ratio: float | None = None,
     spring: SpringParams | None = None,
 ) -> Bake: ...
 def bake_clip(
@@ -316,6 +321,9 @@ def bake_clip(
     state_tolerance_deg: float | None = None,
     max_warmup_passes: int | None = None,
     max_settle: float | None = None,
+    settle_chunk: float | None = None,
+    loop_pose_angle_deg: float | None = None,
+    loop_pose_distance_ratio: float | None = None,
     spring: SpringParams | None = None,
 ) -> BakedClip: ...
 def tail_chains(rig: Rig) -> list[TailChainNames]: ...
@@ -387,47 +395,8 @@ def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 
 
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).
-def find_appendages(
-    rig: Rig,
-    *,
-    far_ratio: float | None = None,
-    min_centroid_ratio: float | None = None,
-    min_elongation: float | None = None,
-    min_tube_ratio: float | None = None,
-    min_slenderness: float | None = None,
-    attachment_bias: float | None = None,
-    merge_overlap: float | None = None,
-    min_protrusion_ratio: float | None = None,
-    min_tail_length_ratio: float | None = None,
-    min_part_vertices: int | None = None,
-    broad: str | None = None,
-    pelvis: str | None = None,
-) -> AppendageReport: ...
-def grow_chains(
-    rig: Rig,
-    *,
-    rigid: bool = False,
-    broad: str | None = None,
-    far_ratio: float | None = None,
-    min_centroid_ratio: float | None = None,
-    min_elongation: float | None = None,
-    min_tube_ratio: float | None = None,
-    min_slenderness: float | None = None,
-    attachment_bias: float | None = None,
-    merge_overlap: float | None = None,
-    min_protrusion_ratio: float | None = None,
-    min_tail_length_ratio: float | None = None,
-    min_part_vertices: int | None = None,
-    pelvis: str | None = None,
-    segment_ratio: float | None = None,
-    min_bones: int | None = None,
-    max_bones: int | None = None,
-    smoothing_passes: int | None = None,
-    joint_blend: float | None = None,
-    segment_thickness: float | None = None,
-    handover_radii: float | None = None,
-    reserved_names: list[str] | None = None,
-) -> tuple[Rig, AppendageReport]: ...
+def find_appendages(rig: Rig, **params: Unpack[DetectParams]) -> AppendageReport: ...
+def grow_chains(rig: Rig, **params: Unpack[GrowParams]) -> tuple[Rig, AppendageReport]: ...
 def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
 def merge_fingers(rig: Rig) -> tuple[Rig, list[tuple[str, str]]]: ...
 

@@ -39,6 +39,43 @@ class SpringParams(TypedDict, total=False):
     up: npt.ArrayLike
 
 
+class DetectParams(TypedDict, total=False):
+    """Detection's keyword arguments: ``find_appendages(rig, **p)``, and
+    ``grow_chains`` with growth's own (``GrowParams``). Ratios are of the
+    character's height or diagonal, as each constant's doc in
+    ``src/appendage/params.rs`` says; None takes the default."""
+
+    far_ratio: float | None
+    leaf_stub_ratio: float | None
+    weld_tolerance_ratio: float | None
+    min_centroid_ratio: float | None
+    min_elongation: float | None
+    attachment_bias: float | None
+    merge_overlap: float | None
+    min_part_vertices: int | None
+    min_protrusion_ratio: float | None
+    min_tail_length_ratio: float | None
+    min_slenderness: float | None
+    min_tube_ratio: float | None
+    broad: str | None  # "untouched" or "rigid"
+    pelvis: str | None
+
+
+class GrowParams(DetectParams, total=False):
+    """``grow_chains(rig, **p)``: detection's keywords and growth's
+    (``src/chain/params.rs``)."""
+
+    rigid: bool | None
+    segment_ratio: float | None
+    min_bones: int | None
+    max_bones: int | None
+    smoothing_passes: int | None
+    joint_blend: float | None
+    segment_thickness: float | None
+    handover_radii: float | None
+    reserved_names: list[str] | None
+
+
 class TailChainNames(TypedDict):
     """One grown chain of a rig (``tail_chains``): its bones root first, the
     weightless end helper, the joint it hangs from."""

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyList};
 use super::convert::{array, indices};
 use super::errors::Guarded;
 use super::rig::PyRig;
-use super::serde_py::{from_py, split_keywords};
+use super::serde_py::{from_py, from_py_pair};
 use crate::appendage::{find_appendages as core_find, DetectParams, Report};
 use crate::chain::{grow_chains as core_grow, ChainParams};
 use crate::measure::weighted_bone_distances;
@@ -56,9 +56,8 @@ fn grow_chains<'py>(
     rig: &PyRig,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
-    let (detect, growth) = split_keywords::<DetectParams>(py, params)?;
-    let detect: DetectParams = from_py("", Some(detect.as_any()))?;
-    let params = ChainParams { detect, ..from_py("", Some(growth.as_any()))? };
+    let (detect, growth): (DetectParams, ChainParams) = from_py_pair(py, params)?;
+    let params = ChainParams { detect, ..growth };
     let r = rig.inner.clone();
     let (out, report) = py.core(move || core_grow(&r, &params))?;
     Ok((PyRig::wrap(out), report_to_py(py, &report)?))

@@ -59,16 +59,35 @@ fn plain<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     Ok(obj.clone())
 }
 
-/// `kwargs` split into the names `T` has (its serde names) and the rest.
-pub fn split_keywords<'py, T: Serialize + Default>(
+/// Two parameter structs from one set of keywords (`grow_chains` takes
+/// detection's and growth's): each name goes to the struct that has it, and
+/// a name neither has is an error listing both structs' names.
+pub fn from_py_pair<'py, A, B>(
     py: Python<'py>,
     kwargs: Option<&Bound<'py, PyDict>>,
-) -> PyResult<(Bound<'py, PyDict>, Bound<'py, PyDict>)> {
-    let (mine, rest) = (PyDict::new(py), PyDict::new(py));
-    let names = to_py_object(py, &T::default())?.cast_into::<PyDict>()?;
+) -> PyResult<(A, B)>
+where
+    A: DeserializeOwned + Serialize + Default,
+    B: DeserializeOwned + Serialize + Default,
+{
+    let a_names = to_py_object(py, &A::default())?.cast_into::<PyDict>()?;
+    let b_names = to_py_object(py, &B::default())?.cast_into::<PyDict>()?;
+    let (a, b) = (PyDict::new(py), PyDict::new(py));
     for (k, v) in kwargs.into_iter().flat_map(|d| d.iter()) {
-        let into = if names.contains(&k)? { &mine } else { &rest };
-        into.set_item(k, v)?;
+        if a_names.contains(&k)? {
+            a.set_item(k, v)?;
+        } else if b_names.contains(&k)? {
+            b.set_item(k, v)?;
+        } else {
+            let valid: Vec<String> = a_names
+                .keys()
+                .iter()
+                .chain(b_names.keys().iter())
+                .map(|n| format!("`{n}`"))
+                .collect();
+            let msg = format!("unknown field `{k}`, expected one of {}", valid.join(", "));
+            return Err(to_py(CaudalError::param(k.to_string(), msg)));
+        }
     }
-    Ok((mine, rest))
+    Ok((from_py("", Some(a.as_any()))?, from_py("", Some(b.as_any()))?))
 }
