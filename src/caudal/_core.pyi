@@ -1,21 +1,25 @@
 # Hand-written stub of the native module; checked by `python -m mypy.stubtest caudal._core`.
 from collections.abc import Iterator
 from os import PathLike
-from typing import Any, Unpack, final
+from typing import Any, Final, Unpack, final
 
 import numpy as np
 import numpy.typing as npt
 
 from caudal.dicts import (
     AppendageReport,
+    BakeClipParams,
+    BakeParams,
     BakeSummary,
     DetectParams,
     GrowParams,
     RoleOverrides,
     Roles,
+    SolveParams,
     SpringParams,
     TailChainNames,
     Track,
+    TransferParams,
 )
 
 __version__: str
@@ -53,37 +57,22 @@ class Rig:
         rest_scales: _ArrayLike | None = None,
         normalize: bool = False,
     ) -> Rig: ...
-    @property
-    def vertices(self) -> _F32: ...
-    @property
-    def triangles(self) -> _U32: ...
-    @property
-    def skin_joints(self) -> _U32: ...
-    @property
-    def skin_weights(self) -> _F32: ...
+    vertices: Final[_F32]
+    triangles: Final[_U32]
+    skin_joints: Final[_U32]
+    skin_weights: Final[_F32]
     def influences(self) -> tuple[_U32, _U32, _F32]: ...
-    @property
-    def joint_names(self) -> list[str]: ...
-    @property
-    def parents(self) -> _I32: ...
-    @property
-    def bind_matrices(self) -> _F32: ...
-    @property
-    def inverse_bind_matrices(self) -> _F32: ...
-    @property
-    def rest_translations(self) -> _F32: ...
-    @property
-    def rest_rotations(self) -> _F32: ...
-    @property
-    def rest_scales(self) -> _F32: ...
-    @property
-    def vertex_count(self) -> int: ...
-    @property
-    def joint_count(self) -> int: ...
-    @property
-    def height(self) -> float: ...
-    @property
-    def diagonal(self) -> float: ...
+    joint_names: Final[list[str]]
+    parents: Final[_I32]
+    bind_matrices: Final[_F32]
+    inverse_bind_matrices: Final[_F32]
+    rest_translations: Final[_F32]
+    rest_rotations: Final[_F32]
+    rest_scales: Final[_F32]
+    vertex_count: Final[int]
+    joint_count: Final[int]
+    height: Final[float]
+    diagonal: Final[float]
     def roles(self, overrides: RoleOverrides | None = None) -> Roles: ...
 
 @final
@@ -96,40 +85,23 @@ class Clip:
         rotations: _ArrayLike,
         scales: _ArrayLike | None = None,
     ) -> Clip: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def rate(self) -> float: ...
-    @property
-    def duration(self) -> float: ...
-    @property
-    def frame_count(self) -> int: ...
-    @property
-    def joint_count(self) -> int: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def translations(self) -> _F32: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def scales(self) -> _F32: ...
+    name: Final[str]
+    rate: Final[float]
+    duration: Final[float]
+    frame_count: Final[int]
+    joint_count: Final[int]
+    times: Final[_F32]
+    translations: Final[_F32]
+    rotations: Final[_F32]
+    scales: Final[_F32]
     def for_rig(self, rig: Rig) -> Clip: ...
 
-@final
-class Character:
-    @property
-    def index(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def height(self) -> float: ...
-    @property
-    def skins(self) -> list[int]: ...
-    @property
-    def joint_nodes(self) -> list[int]: ...
+class _ClipSource:
+    """What a Model and each of its Characters both give: a rig, the clips
+    sampled for it, the mesh primitives (not a runtime class)."""
+
+    rig: Final[Rig]
+    joint_nodes: Final[list[int]]
     def primitives(self) -> list[dict[str, Any]]: ...
     def clip(
         self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False
@@ -143,38 +115,23 @@ class Character:
     ) -> Clip: ...
 
 @final
-class Model:
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def characters(self) -> list[Character]: ...
-    @property
-    def warnings(self) -> list[str]: ...
-    @property
-    def node_names(self) -> list[str]: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def generator(self) -> str | None: ...
-    @property
-    def clip_names(self) -> list[str]: ...
+class Character(_ClipSource):
+    index: Final[int]
+    name: Final[str]
+    height: Final[float]
+    skins: Final[list[int]]
+
+@final
+class Model(_ClipSource):
+    characters: Final[list[Character]]
+    warnings: Final[list[str]]
+    node_names: Final[list[str]]
+    path: Final[str]
+    generator: Final[str | None]
+    clip_names: Final[list[str]]
     def animations(self) -> list[dict[str, Any]]: ...
-    def primitives(self) -> list[dict[str, Any]]: ...
     def skins(self) -> list[dict[str, Any]]: ...
-    @property
-    def joint_nodes(self) -> list[int]: ...
-    @property
-    def bind_from_file(self) -> _F32: ...
-    def clip(
-        self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False
-    ) -> Clip: ...
-    def clip_together(
-        self,
-        names: list[str] | None = None,
-        rate: float | None = None,
-        name: str | None = None,
-        rig: Rig | None = None,
-    ) -> Clip: ...
+    bind_from_file: Final[_F32]
     def write(
         self,
         path: str | PathLike[str],
@@ -225,34 +182,20 @@ class TailSpring:
     def step(self, parent_world: _ArrayLike, dt: float) -> _F32: ...
     def reset(self) -> None: ...
     def reset_to(self, parent_world: _ArrayLike) -> _F32: ...
-    @property
-    def joints(self) -> list[str]: ...
-    @property
-    def end(self) -> str | None: ...
-    @property
-    def parent(self) -> str: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def rest_rotations(self) -> _F32: ...
-    @property
-    def particles(self) -> _F32: ...
-    @property
-    def velocities(self) -> _F32: ...
-    @property
-    def bends(self) -> _F32: ...
-    @property
-    def grounded(self) -> list[bool]: ...
-    @property
-    def frequencies(self) -> _F32: ...
-    @property
-    def lengths(self) -> _F32: ...
-    @property
-    def units_per_metre(self) -> float: ...
-    @property
-    def teleports(self) -> int: ...
-    @property
-    def bend_capacity(self) -> float: ...
+    joints: Final[list[str]]
+    end: Final[str | None]
+    parent: Final[str]
+    rotations: Final[_F32]
+    rest_rotations: Final[_F32]
+    particles: Final[_F32]
+    velocities: Final[_F32]
+    bends: Final[_F32]
+    grounded: Final[list[bool]]
+    frequencies: Final[_F32]
+    lengths: Final[_F32]
+    units_per_metre: Final[float]
+    teleports: Final[int]
+    bend_capacity: Final[float]
     def params(self) -> SpringParams: ...
     def __len__(self) -> int: ...
 
@@ -269,30 +212,21 @@ def simulate(
 
 @final
 class BakedClip:
-    @property
-    def name(self) -> str: ...
-    @property
-    def bones(self) -> list[str]: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def looping(self) -> bool: ...
+    name: Final[str]
+    bones: Final[list[str]]
+    times: Final[_F32]
+    rotations: Final[_F32]
+    looping: Final[bool]
     def summary(self) -> BakeSummary: ...
     def tracks(self, animation: str | None = None) -> list[Track]: ...
 
 @final
 class Bake:
-    @property
-    def clips(self) -> list[BakedClip]: ...
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def appendages(self) -> AppendageReport | None: ...
+    clips: Final[list[BakedClip]]
+    rig: Final[Rig]
+    appendages: Final[AppendageReport | None]
     def tracks(self) -> list[Track]: ...
-    @property
-    def character(self) -> int: ...
+    character: Final[int]
     def write(self, path: str | PathLike[str], gltf_json: bool | None = None) -> None: ...
 
 def bake(
@@ -301,16 +235,7 @@ def bake(
     clips: list[str] | None = None,
     *,
     chains: list[list[str]] | None = None,
-    rate: float | None = None,
-    loops: dict[str, str | bool] | None = None,
-    default_loop: str | bool | None = None,
-    state_tolerance_deg: float | None = None,
-    max_warmup_passes: int | None = None,
-    max_settle: float | None = None,
-    settle_chunk: float | None = None,
-    loop_pose_angle_deg: float | None = None,
-    loop_pose_distance_ratio: float | None = None,
-    spring: SpringParams | None = None,
+    **params: Unpack[BakeParams],
 ) -> Bake: ...
 def bake_clip(
     rig: Rig,
@@ -318,13 +243,7 @@ def bake_clip(
     chain: list[str] | list[int] | None = None,
     *,
     loop: str | bool | None = None,
-    state_tolerance_deg: float | None = None,
-    max_warmup_passes: int | None = None,
-    max_settle: float | None = None,
-    settle_chunk: float | None = None,
-    loop_pose_angle_deg: float | None = None,
-    loop_pose_distance_ratio: float | None = None,
-    spring: SpringParams | None = None,
+    **params: Unpack[BakeClipParams],
 ) -> BakedClip: ...
 def tail_chains(rig: Rig) -> list[TailChainNames]: ...
 
@@ -403,14 +322,10 @@ def merge_fingers(rig: Rig) -> tuple[Rig, list[tuple[str, str]]]: ...
 # --- surface solve (SPEC X): src/python/solve.rs ---
 @final
 class Solved:
-    @property
-    def clip(self) -> Clip: ...
-    @property
-    def skinning(self) -> npt.NDArray[np.float64]: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def report(self) -> dict[str, Any] | None: ...
+    clip: Final[Clip]
+    skinning: Final[npt.NDArray[np.float64]]
+    times: Final[_F32]
+    report: Final[dict[str, Any] | None]
     def __iter__(self) -> Iterator[Any]: ...
     def __len__(self) -> int: ...
 
@@ -421,28 +336,10 @@ def solve_surface(
     name: str = "solved",
     rate: float = 24.0,
     times: _ArrayLike | None = None,
-    mode: str = "rigid",
-    report: str = "full",
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float | None = None,
-    affine_seed: bool = True,
+    **params: Unpack[SolveParams],
 ) -> Solved: ...
 def transfer_clip(
-    source_rig: Rig,
-    clip: Clip,
-    target_rig: Rig,
-    *,
-    mode: str = "rigid",
-    report: str = "full",
-    alignment: str = "auto",
-    max_median_gap: float = 0.01,
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float | None = None,
-    affine_seed: bool = True,
+    source_rig: Rig, clip: Clip, target_rig: Rig, **params: Unpack[TransferParams]
 ) -> Solved: ...
 def transfer_quality(
     rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None

@@ -76,6 +76,51 @@ class GrowParams(DetectParams, total=False):
     reserved_names: list[str] | None
 
 
+class BakeClipParams(TypedDict, total=False):
+    """``bake_clip(rig, clip, **p)``: warm-up, settling and loop detection
+    (``src/bake/params.rs`` documents each); None takes the default."""
+
+    state_tolerance_deg: float | None
+    max_warmup_passes: int | None
+    max_settle: float | None
+    settle_chunk: float | None
+    loop_pose_angle_deg: float | None
+    loop_pose_distance_ratio: float | None
+    spring: SpringParams | None
+
+
+class BakeParams(BakeClipParams, total=False):
+    """``bake(model, **p)``: ``bake_clip``'s keywords and the file-wide ones:
+    the key rate, and the loop mode per clip and for the rest."""
+
+    rate: float | None
+    loops: dict[str, str | bool] | None
+    default_loop: str | bool | None
+
+
+class SolveParams(TypedDict, total=False):
+    """``solve_surface(rig, surfaces, **p)``: the solver's settings
+    (``src/solve/params.rs`` documents each and its default)."""
+
+    mode: str  # "rigid" or "rotation_only"
+    report: str  # "none", "summary" or "full"
+    constraint_budget: int
+    max_sweeps: int
+    progress_tolerance: float
+    error_floor: float | None
+    proximal_weight: float
+    affine_seed: bool
+    seed_ridge: float
+
+
+class TransferParams(SolveParams, total=False):
+    """``transfer_clip(source, clip, target, **p)``: the solver's settings
+    and how the two rest poses are aligned."""
+
+    alignment: str  # "auto", "similarity", "bounds" or "none"
+    max_median_gap: float
+
+
 class TailChainNames(TypedDict):
     """One grown chain of a rig (``tail_chains``): its bones root first, the
     weightless end helper, the joint it hangs from."""

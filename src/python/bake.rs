@@ -12,7 +12,7 @@ use super::errors::Guarded;
 use super::errors::{to_py, IntoPy};
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
-use super::serde_py::from_py;
+use super::serde_py::{from_py, refuse_keywords};
 use crate::bake::{
     bake_character, bake_clip as core_bake_clip, baked_tracks, find_chains, tracks, BakeParams,
     BakedClip, LoopMode, ModelBake,
@@ -325,12 +325,8 @@ fn bake_clip(
     params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyBakedClip> {
     // One clip at its own keys: the file-wide keywords have nothing to set.
-    for k in ["rate", "loops", "default_loop"] {
-        if params.map(|p| p.contains(k)).transpose()?.unwrap_or(false) {
-            let why = "bake_clip keys the clip as sampled; `loop` sets its loop mode";
-            return Err(to_py(CaudalError::param(k, why)));
-        }
-    }
+    let why = "bake_clip keys the clip as sampled; `loop` sets its loop mode";
+    refuse_keywords(params, &["rate", "loops", "default_loop"], why)?;
     let params = bake_params(params)?;
     let mode = from_py::<Option<LoopMode>>("loop", r#loop)?.unwrap_or_default();
     let chain = super::spring::chain_from(&rig.inner, chain)?;

@@ -91,3 +91,18 @@ where
     }
     Ok((from_py("", Some(a.as_any()))?, from_py("", Some(b.as_any()))?))
 }
+
+/// A ParameterError when `kwargs` holds one of `names`: keywords the
+/// parameter struct has but this call has no use for (`why` says so).
+pub fn refuse_keywords(
+    kwargs: Option<&Bound<'_, PyDict>>,
+    names: &[&str],
+    why: &str,
+) -> PyResult<()> {
+    for name in names {
+        if kwargs.map(|k| k.contains(name)).transpose()?.unwrap_or(false) {
+            return Err(to_py(CaudalError::param(*name, why)));
+        }
+    }
+    Ok(())
+}
