@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import caudal
-from caudal.cli.options import add_repair_options
-from caudal.cli.paths import gltf_output
+from caudal.cli.options import add_output, add_repair_options
 from caudal.cli.progress import each, working
 
 SHAPE_RATIO_CAP = 1e3
@@ -27,13 +26,7 @@ def add_parser(sub: Any) -> None:
         "tail", help="grow Tail_* bone chains for tails the rigger left without bones"
     )
     p.add_argument("input", help="rigged .glb/.gltf")
-    p.add_argument(
-        "-o",
-        "--out",
-        required=True,
-        type=gltf_output,
-        help="output .glb or .gltf (the extension picks the format)",
-    )
+    add_output(p, "output .glb or .gltf (the extension picks the format)")
     add_repair_options(p)
     p.add_argument(
         "--report", help="write the report (every part found, with its tests and decision) as JSON"
