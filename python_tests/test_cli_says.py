@@ -286,14 +286,35 @@ def test_stub_keywords_are_the_ones_the_core_takes():
     model = caudal.load(asset(FOX))
     repaired, _ = caudal.grow_chains(model.rig)
     walk = model.clip("Walk", rig=repaired)
-    positional = {"rig", "model", "clips", "chains", "clip", "chain", "loop"}
+    positional = {
+        "rig",
+        "model",
+        "clips",
+        "chains",
+        "clip",
+        "chain",
+        "loop",
+        "source_rig",
+        "target_rig",
+    }
     calls = {
         caudal.find_appendages: lambda **k: caudal.find_appendages(model.rig, **k),
         caudal.grow_chains: lambda **k: caudal.grow_chains(model.rig, **k),
         caudal.bake: lambda **k: caudal.bake(model, **k),
     }
+    rig = model.rig
+    calls[caudal.transfer_clip] = lambda **k: caudal.transfer_clip(rig, walk, rig, **k)
     for fn, call in calls.items():
         assert stub_keywords(fn) - positional == keywords_the_core_lists(call), fn.__name__
+    # A surface solve takes the transfer's keywords but the alignment's.
+    aligning = {"alignment", "max_median_gap"}
+    listed = keywords_the_core_lists(lambda **k: caudal.solve_surface(rig, [], **k))
+    assert (
+        stub_keywords(caudal.solve_surface) - {"target_rig", "surfaces", "name", "rate", "times"}
+        == listed - aligning
+    )
+    with pytest.raises(caudal.ParameterError, match="^alignment: a surface solve"):
+        caudal.solve_surface(rig, np.zeros((1, rig.vertex_count, 3)), alignment="none")
     # bake_clip takes bake's keywords but the file-wide ones (it keys one clip).
     file_wide = {"rate", "loops", "default_loop"}
     listed = keywords_the_core_lists(lambda **k: caudal.bake_clip(repaired, walk, **k))

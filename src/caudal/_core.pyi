@@ -1,22 +1,31 @@
 # Hand-written stub of the native module; checked by `python -m mypy.stubtest caudal._core`.
 from collections.abc import Iterator
 from os import PathLike
-from typing import Any, Final, Unpack, final
+from typing import Any, Final, Literal, Unpack, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from caudal.dicts import (
+    AnimationInfo,
     AppendageReport,
     BakeClipParams,
     BakeParams,
     BakeSummary,
+    CorpusTruth,
+    CrouchStretch,
     DetectParams,
+    EdgeStretch,
     GrowParams,
+    PelvisLift,
+    Primitive,
     RoleOverrides,
     Roles,
+    SkinInfo,
     SolveParams,
+    SolveReport,
     SpringParams,
+    StretchTableEntry,
     TailChainNames,
     Track,
     TransferParams,
@@ -102,7 +111,7 @@ class _ClipSource:
 
     rig: Final[Rig]
     joint_nodes: Final[list[int]]
-    def primitives(self) -> list[dict[str, Any]]: ...
+    def primitives(self) -> list[Primitive]: ...
     def clip(
         self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False
     ) -> Clip: ...
@@ -129,8 +138,8 @@ class Model(_ClipSource):
     path: Final[str]
     generator: Final[str | None]
     clip_names: Final[list[str]]
-    def animations(self) -> list[dict[str, Any]]: ...
-    def skins(self) -> list[dict[str, Any]]: ...
+    def animations(self) -> list[AnimationInfo]: ...
+    def skins(self) -> list[SkinInfo]: ...
     bind_from_file: Final[_F32]
     def write(
         self,
@@ -161,9 +170,7 @@ def skin(
 def skin_bind_pose(rig: Rig) -> _F32: ...
 def demo_creature_glb() -> bytes: ...
 def demo_creature() -> Model: ...
-def generated_creature(
-    seed: int, force: str | None = None
-) -> tuple[bytes, bytes, dict[str, Any]]: ...
+def generated_creature(seed: int, force: str | None = None) -> tuple[bytes, bytes, CorpusTruth]: ...
 def corpus_classes() -> list[str]: ...
 
 # --- tail spring (SPEC S) -------------------------------------------------
@@ -257,7 +264,7 @@ def edge_stretch(
     anchor: str | None = None,
     reference: Clip | None = None,
     samples: int | None = None,
-) -> dict[str, Any]: ...
+) -> EdgeStretch: ...
 def stretch_table(
     model: Model | Character,
     clips: list[str] | None = None,
@@ -267,7 +274,7 @@ def stretch_table(
     spring: SpringParams | None = None,
     ratios: bool = False,
     truth: _ArrayLike | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[StretchTableEntry]: ...
 def crouch_stretch(
     model: Model | Character,
     *,
@@ -275,7 +282,7 @@ def crouch_stretch(
     rate: float | None = None,
     spring: SpringParams | None = None,
     ratios: bool = False,
-) -> dict[str, Any]: ...
+) -> CrouchStretch: ...
 def body_floor(
     rig: Rig,
     *,
@@ -309,14 +316,21 @@ def pelvis_lift(
     allowed_sink: _ArrayLike | None = None,
     calibration: Clip | None = None,
     up: _ArrayLike | None = None,
-) -> dict[str, Any]: ...
+) -> PelvisLift: ...
 def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 30.0) -> Clip: ...
 
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).
 def find_appendages(rig: Rig, **params: Unpack[DetectParams]) -> AppendageReport: ...
 def grow_chains(rig: Rig, **params: Unpack[GrowParams]) -> tuple[Rig, AppendageReport]: ...
-def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
+@overload
+def weighted_bone_distance(
+    rig: Rig, vertices: _ArrayLike | None = None, *, per_vertex: Literal[False] = False
+) -> float: ...
+@overload
+def weighted_bone_distance(
+    rig: Rig, vertices: _ArrayLike | None = None, *, per_vertex: Literal[True]
+) -> _F32: ...
 def merge_fingers(rig: Rig) -> tuple[Rig, list[tuple[str, str]]]: ...
 
 # --- surface solve (SPEC X): src/python/solve.rs ---
@@ -325,7 +339,7 @@ class Solved:
     clip: Final[Clip]
     skinning: Final[npt.NDArray[np.float64]]
     times: Final[_F32]
-    report: Final[dict[str, Any] | None]
+    report: Final[SolveReport | None]
     def __iter__(self) -> Iterator[Any]: ...
     def __len__(self) -> int: ...
 

@@ -4,7 +4,7 @@ the values and names at run time)."""
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -276,3 +276,270 @@ class Roles(TypedDict):
     sources: list[RoleSource]
     limbs: list[LimbPair]
     trunk: list[str]
+
+
+# --- files (Model) ---
+
+
+class Primitive(TypedDict):
+    """One mesh primitive of a file (``Model.primitives()``): where its
+    vertices sit in the character's rig and in the file."""
+
+    character: int
+    mesh: int
+    primitive: int
+    node: int
+    skin: int | None
+    rigid_joint: int | None
+    vertex_offset: int
+    file_vertex_offset: int
+    vertex_count: int
+    max_influences: int
+
+
+class AnimationInfo(TypedDict):
+    """One animation of a file (``Model.animations()``)."""
+
+    index: int
+    name: str
+    duration: float
+    channels: int
+    paths: list[str]
+    joints: list[str]
+
+
+class SkinInfo(TypedDict):
+    """One skin of a file (``Model.skins()``): its joints (node indices) and
+    the character it belongs to."""
+
+    index: int
+    name: str | None
+    character: int
+    joints: list[int]
+
+
+class CorpusTruth(TypedDict):
+    """The truth of a generated creature (``generated_creature``; format
+    "caudal corpus truth v1"): what was generated and the answers a
+    detection must find, per character (docs/appendage.md)."""
+
+    format: str
+    seed: int
+    forced: str | None
+    classes: list[str]
+    units_per_metre: float
+    characters: list[dict[str, Any]]
+    spec: dict[str, Any]
+    conventions: dict[str, str]
+
+
+# --- measure ---
+
+
+class StretchStats(TypedDict):
+    """Edge-length ratios (posed over rest) of one region over the sampled
+    times: how many, their spread, and the share outside the torn bounds."""
+
+    samples: int
+    p95: float
+    p99: float
+    max: float
+    min: float
+    torn_share: float
+
+
+class TailMotion(TypedDict):
+    """How far the tail turns from its rest direction, degrees (``swing``:
+    its RMS about the clip's own mean)."""
+
+    amplitude_deg: float
+    max_deg: float
+    mean_deg: float
+    swing_deg: float
+
+
+class WorstEdge(TypedDict):
+    """One of the most stretched edges: its two vertices, the ratio, when,
+    and the joint nearest to it."""
+
+    vertices: tuple[int, int]
+    ratio: float
+    frame: int
+    joint: str
+
+
+class RegionStretch(StretchStats):
+    """A row of the whole-mesh table: a region (tail, collar, body, mesh)."""
+
+    region: str
+    edges: int
+    torn_edges: int
+    worst: list[WorstEdge]
+    ratios: NotRequired[npt.NDArray[np.float32]]  # with ratios=True
+
+
+class EdgeStretch(TypedDict):
+    """``edge_stretch(rig, clip, tail_vertices)``."""
+
+    tail: StretchStats
+    body: StretchStats
+    collar: StretchStats
+    motion: TailMotion
+    tail_edges: int
+    body_edges: int
+    collar_edges: int
+    frames: list[int]
+    regions: list[RegionStretch]
+
+
+class RigStretch(TypedDict):
+    """One rig of the whole-mesh comparison: rigid, rigger or repaired."""
+
+    rig: str
+    rows: list[RegionStretch]
+
+
+class TornByRepair(TypedDict):
+    """Edges the repair tears that the rigid baseline keeps."""
+
+    edges: int
+    samples: int
+    by_region: dict[str, int]
+    worst: list[WorstEdge]
+
+
+class BodyDrift(TypedDict):
+    """How far body vertices outside the collar band moved from where the
+    input's skinning puts them: metres and share of the height."""
+
+    vertices: int
+    max: float
+    share_h: float
+    vertex: int | None
+    frame: int
+
+
+class TailLowest(TypedDict):
+    """The tail's lowest point over the clip, per rig."""
+
+    rigid: float
+    rigger: float
+    repaired: float
+
+
+class MeshStretch(TypedDict):
+    """The whole-mesh report of one clip (issue 13): every edge, three
+    rigs, what the repair tore, body drift, the collar band."""
+
+    rigs: list[RigStretch]
+    torn_by_repair: TornByRepair
+    body_drift: BodyDrift
+    band_width: float
+    band_width_share_h: float
+    root_radius: float
+    seam: bool
+    truth: bool
+    tail_vertices: int
+    motion: TailMotion
+    tail_lowest: TailLowest
+    frames: list[int]
+
+
+class TailStretchRow(StretchStats):
+    """A row of ``stretch_table``'s tail-only table: one rig's tail."""
+
+    rig: str
+    amplitude_deg: float
+    swing_deg: float
+    ratios: NotRequired[npt.NDArray[np.float32]]  # with ratios=True
+
+
+class StretchTableEntry(TypedDict):
+    """``stretch_table``: one clip, baked and measured."""
+
+    clip: str
+    tail_vertices: int
+    tail_edges: int
+    body_edges: int
+    collar_edges: int
+    samples: int
+    rows: list[TailStretchRow]
+    bake: BakeSummary
+    mesh: MeshStretch
+
+
+class CrouchStretch(TypedDict):
+    """``crouch_stretch``: the generated crouch (pelvis lowered by ``depth``
+    toward ``floor``) measured like a clip."""
+
+    depth: float
+    floor: float
+    mesh: MeshStretch
+
+
+class PelvisLift(TypedDict):
+    """``pelvis_lift``: per frame, how far the pelvis is lifted to keep the
+    body above the floor (SPEC G), with the support it measured."""
+
+    body_floor: float
+    clearance: npt.NDArray[np.float32]
+    lift: npt.NDArray[np.float32]
+    pelvis_height: npt.NDArray[np.float32]
+    pelvis_height_lifted: npt.NDArray[np.float32]
+    body_check: npt.NDArray[np.float32]
+    support_points: int
+    tail_points: int
+    contact_points: int
+
+
+# --- solve ---
+
+
+class Correspondence(TypedDict):
+    """How a transfer's two meshes were aligned and how far apart they lie
+    (the per-vertex arrays with report="full")."""
+
+    alignment: str
+    scale: float
+    rotation: npt.NDArray[np.float64]
+    translation: list[float]
+    gap_mean: float
+    gap_max: float
+    gap: NotRequired[npt.NDArray[np.float32]]
+    gap_colours: NotRequired[npt.NDArray[np.float32]]
+    triangle: NotRequired[npt.NDArray[np.uint32]]
+    barycentric: NotRequired[npt.NDArray[np.float32]]
+
+
+class SolveReport(TypedDict):
+    """A solve's report (``Solved.report``): the solve's own figures and the
+    transfer quality (SPEC X5); per-vertex errors with report="full"."""
+
+    mode: str
+    report: str
+    constraint_vertices: int
+    sweeps: list[int]
+    seeded_frames: int
+    constraint_rms: list[float]
+    looped: bool
+    bone_length_change: float
+    bone_length_changes: list[float]
+    bone_stretch: list[float]
+    stretch_bound: float
+    source_bone_length_change: float
+    stretched_bones: list[tuple[str, float]]
+    quality: float
+    quality_keys: float
+    quality_halfway: float | None
+    diagonal: float
+    mean_error: float
+    worst_error: float
+    worst_vertex: int
+    worst_time: float
+    worst_frame: int
+    frame_mean_error: list[float]
+    bone_errors: list[float]
+    worst_bones: list[tuple[str, float]]
+    errors: NotRequired[npt.NDArray[np.float32]]
+    colours: NotRequired[npt.NDArray[np.float32]]
+    correspondence: NotRequired[Correspondence]

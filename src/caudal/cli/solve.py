@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import caudal
@@ -52,7 +53,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def summary(report: dict[str, Any]) -> dict[str, Any]:
+def summary(report: Mapping[str, Any]) -> dict[str, Any]:
     """The report without its per-vertex arrays (those stay in Python)."""
     drop = ("errors", "colours", "correspondence")
     keep = {k: v for k, v in report.items() if k not in drop}
@@ -66,7 +67,7 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
     return keep
 
 
-def warnings(report: dict[str, Any], warn_below: float, mode: str) -> list[str]:
+def warnings(report: Mapping[str, Any], warn_below: float, mode: str) -> list[str]:
     """What a user should hear about a transfer, in their words."""
     out = []
     if report["quality"] < warn_below:
