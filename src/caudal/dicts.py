@@ -449,8 +449,8 @@ class TailStretchRow(StretchStats):
     """A row of ``stretch_table``'s tail-only table: one rig's tail."""
 
     rig: str
-    amplitude_deg: float
-    swing_deg: float
+    amplitude_deg: float | None  # None on the body row
+    swing_deg: float | None
     ratios: NotRequired[npt.NDArray[np.float32]]  # with ratios=True
 
 

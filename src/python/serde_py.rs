@@ -39,7 +39,10 @@ pub fn from_py<T: DeserializeOwned + Default>(
 }
 
 /// `value` as Python objects: a struct becomes a dict of its field names.
-pub fn to_py_object<'py, T: Serialize>(py: Python<'py>, value: &T) -> PyResult<Bound<'py, PyAny>> {
+pub fn to_py_object<'py, T: Serialize + ?Sized>(
+    py: Python<'py>,
+    value: &T,
+) -> PyResult<Bound<'py, PyAny>> {
     Ok(pythonize::pythonize(py, value)?)
 }
 
