@@ -234,3 +234,21 @@ def test_tail_chain_in_blender(tmp_path):
         assert name in mesh.vertex_groups
     names = {a.name for a in bpy.data.actions}
     assert all(any(n.startswith(clip) for n in names) for clip in ["Walk", "Run", "Survey"]), names
+
+
+def test_report_and_roles_dicts_have_the_declared_keys():
+    from caudal import dicts
+
+    rig = caudal.load(asset(FOX)).rig
+    _, report = caudal.grow_chains(rig)
+    # merged_fingers: added by `caudal tail --merge-fingers`, not the binding.
+    assert set(report) == set(dicts.AppendageReport.__annotations__) - {"merged_fingers"}
+    for part in report["parts"]:
+        assert set(part) == set(dicts.AppendagePart.__annotations__)
+        assert set(part["tests"]) == set(dicts.PartTests.__annotations__)
+    roles = rig.roles({"pelvis": report["pelvis"]})
+    assert set(roles) == set(dicts.Roles.__annotations__)
+    assert all(set(s) == set(dicts.RoleSource.__annotations__) for s in roles["sources"])
+    assert all(set(p) == set(dicts.LimbPair.__annotations__) for p in roles["limbs"])
+    with pytest.raises(caudal.ParameterError, match=r"^overrides.*thigh_l"):
+        rig.roles({"tail": "Tail_1"})

@@ -6,6 +6,7 @@ without Rust Debug structs, error fields named as the Python parameters."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import os
 import pty
@@ -14,6 +15,8 @@ import select
 import struct
 import subprocess
 import sys
+import typing
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -254,7 +257,71 @@ def parameter_names(fn, spring_keywords):
     names = set(params)
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
         names |= spring_keywords  # TailSpring(rig, **params): the spring's keywords
+        names |= stub_keywords(fn)  # grow_chains(rig, **params): the keywords the stub declares
     return names
+
+
+def stub_keywords(fn):
+    """The keyword names ``_core.pyi`` declares for the function ``fn``: its
+    named parameters and the keys of a ``**params: Unpack[SomeDict]``."""
+    stub = ast.parse((Path(caudal.__file__).parent / "_core.pyi").read_text(encoding="utf-8"))
+    defs = [n for n in ast.walk(stub) if isinstance(n, ast.FunctionDef) and n.name == fn.__name__]
+    names = {a.arg for d in defs for a in d.args.args + d.args.kwonlyargs}
+    for d in defs:
+        kw = d.args.kwarg
+        if kw is not None and isinstance(kw.annotation, ast.Subscript):
+            typed = getattr(caudal.dicts, ast.unparse(kw.annotation.slice))
+            names |= set(typing.get_type_hints(typed))
+    return names
+
+
+def keywords_the_core_lists(call):
+    """The names an unknown keyword's error lists as the valid ones."""
+    with pytest.raises(caudal.ParameterError) as e:
+        call(no_such_keyword=1)
+    return set(re.findall(r"`(\w+)`", str(e.value))) - {"no_such_keyword"}
+
+
+def test_stub_keywords_are_the_ones_the_core_takes():
+    model = caudal.load(asset(FOX))
+    repaired, _ = caudal.grow_chains(model.rig)
+    walk = model.clip("Walk", rig=repaired)
+    positional = {
+        "rig",
+        "model",
+        "clips",
+        "chains",
+        "clip",
+        "chain",
+        "loop",
+        "source_rig",
+        "target_rig",
+    }
+    calls = {
+        caudal.find_appendages: lambda **k: caudal.find_appendages(model.rig, **k),
+        caudal.grow_chains: lambda **k: caudal.grow_chains(model.rig, **k),
+        caudal.bake: lambda **k: caudal.bake(model, **k),
+    }
+    rig = model.rig
+    calls[caudal.transfer_clip] = lambda **k: caudal.transfer_clip(rig, walk, rig, **k)
+    for fn, call in calls.items():
+        assert stub_keywords(fn) - positional == keywords_the_core_lists(call), fn.__name__
+    # A surface solve takes the transfer's keywords but the alignment's.
+    aligning = {"alignment", "max_median_gap"}
+    listed = keywords_the_core_lists(lambda **k: caudal.solve_surface(rig, [], **k))
+    assert (
+        stub_keywords(caudal.solve_surface) - {"target_rig", "surfaces", "name", "rate", "times"}
+        == listed - aligning
+    )
+    with pytest.raises(caudal.ParameterError, match="^alignment: a surface solve"):
+        caudal.solve_surface(rig, np.zeros((1, rig.vertex_count, 3)), alignment="none")
+    # bake_clip takes bake's keywords but the file-wide ones (it keys one clip).
+    file_wide = {"rate", "loops", "default_loop"}
+    listed = keywords_the_core_lists(lambda **k: caudal.bake_clip(repaired, walk, **k))
+    assert stub_keywords(caudal.bake_clip) - positional == listed - file_wide
+    for name in file_wide:
+        with pytest.raises(caudal.ParameterError, match=f"^{name}: bake_clip keys"):
+            caudal.bake_clip(repaired, walk, **{name: None})
 
 
 def test_error_fields_are_the_python_parameter_names():

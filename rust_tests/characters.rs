@@ -11,7 +11,7 @@ use caudal::rig::{skin_matrices, skin_vertices};
 use caudal::solve::quality::skin_clip;
 use caudal::solve::{solve_surface, SolveParams};
 
-use crate::common::{asset, load};
+use crate::common::{assert_control_run, asset, load};
 use crate::merge::merge_glbs;
 
 #[test]
@@ -173,15 +173,6 @@ fn the_transfer_control_run_passes_per_character() {
         let clip = two.sample_clip(c, "Walk", 23.0 / info.duration).unwrap();
         let surf = skin_clip(rig, &clip);
         let s = solve_surface(rig, &surf, "Walk", clip.rate, &SolveParams::default()).unwrap();
-        let q = s.report.quality();
-        eprintln!(
-            "character {c} Walk: quality {:.6} mean {:.2e}% worst {:.2e}%",
-            q.quality,
-            q.mean_error * 100.0,
-            q.worst_error * 100.0
-        );
-        assert!(q.mean_error <= 0.008e-2, "character {c}: mean {}", q.mean_error);
-        assert!(q.worst_error <= 0.08e-2, "character {c}: worst {}", q.worst_error);
-        assert!(q.quality >= 0.998, "character {c}: quality {}", q.quality);
+        assert_control_run(&format!("character {c} Walk"), s.report.quality());
     }
 }

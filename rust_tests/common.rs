@@ -32,3 +32,14 @@ pub const MODELS: &[(&str, usize, usize, usize)] = &[
     ("robot_expressive/RobotExpressive.glb", 43, 7214, 14),
     ("cesium_man/CesiumMan.glb", 19, 3273, 19),
 ];
+
+/// Issue 18's control-run bars: a solve of a rig's own skinning reproduces
+/// it (mean error <= 0.008% and worst <= 0.08% of the diagonal, quality >=
+/// 99.8%); prints the figures under `label`.
+pub fn assert_control_run(label: &str, q: &caudal::solve::quality::Quality) {
+    let (mean, worst) = (q.mean_error * 100.0, q.worst_error * 100.0);
+    eprintln!("{label}: quality {:.6} mean {mean:.2e}% worst {worst:.2e}%", q.quality);
+    assert!(q.mean_error <= 0.008e-2, "{label}: mean {}", q.mean_error);
+    assert!(q.worst_error <= 0.08e-2, "{label}: worst {}", q.worst_error);
+    assert!(q.quality >= 0.998, "{label}: quality {}", q.quality);
+}

@@ -62,6 +62,13 @@ pub fn transfer_scored(
     (tr, s)
 }
 
+/// A markdown table's head (columns split by ` | `) on stderr: the tests
+/// print their figures.
+fn table_head(columns: &str) {
+    eprintln!("| {columns} |");
+    eprintln!("|{}", "---|".repeat(columns.split(" | ").count()));
+}
+
 pub const ANIMALS: &[(&str, &str, [&str; 2])] = &[
     ("fox/Fox.glb", "Fox", ["Walk", "Run"]),
     ("quaternius_wolf/Wolf.gltf", "Wolf", ["Walk", "Gallop"]),
@@ -69,16 +76,19 @@ pub const ANIMALS: &[(&str, &str, [&str; 2])] = &[
     ("quaternius_alpaca/Alpaca.gltf", "Alpaca", ["Walk", "Gallop"]),
 ];
 
+/// Each of [`ANIMALS`] with its file loaded.
+fn animals() -> impl Iterator<Item = (&'static str, &'static str, [&'static str; 2], GltfModel)> {
+    ANIMALS.iter().map(|&(file, short, clips)| (file, short, clips, load(file)))
+}
+
 #[test]
 fn control_every_animal_and_clip_at_24_even_times() {
     // Bars (issue 18): quality >= 99.8%, worst vertex <= 0.08% of the
     // diagonal, scored between the solve's keys too; loops stay closed.
     let params = SolveParams::default();
-    eprintln!("| animal | clip | keys | quality (24 times) | worst vertex (% diag) | reported quality (keys / halfway) | loop |");
-    eprintln!("|---|---|---|---|---|---|---|");
+    table_head("animal | clip | keys | quality (24 times) | worst vertex (% diag) | reported quality (keys / halfway) | loop");
     let mut failures = Vec::new();
-    for (file, short, _) in ANIMALS {
-        let src = load(file);
+    for (_, short, _, src) in animals() {
         for info in &src.animations {
             let name = info.name.as_str();
             let (tr, s) = transfer_scored(&src, name, src.rig().unwrap(), &HashMap::new(), &params);
@@ -125,11 +135,9 @@ fn remeshed_targets_against_the_exact_answer() {
     // Bars (issue 18): quality >= 97%, worst vertex <= 1% of the diagonal,
     // bone-length change reported.
     let params = SolveParams::default();
-    eprintln!("| animal | kind | clip | target vertices | quality | worst (% diag) | reported quality (keys / halfway) | gap mean / max (% diag) | bone-length change (% diag) |");
-    eprintln!("|---|---|---|---|---|---|---|---|---|");
+    table_head("animal | kind | clip | target vertices | quality | worst (% diag) | reported quality (keys / halfway) | gap mean / max (% diag) | bone-length change (% diag)");
     let mut failures = Vec::new();
-    for (file, short, clips) in ANIMALS {
-        let src = load(file);
+    for (file, short, clips, src) in animals() {
         let folder = file.rsplit_once('/').unwrap().0;
         for kind in ["subdivided", "decimated", "voxel"] {
             let tgt = load(&format!("{folder}/{short}_{kind}.glb"));

@@ -194,3 +194,19 @@ impl CaudalError {
         }
     }
 }
+
+/// A switch from a boolean only: a format that reads any value as a truth
+/// (Python's `bool("off")` is true) must not turn a typo into "on".
+pub fn bool_only<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
+    struct Switch;
+    impl serde::de::Visitor<'_> for Switch {
+        type Value = bool;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("True or False")
+        }
+        fn visit_bool<E: serde::de::Error>(self, v: bool) -> std::result::Result<bool, E> {
+            Ok(v)
+        }
+    }
+    d.deserialize_any(Switch)
+}

@@ -1,6 +1,6 @@
 //! Detection parameters with the SPEC T1-T5 defaults.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{CaudalError, Result};
 use crate::geometry::{LEAF_STUB_RATIO, WELD_TOLERANCE_RATIO};
@@ -55,7 +55,7 @@ pub const MIN_TUBE_RATIO: f32 = 1.2;
 pub const MIN_TAIL_LENGTH_RATIO: f32 = 0.05;
 
 /// What to do with broad parts on the trunk (capes, skirts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum BroadPolicy {
     /// Leave the rigger's weights alone (default, SPEC T5: a garment spread
@@ -81,8 +81,10 @@ impl BroadPolicy {
 }
 
 /// How appendages are found and decided; every threshold relative to `H`
-/// or to the part itself.
-#[derive(Clone, Debug)]
+/// or to the part itself. Serde names are the keyword names of the Python
+/// API, a missing one takes its default.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct DetectParams {
     /// Far threshold as a fraction of H ([`FAR_RATIO`]).
     pub far_ratio: f32,
@@ -110,8 +112,26 @@ pub struct DetectParams {
     pub min_tube_ratio: f32,
     /// Broad trunk parts: untouched (default) or rigid on request.
     pub broad: BroadPolicy,
-    /// Joint-role overrides (pelvis, spine, head, ...) by joint name.
+    /// Joint-role overrides (pelvis, spine, head, ...) by joint name; serde
+    /// carries the pelvis's alone, as `pelvis` (the one role detection's
+    /// callers name; `Rig.roles` takes them all).
+    #[serde(rename = "pelvis", with = "pelvis_role")]
     pub roles: RoleOverrides,
+}
+
+/// [`RoleOverrides`] as the pelvis joint's name alone (none: no override).
+mod pelvis_role {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::rig::RoleOverrides;
+
+    pub fn serialize<S: Serializer>(r: &RoleOverrides, s: S) -> Result<S::Ok, S::Error> {
+        r.pelvis.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<RoleOverrides, D::Error> {
+        Ok(RoleOverrides { pelvis: Option::<String>::deserialize(d)?, ..Default::default() })
+    }
 }
 
 impl Default for DetectParams {

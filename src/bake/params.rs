@@ -1,6 +1,8 @@
 //! Bake parameters and their documented defaults (SPEC B: warm up until the
 //! tail is back at its starting state, then record).
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::DEFAULT_SAMPLE_RATE;
 use crate::spring::SpringParams;
@@ -37,8 +39,10 @@ pub const LOOP_POSE_ANGLE_DEG: f32 = 0.5;
 /// height, and every scale within this relative difference.
 pub const LOOP_POSE_DISTANCE_RATIO: f32 = 0.002;
 
-/// Whether a clip is baked as a loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+/// Whether a clip is baked as a loop. Serde: its name (see
+/// [`LoopMode::parse`]) or a bool (True: loop, False: once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum LoopMode {
     /// Loops when its first and last poses are equal (see [`LOOP_POSE_ANGLE_DEG`]).
     #[default]
@@ -65,8 +69,31 @@ impl LoopMode {
     }
 }
 
+impl<'de> Deserialize<'de> for LoopMode {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        /// What a caller may give: a switch or a mode's name.
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Given {
+            Switch(bool),
+            Name(String),
+        }
+        match Given::deserialize(d)? {
+            Given::Switch(true) => Ok(LoopMode::Loop),
+            Given::Switch(false) => Ok(LoopMode::Once),
+            // The caller's path names the field; the message alone here.
+            Given::Name(s) => LoopMode::parse("", &s).map_err(|_| {
+                serde::de::Error::custom(format!("unknown loop mode {s:?} (auto, loop, once)"))
+            }),
+        }
+    }
+}
+
 /// How clips are baked: key rate, loop handling, warm-up and the spring.
-#[derive(Clone, Debug, PartialEq)]
+/// Serde names are the keyword names of the Python API, a missing one takes
+/// its default; `loops` is a mapping of clip names to loop modes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct BakeParams {
     /// Keyframes per second (the clip is sampled at this rate, adjusted so
     /// the last key lands on the clip's end).
@@ -74,6 +101,7 @@ pub struct BakeParams {
     /// Loop handling for clips without an entry in `loops`.
     pub default_loop: LoopMode,
     /// Per-clip loop handling by animation name.
+    #[serde(with = "loop_table")]
     pub loops: Vec<(String, LoopMode)>,
     /// See [`LOOP_STATE_TOLERANCE_DEG`].
     pub state_tolerance_deg: f32,
@@ -89,6 +117,43 @@ pub struct BakeParams {
     pub loop_pose_distance_ratio: f32,
     /// The spring every chain is simulated with.
     pub spring: SpringParams,
+}
+
+/// Per-clip loop modes as a mapping of clip names, in the given order.
+mod loop_table {
+    use serde::de::{MapAccess, Visitor};
+    use serde::ser::SerializeMap;
+    use serde::{Deserializer, Serializer};
+
+    use super::LoopMode;
+
+    type Table = Vec<(String, LoopMode)>;
+
+    pub fn serialize<S: Serializer>(t: &Table, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(t.len()))?;
+        for (name, mode) in t {
+            m.serialize_entry(name, mode)?;
+        }
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Table, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Table;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a mapping of clip names to loop modes")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Table, A::Error> {
+                let mut t = Table::new();
+                while let Some(entry) = a.next_entry::<String, LoopMode>()? {
+                    t.push(entry);
+                }
+                Ok(t)
+            }
+        }
+        d.deserialize_map(Entries)
+    }
 }
 
 impl Default for BakeParams {

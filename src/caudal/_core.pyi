@@ -1,12 +1,35 @@
 # Hand-written stub of the native module; checked by `python -m mypy.stubtest caudal._core`.
 from collections.abc import Iterator
 from os import PathLike
-from typing import Any, Unpack, final
+from typing import Any, Final, Literal, Unpack, final, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from caudal.dicts import BakeSummary, SpringParams, TailChainNames, Track
+from caudal.dicts import (
+    AnimationInfo,
+    AppendageReport,
+    BakeClipParams,
+    BakeParams,
+    BakeSummary,
+    CorpusTruth,
+    CrouchStretch,
+    DetectParams,
+    EdgeStretch,
+    GrowParams,
+    PelvisLift,
+    Primitive,
+    RoleOverrides,
+    Roles,
+    SkinInfo,
+    SolveParams,
+    SolveReport,
+    SpringParams,
+    StretchTableEntry,
+    TailChainNames,
+    Track,
+    TransferParams,
+)
 
 __version__: str
 
@@ -43,38 +66,23 @@ class Rig:
         rest_scales: _ArrayLike | None = None,
         normalize: bool = False,
     ) -> Rig: ...
-    @property
-    def vertices(self) -> _F32: ...
-    @property
-    def triangles(self) -> _U32: ...
-    @property
-    def skin_joints(self) -> _U32: ...
-    @property
-    def skin_weights(self) -> _F32: ...
+    vertices: Final[_F32]
+    triangles: Final[_U32]
+    skin_joints: Final[_U32]
+    skin_weights: Final[_F32]
     def influences(self) -> tuple[_U32, _U32, _F32]: ...
-    @property
-    def joint_names(self) -> list[str]: ...
-    @property
-    def parents(self) -> _I32: ...
-    @property
-    def bind_matrices(self) -> _F32: ...
-    @property
-    def inverse_bind_matrices(self) -> _F32: ...
-    @property
-    def rest_translations(self) -> _F32: ...
-    @property
-    def rest_rotations(self) -> _F32: ...
-    @property
-    def rest_scales(self) -> _F32: ...
-    @property
-    def vertex_count(self) -> int: ...
-    @property
-    def joint_count(self) -> int: ...
-    @property
-    def height(self) -> float: ...
-    @property
-    def diagonal(self) -> float: ...
-    def roles(self, overrides: dict[str, Any] | None = None) -> dict[str, Any]: ...
+    joint_names: Final[list[str]]
+    parents: Final[_I32]
+    bind_matrices: Final[_F32]
+    inverse_bind_matrices: Final[_F32]
+    rest_translations: Final[_F32]
+    rest_rotations: Final[_F32]
+    rest_scales: Final[_F32]
+    vertex_count: Final[int]
+    joint_count: Final[int]
+    height: Final[float]
+    diagonal: Final[float]
+    def roles(self, overrides: RoleOverrides | None = None) -> Roles: ...
 
 @final
 class Clip:
@@ -86,41 +94,24 @@ class Clip:
         rotations: _ArrayLike,
         scales: _ArrayLike | None = None,
     ) -> Clip: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def rate(self) -> float: ...
-    @property
-    def duration(self) -> float: ...
-    @property
-    def frame_count(self) -> int: ...
-    @property
-    def joint_count(self) -> int: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def translations(self) -> _F32: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def scales(self) -> _F32: ...
+    name: Final[str]
+    rate: Final[float]
+    duration: Final[float]
+    frame_count: Final[int]
+    joint_count: Final[int]
+    times: Final[_F32]
+    translations: Final[_F32]
+    rotations: Final[_F32]
+    scales: Final[_F32]
     def for_rig(self, rig: Rig) -> Clip: ...
 
-@final
-class Character:
-    @property
-    def index(self) -> int: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def height(self) -> float: ...
-    @property
-    def skins(self) -> list[int]: ...
-    @property
-    def joint_nodes(self) -> list[int]: ...
-    def primitives(self) -> list[dict[str, Any]]: ...
+class _ClipSource:
+    """What a Model and each of its Characters both give: a rig, the clips
+    sampled for it, the mesh primitives (not a runtime class)."""
+
+    rig: Final[Rig]
+    joint_nodes: Final[list[int]]
+    def primitives(self) -> list[Primitive]: ...
     def clip(
         self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False
     ) -> Clip: ...
@@ -133,38 +124,23 @@ class Character:
     ) -> Clip: ...
 
 @final
-class Model:
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def characters(self) -> list[Character]: ...
-    @property
-    def warnings(self) -> list[str]: ...
-    @property
-    def node_names(self) -> list[str]: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def generator(self) -> str | None: ...
-    @property
-    def clip_names(self) -> list[str]: ...
-    def animations(self) -> list[dict[str, Any]]: ...
-    def primitives(self) -> list[dict[str, Any]]: ...
-    def skins(self) -> list[dict[str, Any]]: ...
-    @property
-    def joint_nodes(self) -> list[int]: ...
-    @property
-    def bind_from_file(self) -> _F32: ...
-    def clip(
-        self, name: str, rate: float | None = None, rig: Rig | None = None, *, keys: bool = False
-    ) -> Clip: ...
-    def clip_together(
-        self,
-        names: list[str] | None = None,
-        rate: float | None = None,
-        name: str | None = None,
-        rig: Rig | None = None,
-    ) -> Clip: ...
+class Character(_ClipSource):
+    index: Final[int]
+    name: Final[str]
+    height: Final[float]
+    skins: Final[list[int]]
+
+@final
+class Model(_ClipSource):
+    characters: Final[list[Character]]
+    warnings: Final[list[str]]
+    node_names: Final[list[str]]
+    path: Final[str]
+    generator: Final[str | None]
+    clip_names: Final[list[str]]
+    def animations(self) -> list[AnimationInfo]: ...
+    def skins(self) -> list[SkinInfo]: ...
+    bind_from_file: Final[_F32]
     def write(
         self,
         path: str | PathLike[str],
@@ -194,9 +170,7 @@ def skin(
 def skin_bind_pose(rig: Rig) -> _F32: ...
 def demo_creature_glb() -> bytes: ...
 def demo_creature() -> Model: ...
-def generated_creature(
-    seed: int, force: str | None = None
-) -> tuple[bytes, bytes, dict[str, Any]]: ...
+def generated_creature(seed: int, force: str | None = None) -> tuple[bytes, bytes, CorpusTruth]: ...
 def corpus_classes() -> list[str]: ...
 
 # --- tail spring (SPEC S) -------------------------------------------------
@@ -215,34 +189,20 @@ class TailSpring:
     def step(self, parent_world: _ArrayLike, dt: float) -> _F32: ...
     def reset(self) -> None: ...
     def reset_to(self, parent_world: _ArrayLike) -> _F32: ...
-    @property
-    def joints(self) -> list[str]: ...
-    @property
-    def end(self) -> str | None: ...
-    @property
-    def parent(self) -> str: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def rest_rotations(self) -> _F32: ...
-    @property
-    def particles(self) -> _F32: ...
-    @property
-    def velocities(self) -> _F32: ...
-    @property
-    def bends(self) -> _F32: ...
-    @property
-    def grounded(self) -> list[bool]: ...
-    @property
-    def frequencies(self) -> _F32: ...
-    @property
-    def lengths(self) -> _F32: ...
-    @property
-    def units_per_metre(self) -> float: ...
-    @property
-    def teleports(self) -> int: ...
-    @property
-    def bend_capacity(self) -> float: ...
+    joints: Final[list[str]]
+    end: Final[str | None]
+    parent: Final[str]
+    rotations: Final[_F32]
+    rest_rotations: Final[_F32]
+    particles: Final[_F32]
+    velocities: Final[_F32]
+    bends: Final[_F32]
+    grounded: Final[list[bool]]
+    frequencies: Final[_F32]
+    lengths: Final[_F32]
+    units_per_metre: Final[float]
+    teleports: Final[int]
+    bend_capacity: Final[float]
     def params(self) -> SpringParams: ...
     def __len__(self) -> int: ...
 
@@ -259,30 +219,21 @@ def simulate(
 
 @final
 class BakedClip:
-    @property
-    def name(self) -> str: ...
-    @property
-    def bones(self) -> list[str]: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def rotations(self) -> _F32: ...
-    @property
-    def looping(self) -> bool: ...
+    name: Final[str]
+    bones: Final[list[str]]
+    times: Final[_F32]
+    rotations: Final[_F32]
+    looping: Final[bool]
     def summary(self) -> BakeSummary: ...
     def tracks(self, animation: str | None = None) -> list[Track]: ...
 
 @final
 class Bake:
-    @property
-    def clips(self) -> list[BakedClip]: ...
-    @property
-    def rig(self) -> Rig: ...
-    @property
-    def appendages(self) -> dict[str, Any] | None: ...
+    clips: Final[list[BakedClip]]
+    rig: Final[Rig]
+    appendages: Final[AppendageReport | None]
     def tracks(self) -> list[Track]: ...
-    @property
-    def character(self) -> int: ...
+    character: Final[int]
     def write(self, path: str | PathLike[str], gltf_json: bool | None = None) -> None: ...
 
 def bake(
@@ -291,13 +242,7 @@ def bake(
     clips: list[str] | None = None,
     *,
     chains: list[list[str]] | None = None,
-    rate: float | None = None,
-    loops: dict[str, str | bool] | None = None,
-    default_loop: str | bool | None = None,
-    state_tolerance_deg: float | None = None,
-    max_warmup_passes: int | None = None,
-    max_settle: float | None = None,
-    spring: SpringParams | None = None,
+    **params: Unpack[BakeParams],
 ) -> Bake: ...
 def bake_clip(
     rig: Rig,
@@ -305,10 +250,7 @@ def bake_clip(
     chain: list[str] | list[int] | None = None,
     *,
     loop: str | bool | None = None,
-    state_tolerance_deg: float | None = None,
-    max_warmup_passes: int | None = None,
-    max_settle: float | None = None,
-    spring: SpringParams | None = None,
+    **params: Unpack[BakeClipParams],
 ) -> BakedClip: ...
 def tail_chains(rig: Rig) -> list[TailChainNames]: ...
 
@@ -322,7 +264,7 @@ def edge_stretch(
     anchor: str | None = None,
     reference: Clip | None = None,
     samples: int | None = None,
-) -> dict[str, Any]: ...
+) -> EdgeStretch: ...
 def stretch_table(
     model: Model | Character,
     clips: list[str] | None = None,
@@ -332,7 +274,7 @@ def stretch_table(
     spring: SpringParams | None = None,
     ratios: bool = False,
     truth: _ArrayLike | None = None,
-) -> list[dict[str, Any]]: ...
+) -> list[StretchTableEntry]: ...
 def crouch_stretch(
     model: Model | Character,
     *,
@@ -340,7 +282,7 @@ def crouch_stretch(
     rate: float | None = None,
     spring: SpringParams | None = None,
     ratios: bool = False,
-) -> dict[str, Any]: ...
+) -> CrouchStretch: ...
 def body_floor(
     rig: Rig,
     *,
@@ -374,66 +316,30 @@ def pelvis_lift(
     allowed_sink: _ArrayLike | None = None,
     calibration: Clip | None = None,
     up: _ArrayLike | None = None,
-) -> dict[str, Any]: ...
+) -> PelvisLift: ...
 def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 30.0) -> Clip: ...
 
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).
-def find_appendages(
-    rig: Rig,
-    *,
-    far_ratio: float | None = None,
-    min_centroid_ratio: float | None = None,
-    min_elongation: float | None = None,
-    min_tube_ratio: float | None = None,
-    min_slenderness: float | None = None,
-    attachment_bias: float | None = None,
-    merge_overlap: float | None = None,
-    min_protrusion_ratio: float | None = None,
-    min_tail_length_ratio: float | None = None,
-    min_part_vertices: int | None = None,
-    broad: str | None = None,
-    pelvis: str | None = None,
-) -> dict[str, Any]: ...
-def grow_chains(
-    rig: Rig,
-    *,
-    rigid: bool = False,
-    broad: str | None = None,
-    far_ratio: float | None = None,
-    min_centroid_ratio: float | None = None,
-    min_elongation: float | None = None,
-    min_tube_ratio: float | None = None,
-    min_slenderness: float | None = None,
-    attachment_bias: float | None = None,
-    merge_overlap: float | None = None,
-    min_protrusion_ratio: float | None = None,
-    min_tail_length_ratio: float | None = None,
-    min_part_vertices: int | None = None,
-    pelvis: str | None = None,
-    segment_ratio: float | None = None,
-    min_bones: int | None = None,
-    max_bones: int | None = None,
-    smoothing_passes: int | None = None,
-    joint_blend: float | None = None,
-    segment_thickness: float | None = None,
-    handover_radii: float | None = None,
-    reserved_names: list[str] | None = None,
-) -> tuple[Rig, dict[str, Any]]: ...
-def weighted_bone_distance(rig: Rig, vertices: Any = None, *, per_vertex: bool = False) -> Any: ...
+def find_appendages(rig: Rig, **params: Unpack[DetectParams]) -> AppendageReport: ...
+def grow_chains(rig: Rig, **params: Unpack[GrowParams]) -> tuple[Rig, AppendageReport]: ...
+@overload
+def weighted_bone_distance(
+    rig: Rig, vertices: _ArrayLike | None = None, *, per_vertex: Literal[False] = False
+) -> float: ...
+@overload
+def weighted_bone_distance(
+    rig: Rig, vertices: _ArrayLike | None = None, *, per_vertex: Literal[True]
+) -> _F32: ...
 def merge_fingers(rig: Rig) -> tuple[Rig, list[tuple[str, str]]]: ...
 
 # --- surface solve (SPEC X): src/python/solve.rs ---
 @final
 class Solved:
-    @property
-    def clip(self) -> Clip: ...
-    @property
-    def skinning(self) -> npt.NDArray[np.float64]: ...
-    @property
-    def times(self) -> _F32: ...
-    @property
-    def report(self) -> dict[str, Any] | None: ...
+    clip: Final[Clip]
+    skinning: Final[npt.NDArray[np.float64]]
+    times: Final[_F32]
+    report: Final[SolveReport | None]
     def __iter__(self) -> Iterator[Any]: ...
     def __len__(self) -> int: ...
 
@@ -444,28 +350,10 @@ def solve_surface(
     name: str = "solved",
     rate: float = 24.0,
     times: _ArrayLike | None = None,
-    mode: str = "rigid",
-    report: str = "full",
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float | None = None,
-    affine_seed: bool = True,
+    **params: Unpack[SolveParams],
 ) -> Solved: ...
 def transfer_clip(
-    source_rig: Rig,
-    clip: Clip,
-    target_rig: Rig,
-    *,
-    mode: str = "rigid",
-    report: str = "full",
-    alignment: str = "auto",
-    max_median_gap: float = 0.01,
-    constraint_budget: int = 5000,
-    max_sweeps: int = 200,
-    progress_tolerance: float = 1e-9,
-    error_floor: float | None = None,
-    affine_seed: bool = True,
+    source_rig: Rig, clip: Clip, target_rig: Rig, **params: Unpack[TransferParams]
 ) -> Solved: ...
 def transfer_quality(
     rig: Rig, skinned: _ArrayLike, targets: _ArrayLike, vertices: _ArrayLike | None = None

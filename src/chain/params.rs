@@ -1,5 +1,7 @@
 //! Chain-growth parameters with the SPEC T7-T9 defaults.
 
+use serde::{Deserialize, Serialize};
+
 use crate::appendage::DetectParams;
 use crate::error::{CaudalError, Result};
 
@@ -45,12 +47,18 @@ pub enum TailFix {
     Rigid,
 }
 
-/// How parts are detected and fixed: detection's parameters and chain growth's.
-#[derive(Clone, Debug)]
+/// How parts are detected and fixed: detection's parameters and chain
+/// growth's. Serde names are the keyword names of the Python API (growth's
+/// own; `detect` crosses as its own [`DetectParams`]), a missing one takes
+/// its default.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ChainParams {
     /// How appendages are found and decided.
+    #[serde(skip)]
     pub detect: DetectParams,
-    /// What a tail gets: a chain, or rigid binding.
+    /// What a tail gets: a chain, or rigid binding (serde: `rigid`, a switch).
+    #[serde(rename = "rigid", with = "rigid_switch")]
     pub tail_fix: TailFix,
     /// [`SEGMENT_RATIO`].
     pub segment_ratio: f32,
@@ -72,6 +80,21 @@ pub struct ChainParams {
     /// names stay unique in the file (a later character's first tail
     /// continues the numbering: `Tail2_*`, `Tail3_*`, ...).
     pub reserved_names: Vec<String>,
+}
+
+/// [`TailFix`] as the switch `rigid` (True: [`TailFix::Rigid`]).
+mod rigid_switch {
+    use serde::{Deserializer, Serializer};
+
+    use super::TailFix;
+
+    pub fn serialize<S: Serializer>(f: &TailFix, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bool(*f == TailFix::Rigid)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TailFix, D::Error> {
+        Ok(if crate::error::bool_only(d)? { TailFix::Rigid } else { TailFix::Chain })
+    }
 }
 
 impl Default for ChainParams {

@@ -68,7 +68,7 @@ pub const CROUCH_SECONDS: f32 = 1.5;
 
 /// The whole-mesh view of a generated crouch (`crouch_clip`) baked as a
 /// one-shot: the tail meets the floor while the pelvis sinks.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct CrouchCheck {
     /// How far the pelvis sinks, model units ([`CROUCH_DEPTH_SHARE`] of `H`).
     pub depth: f32,

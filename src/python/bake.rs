@@ -12,6 +12,7 @@ use super::errors::Guarded;
 use super::errors::{to_py, IntoPy};
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
+use super::serde_py::{from_py, refuse_keywords};
 use crate::bake::{
     bake_character, bake_clip as core_bake_clip, baked_tracks, find_chains, tracks, BakeParams,
     BakedClip, LoopMode, ModelBake,
@@ -20,59 +21,27 @@ use crate::chain::ChainParams;
 use crate::error::CaudalError;
 use crate::gltf_io::{self, AnimationTrack, GltfModel, WriteOptions};
 use crate::rig::Rig;
-use crate::spring::SpringParams;
 
-/// Spring parameters from a dict of overrides: the same parser as
-/// `caudal.TailSpring`'s keyword arguments.
-pub fn spring_params(d: Option<&Bound<'_, PyDict>>) -> PyResult<SpringParams> {
-    super::spring::params_named(d, "spring.")
-}
-
-fn loop_mode(field: &str, v: &Bound<'_, PyAny>) -> PyResult<LoopMode> {
-    if let Ok(b) = v.extract::<bool>() {
-        return Ok(if b { LoopMode::Loop } else { LoopMode::Once });
-    }
-    let s: String = v.extract().map_err(|_| {
-        super::errors::to_py(CaudalError::param(field, "expected 'auto', 'loop', 'once' or a bool"))
-    })?;
-    LoopMode::parse(field, &s).py_err()
-}
-
-/// Bake parameters from keyword arguments.
-#[allow(clippy::too_many_arguments)]
-pub fn bake_params(
-    rate: Option<f32>,
-    loops: Option<&Bound<'_, PyDict>>,
-    default_loop: Option<&Bound<'_, PyAny>>,
-    state_tolerance_deg: Option<f32>,
-    max_warmup_passes: Option<u32>,
-    max_settle: Option<f32>,
-    spring: Option<&Bound<'_, PyDict>>,
-) -> PyResult<BakeParams> {
-    let mut p = BakeParams { spring: spring_params(spring)?, ..BakeParams::default() };
-    if let Some(r) = rate {
-        p.rate = r;
-    }
-    if let Some(d) = default_loop {
-        p.default_loop = loop_mode("default_loop", d)?;
-    }
-    if let Some(ls) = loops {
-        for (k, v) in ls.iter() {
-            let name: String = k.extract()?;
-            p.loops.push((name.clone(), loop_mode(&format!("loops[{name:?}]"), &v)?));
-        }
-    }
-    if let Some(t) = state_tolerance_deg {
-        p.state_tolerance_deg = t;
-    }
-    if let Some(m) = max_warmup_passes {
-        p.max_warmup_passes = m;
-    }
-    if let Some(s) = max_settle {
-        p.max_settle = s;
-    }
+/// Bake parameters from keyword arguments (or a dict of them) through
+/// serde, with the core's defaults and names; errors name the field
+/// (`rate`, `loops.Walk`, `spring.carry_deg`).
+pub fn bake_params(kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<BakeParams> {
+    let p: BakeParams = from_py("", kwargs.map(|k| k.as_any()))?;
     p.validate().py_err()?;
     Ok(p)
+}
+
+/// Bake parameters from a key rate and spring overrides (None: defaults),
+/// for the calls that take only those two.
+pub fn rate_and_spring(
+    py: Python<'_>,
+    rate: Option<f32>,
+    spring: Option<&Bound<'_, PyDict>>,
+) -> PyResult<BakeParams> {
+    let kw = PyDict::new(py);
+    kw.set_item("rate", rate)?;
+    kw.set_item("spring", spring)?;
+    bake_params(Some(&kw))
 }
 
 /// One clip baked through one chain: keys and how they were obtained.
@@ -307,31 +276,16 @@ fn tracks_to_py<'py>(
 /// last joint taken as the end helper). `loops` maps clip names to 'auto',
 /// 'loop', 'once' (or a bool); `spring` overrides spring parameters.
 #[pyfunction]
-#[pyo3(signature = (model, rig=None, clips=None, *, chains=None, rate=None, loops=None, default_loop=None, state_tolerance_deg=None, max_warmup_passes=None, max_settle=None, spring=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (model, rig=None, clips=None, *, chains=None, **params))]
 fn bake(
     py: Python<'_>,
     model: ModelOrCharacter<'_>,
     rig: Option<&PyRig>,
     clips: Option<Vec<String>>,
     chains: Option<Vec<Vec<String>>>,
-    rate: Option<f32>,
-    loops: Option<&Bound<'_, PyDict>>,
-    default_loop: Option<&Bound<'_, PyAny>>,
-    state_tolerance_deg: Option<f32>,
-    max_warmup_passes: Option<u32>,
-    max_settle: Option<f32>,
-    spring: Option<&Bound<'_, PyDict>>,
+    params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyBake> {
-    let params = bake_params(
-        rate,
-        loops,
-        default_loop,
-        state_tolerance_deg,
-        max_warmup_passes,
-        max_settle,
-        spring,
-    )?;
+    let params = bake_params(params)?;
     let (m, character) = model.resolve()?;
     let given = rig.map(|r| r.inner.clone());
     let (m2, r2) = (m.clone(), given.clone());
@@ -361,25 +315,20 @@ fn bake(
 /// key per clip frame. `loop` is 'auto' (first and last pose equal), 'loop',
 /// 'once' or a bool. What the Blender add-on bakes actions with.
 #[pyfunction]
-#[pyo3(signature = (rig, clip, chain=None, *, r#loop=None, state_tolerance_deg=None, max_warmup_passes=None, max_settle=None, spring=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (rig, clip, chain=None, *, r#loop=None, **params))]
 fn bake_clip(
     py: Python<'_>,
     rig: &PyRig,
     clip: &PyClip,
     chain: Option<&Bound<'_, PyAny>>,
     r#loop: Option<&Bound<'_, PyAny>>,
-    state_tolerance_deg: Option<f32>,
-    max_warmup_passes: Option<u32>,
-    max_settle: Option<f32>,
-    spring: Option<&Bound<'_, PyDict>>,
+    params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PyBakedClip> {
-    let params =
-        bake_params(None, None, None, state_tolerance_deg, max_warmup_passes, max_settle, spring)?;
-    let mode = match r#loop {
-        Some(v) if !v.is_none() => loop_mode("loop", v)?,
-        _ => LoopMode::Auto,
-    };
+    // One clip at its own keys: the file-wide keywords have nothing to set.
+    let why = "bake_clip keys the clip as sampled; `loop` sets its loop mode";
+    refuse_keywords(params, &["rate", "loops", "default_loop"], why)?;
+    let params = bake_params(params)?;
+    let mode = from_py::<Option<LoopMode>>("loop", r#loop)?.unwrap_or_default();
     let chain = super::spring::chain_from(&rig.inner, chain)?;
     let (r, c) = (rig.inner.clone(), clip.inner.clone());
     let inner = py.core(move || core_bake_clip(&r, &c, &chain, mode, &params))?;

@@ -6,13 +6,14 @@ use glam::Vec3;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::bake::bake_params;
+use super::bake::rate_and_spring;
 use super::convert::*;
 use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
-use super::stretch_mesh::{mesh_dict, motion, rows_list, truth_vertices};
+use super::serde_py::to_py_object;
+use super::stretch_mesh::{mesh_dict, rows_list, truth_vertices};
 use crate::chain::ChainParams;
 use crate::error::CaudalError;
 use crate::measure::ground::{
@@ -24,9 +25,7 @@ use crate::pipeline::StretchHarness;
 use crate::rig::{JointRoles, Rig, RoleOverrides};
 
 fn stats<'py>(py: Python<'py>, s: &StretchStats) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    super::stretch_mesh::stats_into(&d, s)?;
-    Ok(d)
+    Ok(to_py_object(py, s)?.cast_into::<PyDict>()?)
 }
 
 fn joint(rig: &Rig, field: &str, name: Option<String>) -> PyResult<usize> {
@@ -72,16 +71,8 @@ fn edge_stretch<'py>(
             rig_rows(&r, &c, &tail, a, samples)?,
         ))
     })?;
-    let d = PyDict::new(py);
-    d.set_item("tail", stats(py, &rep.tail)?)?;
-    d.set_item("body", stats(py, &rep.body)?)?;
-    d.set_item("collar", stats(py, &rep.collar)?)?;
-    d.set_item("motion", motion(py, &rep.motion)?)?;
-    d.set_item("tail_edges", rep.tail_edges)?;
-    d.set_item("body_edges", rep.body_edges)?;
-    d.set_item("collar_edges", rep.collar_edges)?;
-    d.set_item("frames", rep.frames)?;
-    d.set_item("regions", rows_list(py, &rows, false)?)?;
+    let d = to_py_object(py, &rep)?.cast_into::<PyDict>()?;
+    d.set_item("regions", rows_list(py, &rows.rows, false)?)?;
     Ok(d)
 }
 
@@ -110,7 +101,7 @@ fn stretch_table<'py>(
     ratios: bool,
     truth: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyList>> {
-    let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let params = rate_and_spring(py, rate, spring)?;
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;

@@ -236,7 +236,8 @@ impl PyRig {
         py: Python<'py>,
         overrides: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let ov = parse_overrides(overrides)?;
+        let ov: RoleOverrides =
+            super::serde_py::from_py("overrides.", overrides.map(|o| o.as_any()))?;
         let roles = super::errors::guarded(|| JointRoles::find(&self.inner, &ov))?;
         roles_to_py(py, &self.inner, &roles)
     }
@@ -250,28 +251,6 @@ impl PyRig {
             self.inner.height()
         )
     }
-}
-
-pub fn parse_overrides(overrides: Option<&Bound<'_, PyDict>>) -> PyResult<RoleOverrides> {
-    let mut ov = RoleOverrides::default();
-    let Some(d) = overrides else { return Ok(ov) };
-    for (k, v) in d.iter() {
-        let key: String = k.extract()?;
-        match key.as_str() {
-            "pelvis" => ov.pelvis = Some(v.extract()?),
-            "neck" => ov.neck = Some(v.extract()?),
-            "head" => ov.head = Some(v.extract()?),
-            "spine" => ov.spine = Some(v.extract()?),
-            "thigh_l" => ov.thighs[0] = Some(v.extract()?),
-            "thigh_r" => ov.thighs[1] = Some(v.extract()?),
-            "shin_l" => ov.shins[0] = Some(v.extract()?),
-            "shin_r" => ov.shins[1] = Some(v.extract()?),
-            other => {
-                return Err(CaudalError::param("overrides", format!("unknown role {other:?} (pelvis, spine, neck, head, thigh_l, thigh_r, shin_l, shin_r)"))).py_err()
-            }
-        }
-    }
-    Ok(ov)
 }
 
 pub fn roles_to_py<'py>(

@@ -11,36 +11,20 @@ use super::errors::Guarded;
 use super::errors::IntoPy;
 use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
+use super::serde_py::{from_py, refuse_keywords};
 use crate::error::CaudalError;
 use crate::gltf_io::TrackPath;
 use crate::rig::Rig;
-use crate::solve::{
-    self, heat_colours, AlignMode, Correspondence, ReportLevel, SolveMode, SolveParams, SolveReport,
-};
+use crate::solve::{self, heat_colours, Correspondence, ReportLevel, SolveParams, SolveReport};
 
 /// Bones named in a report's `worst_bones`.
 const WORST_BONES: usize = 5;
 
-#[allow(clippy::too_many_arguments)]
-fn params(
-    mode: &str,
-    report: &str,
-    constraint_budget: usize,
-    max_sweeps: usize,
-    progress_tolerance: f64,
-    error_floor: Option<f64>,
-    affine_seed: bool,
-) -> PyResult<SolveParams> {
-    let p = SolveParams {
-        mode: SolveMode::parse("mode", mode).py_err()?,
-        report: ReportLevel::parse("report", report).py_err()?,
-        constraint_budget,
-        max_sweeps,
-        progress_tolerance,
-        error_floor,
-        affine_seed,
-        ..SolveParams::default()
-    };
+/// Solve settings from keyword arguments (serde names, defaults from the
+/// core); `transfer_only` names the keywords a surface solve must not take.
+fn params(kwargs: Option<&Bound<'_, PyDict>>, transfer_only: &[&str]) -> PyResult<SolveParams> {
+    refuse_keywords(kwargs, transfer_only, "a surface solve has no source mesh to align")?;
+    let p: SolveParams = from_py("", kwargs.map(|k| k.as_any()))?;
     p.validate().py_err()?;
     Ok(p)
 }
@@ -236,16 +220,37 @@ fn key_times(times: Option<&Bound<'_, PyAny>>, frames: usize) -> PyResult<Option
     times.map(|t| f32_flat(t, "times", &[Some(frames)]).map(|(v, _)| v)).transpose()
 }
 
+/// The solve of `surfaces` (either precision) at `keys` (None: evenly at
+/// `rate`), without the GIL.
+fn solve_at<P>(
+    py: Python<'_>,
+    rig: &Rig,
+    surfaces: Vec<P>,
+    keys: Option<Vec<f32>>,
+    name: String,
+    rate: f32,
+    p: SolveParams,
+) -> PyResult<solve::Solved>
+where
+    P: Send + 'static,
+    [P]: solve::Positions,
+{
+    let r = rig.clone();
+    py.core(move || match keys {
+        Some(t) => solve::solve_keys(&r, &surfaces[..], &name, solve::Keys::Times(&t), &p),
+        None => solve::solve_surface(&r, &surfaces[..], &name, rate, &p),
+    })
+}
+
 /// Solve `target_rig`'s per-frame bone transforms so that its own skinning
 /// reproduces `surfaces` ([F, N, 3], bind space; float64 stays float64).
-// The text signature spells the defaults out for introspection (stubtest);
-// the values are the named constants of crate::solve::params.
+/// Keywords: the core's `SolveParams` (mode, report, constraint_budget, ...).
+// The text signature spells `name`'s default out for introspection.
 #[pyfunction]
 #[pyo3(
-    text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, times=None, mode='rigid', report='full', constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)"
+    text_signature = "(target_rig, surfaces, *, name='solved', rate=24.0, times=None, **params)"
 )]
-#[pyo3(signature = (target_rig, surfaces, *, name="solved".to_string(), rate=24.0, times=None, mode="rigid".to_string(), report="full".to_string(), constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (target_rig, surfaces, *, name="solved".to_string(), rate=24.0, times=None, **params))]
 fn solve_surface(
     py: Python<'_>,
     target_rig: &PyRig,
@@ -253,86 +258,41 @@ fn solve_surface(
     name: String,
     rate: f32,
     times: Option<&Bound<'_, PyAny>>,
-    mode: String,
-    report: String,
-    constraint_budget: usize,
-    max_sweeps: usize,
-    progress_tolerance: f64,
-    error_floor: Option<f64>,
-    affine_seed: bool,
+    params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PySolved> {
     let rig = target_rig.inner.clone();
     let n = rig.vertex_count();
-    let p = params(
-        &mode,
-        &report,
-        constraint_budget,
-        max_sweeps,
-        progress_tolerance,
-        error_floor,
-        affine_seed,
-    )?;
+    let p = self::params(params, &["alignment", "max_median_gap"])?;
     let level = p.report;
-    let keys = |frames: usize| key_times(times, frames);
     let solved = if is_float64(surfaces)? {
         let (flat, shape) = f64_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
         let surf: Vec<DVec3> = flat.chunks_exact(3).map(|c| DVec3::new(c[0], c[1], c[2])).collect();
-        let t = keys(shape[0])?;
-        let r = rig.clone();
-        py.core(move || match t {
-            Some(t) => solve::solve_keys(&r, &surf[..], &name, solve::Keys::Times(&t), &p),
-            None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
-        })?
+        let keys = key_times(times, shape[0])?;
+        solve_at(py, &rig, surf, keys, name, rate, p)?
     } else {
         let (flat, shape) = f32_flat(surfaces, "surfaces", &[None, Some(n), Some(3)])?;
         let surf: Vec<Vec3> = flat.chunks_exact(3).map(|c| Vec3::new(c[0], c[1], c[2])).collect();
-        let t = keys(shape[0])?;
-        let r = rig.clone();
-        py.core(move || match t {
-            Some(t) => solve::solve_keys(&r, &surf[..], &name, solve::Keys::Times(&t), &p),
-            None => solve::solve_surface(&r, &surf[..], &name, rate, &p),
-        })?
+        let keys = key_times(times, shape[0])?;
+        solve_at(py, &rig, surf, keys, name, rate, p)?
     };
     wrap(py, solved, &rig, level, None)
 }
 
 /// Carry `clip` from `source_rig` onto `target_rig` by solving the surface;
 /// the solved clip keeps the clip's frame times. report["correspondence"]
-/// describes the alignment and the gap between the meshes.
+/// describes the alignment and the gap between the meshes. Keywords: the
+/// core's `SolveParams`, alignment and max_median_gap included.
 #[pyfunction]
-#[pyo3(
-    text_signature = "(source_rig, clip, target_rig, *, mode='rigid', report='full', alignment='auto', max_median_gap=0.01, constraint_budget=5000, max_sweeps=200, progress_tolerance=1e-09, error_floor=None, affine_seed=True)"
-)]
-#[pyo3(signature = (source_rig, clip, target_rig, *, mode="rigid".to_string(), report="full".to_string(), alignment="auto".to_string(), max_median_gap=solve::correspondence::DEFAULT_MAX_MEDIAN_GAP, constraint_budget=solve::params::DEFAULT_CONSTRAINT_BUDGET, max_sweeps=solve::params::DEFAULT_MAX_SWEEPS, progress_tolerance=solve::params::DEFAULT_PROGRESS_TOLERANCE, error_floor=None, affine_seed=true))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (source_rig, clip, target_rig, **params))]
 fn transfer_clip(
     py: Python<'_>,
     source_rig: &PyRig,
     clip: &PyClip,
     target_rig: &PyRig,
-    mode: String,
-    report: String,
-    alignment: String,
-    max_median_gap: f64,
-    constraint_budget: usize,
-    max_sweeps: usize,
-    progress_tolerance: f64,
-    error_floor: Option<f64>,
-    affine_seed: bool,
+    params: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<PySolved> {
     let (src, c, dst) = (source_rig.inner.clone(), clip.inner.clone(), target_rig.inner.clone());
-    let mut p = params(
-        &mode,
-        &report,
-        constraint_budget,
-        max_sweeps,
-        progress_tolerance,
-        error_floor,
-        affine_seed,
-    )?;
-    p.alignment = AlignMode::parse("alignment", &alignment).py_err()?;
-    p.max_median_gap = max_median_gap;
-    p.validate().py_err()?;
+    let p = self::params(params, &[])?;
     let level = p.report;
     let d = dst.clone();
     let t = py.core(move || solve::transfer_clip(&src, &c, &d, &p))?;

@@ -1,119 +1,49 @@
 //! `caudal.stretch_table(..., truth=)`'s whole-mesh view and
 //! `caudal.crouch_stretch` (issue 13): core results into dicts.
 
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-use super::bake::bake_params;
+use super::bake::rate_and_spring;
 use super::convert::*;
 use super::errors::{Guarded, IntoPy};
 use super::gltf::ModelOrCharacter;
+use super::serde_py::to_py_object;
 use crate::chain::ChainParams;
-use crate::measure::stretch::{MeshStretch, RigRows, StretchStats, TailMotion, WorstEdge};
+use crate::measure::stretch::{MeshStretch, RegionRow};
 use crate::pipeline::StretchHarness;
 
-pub(crate) fn stats_into(d: &Bound<'_, PyDict>, s: &StretchStats) -> PyResult<()> {
-    d.set_item("samples", s.samples)?;
-    d.set_item("p95", s.p95)?;
-    d.set_item("p99", s.p99)?;
-    d.set_item("max", s.max)?;
-    d.set_item("min", s.min)?;
-    d.set_item("torn_share", s.torn_share)?;
-    Ok(())
-}
-
-pub(crate) fn motion<'py>(py: Python<'py>, m: &TailMotion) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    d.set_item("amplitude_deg", m.amplitude_deg)?;
-    d.set_item("max_deg", m.max_deg)?;
-    d.set_item("mean_deg", m.mean_deg)?;
-    d.set_item("swing_deg", m.swing_deg)?;
-    Ok(d)
-}
-
-fn worst<'py>(py: Python<'py>, w: &[WorstEdge]) -> PyResult<Bound<'py, PyList>> {
-    let out = PyList::empty(py);
-    for e in w {
-        let d = PyDict::new(py);
-        d.set_item("vertices", (e.vertices.0, e.vertices.1))?;
-        d.set_item("ratio", e.ratio)?;
-        d.set_item("frame", e.frame)?;
-        d.set_item("joint", &e.joint)?;
-        out.append(d)?;
+/// One rig's region rows as a list of dicts; `ratios` adds every sampled
+/// ratio (sorted) to each row, as an array.
+pub(crate) fn rows_list<'py>(
+    py: Python<'py>,
+    rows: &[RegionRow],
+    ratios: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let out = to_py_object(py, rows)?.cast_into::<PyList>()?;
+    if ratios {
+        for (row, d) in rows.iter().zip(out.iter()) {
+            d.set_item("ratios", array(py, row.ratios.clone(), &[row.ratios.len()])?)?;
+        }
     }
     Ok(out)
 }
 
-/// One rig's region rows as a list of dicts.
-pub(crate) fn rows_list<'py>(
-    py: Python<'py>,
-    r: &RigRows,
-    ratios: bool,
-) -> PyResult<Bound<'py, PyList>> {
-    let rows = PyList::empty(py);
-    for row in &r.rows {
-        let x = PyDict::new(py);
-        x.set_item("region", &row.region)?;
-        x.set_item("edges", row.edges)?;
-        stats_into(&x, &row.stats)?;
-        x.set_item("torn_edges", row.torn_edges)?;
-        x.set_item("worst", worst(py, &row.worst)?)?;
-        if ratios {
-            x.set_item("ratios", array(py, row.ratios.clone(), &[row.ratios.len()])?)?;
-        }
-        rows.append(x)?;
-    }
-    Ok(rows)
-}
-
-/// The whole-mesh view as a dict; `ratios` adds every sampled ratio
-/// (sorted) to each row.
+/// The whole-mesh view as a dict (the core's field names; `truth`: whether
+/// the tail rows follow a true tail); `ratios` as in [`rows_list`].
 pub(crate) fn mesh_dict<'py>(
     py: Python<'py>,
     m: &MeshStretch,
     truth: bool,
     ratios: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    let rigs = PyList::empty(py);
-    for r in &m.rigs {
-        let rd = PyDict::new(py);
-        rd.set_item("rig", &r.rig)?;
-        rd.set_item("rows", rows_list(py, r, ratios)?)?;
-        rigs.append(rd)?;
-    }
-    d.set_item("rigs", rigs)?;
-    let t = PyDict::new(py);
-    let tb = &m.torn_by_repair;
-    t.set_item("edges", tb.edges)?;
-    t.set_item("samples", tb.samples)?;
-    let by = PyDict::new(py);
-    for (name, n) in ["tail", "collar", "body"].iter().zip(tb.by_region) {
-        by.set_item(name, n)?;
-    }
-    t.set_item("by_region", by)?;
-    t.set_item("worst", worst(py, &tb.worst)?)?;
-    d.set_item("torn_by_repair", t)?;
-    let b = PyDict::new(py);
-    b.set_item("vertices", m.drift.vertices)?;
-    b.set_item("max", m.drift.max)?;
-    b.set_item("share_h", m.drift.share_h)?;
-    b.set_item("vertex", m.drift.vertex)?;
-    b.set_item("frame", m.drift.frame)?;
-    d.set_item("body_drift", b)?;
-    d.set_item("band_width", m.band_width)?;
-    d.set_item("band_width_share_h", m.band_width_share_h)?;
-    d.set_item("root_radius", m.root_radius)?;
-    d.set_item("seam", m.seam)?;
+    let d = to_py_object(py, m)?.cast_into::<PyDict>()?;
     d.set_item("truth", truth)?;
-    d.set_item("tail_vertices", m.tail_vertices)?;
-    d.set_item("motion", motion(py, &m.motion)?)?;
-    let low = PyDict::new(py);
-    for (name, y) in ["rigid", "rigger", "repaired"].iter().zip(m.tail_lowest) {
-        low.set_item(name, y)?;
+    let rigs = d.get_item("rigs")?.ok_or_else(|| PyKeyError::new_err("rigs"))?;
+    for (r, rd) in m.rigs.iter().zip(rigs.try_iter()?) {
+        rd?.set_item("rows", rows_list(py, &r.rows, ratios)?)?;
     }
-    d.set_item("tail_lowest", low)?;
-    d.set_item("frames", m.frames.clone())?;
     Ok(d)
 }
 
@@ -137,7 +67,7 @@ fn crouch_stretch<'py>(
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let params = bake_params(rate, None, None, None, None, None, spring)?;
+    let params = rate_and_spring(py, rate, spring)?;
     let (m, character) = model.resolve()?;
     let n = m.character(character).py_err()?.rig.vertex_count();
     let truth = truth_vertices(truth, n)?;
@@ -146,9 +76,7 @@ fn crouch_stretch<'py>(
         let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
         h.crouch(truth.as_deref())
     })?;
-    let d = PyDict::new(py);
-    d.set_item("depth", c.depth)?;
-    d.set_item("floor", c.floor)?;
+    let d = to_py_object(py, &c)?.cast_into::<PyDict>()?;
     d.set_item("mesh", mesh_dict(py, &c.mesh, has_truth, ratios)?)?;
     Ok(d)
 }

@@ -30,7 +30,8 @@ use super::closest::TriangleTree;
 use super::horn::fit_rotation;
 
 /// How the rest poses are aligned; see the module docs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum AlignMode {
     /// The identity when the meshes already lie on each other, else the
     /// similarity fit (the default).
@@ -44,22 +45,7 @@ pub enum AlignMode {
 }
 
 impl AlignMode {
-    /// The mode named `s` (`auto`, `similarity`, `bounds`, `none`); an
-    /// unknown name is a parameter error about `field`.
-    pub fn parse(field: &str, s: &str) -> crate::error::Result<AlignMode> {
-        match s {
-            "auto" => Ok(AlignMode::Auto),
-            "similarity" => Ok(AlignMode::Similarity),
-            "bounds" => Ok(AlignMode::Bounds),
-            "none" => Ok(AlignMode::None),
-            _ => Err(crate::error::CaudalError::param(
-                field,
-                format!("unknown alignment {s:?} (expected \"auto\", \"similarity\", \"bounds\" or \"none\")"),
-            )),
-        }
-    }
-
-    /// The name [`AlignMode::parse`] reads.
+    /// The name a caller gives (serde's name for the mode).
     pub fn name(&self) -> &'static str {
         match self {
             AlignMode::Auto => "auto",

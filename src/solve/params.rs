@@ -2,11 +2,14 @@
 
 use super::align::AlignMode;
 use super::correspondence::DEFAULT_MAX_MEDIAN_GAP;
+use serde::{Deserialize, Serialize};
+
 use crate::error::{CaudalError, Result};
 use crate::limits::check_count;
 
 /// How much of a report the solve computes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ReportLevel {
     /// No quality measure at all: the call costs the solve.
     None,
@@ -18,21 +21,7 @@ pub enum ReportLevel {
 }
 
 impl ReportLevel {
-    /// The level named `s` (`none`, `summary`, `full`); an unknown name is a
-    /// parameter error about `field`.
-    pub fn parse(field: &str, s: &str) -> Result<ReportLevel> {
-        match s {
-            "none" => Ok(ReportLevel::None),
-            "summary" => Ok(ReportLevel::Summary),
-            "full" => Ok(ReportLevel::Full),
-            _ => Err(CaudalError::param(
-                field,
-                format!("unknown report {s:?} (expected \"none\", \"summary\" or \"full\")"),
-            )),
-        }
-    }
-
-    /// The name [`ReportLevel::parse`] reads.
+    /// The name a caller gives (serde's name for the level).
     pub fn name(&self) -> &'static str {
         match self {
             ReportLevel::None => "none",
@@ -43,7 +32,8 @@ impl ReportLevel {
 }
 
 /// What each bone may do per frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum SolveMode {
     /// Rotation and translation per bone, as in article 001: joints may
     /// translate, so bone lengths are not preserved (SPEC X7).
@@ -55,20 +45,7 @@ pub enum SolveMode {
 }
 
 impl SolveMode {
-    /// The mode named `s` (`rigid`, `rotation_only`); an unknown name is a
-    /// parameter error about `field`.
-    pub fn parse(field: &str, s: &str) -> Result<SolveMode> {
-        match s {
-            "rigid" => Ok(SolveMode::Rigid),
-            "rotation_only" => Ok(SolveMode::RotationOnly),
-            _ => Err(CaudalError::param(
-                field,
-                format!("unknown mode {s:?} (expected \"rigid\" or \"rotation_only\")"),
-            )),
-        }
-    }
-
-    /// The name [`SolveMode::parse`] reads.
+    /// The name a caller gives (serde's name for the mode).
     pub fn name(&self) -> &'static str {
         match self {
             SolveMode::Rigid => "rigid",
@@ -145,8 +122,10 @@ pub const DEFAULT_STRETCH_SLACK: f64 = 0.01;
 pub const HEAT_RED_AT: f32 = 0.03;
 
 /// Settings of a surface solve or a transfer; [`Default`] gives the
-/// documented defaults above.
-#[derive(Clone, Debug, PartialEq)]
+/// documented defaults above. Serde names are the Python keywords; a
+/// missing one takes its default, an unknown one is refused.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SolveParams {
     /// What each bone may do per frame.
     pub mode: SolveMode,
@@ -167,6 +146,7 @@ pub struct SolveParams {
     /// previous frame's answer and the closed-form affine least-squares
     /// answer projected onto rigid motions. With `false` every frame is
     /// warm-started from the previous one only, as in the article.
+    #[serde(deserialize_with = "crate::error::bool_only")]
     pub affine_seed: bool,
     /// See [`DEFAULT_SEED_RIDGE`].
     pub seed_ridge: f64,

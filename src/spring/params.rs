@@ -130,7 +130,7 @@ pub struct SpringParams {
     /// Keep every particle below the root behind the forward-facing plane
     /// through the tail root (so the tail never swings between the legs;
     /// above the root lies the back, where a curled tail may rest).
-    #[serde(deserialize_with = "bool_only")]
+    #[serde(deserialize_with = "crate::error::bool_only")]
     pub forward_plane: bool,
     /// Bend coupling rate `k`, 1/s; 0 disables coupling.
     pub coupling_rate: f32,
@@ -140,7 +140,7 @@ pub struct SpringParams {
     /// chain too short for its skin's thickness; 0 = off.
     pub bend_capacity: f32,
     /// Ground contact on or off.
-    #[serde(deserialize_with = "bool_only")]
+    #[serde(deserialize_with = "crate::error::bool_only")]
     pub ground: bool,
     /// Floor height `g0`, metres (see [`Units`]); world Y.
     pub floor_height: f32,
@@ -334,20 +334,4 @@ mod xyz {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec3, D::Error> {
         Ok(Vec3::from_array(<[f32; 3]>::deserialize(d)?))
     }
-}
-
-/// A switch from a boolean only: a format that reads any value as a truth
-/// (Python's `bool("off")` is true) must not turn a typo into "on".
-fn bool_only<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<bool, D::Error> {
-    struct Switch;
-    impl serde::de::Visitor<'_> for Switch {
-        type Value = bool;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("True or False")
-        }
-        fn visit_bool<E: serde::de::Error>(self, v: bool) -> std::result::Result<bool, E> {
-            Ok(v)
-        }
-    }
-    d.deserialize_any(Switch)
 }

@@ -21,8 +21,22 @@ from caudal.cli.batch_progress import BatchProgress
 from caudal.cli.options import add_repair_options
 
 
+def batch_options(split: int) -> list[tuple[str, dict[str, Any]]]:
+    """The options of ``caudal batch`` beside the repair options: the
+    report, the engine, resuming and the summary's form."""
+    workers = os.cpu_count() or 1
+    return [
+        ("--samples", {"type": int, "default": 24, "help": "evenly spaced times per clip of the stretch report (default 24; 0: no report)"}),
+        ("--workers", {"type": int, "default": workers, "help": "processes (local) or CPUs of a local Ray (default: every core)"}),
+        ("--engine", {"choices": ["local", "ray"], "default": "local", "help": "local: a process pool (default); ray: one Ray task per file (pip install 'caudal[ray]')"}),
+        ("--address", {"help": "with --engine ray: an existing Ray cluster (e.g. ray://head:10001, or auto)"}),
+        ("--character-tasks-above", {"type": int, "default": split, "metavar": "VERTICES", "help": f"with --engine ray: a file with several characters and more vertices than this gets a task per character (default {split:,})"}),
+        ("--resume", {"action": "store_true", "help": "skip files whose output exists for the same input bytes and settings"}),
+        ("--json", {"action": "store_true", "help": "print the summary as JSON (progress still goes to stderr)"}),
+    ]  # fmt: skip
+
+
 def add_parser(sub: Any) -> None:
-    split = pipeline.run.CHARACTER_TASKS_ABOVE
     p = sub.add_parser(
         "batch",
         help="repair many files (folders, manifests) into one folder, with a summary; a process pool or Ray",
@@ -40,45 +54,8 @@ def add_parser(sub: Any) -> None:
     )
     p.add_argument("-o", "--out", required=True, metavar="OUTDIR", help="output folder")
     add_repair_options(p)
-    p.add_argument(
-        "--samples",
-        type=int,
-        default=24,
-        help="evenly spaced times per clip of the stretch report (default 24; 0: no report)",
-    )
-    p.add_argument(
-        "--workers",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="processes (local) or CPUs of a local Ray (default: every core)",
-    )
-    p.add_argument(
-        "--engine",
-        choices=["local", "ray"],
-        default="local",
-        help="local: a process pool (default); ray: one Ray task per file (pip install 'caudal[ray]')",
-    )
-    p.add_argument(
-        "--address",
-        help="with --engine ray: an existing Ray cluster (e.g. ray://head:10001, or auto)",
-    )
-    p.add_argument(
-        "--character-tasks-above",
-        type=int,
-        default=split,
-        metavar="VERTICES",
-        help=f"with --engine ray: a file with several characters and more vertices than this gets a task per character (default {split:,})",
-    )
-    p.add_argument(
-        "--resume",
-        action="store_true",
-        help="skip files whose output exists for the same input bytes and settings",
-    )
-    p.add_argument(
-        "--json",
-        action="store_true",
-        help="print the summary as JSON (progress still goes to stderr)",
-    )
+    for flag, options in batch_options(pipeline.run.CHARACTER_TASKS_ABOVE):
+        p.add_argument(flag, **options)
     p.set_defaults(run=run, usage_error=p.error)
 
 

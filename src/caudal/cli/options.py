@@ -1,10 +1,17 @@
-"""The repair options ``caudal tail`` and ``caudal batch`` share: what to grow
-and how to bake it. ``caudal.pipeline.RepairSettings.from_args`` reads them
+"""The options several commands share: the output file (``tail``, ``solve``)
+and the repair options (``tail``, ``batch``): what to grow and how to bake it. ``caudal.pipeline.RepairSettings.from_args`` reads them
 back, so one list here keeps the two commands' flags the same."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from caudal.cli.paths import gltf_output
+
+
+def add_output(p: Any, help: str) -> None:
+    """The required ``-o/--out`` option: a .glb or .gltf path to write."""
+    p.add_argument("-o", "--out", required=True, type=gltf_output, help=help)
 
 
 def add_repair_options(p: Any) -> None:

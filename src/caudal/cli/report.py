@@ -297,7 +297,8 @@ def run(args: argparse.Namespace) -> int:
         (entry,) = caudal.stretch_table(
             ch, [name], samples=args.samples, ratios=bool(args.plot), truth=truth
         )
-        return entry
+        # The report adds its own keys (errors, crouch rows) to the entries.
+        return dict(entry)
 
     tables = each(
         "measuring", [(ch, n) for ch in chars for n in names], table, name=lambda unit: unit[1]

@@ -12,10 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import caudal
-from caudal.cli.paths import gltf_output
+from caudal.cli.options import add_output
 
 # A transfer below this quality gets a warning: the article's best
 # commercial auto-riggers carried 92-94% of a walk onto their own rigs, the
@@ -23,67 +24,36 @@ from caudal.cli.paths import gltf_output
 WARN_BELOW = 0.95
 
 
+def solve_options() -> list[tuple[str, dict[str, Any]]]:
+    """What to name the clip, how to solve and align, which characters, what
+    to print."""
+    return [
+        ("--name", {"default": None, "help": "animation name to write (default: the clip's name)"}),
+        ("--replace", {"action": "store_true", "help": "replace an animation of that name already in TARGET"}),
+        ("--mode", {"choices": ["rigid", "rotation_only"], "default": "rigid", "help": "rotation_only keeps bone lengths"}),
+        ("--rate", {"type": float, "default": None, "help": "key the solved clip evenly at this rate (frames/s) instead of at the source's key times"}),
+        ("--budget", {"type": int, "default": 5000, "help": "constraint vertices (0 = all)"}),
+        ("--alignment", {"choices": ["auto", "similarity", "bounds", "none"], "default": "auto", "help": "how the rest poses are aligned"}),
+        ("--warn-below", {"type": float, "default": WARN_BELOW, "help": f"warn when the transfer quality is below this (default {WARN_BELOW})"}),
+        ("--source-character", {"type": int, "default": None, "help": "character of SOURCE whose clip is carried (needed when it has several)"}),
+        ("--target-character", {"type": int, "default": None, "help": "character of TARGET to animate (needed when it has several)"}),
+        ("--report", {"default": None, "help": "write the quality report as JSON here"}),
+        ("--json", {"action": "store_true", "help": "machine-readable output"}),
+    ]  # fmt: skip
+
+
 def add_parser(sub: Any) -> None:
     p = sub.add_parser("solve", help="carry a clip onto another rig by solving the surface")
     p.add_argument("source", help="file with the artist rig and clip (.glb/.gltf)")
     p.add_argument("--clip", required=True, help="animation name in SOURCE")
     p.add_argument("target", help="file with the rig to animate (.glb/.gltf)")
-    p.add_argument(
-        "-o",
-        "--out",
-        required=True,
-        type=gltf_output,
-        help="output file: TARGET with the solved clip added",
-    )
-    p.add_argument(
-        "--name", default=None, help="animation name to write (default: the clip's name)"
-    )
-    p.add_argument(
-        "--replace", action="store_true", help="replace an animation of that name already in TARGET"
-    )
-    p.add_argument(
-        "--mode",
-        choices=["rigid", "rotation_only"],
-        default="rigid",
-        help="rotation_only keeps bone lengths",
-    )
-    p.add_argument(
-        "--rate",
-        type=float,
-        default=None,
-        help="key the solved clip evenly at this rate (frames/s) instead of at the source's key times",
-    )
-    p.add_argument("--budget", type=int, default=5000, help="constraint vertices (0 = all)")
-    p.add_argument(
-        "--alignment",
-        choices=["auto", "similarity", "bounds", "none"],
-        default="auto",
-        help="how the rest poses are aligned",
-    )
-    p.add_argument(
-        "--warn-below",
-        type=float,
-        default=WARN_BELOW,
-        help=f"warn when the transfer quality is below this (default {WARN_BELOW})",
-    )
-    p.add_argument(
-        "--source-character",
-        type=int,
-        default=None,
-        help="character of SOURCE whose clip is carried (needed when it has several)",
-    )
-    p.add_argument(
-        "--target-character",
-        type=int,
-        default=None,
-        help="character of TARGET to animate (needed when it has several)",
-    )
-    p.add_argument("--report", default=None, help="write the quality report as JSON here")
-    p.add_argument("--json", action="store_true", help="machine-readable output")
+    add_output(p, "output file: TARGET with the solved clip added")
+    for flag, options in solve_options():
+        p.add_argument(flag, **options)
     p.set_defaults(run=run)
 
 
-def summary(report: dict[str, Any]) -> dict[str, Any]:
+def summary(report: Mapping[str, Any]) -> dict[str, Any]:
     """The report without its per-vertex arrays (those stay in Python)."""
     drop = ("errors", "colours", "correspondence")
     keep = {k: v for k, v in report.items() if k not in drop}
@@ -97,7 +67,7 @@ def summary(report: dict[str, Any]) -> dict[str, Any]:
     return keep
 
 
-def warnings(report: dict[str, Any], warn_below: float, mode: str) -> list[str]:
+def warnings(report: Mapping[str, Any], warn_below: float, mode: str) -> list[str]:
     """What a user should hear about a transfer, in their words."""
     out = []
     if report["quality"] < warn_below:

@@ -12,8 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 import caudal
-from caudal.cli.options import add_repair_options
-from caudal.cli.paths import gltf_output
+from caudal.cli.options import add_output, add_repair_options
 from caudal.cli.progress import each, working
 
 SHAPE_RATIO_CAP = 1e3
@@ -27,13 +26,7 @@ def add_parser(sub: Any) -> None:
         "tail", help="grow Tail_* bone chains for tails the rigger left without bones"
     )
     p.add_argument("input", help="rigged .glb/.gltf")
-    p.add_argument(
-        "-o",
-        "--out",
-        required=True,
-        type=gltf_output,
-        help="output .glb or .gltf (the extension picks the format)",
-    )
+    add_output(p, "output .glb or .gltf (the extension picks the format)")
     add_repair_options(p)
     p.add_argument(
         "--report", help="write the report (every part found, with its tests and decision) as JSON"
@@ -42,7 +35,7 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(run=run, usage_error=p.error)
 
 
-def report_json(report: dict[str, Any]) -> dict[str, Any]:
+def report_json(report: Mapping[str, Any]) -> dict[str, Any]:
     """The report without the per-part vertex arrays."""
     parts = [{k: v for k, v in part.items() if k != "vertices"} for part in report["parts"]]
     return {**report, "parts": parts}
@@ -141,7 +134,7 @@ def repair(
         if merged is not None:
             report["merged_fingers"] = [{"finger": f, "hand": h} for f, h in merged]
         reserved += rig.joint_names[before.joint_count :]
-        out.append((ch, rig, report))
+        out.append((ch, rig, cast(dict[str, Any], report)))
     return out
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 import caudal
 from caudal.cli.tail import as_spring, repair, report_json
+from caudal.dicts import StretchTableEntry
 from caudal.pipeline.inputs import Job
 from caudal.pipeline.settings import RepairSettings
 
@@ -158,7 +159,7 @@ def character_work(
         )
         tracks = bake.tracks()
         baked = [c.summary() for c in bake.clips]
-    stretch: list[dict[str, Any]] = []
+    stretch: list[StretchTableEntry] = []
     if settings.samples > 0 and has_chain and names:
         stretch = caudal.stretch_table(
             ch, names, samples=settings.samples, spring=as_spring(settings.spring)

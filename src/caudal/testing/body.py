@@ -11,15 +11,7 @@ import numpy.typing as npt
 
 import caudal
 from caudal.pipeline.settings import RepairSettings
-from caudal.testing.subject import (
-    DEFAULT_SAMPLES,
-    ClipLike,
-    ModelLike,
-    clip_name,
-    clip_pair,
-    compared,
-    heaviest_joint,
-)
+from caudal.testing import subject
 
 WEIGHT_TOLERANCE = 1e-6
 """Weights equal within this are unchanged (the file stores float32)."""
@@ -53,25 +45,25 @@ def _influences(rig: caudal.Rig, k: int) -> tuple[npt.NDArray[np.int64], npt.NDA
 
 
 def assert_body_unchanged(
-    model: ModelLike,
-    clip: ClipLike,
+    model: subject.ModelLike,
+    clip: subject.ClipLike,
     *,
     within: float = 0.002,
-    samples: int = DEFAULT_SAMPLES,
+    samples: int = subject.DEFAULT_SAMPLES,
     settings: RepairSettings | None = None,
-    repaired: ModelLike | None = None,
+    repaired: subject.ModelLike | None = None,
     character: int | None = None,
 ) -> None:
     """Fails when a vertex the repair did not reweight moves, at one of
     ``samples`` evenly spaced times of ``clip``, more than ``within`` times
     the character's height from where the delivered file puts it."""
     __tracebackhide__ = True
-    name = clip_name(clip)
-    for where, before, after in compared(model, settings, repaired, character):
+    name = subject.clip_name(clip)
+    for where, before, after in subject.compared(model, settings, repaired, character):
         body = np.flatnonzero(untouched(before.rig, after.rig))
         if len(body) == 0:
             continue
-        clip_before, clip_after, frames = clip_pair(before, after, name, samples)
+        clip_before, clip_after, frames = subject.clip_pair(before, after, name, samples)
         moved = np.linalg.norm(
             caudal.skin(after.rig, clip_after, frames)[:, body]
             - caudal.skin(before.rig, clip_before, frames)[:, body],
@@ -83,6 +75,6 @@ def assert_body_unchanged(
             v = int(body[k])
             raise AssertionError(
                 f"{where}, clip {name!r}: body vertex {v} (weighted most to "
-                f"{heaviest_joint(before.rig, v)}) moved {100 * worst:.3f}% of the height at t={float(clip_after.times[frames[s]]):.3f} s "
+                f"{subject.heaviest_joint(before.rig, v)}) moved {100 * worst:.3f}% of the height at t={float(clip_after.times[frames[s]]):.3f} s "
                 f"against the bound {100 * within:.3f}%; {len(body):,} vertices checked (those the repair did not reweight)"
             )

@@ -96,18 +96,27 @@ def assert_tail_found(
         recall = len(hit) / len(expected)
         precision = len(hit) / len(found) if len(found) else 0.0
         if recall < min_recall:
-            missed = np.setdiff1d(expected, found)
-            worst = int(missed[np.argmin(share[missed])])
-            raise AssertionError(
-                f"{where}: the tail chains own {len(hit)} of {len(expected)} true tail vertices: recall {recall:.3f} "
-                f"against at least {min_recall}; worst missed: vertex {worst} ({100 * float(share[worst]):.0f}% chain weight, "
-                f"weighted most to {heaviest_joint(ch.rig, worst)}); precision {precision:.3f}"
+            worst = extreme(np.setdiff1d(expected, found), share, np.argmin)
+            problem = (
+                f"the tail chains own {len(hit)} of {len(expected)} true tail vertices: recall {recall:.3f} "
+                f"against at least {min_recall}; worst missed: {described(ch.rig, share, worst)}; precision {precision:.3f}"
             )
-        if min_precision is not None and precision < min_precision:
-            extra = np.setdiff1d(found, expected)
-            worst = int(extra[np.argmax(share[extra])])
-            raise AssertionError(
-                f"{where}: of {len(found)} vertices the tail chains own, {len(hit)} are tail: precision {precision:.3f} "
-                f"against at least {min_precision}; worst: vertex {worst} ({100 * float(share[worst]):.0f}% chain weight) "
-                f"is not tail; recall {recall:.3f}"
+        elif min_precision is not None and precision < min_precision:
+            worst = extreme(np.setdiff1d(found, expected), share, np.argmax)
+            problem = (
+                f"of {len(found)} vertices the tail chains own, {len(hit)} are tail: precision {precision:.3f} "
+                f"against at least {min_precision}; worst: {described(ch.rig, share, worst)} is not tail; recall {recall:.3f}"
             )
+        else:
+            continue
+        raise AssertionError(f"{where}: {problem}")
+
+
+def extreme(vertices: npt.NDArray[np.intp], share: npt.NDArray[np.floating[Any]], pick: Any) -> int:
+    """The vertex of ``vertices`` whose chain ``share`` ``pick`` (argmin or argmax) picks."""
+    return int(vertices[pick(share[vertices])])
+
+
+def described(rig: caudal.Rig, share: npt.NDArray[np.floating[Any]], v: int) -> str:
+    """A vertex for a failure message: its chain weight and heaviest joint."""
+    return f"vertex {v} ({100 * float(share[v]):.0f}% chain weight, weighted most to {heaviest_joint(rig, v)})"

@@ -13,6 +13,7 @@
 
 use glam::Vec3;
 use rayon::prelude::*;
+use serde::{Serialize, Serializer};
 
 use super::collar::{collar_band, CollarBand, COLLAR_BAND_DIAMETERS};
 use super::motion::{carried_tip, tail_ends, TailMotion};
@@ -104,7 +105,7 @@ pub fn mesh_regions(rig: &Rig, tail: &[u32], anchor: usize) -> Result<MeshRegion
 }
 
 /// One of the worst edges of a row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct WorstEdge {
     /// The edge's two vertices.
     pub vertices: (u32, u32),
@@ -116,25 +117,28 @@ pub struct WorstEdge {
     pub joint: String,
 }
 
-/// One region of one rig.
-#[derive(Clone, Debug, PartialEq)]
+/// One region of one rig. Serialised with the stats' fields inline and
+/// without the ratios (a caller asks for those apart: they are long).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RegionRow {
     /// `tail`, `collar`, `body` or `whole`.
     pub region: String,
     /// Edges in the region.
     pub edges: usize,
     /// Stretch ratios over every edge and sampled time.
+    #[serde(flatten)]
     pub stats: StretchStats,
     /// Edges torn at one sampled time or more.
     pub torn_edges: usize,
     /// The most stretched or squashed edges, worst first.
     pub worst: Vec<WorstEdge>,
     /// Every sampled ratio, sorted (for the plots).
+    #[serde(skip)]
     pub ratios: Vec<f32>,
 }
 
 /// The four rows of one rig.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RigRows {
     /// `rigid`, `rigger` or `repaired`.
     pub rig: String,
@@ -143,13 +147,15 @@ pub struct RigRows {
 }
 
 /// Edges the repaired rig tears where the rigid baseline keeps them.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct TornByRepair {
     /// Distinct edges.
     pub edges: usize,
     /// Edge-time samples.
     pub samples: usize,
-    /// Distinct edges per region (tail, collar, body).
+    /// Distinct edges per region (tail, collar, body; serde: a map of
+    /// the region names).
+    #[serde(serialize_with = "region_map")]
     pub by_region: [usize; 3],
     /// The worst of them on the repaired rig, worst first.
     pub worst: Vec<WorstEdge>,
@@ -157,7 +163,7 @@ pub struct TornByRepair {
 
 /// How far body vertices outside the collar band moved from the rigger's
 /// skinning, over the sampled times.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct BodyDrift {
     /// Body vertices checked.
     pub vertices: usize,
@@ -172,13 +178,14 @@ pub struct BodyDrift {
 }
 
 /// The whole-mesh view of one clip.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize)]
 pub struct MeshStretch {
     /// rigid, rigger, repaired.
     pub rigs: Vec<RigRows>,
     /// Edges the repair tears that the rigid baseline keeps.
     pub torn_by_repair: TornByRepair,
     /// How far the repair moved the body off the rigger's skinning.
+    #[serde(rename = "body_drift")]
     pub drift: BodyDrift,
     /// The collar band's reach on each side, model units.
     pub band_width: f32,
@@ -195,9 +202,20 @@ pub struct MeshStretch {
     /// Lowest point of the measured tail over the sampled times (world up,
     /// Y), for rigid, rigger and repaired: with the floor at 0 it shows
     /// whether the tail reached it (the crouch) and whether it went through.
+    #[serde(serialize_with = "rig_map")]
     pub tail_lowest: [f32; 3],
     /// The clip frames sampled.
     pub frames: Vec<usize>,
+}
+
+/// Per-region counts (tail, collar, body) as a map of the region names.
+fn region_map<S: Serializer>(counts: &[usize; 3], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_map(["tail", "collar", "body"].iter().zip(counts))
+}
+
+/// Per-rig heights (rigid, rigger, repaired) as a map of the rig names.
+fn rig_map<S: Serializer>(heights: &[f32; 3], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_map(["rigid", "rigger", "repaired"].iter().zip(heights))
 }
 
 fn torn(r: f32) -> bool {

@@ -50,7 +50,7 @@ pub(crate) fn carried_tip(posed: &[Vec3], tip: &[u32], anchor_skin: &Mat4) -> Ve
 }
 
 /// The tip angle over the samples, degrees.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
 pub struct TailMotion {
     /// RMS of the angle to the rigid carry pose (SPEC M1's amplitude; a
     /// tail sagging under gravity counts here even if it never moves).

@@ -33,8 +33,9 @@ pub fn check_samples(samples: usize) -> Result<()> {
     Ok(())
 }
 
-/// Edge stretch of one rig on one clip (SPEC M1), with how far its tail moves.
-#[derive(Clone, Debug, PartialEq)]
+/// Edge stretch of one rig on one clip (SPEC M1), with how far its tail
+/// moves. Serialised without the sorted ratios (long; for plots).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct StretchReport {
     /// Edges with both ends on the tail.
     pub tail: StretchStats,
@@ -55,10 +56,13 @@ pub struct StretchReport {
     /// The clip frames sampled.
     pub frames: Vec<usize>,
     /// Every tail ratio, sorted (for plots of the distributions).
+    #[serde(skip)]
     pub tail_ratios: Vec<f32>,
     /// Every body ratio, sorted.
+    #[serde(skip)]
     pub body_ratios: Vec<f32>,
     /// Every collar ratio, sorted.
+    #[serde(skip)]
     pub collar_ratios: Vec<f32>,
 }
 

@@ -17,7 +17,7 @@ pub fn mesh_edges(triangles: &[[u32; 3]], keep: impl Fn(u32) -> bool) -> Vec<(u3
 }
 
 /// Distribution of skinned / bind edge length over all samples.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
 pub struct StretchStats {
     /// Edge-time samples.
     pub samples: usize,

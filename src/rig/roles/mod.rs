@@ -26,6 +26,7 @@ mod structure;
 mod trunk;
 
 use glam::Vec3;
+use serde::{Deserialize, Serialize};
 
 use super::Rig;
 use crate::error::Result;
@@ -64,8 +65,10 @@ pub struct RoleSource {
     pub overruled: Option<String>,
 }
 
-/// User overrides by joint name; unknown names are errors.
-#[derive(Clone, Debug, Default)]
+/// User overrides by joint name; unknown names are errors. Serde names are
+/// the roles of the Python API (`thigh_l`, `shin_r`, ...).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(from = "RoleNames", into = "RoleNames")]
 pub struct RoleOverrides {
     /// The pelvis joint's name.
     pub pelvis: Option<String>,
@@ -79,6 +82,42 @@ pub struct RoleOverrides {
     pub thighs: [Option<String>; 2],
     /// Left, right.
     pub shins: [Option<String>; 2],
+}
+
+/// [`RoleOverrides`] under one name per role, as the Python API spells them.
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+struct RoleNames {
+    pelvis: Option<String>,
+    spine: Option<Vec<String>>,
+    neck: Option<String>,
+    head: Option<String>,
+    thigh_l: Option<String>,
+    thigh_r: Option<String>,
+    shin_l: Option<String>,
+    shin_r: Option<String>,
+}
+
+impl From<RoleNames> for RoleOverrides {
+    fn from(n: RoleNames) -> Self {
+        let RoleNames { pelvis, spine, neck, head, thigh_l, thigh_r, shin_l, shin_r } = n;
+        RoleOverrides {
+            pelvis,
+            spine,
+            neck,
+            head,
+            thighs: [thigh_l, thigh_r],
+            shins: [shin_l, shin_r],
+        }
+    }
+}
+
+impl From<RoleOverrides> for RoleNames {
+    fn from(o: RoleOverrides) -> Self {
+        let ([thigh_l, thigh_r], [shin_l, shin_r]) = (o.thighs, o.shins);
+        let (pelvis, spine, neck, head) = (o.pelvis, o.spine, o.neck, o.head);
+        RoleNames { pelvis, spine, neck, head, thigh_l, thigh_r, shin_l, shin_r }
+    }
 }
 
 /// The roles of a rig's joints, found from the shape of its skeleton and skin.
