@@ -1,6 +1,8 @@
 //! Appendage detection and chain growth (SPEC T1-T10): synthetic creatures
 //! with known answers, and the degraded fixtures in assets/.
 
+#[path = "appendage/anchor.rs"]
+mod anchor;
 #[path = "appendage/checks.rs"]
 mod checks;
 #[path = "appendage/fixtures.rs"]

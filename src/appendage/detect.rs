@@ -3,6 +3,7 @@
 
 use glam::Vec3;
 
+use super::anchor::chain_anchor;
 use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
@@ -552,7 +553,10 @@ impl Surface<'_> {
             }
         }
         self.demote_stub(&mut verdict, part.length);
-        let hangs_from = self.hangs_from(&mut verdict, attachment);
+        let root = tube_root.unwrap_or_else(|| {
+            cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
+        });
+        let hangs_from = self.hangs_from(&mut verdict, attachment, &part, root);
         let vertices = rig_vertices(self.weld, &part.welded);
         let before = bone_distance.mean(&vertices)?;
         let report = PartReport {
@@ -567,9 +571,6 @@ impl Surface<'_> {
             rigger_signature: tail_weights.is_some(),
             ..self.report_of(verdict, &part, &tests, origin, vertices)
         };
-        let root = tube_root.unwrap_or_else(|| {
-            cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
-        });
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
     }
@@ -785,24 +786,38 @@ impl Surface<'_> {
 
     /// The joint the part's chain hangs from. A tail hangs from the pelvis
     /// (where the hind legs meet the trunk) whichever pelvis-region bone is
-    /// nearest where it joins the body.
+    /// nearest where it joins the body, unless the pelvis moves no skin and
+    /// a trunk joint moves the rump skin at the tail's root (see
+    /// [`chain_anchor`]).
     fn hangs_from(
         &self,
         verdict: &mut super::decide::Verdict,
         attachment: Option<usize>,
+        part: &Growing,
+        root: Vec3,
     ) -> Option<usize> {
-        match (verdict.kind, self.roles.pelvis) {
-            (Kind::Tail, Some(p)) => {
-                if attachment != Some(p) {
-                    verdict.reason.push_str(&format!(
-                        "; the chain hangs from the pelvis {}",
-                        self.rig.joint_names()[p]
-                    ));
-                }
-                Some(p)
-            }
-            _ => attachment,
+        if verdict.kind != Kind::Tail {
+            return attachment;
         }
+        let Some(anchor) =
+            chain_anchor(self.rig, self.roles, self.weld, &part.welded, &part.collar, root)
+        else {
+            return attachment;
+        };
+        let names = self.rig.joint_names();
+        let a = anchor.joint;
+        match anchor.instead_of_pelvis {
+            Some(p) => verdict.reason.push_str(&format!(
+                "; the chain hangs from {}, which carries the rump skin where the tail meets \
+                 the body (the pelvis {} moves no skin)",
+                names[a], names[p]
+            )),
+            None if attachment != Some(a) => {
+                verdict.reason.push_str(&format!("; the chain hangs from the pelvis {}", names[a]))
+            }
+            None => {}
+        }
+        Some(a)
     }
 
     /// The report's measured fields for a part (the caller fills in where

@@ -3,6 +3,7 @@
 //! centroid/reach and elongation tests, merging of overlapping shells, and a
 //! report of every part found, rejected ones too.
 
+mod anchor;
 mod attach;
 mod contact;
 mod decide;
@@ -14,6 +15,7 @@ mod rigger_root;
 mod root;
 mod shape;
 
+pub use anchor::{chain_anchor, ChainAnchor, ANCHOR_SKIN_RADII};
 pub use attach::{attachment_joint, joint_regions, Region};
 pub use contact::{root_collar, FAR_CONTACT_SHARE};
 pub use detect::{

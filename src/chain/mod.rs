@@ -28,9 +28,12 @@ use crate::rig::{bone_name, chain_prefix, end_name, Rig};
 use apply::{apply, NewJoint};
 
 /// Detects the appendages of `rig` and fixes them: a bone chain for every
-/// tail (or rigid on the pelvis with [`TailFix::Rigid`]), rigid binding for
-/// carried parts (and broad ones when asked). Returns the new rig and the
-/// report with bone distances before and after.
+/// tail (or rigid on the joint it would hang from with [`TailFix::Rigid`]),
+/// rigid binding for carried parts (and broad ones when asked). A tail
+/// hangs from the joint detection named (the pelvis, or the trunk joint
+/// moving the rump skin when the pelvis moves none:
+/// [`crate::appendage::chain_anchor`]). Returns the new rig and the report
+/// with bone distances before and after.
 pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     params.validate()?;
     let det = detect(rig, &params.detect)?;
@@ -46,15 +49,16 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     tails.sort_by(|&a, &b| det.parts[b].length.total_cmp(&det.parts[a].length).then(a.cmp(&b)));
 
     for &i in &tails {
-        let Some(pelvis) = pelvis else { continue };
+        let Some(anchor) = pelvis.and(report.parts[i].attachment_joint) else { continue };
         let part = &det.parts[i];
         if params.tail_fix == TailFix::Rigid {
             let r = &mut report.parts[i];
             r.decision = Decision::Rigid;
-            r.rigid_joint = Some(rig.joint_names()[pelvis].clone());
-            r.reason.push_str("; tail_fix=rigid: all weight on the pelvis (step one)");
+            let name = &rig.joint_names()[anchor];
+            r.reason.push_str(&format!("; tail_fix=rigid: all weight on {name} (step one)"));
+            r.rigid_joint = Some(name.clone());
             for &v in &r.vertices {
-                rows[v as usize] = Some(vec![(pelvis as u32, 1.0)]);
+                rows[v as usize] = Some(vec![(anchor as u32, 1.0)]);
             }
             continue;
         }
@@ -81,17 +85,17 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
                 || params.reserved_names.iter().any(|r| r == name)
         };
         let prefix = chain_prefix(&taken);
-        let pelvis_bind = rig.bind_world()[pelvis];
+        let anchor_bind = rig.bind_world()[anchor];
         let first = rig.joint_count() + joints.len();
-        let mut bones = vec![pelvis as u32];
+        let mut bones = vec![anchor as u32];
         let mut names = Vec::new();
         for (b, &head) in heads.iter().enumerate() {
             let name = if b < k { bone_name(&prefix, b + 1) } else { end_name(&prefix) };
-            let parent = if b == 0 { pelvis } else { first + b - 1 };
+            let parent = if b == 0 { anchor } else { first + b - 1 };
             joints.push(NewJoint {
                 name: name.clone(),
                 parent,
-                bind_world: chain_bind(&pelvis_bind, head),
+                bind_world: chain_bind(&anchor_bind, head),
             });
             if b < k {
                 bones.push((first + b) as u32);
@@ -104,7 +108,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             .map(|&g| chain_weights(g, part.length, &bones, params.joint_blend))
             .collect();
         let (chain_rows, handed, width) = hand_over(
-            pelvis as u32,
+            anchor as u32,
             &det.weld,
             &det.graph,
             part,
