@@ -35,7 +35,7 @@ class SpringParams(TypedDict, total=False):
     max_substeps: int
     teleport_distance: float
     units_per_metre: float | None
-    forward: npt.ArrayLike
+    forward: npt.ArrayLike | None
     up: npt.ArrayLike
 
 
