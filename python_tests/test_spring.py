@@ -7,6 +7,7 @@ import threading
 
 import numpy as np
 import pytest
+from conftest import asset
 
 import caudal
 
@@ -316,3 +317,23 @@ def test_spring_keywords_are_checked_by_name_and_type():
     p = s.params()
     assert p["carry_deg"] == pytest.approx(40.0) and p["forward"] == [0.0, 0.0, 1.0]
     assert set(p) == set(caudal.SpringParams.__annotations__)
+
+
+def test_a_file_facing_minus_x_below_world_zero_keeps_its_tail_root():
+    """The rabbit faces -X and stands 30% of its height below world 0 (a
+    Rigify export modelled about its centre). Read as facing +Z on a floor at
+    0, its Tail_1 baked 174 degrees from its bind against `spine_36`. The
+    spring now takes the facing from the skeleton and the ground from the
+    body, so the level tail stays within the elastic stop of its bind (the
+    rest arc of a level tail is its bind less its side curve)."""
+    model = caudal.load(asset("rabbit_rigify/rabbit_rigify_notail.glb"))
+    rig = model.rig
+    assert rig.roles()["facing"] == pytest.approx([-1.0, 0.0, 0.0], abs=0.05)
+    baked = caudal.bake(model)
+    clip = baked.clips[0]
+    idx = [baked.rig.joint_names.index(n) for n in clip.bones]
+    bind = baked.rig.rest_rotations[idx]
+    dots = np.abs((clip.rotations * bind[None]).sum(-1))
+    turns = np.degrees(2 * np.arccos(np.clip(dots, 0.0, 1.0))).max(axis=0)
+    stop = caudal.spring_defaults()["stop_deg"]
+    assert (turns < stop).all(), f"largest turn from the bind per link: {turns}"

@@ -245,6 +245,9 @@ fn a_yawed_character_keeps_its_sides() {
             [Some(5), Some(8)],
             "yaw {yaw}: the feet point forward, left = up x forward"
         );
+        let facing = r.facing.expect("the feet give the facing");
+        let turned = Quat::from_rotation_y(yaw) * Vec3::Z;
+        assert!(facing.distance(turned) < 0.05, "yaw {yaw}: facing {facing}, not {turned}");
     }
 }
 

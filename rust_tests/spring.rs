@@ -20,5 +20,7 @@ mod frame_rate;
 mod ground;
 #[path = "spring/mirror.rs"]
 mod mirror;
+#[path = "spring/placement.rs"]
+mod placement;
 #[path = "spring/real_models.rs"]
 mod real_models;

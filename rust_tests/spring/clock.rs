@@ -152,7 +152,7 @@ fn bad_input_is_an_error_naming_the_field() {
         (SpringParams { stop_deg: 0.0, ..metres() }, "stop_deg"),
         (SpringParams { substep_rate: 5.0, ..metres() }, "substep_rate"),
         (SpringParams { units: Units::PerMetre(0.0), ..metres() }, "units_per_metre"),
-        (SpringParams { forward: Vec3::Y, ..metres() }, "forward"),
+        (SpringParams { forward: Some(Vec3::Y), ..metres() }, "forward"),
         (SpringParams { teleport_distance: -1.0, ..metres() }, "teleport_distance"),
     ];
     for (p, field) in bad {

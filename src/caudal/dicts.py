@@ -35,7 +35,7 @@ class SpringParams(TypedDict, total=False):
     max_substeps: int
     teleport_distance: float
     units_per_metre: float | None
-    forward: npt.ArrayLike
+    forward: npt.ArrayLike | None
     up: npt.ArrayLike
 
 
@@ -276,6 +276,7 @@ class Roles(TypedDict):
     sources: list[RoleSource]
     limbs: list[LimbPair]
     trunk: list[str]
+    facing: list[float] | None  # the horizontal axis the skeleton faces, [x, y, z]
 
 
 # --- files (Model) ---

@@ -18,7 +18,7 @@ use crate::measure::stretch::{
     StretchStats, TailMotion, COLLAR_BAND_DIAMETERS,
 };
 use crate::rig::{Clip, Influences, Rig, Trs};
-use crate::spring::{carry_reference, TailChain, TailSpring};
+use crate::spring::{self, carry_reference, TailChain, TailSpring};
 
 /// One line of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -227,18 +227,20 @@ impl<'a> StretchHarness<'a> {
     pub fn crouch(&self, truth: Option<&[u32]>) -> Result<CrouchCheck> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
-        let (up, forward) = (self.bake.spring.up, self.bake.spring.forward);
+        let up = self.bake.spring.up;
+        let forward = spring::body_facing(&self.grown, &self.bake.spring);
         let sampled = crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;
         let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
         let rigid_lowest = lowest_point(&self.rigid, &sampled, tail);
-        let units = TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?
-            .units_per_metre();
+        let own_spring =
+            TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?;
+        let (units, ground) = (own_spring.units_per_metre(), own_spring.ground());
         let spring = &self.bake.spring;
-        let own = (spring.floor_height + spring.clearance) * units;
+        let own = ground + (spring.floor_height + spring.clearance) * units;
         let floor = own.max(rigid_lowest + radius);
-        let raised = self.clone_with_floor(floor / units - spring.clearance);
+        let raised = self.clone_with_floor((floor - ground) / units - spring.clearance);
         let (played, reference, _) = raised.play(&sampled, LoopMode::Once)?;
         let mesh = self.mesh_view(&sampled, &played, &reference, truth, sampled.frame_count())?;
         Ok(CrouchCheck { depth, floor, mesh })

@@ -300,6 +300,7 @@ pub fn roles_to_py<'py>(
     }
     d.set_item("limbs", limbs)?;
     d.set_item("trunk", roles.trunk.iter().map(|&j| names[j].clone()).collect::<Vec<_>>())?;
+    d.set_item("facing", roles.facing.map(|f| f.to_array()))?;
     Ok(d)
 }
 

@@ -58,5 +58,6 @@ pub use coupling::{
     ElasticStop,
 };
 pub use params::*;
+pub use rest::{bind_ground, body_facing};
 pub use simulate::{carry_reference, simulate, TailTrack};
 pub use tail_spring::TailSpring;

@@ -162,9 +162,14 @@ pub struct SpringParams {
     /// Metres to world units; `units_per_metre` for serde (none: [`Units::Auto`]).
     #[serde(rename = "units_per_metre", with = "units_per_metre")]
     pub units: Units,
-    /// The character's facing direction in bind space (glTF: +Z).
-    #[serde(with = "xyz")]
-    pub forward: Vec3,
+    /// The character's facing direction in bind space; `None` (the
+    /// default): the way its skeleton faces (`JointRoles::facing`: pelvis
+    /// to head, or along the hind feet), glTF's +Z when it shows none. A
+    /// file need not face +Z (Rigify exports of the horse, the rabbit and
+    /// the fieldmouse face -X or -Z); taking +Z for them turned the carry's
+    /// and the rest arc's axes by 90° and bent the tail's root 87° at rest.
+    #[serde(with = "opt_xyz")]
+    pub forward: Option<Vec3>,
     /// The character's up direction in bind space (core space: +Y).
     #[serde(with = "xyz")]
     pub up: Vec3,
@@ -192,7 +197,7 @@ impl Default for SpringParams {
             max_substeps: MAX_SUBSTEPS,
             teleport_distance: TELEPORT_DISTANCE_M,
             units: Units::Auto,
-            forward: Vec3::Z,
+            forward: None,
             up: Vec3::Y,
         }
     }
@@ -287,10 +292,16 @@ impl SpringParams {
         if let Units::PerMetre(u) = self.units {
             positive("units_per_metre", u)?;
         }
-        if !self.forward.is_finite() || !self.up.is_finite() {
+        self.check_axes()
+    }
+
+    /// `forward` (when given) and `up`: finite, non-zero, not parallel.
+    fn check_axes(&self) -> Result<()> {
+        let forward = self.forward.unwrap_or(Vec3::Z);
+        if !forward.is_finite() || !self.up.is_finite() {
             return Err(CaudalError::param("forward", "forward and up must be finite vectors"));
         }
-        let (f, u) = (self.forward.normalize_or_zero(), self.up.normalize_or_zero());
+        let (f, u) = (forward.normalize_or_zero(), self.up.normalize_or_zero());
         if f == Vec3::ZERO {
             return Err(CaudalError::param("forward", "must be a non-zero vector"));
         }
@@ -333,5 +344,28 @@ mod xyz {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec3, D::Error> {
         Ok(Vec3::from_array(<[f32; 3]>::deserialize(d)?))
+    }
+}
+
+/// An optional direction: `[x, y, z]` or none.
+mod opt_xyz {
+    use glam::Vec3;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        v: &Option<Vec3>,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        // A slice, as `xyz` writes one (Python reads a list, not a tuple).
+        match v {
+            Some(v) => s.serialize_some(v.to_array().as_slice()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Option<Vec3>, D::Error> {
+        Ok(Option::<[f32; 3]>::deserialize(d)?.map(Vec3::from_array))
     }
 }

@@ -10,6 +10,7 @@ use super::coupling::{coupling_alpha, swing};
 use super::lane_geometry::Blend;
 use super::params::{SpringParams, Units, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
+use crate::rig::roles::{JointRoles, RoleOverrides};
 use crate::rig::{Rig, Trs};
 
 /// Constants of one link (bone `i`, from its head to its tip).
@@ -70,17 +71,77 @@ pub(crate) struct ChainRest {
     /// Units per metre in bind space, and whether it follows the scene scale.
     pub units_per_metre: f32,
     pub units_follow_scale: bool,
+    /// The ground the character stands on, metres of world Y
+    /// ([`bind_ground`] over the units per metre): the floor is this plus
+    /// `floor_height` and the clearance.
+    pub ground: f32,
 }
 
 pub(crate) fn uniform_scale(s: Vec3) -> f32 {
     (s.x.abs() + s.y.abs() + s.z.abs()) / 3.0
 }
 
-/// Body axes from the parameters: forward made orthogonal to up; lateral =
+/// The way the character faces in bind space: `forward` when given, else
+/// the horizontal axis of the file (+Z, -Z, +X or -X) nearest the
+/// skeleton's own facing (`JointRoles::facing`: pelvis to head, or along the
+/// hind feet), else glTF's +Z. A file models its character along one of its
+/// axes; the skeleton says which, but its pelvis-to-head line wanders by a
+/// degree or so on a real rig (the rat's and zebra's heads lie 0.5° off +Z),
+/// which would tilt the rest arc's axes for nothing. A file modelled facing
+/// -X (a Rigify export) read as facing +Z had its tail's own direction
+/// taken for the lateral axis: the rest arc bent the rabbit's tail root 87°
+/// off its bind and the forward plane pushed it sideways. With `up` other
+/// than Y the skeleton is not read (its facing is horizontal in Y-up).
+pub fn body_facing(rig: &Rig, params: &SpringParams) -> Vec3 {
+    if let Some(f) = params.forward {
+        return f;
+    }
+    if params.up.normalize_or_zero() != Vec3::Y {
+        return Vec3::Z;
+    }
+    let facing = JointRoles::find(rig, &RoleOverrides::default()).ok().and_then(|r| r.facing);
+    let Some(f) = facing else { return Vec3::Z };
+    [Vec3::Z, Vec3::NEG_Z, Vec3::X, Vec3::NEG_X]
+        .into_iter()
+        .max_by(|a, b| a.dot(f).total_cmp(&b.dot(f)))
+        .unwrap_or(Vec3::Z)
+}
+
+/// The height (world Y, bind units) of the ground the character stands on
+/// in its file: world 0 (SPEC S8), unless its body's lowest bind-pose skin
+/// point lies more than `sink` below it; then that point plus `sink`. The
+/// body is every vertex the chain does not weight (a long hanging tail
+/// modelled through the floor must not lower the floor it lies on). `sink`
+/// is the clearance the spring keeps the tail's centre line above the
+/// floor: feet modelled sunk into the floor by up to that much (the demo
+/// creature's soles reach 5.6 mm below 0) still stand on world 0, as S8
+/// says. A character modelled about its centre (the Rigify horse,
+/// fieldmouse and rabbit stand 0.3-0.55 H below 0) put the floor through
+/// its own hips, and the floor then folded its tail's root against the body
+/// far past the elastic stop (the rabbit's Tail_1: 174°). Only ever lower
+/// than world 0: a floor below the feet never touches a tail the feet keep
+/// off it; one inside the body folds it.
+pub fn bind_ground(rig: &Rig, chain: &TailChain, sink: f32) -> f32 {
+    let inf = rig.influences();
+    let on_chain = |j: &u32| chain.bones.contains(&(*j as usize)) || chain.end == Some(*j as usize);
+    let lowest = rig
+        .vertices()
+        .iter()
+        .enumerate()
+        .filter(|(v, _)| {
+            let (joints, weights) = inf.of(*v);
+            !joints.iter().zip(weights).any(|(j, w)| *w > 0.0 && on_chain(j))
+        })
+        .map(|(_, p)| p.y)
+        .fold(0.0, f32::min);
+    (lowest + sink).min(0.0)
+}
+
+/// Body axes: `forward` ([`body_facing`]) made orthogonal to up; lateral =
 /// up × forward (+X, the character's left, for glTF's +Y up / +Z forward).
-pub(crate) fn body_axes(params: &SpringParams) -> (Vec3, Vec3, Vec3) {
+pub(crate) fn body_axes(forward: Vec3, params: &SpringParams) -> (Vec3, Vec3, Vec3) {
     let up = params.up.normalize();
-    let forward = (params.forward - params.forward.dot(up) * up).normalize();
+    let forward = (forward - forward.dot(up) * up).normalize();
     (forward, up, up.cross(forward))
 }
 
@@ -118,7 +179,7 @@ pub(crate) fn build(
     let tips = bone_tips(rig, chain, &neutral)?;
     let lengths = anchor_lengths(chain, &neutral, &tips);
     let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
-    let (forward, up, lateral) = body_axes(params);
+    let (forward, up, lateral) = body_axes(body_facing(rig, params), params);
     let (r_bind, authored) = authored_directions(chain, &neutral, &tips, anchor_rot);
 
     // Centred arc (S7): the root direction without its lateral part.
@@ -159,6 +220,7 @@ pub(crate) fn build(
     }
     let (units_per_metre, units_follow_scale) = units_scale(rig, params)?;
     Ok(ChainRest {
+        ground: bind_ground(rig, chain, params.clearance * units_per_metre) / units_per_metre,
         links,
         root_offset: neutral[chain.bones[0]].translation,
         forward_in_anchor: (anchor_rot.inverse() * forward).into(),

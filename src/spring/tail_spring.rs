@@ -51,7 +51,8 @@ pub(crate) fn check_dt(dt: f32) -> Result<()> {
     }
 }
 
-fn rules_of(p: &SpringParams) -> StepRules {
+/// `ground`: metres of world Y the character stands on (`ChainRest::ground`).
+fn rules_of(p: &SpringParams, ground: f32) -> StepRules {
     StepRules {
         dt: 1.0 / p.substep_rate,
         gravity: p.gravity,
@@ -59,7 +60,7 @@ fn rules_of(p: &SpringParams) -> StepRules {
         stop: ElasticStop::new(p.stop_deg.to_radians()),
         forward_plane: p.forward_plane,
         ground: p.ground,
-        floor: p.floor_height + p.clearance,
+        floor: ground + p.floor_height + p.clearance,
         ground_keep: (-p.contact_damping / p.substep_rate).exp(),
     }
 }
@@ -77,7 +78,7 @@ impl TailSpring {
         let bent = SpringParams { stop_deg: params.stop_deg * capacity, ..params.clone() };
         let rest = rest::build(rig, &chain, &bent, capacity)?;
         let n = chain.bones.len();
-        let rules = rules_of(&bent);
+        let rules = rules_of(&bent, rest.ground);
         let mut state = ChainState::new(n);
         for (l, link) in state.locals.iter_mut().zip(&rest.links) {
             *l = link.rest_local;
@@ -293,6 +294,12 @@ impl TailSpring {
             Some(a) => units_now(&self.rest, &a),
             None => self.rest.units_per_metre,
         }
+    }
+    /// The ground the floor stands on (`floor_height` counts from it),
+    /// world units of the bind pose: world 0, or the bind pose's lowest
+    /// skin point when below it (`spring::bind_ground`).
+    pub fn ground(&self) -> f32 {
+        self.rest.ground * self.rest.units_per_metre
     }
     /// How many times a jump of the parent restarted the chain.
     pub fn teleports(&self) -> u64 {

@@ -23,7 +23,7 @@ pub(super) struct Finder<'a> {
     pub junctions: Vec<usize>,
 }
 
-impl Finder<'_> {
+impl<'a> Finder<'a> {
     fn names(&self) -> &[String] {
         self.rig.joint_names()
     }
@@ -231,25 +231,29 @@ impl Finder<'_> {
         })
     }
 
-    /// Thighs and shins the user left open, from the pelvis' hind legs: of
-    /// the leg pairs at the pelvis, the farthest from the head (a rat's four
-    /// legs all hang from `Body`).
+    /// The pelvis' hind legs: of the leg pairs at the pelvis, the farthest
+    /// from the head (a rat's four legs all hang from `Body`).
+    pub fn pelvis_pair(&self, roles: &JointRoles) -> Option<&'a LimbPair> {
+        let s = self.s;
+        let p = roles.pelvis?;
+        let centre = |x: &LimbPair| {
+            x.limbs.iter().flat_map(|l| l.chain.iter().map(|&j| s.heads[j])).sum::<Vec3>()
+        };
+        let away = |x: &LimbPair| {
+            let n = x.limbs.iter().map(|l| l.chain.len()).sum::<usize>().max(1) as f32;
+            roles.head.map_or(0.0, |h| (centre(x) / n).distance(s.heads[h]))
+        };
+        self.pairs
+            .iter()
+            .filter(|x| x.legs && x.junction == p)
+            .max_by(|a, b| away(a).total_cmp(&away(b)))
+    }
+
+    /// Thighs and shins the user left open, from the pelvis' hind legs
+    /// ([`Self::pelvis_pair`]).
     pub fn pelvis_legs(&self, roles: &mut JointRoles) {
         let s = self.s;
-        let pelvis_legs: Option<&LimbPair> = roles.pelvis.and_then(|p| {
-            let centre = |x: &LimbPair| {
-                x.limbs.iter().flat_map(|l| l.chain.iter().map(|&j| s.heads[j])).sum::<Vec3>()
-            };
-            let away = |x: &LimbPair| {
-                let n = x.limbs.iter().map(|l| l.chain.len()).sum::<usize>().max(1) as f32;
-                roles.head.map_or(0.0, |h| (centre(x) / n).distance(s.heads[h]))
-            };
-            self.pairs
-                .iter()
-                .filter(|x| x.legs && x.junction == p)
-                .max_by(|a, b| away(a).total_cmp(&away(b)))
-        });
-        let (Some(p), Some(legs)) = (roles.pelvis, pelvis_legs) else { return };
+        let (Some(p), Some(legs)) = (roles.pelvis, self.pelvis_pair(roles)) else { return };
         let sides = leg_sides(s, self.rig, legs, roles.head, p);
         for (k, limb) in legs.limbs.iter().enumerate() {
             let side = sides.0[k];

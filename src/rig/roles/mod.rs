@@ -147,6 +147,10 @@ pub struct JointRoles {
     pub regions: Vec<Region>,
     /// One entry per role found, with the rule that found it.
     pub sources: Vec<RoleSource>,
+    /// The way the character faces in bind space, horizontal and unit
+    /// (`facing`): from the pelvis to the head, or along the hind feet;
+    /// `None` when the skeleton shows neither.
+    pub facing: Option<Vec3>,
 }
 
 fn side_label(role: &str, side: usize) -> String {
@@ -173,6 +177,8 @@ impl JointRoles {
         finder.named_legs(&mut roles)?;
         finder.trunk(&mut roles)?;
         finder.pelvis_legs(&mut roles);
+        roles.facing =
+            roles.pelvis.and_then(|p| facing(&s, finder.pelvis_pair(&roles), roles.head, p));
         roles.regions = regions::regions(
             &s,
             &pairs,
@@ -248,6 +254,38 @@ fn thigh_and_shin(s: &Structure, chain: &[usize], across: Vec3) -> (usize, Optio
 /// straight down points nowhere).
 pub const FOOT_FACING: f32 = 0.01;
 
+/// The way the character faces, seen from above (unit, Y-up bind space):
+/// from the pelvis to the head when the head lies at least
+/// [`LEG_MIN_DROP`] of the height ahead of it (a quadruped, a dinosaur),
+/// else along the feet of the pelvis' legs (a biped's head sits above its
+/// pelvis): the last bone of each leg and the foot's skin beyond it, when
+/// they point at least [`FOOT_FACING`] of the height away. `None` when
+/// neither says (the caller's convention then decides: glTF's +Z).
+fn facing(
+    s: &Structure,
+    legs: Option<&LimbPair>,
+    head: Option<usize>,
+    pelvis: usize,
+) -> Option<Vec3> {
+    let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
+    let mut facing = head.map(|h| horizontal(s.heads[h] - s.heads[pelvis])).unwrap_or(Vec3::ZERO);
+    if facing.length() < LEG_MIN_DROP * s.height {
+        // Feet point forward: the last bone of each leg and the foot's skin
+        // beyond it, seen from above.
+        facing = Vec3::ZERO;
+        for l in legs.map_or(&[][..], |p| &p.limbs[..]) {
+            if let [.., a, b] = l.chain[..] {
+                facing +=
+                    horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
+            }
+        }
+        if facing.length() < FOOT_FACING * s.height {
+            facing = Vec3::ZERO;
+        }
+    }
+    (facing.length() > 1e-6).then(|| facing.normalize())
+}
+
 /// Which limb of the pair is left: the names where both sides are named
 /// oppositely, else the geometry (left = up x facing, facing from the pelvis
 /// to the head, or along the feet, or glTF's +Z).
@@ -279,23 +317,7 @@ fn leg_sides(
             return ([a, b], RoleRule::Name("side from the joint names".into()));
         }
     }
-    let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
-    let mut facing = head.map(|h| horizontal(s.heads[h] - s.heads[pelvis])).unwrap_or(Vec3::ZERO);
-    if facing.length() < LEG_MIN_DROP * s.height {
-        // Feet point forward: the last bone of each leg and the foot's skin
-        // beyond it, seen from above.
-        facing = Vec3::ZERO;
-        for l in &legs.limbs {
-            if let [.., a, b] = l.chain[..] {
-                facing +=
-                    horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
-            }
-        }
-        if facing.length() < FOOT_FACING * s.height {
-            facing = Vec3::ZERO;
-        }
-    }
-    let facing = if facing.length() > 1e-6 { facing.normalize() } else { Vec3::Z };
+    let facing = facing(s, Some(legs), head, pelvis).unwrap_or(Vec3::Z);
     let left = Vec3::Y.cross(facing);
     let centre =
         |l: &Limb| l.chain.iter().map(|&j| s.heads[j]).sum::<Vec3>() / l.chain.len() as f32;
