@@ -5,6 +5,7 @@
 
 use caudal::appendage::Kind;
 use caudal::chain::{grow_chains, ChainParams, TailFix};
+use caudal::measure::ground::{crouch_clip, crouch_joint};
 use caudal::rig::RoleOverrides;
 use caudal::rig::{skin_matrices, skin_vertices, world_matrices, RigParts};
 use caudal::{JointRoles, Rig};
@@ -135,4 +136,53 @@ fn the_rigify_mouse_hangs_its_chain_from_its_hips_and_the_cat_from_its_pelvis() 
         let parent = out.parents()[first].map(|p| out.joint_names()[p].as_str());
         assert_eq!(parent, Some(anchor), "{glb}: {}", found[0].reason);
     }
+}
+
+/// World heads of every joint at the crouch's first and last frames.
+fn crouch_ends(rig: &Rig, depth: f32) -> (Vec<Vec3>, Vec<Vec3>) {
+    let clip = crouch_clip(rig, depth, 1.5, 30.0, Vec3::Y, Vec3::Z).unwrap();
+    let heads = |f: usize| {
+        world_matrices(rig.parents(), rig.topological_order(), clip.frame(f))
+            .iter()
+            .map(|m| m.w_axis.truncate())
+            .collect::<Vec<_>>()
+    };
+    (heads(0), heads(clip.frame_count() - 1))
+}
+
+#[test]
+fn the_crouch_sinks_the_body_an_unweighted_pelvis_does_not_carry() {
+    // Known answer: lowered by `depth`, the joint carrying the rump, the
+    // spine and the tail's anchor (`DEF_Hips`, beside the legs' unweighted
+    // control) sinks by exactly `depth`, and the ankles stay planted. Before
+    // the crouch lowered the control alone: the thighs sank, `DEF_Hips` by 0.
+    let (rig, _) = control_pelvis();
+    let roles = JointRoles::find(&rig, &RoleOverrides::default()).unwrap();
+    let pelvis = roles.pelvis.unwrap();
+    assert_eq!(rig.joint_names()[crouch_joint(&rig, &roles, pelvis)], "Root");
+    let depth = 0.25 * rig.height();
+    let (first, last) = crouch_ends(&rig, depth);
+    for name in ["DEF_Hips", "Spine", "Torso_Ctrl"] {
+        let j = rig.joint_index(name).unwrap();
+        let sank = first[j].y - last[j].y;
+        assert!((sank - depth).abs() < 1e-4 * rig.height(), "{name} sank {sank}, not {depth}");
+    }
+    for s in roles.shins.iter().flatten() {
+        let ankle = rig.children(*s).next().unwrap();
+        assert!(first[ankle].distance(last[ankle]) < 1e-4, "ankle moved");
+    }
+    // An ordinary skeleton (the spine hangs from the pelvis) sinks its pelvis.
+    let plain = Builder::humanoid().build();
+    let roles = JointRoles::find(&plain, &RoleOverrides::default()).unwrap();
+    let pelvis = roles.pelvis.unwrap();
+    assert_eq!(crouch_joint(&plain, &roles, pelvis), pelvis);
+    // The field mouse: its tail's anchor, `DEF-spine.004`, hangs from the
+    // root beside the unweighted `ORG-spine.005` and now goes down with it.
+    let model = load("fieldmouse_rigify/fieldmouse_rigify_notail.glb");
+    let mouse = model.rig().unwrap();
+    let depth = 0.25 * mouse.height();
+    let (first, last) = crouch_ends(mouse, depth);
+    let j = mouse.joint_index("DEF-spine.004_05").unwrap();
+    let sank = first[j].y - last[j].y;
+    assert!((sank - depth).abs() < 1e-4 * mouse.height(), "DEF-spine.004 sank {sank}, not {depth}");
 }

@@ -29,6 +29,6 @@ mod lift;
 #[path = "ground/support.rs"]
 mod support;
 
-pub use crouch::{crouch_clip, CROUCH_HOLD_SHARE};
+pub use crouch::{crouch_clip, crouch_joint, CROUCH_HOLD_SHARE};
 pub use lift::{body_floor, pelvis_lift, placement_offset, Grounding, LIFT_NOISE_RATIO};
 pub use support::{support_points, GroundParams, SupportPoints, SUPPORT_GRID};

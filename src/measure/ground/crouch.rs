@@ -1,12 +1,14 @@
 //! A generated crouch for the grounding checks (SPEC C: "Ground: crouch"):
-//! the pelvis sinks straight down while two-bone IK keeps both feet planted
-//! where they stand at the bind pose; everything else (a tail included)
-//! keeps its bind local, so a long hanging tail is carried down through the
-//! floor as a grounding pass would see it before the tail solver runs.
+//! the body sinks straight down from its pelvis while two-bone IK keeps both
+//! feet planted where they stand at the bind pose; everything else (a tail
+//! included) keeps its bind local, so a long hanging tail is carried down
+//! through the floor as a grounding pass would see it before the tail solver
+//! runs.
 
 use glam::{Mat4, Quat, Vec3};
 
 use crate::error::{CaudalError, Result};
+use crate::geometry::weighted_joints;
 use crate::rig::{Clip, JointRoles, Rig, RoleOverrides, Trs};
 
 /// Share of the clip spent going down (smoothstep); the rest holds the crouch.
@@ -14,6 +16,38 @@ pub const CROUCH_HOLD_SHARE: f32 = 1.0 / 3.0;
 
 fn rot(m: &Mat4) -> Quat {
     Trs::from_matrix(m).rotation
+}
+
+/// The joint the crouch lowers: the pelvis, or, when some trunk joint that
+/// moves skin does not hang below it, the nearest ancestor of the pelvis
+/// that carries every such joint. On an ordinary skeleton the spine hangs
+/// from the pelvis and this is the pelvis. A Rigify export splits them: its
+/// pelvis role (`ORG-spine.005` on the field mouse, where the legs meet the
+/// trunk) moves no skin, and the deform spine that carries the rump, the
+/// back and the tail's anchor (`DEF-spine.004`...) hangs from the root
+/// beside it; lowering the pelvis alone sank the thighs 25% of H while the
+/// rump and the tail stayed where they were, and the crouch measured skin
+/// torn between them instead of a crouch.
+pub fn crouch_joint(rig: &Rig, roles: &JointRoles, pelvis: usize) -> usize {
+    let parents = rig.parents();
+    let mut above = vec![pelvis];
+    while let Some(p) = parents[*above.last().unwrap_or(&pelvis)] {
+        above.push(p);
+    }
+    let weighted = weighted_joints(rig);
+    let mut highest = 0;
+    for &t in roles.trunk.iter().filter(|&&t| weighted.get(t).copied().unwrap_or(false)) {
+        let mut j = Some(t);
+        // Up from the trunk joint to where it meets the pelvis's line.
+        while let Some(k) = j {
+            if let Some(at) = above.iter().position(|&a| a == k) {
+                highest = highest.max(at);
+                break;
+            }
+            j = parents[k];
+        }
+    }
+    above[highest]
 }
 
 /// Knee position of a two-bone leg from hip `h` to ankle `a` with bone
@@ -27,9 +61,10 @@ fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
 }
 
 /// A crouch of `depth` (world units, along `up`) over `duration` seconds at
-/// `rate` frames per second. Needs the pelvis, both thighs and both shins
-/// (joint roles), and a child of each shin as the ankle; `forward` is the
-/// way the knees bend when a leg is straight at the bind pose.
+/// `rate` frames per second: [`crouch_joint`] (the pelvis on an ordinary
+/// skeleton) sinks. Needs the pelvis, both thighs and both shins (joint
+/// roles), and a child of each shin as the ankle; `forward` is the way the
+/// knees bend when a leg is straight at the bind pose.
 pub fn crouch_clip(
     rig: &Rig,
     depth: f32,
@@ -58,7 +93,7 @@ pub fn crouch_clip(
     let need = |j: Option<usize>, what: &str| {
         j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")))
     };
-    let pelvis = need(roles.pelvis, "pelvis")?;
+    let pelvis = crouch_joint(rig, &roles, need(roles.pelvis, "pelvis")?);
     let mut legs = Vec::new();
     for side in 0..2 {
         let thigh = need(roles.thighs[side], "thigh")?;
