@@ -281,6 +281,56 @@ fn bind_rotations_that_are_not_identity() {
     );
 }
 
+/// A bird's feathers or a pair of wings: two long tubes leaving the back of
+/// the hips in a mirrored pair, each root well off the midline, beside a
+/// tail on the midline. Each is long, on the pelvis and passes every shape
+/// test; only where it leaves the trunk tells it from a tail (issue 12, the
+/// phoenix: two chains on feathers, none on the tail).
+#[test]
+fn a_mirrored_pair_beside_a_midline_tail_gets_no_chain() {
+    let mut b = Builder::humanoid();
+    // Straight back and down, on the midline.
+    let tail = b.add_tube(&tail_path(0.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    let mut wings = Vec::new();
+    for side in [1.0f32, -1.0] {
+        let path = [
+            Vec3::new(0.07 * side, 1.02, -0.06),
+            Vec3::new(0.25 * side, 1.0, -0.3),
+            Vec3::new(0.45 * side, 0.95, -0.55),
+        ];
+        wings.push(b.add_tube(&path, 0.03, 0.015, 30, 10, 1));
+    }
+    b.weight_like_template_rigger(tail.start..wings[1].end);
+    let rig = b.build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 1, "{}", report.to_json());
+    let (precision, recall) = precision_recall(&found[0].vertices, &tail);
+    assert!(precision >= 0.95 && recall >= 0.8, "precision {precision} recall {recall}");
+    for wing in &wings {
+        let part = report
+            .parts
+            .iter()
+            .find(|p| p.vertices.iter().filter(|&&v| wing.contains(&(v as usize))).count() > 20)
+            .unwrap_or_else(|| panic!("no part on the wing: {}", report.to_json()));
+        assert_eq!(part.kind, Kind::Paired, "{}", part.reason);
+        assert_eq!(part.decision, Decision::Untouched);
+    }
+}
+
+/// A lone tube off the midline (a tail swept to one side, an asymmetric
+/// creature) is still a tail: only a mirror twin makes a pair.
+#[test]
+fn a_lone_part_off_the_midline_stays_a_tail() {
+    let mut b = Builder::humanoid();
+    let path =
+        [Vec3::new(0.07, 1.02, -0.06), Vec3::new(0.25, 1.0, -0.3), Vec3::new(0.45, 0.95, -0.55)];
+    let lone = b.add_tube(&path, 0.03, 0.015, 30, 10, 1);
+    b.weight_like_template_rigger(lone.clone());
+    let report = find_appendages(&b.build(), &DetectParams::default()).unwrap();
+    assert_eq!(chains(&report).len(), 1, "{}", report.to_json());
+}
+
 #[test]
 fn two_tails_get_two_chains() {
     let mut b = Builder::humanoid();

@@ -7,6 +7,7 @@
 
 use std::fmt::Write as _;
 
+use caudal::appendage::Decision;
 use caudal::bake::{bake_model, find_chains, tracks, BakeParams};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::gltf_io::{encode, AnimationTrack};
@@ -31,6 +32,13 @@ const FILES: &[&str] = &[
     "two_foxes/two_foxes.glb",
 ];
 
+/// Degraded fixtures that get no chain today, and why: the phoenix's true
+/// tail is a ribbon its hair chains lie along (not found; docs/appendage.md),
+/// and the feathers beside its wing roots, which got two chains before, are
+/// a mirrored pair off the midline. Their digest guards that the file is
+/// written back with nothing grown on it.
+const NO_CHAIN: &[&str] = &["phoenix_bird/phoenix_bird_notail.glb"];
+
 /// How many clips of each file are baked: enough to cover loops and
 /// one-shots on the fixtures, few enough for the suite's time.
 const CLIPS_PER_FILE: usize = 2;
@@ -50,10 +58,10 @@ fn repaired_bytes(rel: &str) -> Vec<u8> {
     let mut rigs: Vec<Rig> = Vec::new();
     let mut all_tracks: Vec<AnimationTrack> = Vec::new();
     for (c, character) in model.characters.iter().enumerate() {
-        let (rig, _) = grow_chains(&character.rig, &ChainParams::default())
+        let (rig, report) = grow_chains(&character.rig, &ChainParams::default())
             .unwrap_or_else(|e| panic!("{rel}: {e}"));
-        let chains = find_chains(&rig).unwrap_or_else(|e| panic!("{rel}: {e}"));
-        if !chains.is_empty() {
+        if report.parts.iter().any(|p| p.decision == Decision::Chain) {
+            let chains = find_chains(&rig).unwrap_or_else(|e| panic!("{rel}: {e}"));
             let names: Vec<String> =
                 model.animations.iter().take(CLIPS_PER_FILE).map(|a| a.name.clone()).collect();
             let bake = bake_model(&model, c, &rig, &chains, Some(&names), &BakeParams::default())
@@ -62,8 +70,9 @@ fn repaired_bytes(rel: &str) -> Vec<u8> {
         }
         rigs.push(rig);
     }
-    // Every file here has a tail: a digest of an unrepaired file guards nothing.
-    assert!(!all_tracks.is_empty(), "{rel}: no chain baked");
+    // Every file here has a tail: a digest of an unrepaired file guards
+    // only that nothing was grown, which is what NO_CHAIN's entries say.
+    assert_eq!(all_tracks.is_empty(), NO_CHAIN.contains(&rel), "{rel}: chains baked or not");
     let refs: Vec<&Rig> = rigs.iter().collect();
     encode(&model, &refs, &all_tracks, false).unwrap_or_else(|e| panic!("{rel}: {e}"))
 }

@@ -8,6 +8,9 @@ use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
 use super::decide::is_long;
+use super::midline::{
+    paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
+};
 use super::params::DetectParams;
 use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
@@ -299,6 +302,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     };
     let comps = surface.components(surface.candidates(far_threshold));
     let groups = merge_shells(&comps, params, height);
+    let paired = surface.paired(&groups, &comps);
 
     let bone_distance = BoneDistance::new(rig);
     // Skin another part owns; body skin left over by peeling may be claimed
@@ -312,7 +316,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let mut parts = Vec::with_capacity(groups.len());
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
-        let (report, part) = surface.part(index, group, &comps, &mut taken, &bone_distance)?;
+        let (report, part) =
+            surface.part(index, group, &comps, paired[index], &mut taken, &bone_distance)?;
         reports.push(report);
         parts.push(part);
     }
@@ -505,6 +510,7 @@ impl Surface<'_> {
         index: usize,
         group: &[usize],
         comps: &[Component],
+        paired: Option<Paired>,
         taken: &mut [bool],
         bone_distance: &BoneDistance,
     ) -> Result<(PartReport, PartGeometry)> {
@@ -529,6 +535,7 @@ impl Surface<'_> {
         );
         let origin = comps[group[0]].origin;
         self.overrule(&mut verdict, origin, &welded);
+        self.demote_paired(&mut verdict, paired);
         let mut part = Growing { welded, collar, geodesic, length };
         let tail = verdict.kind == Kind::Tail;
         let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
@@ -573,6 +580,47 @@ impl Surface<'_> {
         };
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// Per group of merged shells: off the midline with a mirror twin (see
+    /// [`super::midline`]), judged where its far skin meets the body (a
+    /// tail is grown back to its root only once it is judged one); `None`
+    /// everywhere without a mirror plane.
+    fn paired(&self, groups: &[Vec<usize>], comps: &[Component]) -> Vec<Option<Paired>> {
+        let Some(plane) = MirrorPlane::of(self.rig, self.roles) else {
+            return vec![None; groups.len()];
+        };
+        let positions = &self.weld.positions;
+        let roots: Vec<Option<Root>> = groups
+            .iter()
+            .map(|group| {
+                if matches!(comps[group[0]].origin, Origin::Remainder { .. }) {
+                    return None;
+                }
+                let (welded, collar) = merged_shells(group, comps);
+                let centre = cut_centre(self.graph, positions, &welded, &collar);
+                let radius = root_radius(positions, &collar, centre)?;
+                Some(Root { centre, radius })
+            })
+            .collect();
+        paired_off_midline(&plane, &roots)
+    }
+
+    /// A tail-like part off the midline with a mirror twin is one of a
+    /// pair (a wing's feather, an arm): no chain.
+    fn demote_paired(&self, verdict: &mut super::decide::Verdict, paired: Option<Paired>) {
+        let Some(p) = paired else { return };
+        if verdict.kind != Kind::Tail {
+            return;
+        }
+        verdict.kind = Kind::Paired;
+        verdict.decision = Decision::Untouched;
+        verdict.reason = format!(
+            "tail-like, but its root lies {:.2} root radii off the body's mirror plane \
+             (> {MIDLINE_ROOT_RADII}) and part {} leaves the trunk at its mirror image: one of \
+             a pair (wing, arm, feather), not a tail",
+            p.offset_radii, p.twin
+        );
     }
 
     /// A tail shorter than `min_tail_length_ratio` is a stub: no chain.

@@ -8,6 +8,7 @@ mod attach;
 mod contact;
 mod decide;
 mod detect;
+mod midline;
 mod params;
 mod peel;
 mod report;
@@ -21,6 +22,9 @@ pub use contact::{root_collar, FAR_CONTACT_SHARE};
 pub use detect::{
     cut_centre, detect, find_appendages, Detection, PartGeometry, DETACHED_COLLAR_SHARE,
     LENGTH_PERCENTILE,
+};
+pub use midline::{
+    paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII, TWIN_ROOT_RADII,
 };
 pub use params::{
     BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO,

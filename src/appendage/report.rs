@@ -20,6 +20,9 @@ pub enum Kind {
     Broad,
     /// Hangs from an arm or leg joint (sleeve, holster).
     Limb,
+    /// Long on the trunk but one of a mirrored pair off the body's midline
+    /// (wings, arms, their feathers): not a tail (see `midline`).
+    Paired,
     /// Fails the centroid test: far skin of a thick body wrapping a bone.
     Body,
     /// Too few vertices to judge.
