@@ -43,7 +43,7 @@ fn find_appendages<'py>(
 }
 
 /// Finds the appendages and fixes them: a `Tail_1..Tail_K` + `Tail_End`
-/// chain per tail (`rigid=True`: all tail weight on the pelvis instead),
+/// chain per tail (`rigid=True`: all tail weight on the joint it hangs from),
 /// carried parts rigid on their bone, broad parts untouched unless
 /// `broad="rigid"`. Takes `find_appendages`' keywords and growth's own.
 /// `reserved_names`: names new joints must not take (the other characters'

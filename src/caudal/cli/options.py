@@ -20,7 +20,7 @@ def add_repair_options(p: Any) -> None:
     p.add_argument(
         "--rigid",
         action="store_true",
-        help="bind each tail rigidly to the pelvis instead of growing a chain",
+        help="bind each tail rigidly to the joint it hangs from (the pelvis, or the trunk joint carrying the rump when the pelvis carries no skin) instead of growing a chain",
     )
     p.add_argument(
         "--broad",
