@@ -58,6 +58,11 @@ def warnings(report: dict, extra: list[str] | None = None) -> list[str]:
             out.append(
                 f"A broad part ({p.vertex_count} vertices at {p.attachment}, e.g. a cape or skirt) keeps the rigger's weights."
             )
+        if p.kind == "paired":
+            out.append(
+                f"A tail-like part at {p.attachment} has a mirrored twin off the body's midline "
+                f"(wings, ears): left as the rigger weighted it ({p.vertex_count} vertices)."
+            )
         if p.kind == "carried":
             out.append(
                 f"A long part hanging from {p.attachment} now moves rigidly with it ({p.vertex_count} vertices)."

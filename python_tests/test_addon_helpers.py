@@ -139,6 +139,15 @@ def test_card_reads_the_core_report():
     assert card.title(lost) == "0 part(s) found, no chain grown"
 
 
+def test_card_names_the_mirrored_pair_it_left_alone():
+    card = helpers().card
+    report = caudal.find_appendages(caudal.load(asset("phoenix_bird/phoenix_bird_notail.glb")).rig)
+    paired = [r for r in card.rows(report) if r.kind == "paired"]
+    said = [w for w in card.warnings(report) if "mirrored twin" in w]
+    assert len(paired) == 2 and len(said) == 2
+    assert all(r.decision == "untouched" for r in paired)
+
+
 def test_spring_settings_are_the_cores():
     spring_settings = helpers().spring_settings
     core = caudal.spring_defaults()
