@@ -27,18 +27,23 @@ fn edges_are_unique_and_filtered() {
     assert_eq!(sample_frames(49, 24), (0..24).map(|i| 2 * i).collect::<Vec<_>>());
 }
 
+/// The strip's triangles: two per gap between its 11 columns of 2.
+fn strip_triangles() -> Vec<[u32; 3]> {
+    (0..10u32)
+        .flat_map(|c| {
+            let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
+            [[a, d, b], [b, d, e]]
+        })
+        .collect()
+}
+
 /// A strip along +X, 11 columns of 2 (vertex `2c + r`); `joint_of(v)` picks
 /// each vertex's joint (0 the pelvis at the origin, 1 the tail at x = 6).
 pub(crate) fn strip_with(joint_of: impl Fn(u32) -> u32) -> Rig {
     let vertices: Vec<Vec3> =
         (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
     let joint: Vec<u32> = (0..22).map(joint_of).collect();
-    let mut triangles = Vec::new();
-    for c in 0..10u32 {
-        let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
-        triangles.push([a, d, b]);
-        triangles.push([b, d, e]);
-    }
+    let triangles = strip_triangles();
     Rig::new(RigParts {
         vertices,
         triangles,
@@ -152,12 +157,7 @@ fn hanging_tail_beside_its_anchor() -> Rig {
             Vec3::new(5.0, 5.0 - c, r)
         }
     };
-    let mut triangles = Vec::new();
-    for c in 0..10u32 {
-        let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
-        triangles.push([a, d, b]);
-        triangles.push([b, d, e]);
-    }
+    let triangles = strip_triangles();
     Rig::new(RigParts {
         vertices: (0..22).map(at).collect(),
         triangles,
