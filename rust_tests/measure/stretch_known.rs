@@ -1,6 +1,8 @@
 //! Synthetic cases with known answers.
 
-use caudal::measure::stretch::{mesh_edges, sample_frames, stretch_report, StretchStats};
+use caudal::measure::stretch::{
+    mesh_edges, sample_frames, stretch_report, tail_ends, StretchStats,
+};
 use caudal::rig::{Influences, RigParts};
 use caudal::{CaudalError, Clip, Rig, Trs};
 use glam::{Mat4, Vec3};
@@ -25,18 +27,23 @@ fn edges_are_unique_and_filtered() {
     assert_eq!(sample_frames(49, 24), (0..24).map(|i| 2 * i).collect::<Vec<_>>());
 }
 
+/// The strip's triangles: two per gap between its 11 columns of 2.
+fn strip_triangles() -> Vec<[u32; 3]> {
+    (0..10u32)
+        .flat_map(|c| {
+            let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
+            [[a, d, b], [b, d, e]]
+        })
+        .collect()
+}
+
 /// A strip along +X, 11 columns of 2 (vertex `2c + r`); `joint_of(v)` picks
 /// each vertex's joint (0 the pelvis at the origin, 1 the tail at x = 6).
 pub(crate) fn strip_with(joint_of: impl Fn(u32) -> u32) -> Rig {
     let vertices: Vec<Vec3> =
         (0..22).map(|v| Vec3::new((v / 2) as f32, (v % 2) as f32, 0.0)).collect();
     let joint: Vec<u32> = (0..22).map(joint_of).collect();
-    let mut triangles = Vec::new();
-    for c in 0..10u32 {
-        let (a, b, d, e) = (2 * c, 2 * c + 1, 2 * c + 2, 2 * c + 3);
-        triangles.push([a, d, b]);
-        triangles.push([b, d, e]);
-    }
+    let triangles = strip_triangles();
     Rig::new(RigParts {
         vertices,
         triangles,
@@ -135,4 +142,63 @@ fn bad_input_names_the_field() {
     assert!(
         matches!(stretch_report(&rig, &three, &[8], 0, None, 24), Err(CaudalError::Shape { field, .. }) if field == "clip")
     );
+}
+
+/// The zebra's shape: a body strip along +X and a tail hanging straight down
+/// from its end, the anchor joint's head level with the tail's lower half.
+/// Vertex `2c + r`: columns 0..=5 the body at (c, 0, r), columns 6..=10 the
+/// tail at (5, 5 - c, r).
+fn hanging_tail_beside_its_anchor() -> Rig {
+    let at = |v: u32| {
+        let (c, r) = ((v / 2) as f32, (v % 2) as f32);
+        if c <= 5.0 {
+            Vec3::new(c, 0.0, r)
+        } else {
+            Vec3::new(5.0, 5.0 - c, r)
+        }
+    };
+    let triangles = strip_triangles();
+    Rig::new(RigParts {
+        vertices: (0..22).map(at).collect(),
+        triangles,
+        influences: Influences::rigid(&(0..22).map(|v| u32::from(v >= 12)).collect::<Vec<_>>()),
+        joint_names: vec!["Body".into(), "Tail".into()],
+        parents: vec![None, Some(0)],
+        bind_world: Some(vec![
+            Mat4::from_translation(Vec3::new(0.0, -4.0, 0.0)),
+            Mat4::from_translation(Vec3::new(5.0, -1.0, 0.0)),
+        ]),
+        inverse_bind: None,
+        rest_local: None,
+        normalize: false,
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_hanging_tail_is_ordered_from_its_root_seam_not_from_the_anchor() {
+    // Straight-line distance from the anchor's head (0, -4, 0) puts the
+    // tail's lowest rung (column 9, 5.0 away) nearest and its root rung
+    // (column 6, 5.8 away) farthest: root and tip swapped, as on the zebra.
+    // Along the tail from its seam with the body, column 6 is the root and
+    // column 10 the tip.
+    let rig = hanging_tail_beside_its_anchor();
+    let tail: Vec<u32> = (12..22).collect();
+    let ends = tail_ends(&rig, &tail, 0).unwrap();
+    assert_eq!(ends.tip, vec![20, 21]);
+    assert!((ends.root - Vec3::new(5.0, -1.0, 0.5)).length() < 1e-6, "{:?}", ends.root);
+
+    // The tail joint swung 20° about Z at its head on odd frames: the tip
+    // swings about the root by 10° RMS about its mean; the old order
+    // measured between two points of the lower tail.
+    let q = glam::Quat::from_rotation_z(20f32.to_radians());
+    let mut locals = Vec::new();
+    for f in 0..25 {
+        locals.push(Trs::new(Vec3::new(0.0, -4.0, 0.0), glam::Quat::IDENTITY, Vec3::ONE));
+        let turn = if f % 2 == 0 { glam::Quat::IDENTITY } else { q };
+        locals.push(Trs::new(Vec3::new(5.0, 3.0, 0.0), turn, Vec3::ONE));
+    }
+    let clip = Clip::new("t", 24.0, 1.0, 2, locals).unwrap();
+    let r = stretch_report(&rig, &clip, &tail, 0, None, 24).unwrap();
+    assert!((r.motion.swing_deg - 10.0).abs() < 0.5, "{:?}", r.motion);
 }
