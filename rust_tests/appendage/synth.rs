@@ -28,7 +28,7 @@ impl Builder {
         self.names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no joint {name}"))
     }
 
-    fn add_joint(&mut self, name: &str, parent: Option<&str>, head: Vec3) {
+    pub fn add_joint(&mut self, name: &str, parent: Option<&str>, head: Vec3) {
         let p = parent.map(|p| self.joint(p));
         self.names.push(name.into());
         self.parents.push(p);

@@ -488,3 +488,60 @@ fn tail_root_follows_the_riggers_weights() {
     assert!(!ring_empty(&no_pattern, 1) && !ring_complete(&no_pattern, 1));
     assert!(all_legs.len() > no_pattern.len() && no_pattern.len() > kept.len());
 }
+
+/// A stub tail: a short tube off the back of the hips, about as long past
+/// the far cut as it is thick, so neither its covariance nor its tube ratio
+/// calls it long. Its tip stands well off the skeleton, so it is a tail.
+fn with_stub_tail() -> (Builder, Range<usize>) {
+    let mut b = Builder::humanoid();
+    let path =
+        [Vec3::new(0.0, 1.0, -0.06), Vec3::new(0.0, 0.97, -0.15), Vec3::new(0.0, 0.94, -0.24)];
+    let tail = b.add_tube(&path, 0.07, 0.05, 16, 12, 1);
+    b.weight_like_template_rigger(tail.clone());
+    (b, tail)
+}
+
+#[test]
+fn a_stub_tail_on_the_pelvis_gets_a_chain() {
+    let (b, tail) = with_stub_tail();
+    let rig = b.build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    let part = report
+        .parts
+        .iter()
+        .max_by_key(|p| p.vertices.iter().filter(|&&v| tail.contains(&(v as usize))).count())
+        .unwrap();
+    assert!(!part.tests.long, "the stub is not long: {:?}", part.tests);
+    assert_eq!((part.kind, part.decision), (Kind::Tail, Decision::Chain), "{}", part.reason);
+    assert_eq!(part.region, Region::Pelvis);
+    let (precision, recall) = precision_recall(&part.vertices, &tail);
+    assert!(precision >= 0.95 && recall >= 0.8, "precision {precision} recall {recall}");
+    // Without the stub rule the same part is a broad trunk part, untouched
+    // (what detection did before it).
+    let off = DetectParams { min_stub_reach: 1e3, ..Default::default() };
+    let before = find_appendages(&rig, &off).unwrap();
+    assert!(before.parts.iter().all(|p| p.decision != Decision::Chain), "{}", before.to_json());
+    let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 1, "{}", report.to_json());
+    check_chain(&rig, &out, found[0], "Hips");
+}
+
+/// The same stub, but the rigger gave it a bone of its own that the skin
+/// follows, its head just inside the hips (as a bulky or remeshed tail's
+/// first bone can sit): it is rigged, no chain.
+#[test]
+fn a_stub_with_a_bone_of_its_own_is_left_alone() {
+    let (mut b, tail) = with_stub_tail();
+    b.add_joint("TailStub", Some("Hips"), Vec3::new(0.0, 1.0, -0.005));
+    b.weight_to(tail.clone(), "TailStub");
+    let rig = b.build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    assert!(report.parts.iter().all(|p| p.decision != Decision::Chain), "{}", report.to_json());
+    let part = report
+        .parts
+        .iter()
+        .max_by_key(|p| p.vertices.iter().filter(|&&v| tail.contains(&(v as usize))).count())
+        .unwrap();
+    assert!(part.reason.contains("TailStub, a bone of its own"), "{}", part.reason);
+}

@@ -4,6 +4,7 @@
 //! seeds, and one run per failure class on cases with that class imposed.
 //!
 //! The table: `cargo test --test rust_tests corpus_ -- --nocapture`.
+//! Per-case failures: set `CAUDAL_CORPUS_FAILURES=1`.
 //! Slow: `cargo test --release --test rust_tests corpus_slow -- --ignored --nocapture`.
 
 use std::ops::Range;
@@ -61,6 +62,10 @@ fn corpus_cases_are_consistent_and_measured() {
     let cases = generate(CI_SEEDS);
     let (results, problems) = run(cases);
     eprintln!("corpus seeds {CI_SEEDS:?}: today's detection by failure class\n{}", table(&results));
+    // Which case failed which bar, to diagnose a class (the table only counts).
+    if std::env::var_os("CAUDAL_CORPUS_FAILURES").is_some() {
+        print_failures(&results);
+    }
     assert!(problems.is_empty(), "{problems:#?}");
     let mut seen = vec![0usize; FailureClass::ALL.len()];
     for r in &results {

@@ -31,6 +31,7 @@ pub fn decide(
     centroid_ratio: f32,
     elongation: f32,
     tube_ratio: f32,
+    reach_ratio: f32,
 ) -> Verdict {
     let v = |kind, decision, reason: String| Verdict { kind, decision, reason };
     // Few vertices make a claw tip or a stray spike, unless they reach far:
@@ -58,6 +59,18 @@ pub fn decide(
         );
     }
     let long = is_long(params, elongation, tube_ratio);
+    if region == Region::Pelvis && !long && is_stub(params, length_ratio, tube_ratio, reach_ratio) {
+        return v(
+            Kind::Tail,
+            Decision::Chain,
+            format!(
+                "a stub tail on {attachment} (pelvis): not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but its tip stands {reach_ratio:.3} H off the skeleton (>= min_stub_reach {} far thresholds) and {:.2} of its own width (>= min_stub_standoff {})",
+                params.min_stub_reach,
+                standoff(length_ratio, tube_ratio, reach_ratio),
+                params.min_stub_standoff
+            ),
+        );
+    }
     match (region, long) {
         (Region::Head, _) => v(Kind::Head, Decision::Untouched, format!("hangs from {attachment} (head/neck): moving rigidly with the head is right")),
         (Region::Pelvis, true) => v(
@@ -89,4 +102,28 @@ pub fn decide(
 pub fn is_long(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
     (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness)
         || tube_ratio >= params.min_tube_ratio
+}
+
+/// Reach over the part's mean width (its geodesic length over the tube
+/// ratio is the mean diameter of its cross-sections); all in H.
+fn standoff(length_ratio: f32, tube_ratio: f32, reach_ratio: f32) -> f32 {
+    if length_ratio > 0.0 {
+        reach_ratio * tube_ratio / length_ratio
+    } else {
+        0.0
+    }
+}
+
+/// A stub tail: too short to pass as long, but its tip stands well past the
+/// far cut ([`super::params::MIN_STUB_REACH`]) and at least about its own
+/// width off the skeleton ([`super::params::MIN_STUB_STANDOFF`]), which a
+/// body bulge and a garment over the rump do not.
+pub fn is_stub(
+    params: &DetectParams,
+    length_ratio: f32,
+    tube_ratio: f32,
+    reach_ratio: f32,
+) -> bool {
+    reach_ratio >= params.min_stub_reach * params.far_ratio
+        && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
 }

@@ -532,7 +532,9 @@ impl Surface<'_> {
             tests.centroid_ratio,
             tests.elongation,
             tests.tube,
+            tests.reach / height,
         );
+        self.keep_own_bone_stub(&mut verdict, &welded, &tests);
         let origin = comps[group[0]].origin;
         self.overrule(&mut verdict, origin, &welded);
         self.demote_paired(&mut verdict, paired);
@@ -635,6 +637,51 @@ impl Surface<'_> {
                 params.min_tail_length_ratio
             );
         }
+    }
+
+    /// A stub tail (a tail only by [`super::decide::is_stub`]) whose skin
+    /// the rigger gives mostly to one bone that is neither a trunk joint
+    /// nor on a limb already has a bone of its own: a tail bone the rigger
+    /// made (a remeshed curl thickened past its own tail bones), so it is
+    /// left as it is. Long parts are not guarded (unchanged behaviour; a
+    /// long tail's own bones usually keep its skin near).
+    fn keep_own_bone_stub(
+        &self,
+        verdict: &mut super::decide::Verdict,
+        welded: &[u32],
+        tests: &ShapeTests,
+    ) {
+        let stub =
+            verdict.kind == Kind::Tail && !is_long(self.params, tests.elongation, tests.tube);
+        if !stub {
+            return;
+        }
+        let mut carried = vec![0f32; self.rig.joint_count()];
+        for &w in welded {
+            for &v in self.weld.members_of(w as usize) {
+                let (js, ws) = self.rig.influences().of(v as usize);
+                for (&j, &x) in js.iter().zip(ws) {
+                    carried[j as usize] += x;
+                }
+            }
+        }
+        let total: f32 = carried.iter().sum();
+        let Some((j, &most)) = carried.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1)) else {
+            return;
+        };
+        let roles = self.roles;
+        let on_limb = roles.thighs.contains(&Some(j))
+            || roles.limbs.iter().any(|p| p.limbs.iter().any(|l| l.chain.contains(&j)));
+        if roles.trunk.contains(&j) || on_limb || most <= 0.5 * total {
+            return;
+        }
+        verdict.kind = Kind::Broad;
+        verdict.decision = Decision::Untouched;
+        verdict.reason = format!(
+            "stub-shaped, but {:.0}% of its skin is on {}, a bone of its own (neither trunk nor limb): already rigged",
+            100.0 * most / total,
+            self.rig.joint_names()[j]
+        );
     }
 
     /// The part's region. On the trunk, where along it the part joins

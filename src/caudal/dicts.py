@@ -57,6 +57,8 @@ class DetectParams(TypedDict, total=False):
     min_tail_length_ratio: float | None
     min_slenderness: float | None
     min_tube_ratio: float | None
+    min_stub_reach: float | None
+    min_stub_standoff: float | None
     broad: str | None  # "untouched" or "rigid"
     pelvis: str | None
 
