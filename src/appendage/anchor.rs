@@ -90,12 +90,10 @@ pub fn chain_anchor(
 /// of `root`, the radius being the collar's median distance from `root`.
 fn body_skin_round(weld: &Weld, part: &[u32], collar: &[u32], root: Vec3) -> Vec<u32> {
     let positions = &weld.positions;
-    let mut d: Vec<f32> = collar.iter().map(|&v| positions[v as usize].distance(root)).collect();
-    if d.is_empty() {
+    let Some(radius) = super::midline::root_radius(positions, collar, root) else {
         return Vec::new();
-    }
-    d.sort_by(f32::total_cmp);
-    let reach = ANCHOR_SKIN_RADII * d[d.len() / 2];
+    };
+    let reach = ANCHOR_SKIN_RADII * radius;
     (0..positions.len() as u32)
         .filter(|&v| positions[v as usize].distance(root) <= reach)
         .filter(|v| part.binary_search(v).is_err())
