@@ -252,3 +252,31 @@ def test_report_and_roles_dicts_have_the_declared_keys():
     assert all(set(p) == set(dicts.LimbPair.__annotations__) for p in roles["limbs"])
     with pytest.raises(caudal.ParameterError, match=r"^overrides.*thigh_l"):
         rig.roles({"tail": "Tail_1"})
+
+
+def test_a_vertex_no_triangle_uses_joins_no_part():
+    """The generated creature of seed 60 carries eight loose vertices (no
+    triangle uses them) just off its tail's root; merged into the tail's
+    shell by their box, six rode `Tail_8` and moved a full height in the
+    crouch. They are not skin: no part takes them and the repair keeps
+    their rigger's weights."""
+    glb, _, _ = caudal.generated_creature(60)
+    rig = caudal.load_bytes(glb).characters[0].rig
+    drawn = np.zeros(rig.vertex_count, dtype=bool)
+    drawn[np.asarray(rig.triangles).ravel()] = True
+    loose = np.flatnonzero(~drawn)
+    assert len(loose) == 8
+    grown, report = caudal.grow_chains(rig)
+    assert any(p["decision"] == "chain" for p in report["parts"])
+    for part in report["parts"]:
+        assert not set(part["vertices"]) & set(loose.tolist()), part["reason"]
+    for v in loose:
+        before = {
+            (j, w) for j, w in zip(rig.skin_joints[v], rig.skin_weights[v], strict=True) if w > 0
+        }
+        after = {
+            (j, w)
+            for j, w in zip(grown.skin_joints[v], grown.skin_weights[v], strict=True)
+            if w > 0
+        }
+        assert before == after, v

@@ -9,7 +9,8 @@ use caudal::measure::stretch::{
     mesh_regions, mesh_stretch, rig_rows, Played, Region, BODY_DRIFT_SHARE, STRETCH_SAMPLES,
 };
 use caudal::pipeline::StretchHarness;
-use caudal::{Clip, Trs};
+use caudal::rig::Influences;
+use caudal::{Clip, Rig, Trs};
 use glam::Vec3;
 
 use crate::common;
@@ -221,4 +222,38 @@ fn fox_walk_meets_the_whole_mesh_bars() {
     eprintln!("Fox crouch: {:?} {:?}", k.mesh.torn_by_repair, k.mesh.drift);
     assert!(k.mesh.drift.share_h <= BODY_DRIFT_SHARE, "{:?}", k.mesh.drift);
     assert_eq!(k.mesh.torn_by_repair.edges, 0);
+}
+
+/// The strip plus a loose vertex 22 above column 0 (no triangle uses it) on
+/// `loose_joint`.
+fn strip_with_loose(joint_of: impl Fn(u32) -> u32, loose_joint: u32) -> Rig {
+    let mut parts = strip(&joint_of).to_parts();
+    parts.vertices.push(Vec3::new(0.0, 2.0, 0.0));
+    let joints: Vec<u32> = (0..22).map(&joint_of).chain([loose_joint]).collect();
+    parts.influences = Influences::rigid(&joints);
+    Rig::new(parts).unwrap()
+}
+
+#[test]
+fn a_vertex_no_triangle_uses_is_not_body_a_repair_can_drag() {
+    // The loose vertex rides the tail joint in the "repair" and the pelvis
+    // in the rigger's rig: it moves 1 on odd frames, but nothing draws it,
+    // so the body has not moved (a generator's cut-out or an exporter's
+    // unused slot is not skin the user sees).
+    let tail: Vec<u32> = TAIL.collect();
+    let rigger = strip_with_loose(|v| u32::from(v >= 12), 0);
+    let dragging = strip_with_loose(|v| u32::from(v >= 12), 1);
+    let m = mesh_stretch(
+        Played { rig: &strip_with_loose(|_| 0, 0), clip: &tugging() },
+        Played { rig: &rigger, clip: &tugging() },
+        Played { rig: &dragging, clip: &tugging() },
+        &dragging.bind_locals(),
+        &tail,
+        0,
+        STRETCH_SAMPLES,
+    )
+    .unwrap();
+    assert_eq!((m.drift.max, m.drift.vertices), (0.0, 8), "{:?}", m.drift);
+    let r = mesh_regions(&dragging, &tail, 0).unwrap();
+    assert!(!r.drawn[22] && !r.body_vertex(22) && r.body_vertex(0));
 }

@@ -458,7 +458,15 @@ impl Surface<'_> {
     /// `far_threshold`), each peeled into the pieces that stick out of it
     /// where it is the far skin of a fat body wrapping round a bone.
     fn candidates(&self, far_threshold: f32) -> Vec<(Vec<u32>, Origin)> {
-        let far: Vec<bool> = self.dist.iter().map(|&d| d > far_threshold).collect();
+        // A welded vertex no triangle uses is not skin: it has no surface to
+        // peel or follow, and merged into a nearby shell by its box it would
+        // ride a chain bone it never touches.
+        let far: Vec<bool> = self
+            .dist
+            .iter()
+            .enumerate()
+            .map(|(v, &d)| d > far_threshold && !self.graph.neighbors_of(v).is_empty())
+            .collect();
         let (comp, count) = self.graph.components(&far);
         let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
         for (v, &c) in comp.iter().enumerate() {

@@ -68,12 +68,17 @@ pub struct MeshRegions {
     pub band: CollarBand,
     /// Per vertex: on the measured tail.
     pub on_tail: Vec<bool>,
+    /// Per vertex: a corner of at least one triangle. A vertex no triangle
+    /// uses is never drawn, so it cannot show drift (files carry such loose
+    /// vertices: a generator's cut-out, an exporter's unused slot).
+    pub drawn: Vec<bool>,
 }
 
 impl MeshRegions {
-    /// Body vertices outside the collar band (the ones the repair must not move).
+    /// Drawn body vertices outside the collar band (the ones the repair must
+    /// not move).
     pub fn body_vertex(&self, v: u32) -> bool {
-        !self.on_tail[v as usize] && !self.band.contains(v)
+        self.drawn[v as usize] && !self.on_tail[v as usize] && !self.band.contains(v)
     }
 }
 
@@ -101,7 +106,13 @@ pub fn mesh_regions(rig: &Rig, tail: &[u32], anchor: usize) -> Result<MeshRegion
             _ => Region::Collar,
         })
         .collect();
-    Ok(MeshRegions { edges, region, band, on_tail })
+    let mut drawn = vec![false; rig.vertex_count()];
+    for t in rig.triangles() {
+        for &v in t {
+            drawn[v as usize] = true;
+        }
+    }
+    Ok(MeshRegions { edges, region, band, on_tail, drawn })
 }
 
 /// One of the worst edges of a row.
