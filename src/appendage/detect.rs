@@ -16,7 +16,7 @@ use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
-use super::root::extend_root;
+use super::root::{extend_root, follow_tube};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld};
@@ -550,8 +550,9 @@ impl Surface<'_> {
         let cut_by_level =
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let mut root_vertices = 0;
-        if tail && cut_by_level {
-            root_vertices = self.follow_tube_back(&mut part, taken, tail_weights.as_ref());
+        if tail {
+            root_vertices =
+                self.grow_to_root(&mut part, taken, tail_weights.as_ref(), cut_by_level);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
@@ -802,6 +803,55 @@ impl Surface<'_> {
             &part.welded,
             &part.collar,
             &part.geodesic,
+            part.length,
+            taken,
+            &reads_as_tail,
+        );
+        if extra.is_empty() {
+            return 0;
+        }
+        let count = extra.len();
+        for &v in &extra {
+            taken[v as usize] = true;
+        }
+        part.welded.extend(extra);
+        part.welded.sort_unstable();
+        part.collar = self.root_ring(&part.welded);
+        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
+        count
+    }
+
+    /// A tail grown back to where it leaves the body: along its axis when a
+    /// level cut it (not at a neck), then along its tube over the surface.
+    fn grow_to_root(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        tail_weights: Option<&TailWeights>,
+        cut_by_level: bool,
+    ) -> usize {
+        let along_axis =
+            if cut_by_level { self.follow_tube_back(part, taken, tail_weights) } else { 0 };
+        along_axis + self.follow_tube_to_body(part, taken, tail_weights)
+    }
+
+    /// The tail's tube followed back over the surface to where it opens
+    /// onto the body (see [`super::root::follow_tube`]), over skin the
+    /// rigger's weights, if any, read as tail. Returns how many vertices it
+    /// took.
+    fn follow_tube_to_body(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        tail_weights: Option<&TailWeights>,
+    ) -> usize {
+        let reads_as_tail =
+            |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
+        let extra = follow_tube(
+            self.graph,
+            &self.weld.positions,
+            &part.welded,
+            &part.collar,
             part.length,
             taken,
             &reads_as_tail,
