@@ -786,43 +786,12 @@ impl Surface<'_> {
         count
     }
 
-    /// The tail continues below the far threshold as a tube: follow it back
-    /// to where it flares into the body (over skin the rigger's weights, if
-    /// any, read as tail). Returns how many vertices it took.
-    fn follow_tube_back(
-        &self,
-        part: &mut Growing,
-        taken: &mut [bool],
-        tail_weights: Option<&TailWeights>,
-    ) -> usize {
-        let reads_as_tail =
-            |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
-        let extra = extend_root(
-            self.graph,
-            &self.weld.positions,
-            &part.welded,
-            &part.collar,
-            &part.geodesic,
-            part.length,
-            taken,
-            &reads_as_tail,
-        );
-        if extra.is_empty() {
-            return 0;
-        }
-        let count = extra.len();
-        for &v in &extra {
-            taken[v as usize] = true;
-        }
-        part.welded.extend(extra);
-        part.welded.sort_unstable();
-        part.collar = self.root_ring(&part.welded);
-        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
-        count
-    }
-
-    /// A tail grown back to where it leaves the body: along its axis when a
-    /// level cut it (not at a neck), then along its tube over the surface.
+    /// A tail grown back to where it leaves the body, over skin the
+    /// rigger's weights, if any, read as tail: along its axis when a level
+    /// cut it (not at a neck: the tube continues below the far threshold
+    /// and flares into the body), then along its tube over the surface to
+    /// where it opens onto the body (see [`super::root::follow_tube`]).
+    /// Returns how many vertices it took.
     fn grow_to_root(
         &self,
         part: &mut Growing,
@@ -830,32 +799,39 @@ impl Surface<'_> {
         tail_weights: Option<&TailWeights>,
         cut_by_level: bool,
     ) -> usize {
-        let along_axis =
-            if cut_by_level { self.follow_tube_back(part, taken, tail_weights) } else { 0 };
-        along_axis + self.follow_tube_to_body(part, taken, tail_weights)
-    }
-
-    /// The tail's tube followed back over the surface to where it opens
-    /// onto the body (see [`super::root::follow_tube`]), over skin the
-    /// rigger's weights, if any, read as tail. Returns how many vertices it
-    /// took.
-    fn follow_tube_to_body(
-        &self,
-        part: &mut Growing,
-        taken: &mut [bool],
-        tail_weights: Option<&TailWeights>,
-    ) -> usize {
         let reads_as_tail =
             |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
+        let positions = &self.weld.positions;
+        let mut count = 0;
+        if cut_by_level {
+            let (welded, collar, geodesic) = (&part.welded, &part.collar, &part.geodesic);
+            let extra = extend_root(
+                self.graph,
+                positions,
+                welded,
+                collar,
+                geodesic,
+                part.length,
+                taken,
+                &reads_as_tail,
+            );
+            count += self.take_root_skin(part, taken, extra);
+        }
         let extra = follow_tube(
             self.graph,
-            &self.weld.positions,
+            positions,
             &part.welded,
             &part.collar,
             part.length,
             taken,
             &reads_as_tail,
         );
+        count + self.take_root_skin(part, taken, extra)
+    }
+
+    /// `extra` joins the part (and is taken): its root ring and geodesic
+    /// coordinate are measured again. Returns how many vertices joined.
+    fn take_root_skin(&self, part: &mut Growing, taken: &mut [bool], extra: Vec<u32>) -> usize {
         if extra.is_empty() {
             return 0;
         }
