@@ -8,5 +8,7 @@ mod consistency;
 mod generator;
 #[path = "corpus/harness.rs"]
 pub mod harness;
+#[path = "corpus/recall.rs"]
+mod recall;
 #[path = "corpus/runs.rs"]
 mod runs;

@@ -481,12 +481,18 @@ fn tail_root_follows_the_riggers_weights() {
     });
     assert!((0..3).all(|r| ring_empty(&kept, r)), "{:?}", &kept[..12]);
     assert!((6..40).all(|r| ring_complete(&kept, r)));
-    // No pattern in the weights (all on the pelvis): the geometric root
-    // extension alone, which follows the tube into the close rings.
+    // No pattern in the weights (all on the pelvis): geometry alone, which
+    // follows the tube over its surface to where it enters the body, the
+    // same rings as the legs' pattern (the axis extension alone stopped
+    // one root radius back, inside ring 1).
     let (no_pattern, _, root_vertices) = tail_rings(|b, t| b.weight_to(t, "Hips"));
     assert!(root_vertices > 0);
-    assert!(!ring_empty(&no_pattern, 1) && !ring_complete(&no_pattern, 1));
-    assert!(all_legs.len() > no_pattern.len() && no_pattern.len() > kept.len());
+    assert!(
+        (1..40).all(|r| ring_complete(&no_pattern, r)),
+        "missing {:?}",
+        (0..480).filter(|i| no_pattern.binary_search(i).is_err()).collect::<Vec<_>>()
+    );
+    assert!(all_legs.len() >= no_pattern.len() && no_pattern.len() > kept.len());
 }
 
 /// A stub tail: a short tube off the back of the hips, about as long past

@@ -4,7 +4,7 @@
 //! seeds, and one run per failure class on cases with that class imposed.
 //!
 //! The table: `cargo test --test rust_tests corpus_ -- --nocapture`.
-//! Per-case failures: set `CAUDAL_CORPUS_FAILURES=1`.
+//! Per-case failures (CI and slow runs): set `CAUDAL_CORPUS_FAILURES=1`.
 //! Slow: `cargo test --release --test rust_tests corpus_slow -- --ignored --nocapture`.
 
 use std::ops::Range;
@@ -96,6 +96,9 @@ fn corpus_every_case_passes() {
 fn corpus_slow_cases_are_consistent() {
     let (results, problems) = run(generate(SLOW_SEEDS));
     eprintln!("{}", table(&results));
+    if std::env::var_os("CAUDAL_CORPUS_FAILURES").is_some() {
+        print_failures(&results);
+    }
     assert!(problems.is_empty(), "{problems:#?}");
 }
 

@@ -16,7 +16,7 @@ use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
-use super::root::extend_root;
+use super::root::{extend_root, follow_tube};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld};
@@ -558,8 +558,9 @@ impl Surface<'_> {
         let cut_by_level =
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let mut root_vertices = 0;
-        if tail && cut_by_level {
-            root_vertices = self.follow_tube_back(&mut part, taken, tail_weights.as_ref());
+        if tail {
+            root_vertices =
+                self.grow_to_root(&mut part, taken, tail_weights.as_ref(), cut_by_level);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
@@ -793,27 +794,52 @@ impl Surface<'_> {
         count
     }
 
-    /// The tail continues below the far threshold as a tube: follow it back
-    /// to where it flares into the body (over skin the rigger's weights, if
-    /// any, read as tail). Returns how many vertices it took.
-    fn follow_tube_back(
+    /// A tail grown back to where it leaves the body, over skin the
+    /// rigger's weights, if any, read as tail: along its axis when a level
+    /// cut it (not at a neck: the tube continues below the far threshold
+    /// and flares into the body), then along its tube over the surface to
+    /// where it opens onto the body (see [`super::root::follow_tube`]).
+    /// Returns how many vertices it took.
+    fn grow_to_root(
         &self,
         part: &mut Growing,
         taken: &mut [bool],
         tail_weights: Option<&TailWeights>,
+        cut_by_level: bool,
     ) -> usize {
         let reads_as_tail =
             |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
-        let extra = extend_root(
+        let positions = &self.weld.positions;
+        let mut count = 0;
+        if cut_by_level {
+            let (welded, collar, geodesic) = (&part.welded, &part.collar, &part.geodesic);
+            let extra = extend_root(
+                self.graph,
+                positions,
+                welded,
+                collar,
+                geodesic,
+                part.length,
+                taken,
+                &reads_as_tail,
+            );
+            count += self.take_root_skin(part, taken, extra);
+        }
+        let extra = follow_tube(
             self.graph,
-            &self.weld.positions,
+            positions,
             &part.welded,
             &part.collar,
-            &part.geodesic,
             part.length,
             taken,
             &reads_as_tail,
         );
+        count + self.take_root_skin(part, taken, extra)
+    }
+
+    /// `extra` joins the part (and is taken): its root ring and geodesic
+    /// coordinate are measured again. Returns how many vertices joined.
+    fn take_root_skin(&self, part: &mut Growing, taken: &mut [bool], extra: Vec<u32>) -> usize {
         if extra.is_empty() {
             return 0;
         }

@@ -3,11 +3,13 @@
 //! (the Alpaca loses half of it). The tail continues towards the body as a
 //! tube; this follows that tube back from the collar along the tail's axis
 //! and stops where the surface flares out into the body (wider than the
-//! tube) or after a bounded depth.
+//! tube) or after a bounded depth. [`follow_tube`] then walks the tube
+//! back over the surface, ring by ring, however it bends, to where it
+//! opens onto the body.
 
 use glam::Vec3;
 
-use crate::geometry::MeshGraph;
+use crate::geometry::{geodesic_within, MeshGraph};
 
 /// Share of the tail length (from the collar) whose skin gives the axis
 /// direction at the root.
@@ -83,4 +85,132 @@ pub fn extend_root(
             && keep(v)
     };
     graph.flood(collar.iter().copied(), accept)
+}
+
+/// Level step of [`follow_tube`], in radii of the tube: fine enough that a
+/// ring is seen widening within a quarter of its radius.
+pub const TUBE_STEP: f32 = 0.25;
+/// The tube has met the body when its ring is this much wider than the
+/// narrowest ring walked. Along a tube the ring changes by its taper only
+/// (walking back to the root of a tail that narrows to a third at its
+/// tip from a quarter of its length: 1.25x); where the tube opens onto the
+/// body surface the front spreads over it, its radius growing by about one
+/// tube radius per radius walked, so 1.5x is half a radius of body skin
+/// past the root (the peel's neck, 2x, allows a whole radius).
+pub const TUBE_JOIN_FLARE: f32 = 1.5;
+
+/// The tube is kept up to the last ring at most this much wider than the
+/// narrowest: a tail's taper over the length walked back stays within it
+/// (1.25x, see [`TUBE_JOIN_FLARE`]), and the front spreading over the body
+/// passes it after a quarter radius of body skin, not the half radius it
+/// takes to be told from a taper.
+pub const TUBE_TAPER_SLACK: f32 = 1.25;
+
+/// Median distance of `ring` from its centroid.
+fn ring_radius(positions: &[Vec3], ring: &[u32]) -> f32 {
+    if ring.is_empty() {
+        return 0.0;
+    }
+    let c = ring.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
+        / ring.len() as f64;
+    let mut d: Vec<f32> =
+        ring.iter().map(|&v| positions[v as usize].as_dvec3().distance(c) as f32).collect();
+    d.sort_by(f32::total_cmp);
+    d[d.len() / 2]
+}
+
+/// The tube of a part followed back over the surface from its root ring
+/// (`collar`, sorted welded vertices outside the part): the skin within
+/// geodesic distance `t` of the part is taken for growing `t` while the
+/// front (the ring bounding it) stays a tube's ring, and the walk stops
+/// where the front spreads onto the body ([`TUBE_JOIN_FLARE`]), keeping
+/// the tube to its last ring ([`TUBE_TAPER_SLACK`]). The far cut leaves the skin of a tail that passes
+/// near a bone (a hanging tail behind the thighs, a thick tail's root by
+/// the pelvis) out of its part, whatever its shape; the tube does not
+/// care what bone is near it. Walks at most `length` (the part's own
+/// geodesic length: a tail is not followed further back than it reaches
+/// out); `taken[v]` marks skin other parts own and only vertices passing
+/// `keep` are walked.
+pub fn follow_tube(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    welded: &[u32],
+    collar: &[u32],
+    length: f32,
+    taken: &[bool],
+    keep: &dyn Fn(u32) -> bool,
+) -> Vec<u32> {
+    let in_part = |v: u32| welded.binary_search(&v).is_ok();
+    let sources: Vec<u32> = welded
+        .iter()
+        .copied()
+        .filter(|&v| graph.neighbors_of(v as usize).iter().any(|w| collar.binary_search(w).is_ok()))
+        .collect();
+    let tube = ring_radius(positions, &sources);
+    if sources.is_empty() || tube.is_nan() || tube <= 0.0 || length.is_nan() || length <= 0.0 {
+        return Vec::new();
+    }
+    let open = |v: u32| !in_part(v) && !taken[v as usize] && keep(v);
+    let mut reached: Vec<(u32, f32)> = geodesic_within(graph, positions, &sources, length, open)
+        .into_iter()
+        .filter(|&(v, _)| !in_part(v))
+        .collect();
+    if reached.is_empty() {
+        return Vec::new();
+    }
+    reached.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let step = TUBE_STEP * tube;
+    let mut inside = vec![false; graph.vertex_count()];
+    let (mut narrowest, mut last) = (tube, 0.0f32);
+    let mut accepted = 0usize;
+    let mut k = 0usize;
+    loop {
+        let level = k as f32 * step;
+        while accepted < reached.len() && reached[accepted].1 <= level {
+            inside[reached[accepted].0 as usize] = true;
+            accepted += 1;
+        }
+        let front: Vec<u32> = if accepted == 0 {
+            collar.to_vec()
+        } else {
+            let mut f: Vec<u32> = reached[..accepted]
+                .iter()
+                .flat_map(|&(v, _)| graph.neighbors_of(v as usize).iter().copied())
+                .filter(|&w| !inside[w as usize] && !in_part(w))
+                .collect();
+            f.sort_unstable();
+            f.dedup();
+            f
+        };
+        if front.is_empty() {
+            // A closed shell's buried root: the tube ends inside.
+            return sorted(reached.iter().map(|&(v, _)| v));
+        }
+        let r = ring_radius(positions, &front);
+        if r > TUBE_JOIN_FLARE * narrowest {
+            // Spread onto the body: keep the tube up to the last ring.
+            return sorted(reached.iter().filter(|&&(_, d)| d <= last).map(|&(v, _)| v));
+        }
+        if r <= TUBE_TAPER_SLACK * narrowest {
+            last = level;
+        }
+        narrowest = narrowest.min(r);
+        if accepted == reached.len() {
+            // Every open vertex walked: the walk ended on skin it may not
+            // take (the rump the rigger kept on the body, another part), a
+            // root; at the length bound no body was met: nothing.
+            let far = reached.last().map_or(0.0, |&(_, d)| d);
+            if far + step >= length {
+                return Vec::new();
+            }
+            return sorted(reached.iter().filter(|&&(_, d)| d <= last).map(|&(v, _)| v));
+        }
+        k += 1;
+    }
+}
+
+fn sorted(it: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut v: Vec<u32> = it.collect();
+    v.sort_unstable();
+    v
 }
