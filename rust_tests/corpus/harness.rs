@@ -115,6 +115,26 @@ pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
     best
 }
 
+/// Where `p` sits along the true centre line: the arc share of its nearest
+/// point (root 0, tip 1; negative inside a separate shell's buried start or
+/// behind a welded root, beyond 1 past the tip), for the joint_outside
+/// detail.
+pub fn arc_share(p: Vec3, tail: &TailTruth) -> f32 {
+    let line: Vec<Vec3> = tail.centre_line.iter().map(|&q| Vec3::from(q)).collect();
+    let n = line.len() - 1;
+    let (mut best, mut at) = (f32::INFINITY, 0.0);
+    for (i, w) in line.windows(2).enumerate() {
+        let ab = w[1] - w[0];
+        let t = (p - w[0]).dot(ab) / ab.length_squared().max(1e-12);
+        let tc = if i == 0 && t < 0.0 || i == n - 1 && t > 1.0 { t } else { t.clamp(0.0, 1.0) };
+        let d = p.distance(w[0] + tc.clamp(0.0, 1.0) * ab);
+        if d < best {
+            (best, at) = (d, (i as f32 + tc) / n as f32);
+        }
+    }
+    at
+}
+
 fn chain_joints(out: &Rig, bones: &[String]) -> Vec<usize> {
     bones.iter().filter_map(|b| out.joint_index(b)).collect()
 }
@@ -299,11 +319,23 @@ pub fn score(
                     m.fail("recall", format!("tail {ti}: recall {:.3}", r.recall));
                 }
                 if r.worst_offset > MAX_JOINT_OFFSET {
+                    // Each joint, root to end: offset in local radii @ arc share.
+                    let each: Vec<String> = chain
+                        .joints
+                        .iter()
+                        .chain(chain.end.iter())
+                        .map(|&j| {
+                            let p = out.bind_heads()[j];
+                            format!("{:.2}@{:.2}", offset_in_radii(p, t), arc_share(p, t))
+                        })
+                        .collect();
                     m.fail(
                         "joint_outside",
                         format!(
-                            "tail {ti}: a grown joint {:.2} local radii off the centre line",
-                            r.worst_offset
+                            "tail {ti}: a grown joint {:.2} local radii off the centre line \
+                             (joints {})",
+                            r.worst_offset,
+                            each.join(" ")
                         ),
                     );
                 }
@@ -454,5 +486,18 @@ pub fn table(results: &[Measured]) -> String {
             common.join(", ")
         );
     }
+    // Every failure class of the "all" row, not only the 4 commonest: what
+    // a change moved in the classes it was not meant to touch.
+    let mut every: BTreeMap<&str, usize> = BTreeMap::new();
+    for r in results {
+        let mut keys = r.failures.clone();
+        keys.sort();
+        keys.dedup();
+        for k in keys {
+            *every.entry(k).or_default() += 1;
+        }
+    }
+    let every: Vec<String> = every.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    s += &format!("every failure (cases): {}\n", every.join(", "));
     s
 }

@@ -4,7 +4,7 @@
 use glam::Vec3;
 
 use crate::appendage::PartGeometry;
-use crate::geometry::thickness;
+use crate::geometry::{thickness, MeshGraph};
 
 /// How many vertices nearest in `g` stand in for an empty geodesic band
 /// (a coarse mesh can skip a band entirely).
@@ -26,49 +26,39 @@ pub fn bone_count(
 /// Joints `J0..JK`: `J0` where the tail leaves the body (see
 /// [`PartGeometry::root`]), `Ji` the centre of the skin round geodesic
 /// `i L / K`: the centroid of the skin within half a segment of it (SPEC
-/// T8); then `passes` rounds of `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on
-/// interior joints (each round reads the previous round's joints only),
-/// after which no joint stays more than [`JOINT_RING_SLACK`] of its ring's
-/// radius from the ring's centre: smoothing may stop a zig-zag, not cut a
-/// hanging tail's corner through its skin.
-pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: usize) -> Vec<Vec3> {
+/// T8), held within [`JOINT_RING_SLACK`] of the radius of the skin's ring
+/// at `i L / K` from that ring's centre ([`level_ring`]): a segment-long
+/// band's centroid lies on the chord of any bend in it, and on a thin tail
+/// whose bones are 4-20 radii long, landing on the floor, that chord runs
+/// 1-3 radii outside the skin (the generated corpus's joint_outside
+/// class); on a straight stretch the two agree. Then `passes` rounds of
+/// `Ji <- Ji/2 + (Ji-1 + Ji+1)/4` on interior joints (each round reads the
+/// previous round's joints only), after which no joint stays more than
+/// [`JOINT_RING_SLACK`] of its ring's radius from the ring's centre:
+/// smoothing may stop a zig-zag, not cut a hanging tail's corner through
+/// its skin. The end joint `JK` keeps the band's centroid: at `L`, the 99th
+/// percentile of `g`, the level set is a small loop on the tip's cap,
+/// tilted wherever `g` is not even round the tail (a fur shell reached
+/// from one side), and its centre swings a tip radius aside.
+pub fn chain_joints(
+    part: &PartGeometry,
+    positions: &[Vec3],
+    graph: &MeshGraph,
+    k: usize,
+    passes: usize,
+) -> Vec<Vec3> {
     let l = part.length;
+    let edges = part_edges(part, graph);
     let mut joints = Vec::with_capacity(k + 1);
     let mut rings: Vec<Option<(Vec3, f32)>> = vec![None];
     joints.push(part.root);
-    let half = 0.5 * l / k as f32;
     for i in 1..=k {
         let target = i as f32 * l / k as f32;
-        let mut band: Vec<Vec3> = part
-            .welded
-            .iter()
-            .zip(&part.geodesic)
-            .filter(|(_, &g)| (g - target).abs() <= half)
-            .map(|(&v, _)| positions[v as usize])
-            .collect();
-        let j = if !band.is_empty() {
-            mean(band.iter().copied())
-        } else {
-            let mut order: Vec<usize> =
-                (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
-            order.sort_by(|&a, &b| {
-                (part.geodesic[a] - target)
-                    .abs()
-                    .total_cmp(&(part.geodesic[b] - target).abs())
-                    .then(a.cmp(&b))
-            });
-            band = order
-                .iter()
-                .take(EMPTY_BAND_FALLBACK)
-                .map(|&i| positions[part.welded[i] as usize])
-                .collect();
-            mean(band.iter().copied())
-        };
-        // The ring's radius: the skin's median distance from its centre.
-        let mut d: Vec<f32> = band.iter().map(|p| p.distance(j)).collect();
-        d.sort_by(f32::total_cmp);
-        rings.push(d.get(d.len() / 2).map(|&r| (j, r)));
-        joints.push(j);
+        let (band, band_radius) = band_centre(part, positions, target, 0.5 * l / k as f32);
+        let ring = if i < k { level_ring(part, positions, &edges, target) } else { None };
+        let ring = ring.or(band_radius.map(|r| (band, r)));
+        joints.push(ring.map_or(band, |(c, r)| held(band, c, JOINT_RING_SLACK * r)));
+        rings.push(ring);
     }
     for _ in 0..passes {
         let prev = joints.clone();
@@ -78,14 +68,111 @@ pub fn chain_joints(part: &PartGeometry, positions: &[Vec3], k: usize, passes: u
     }
     for i in 1..k {
         if let Some((c, r)) = rings[i] {
-            let off = joints[i] - c;
-            let most = JOINT_RING_SLACK * r;
-            if off.length() > most {
-                joints[i] = c + off.normalize_or_zero() * most;
-            }
+            joints[i] = held(joints[i], c, JOINT_RING_SLACK * r);
         }
     }
     joints
+}
+
+/// `p` moved straight towards `c` until it is at most `most` from it.
+fn held(p: Vec3, c: Vec3, most: f32) -> Vec3 {
+    let off = p - c;
+    if off.length() > most {
+        c + off.normalize_or_zero() * most
+    } else {
+        p
+    }
+}
+
+/// The centroid of the skin whose geodesic lies within `half` of `target`
+/// (the [`EMPTY_BAND_FALLBACK`] vertices nearest it when a coarse mesh
+/// skips the band) and the skin's median distance from it.
+fn band_centre(
+    part: &PartGeometry,
+    positions: &[Vec3],
+    target: f32,
+    half: f32,
+) -> (Vec3, Option<f32>) {
+    let mut band: Vec<Vec3> = part
+        .welded
+        .iter()
+        .zip(&part.geodesic)
+        .filter(|(_, &g)| (g - target).abs() <= half)
+        .map(|(&v, _)| positions[v as usize])
+        .collect();
+    if band.is_empty() {
+        let mut order: Vec<usize> =
+            (0..part.welded.len()).filter(|&i| part.geodesic[i].is_finite()).collect();
+        order.sort_by(|&a, &b| {
+            (part.geodesic[a] - target)
+                .abs()
+                .total_cmp(&(part.geodesic[b] - target).abs())
+                .then(a.cmp(&b))
+        });
+        band = order
+            .iter()
+            .take(EMPTY_BAND_FALLBACK)
+            .map(|&i| positions[part.welded[i] as usize])
+            .collect();
+    }
+    centre_and_radius(&band)
+}
+
+/// The mean of `points` and their median distance from it.
+fn centre_and_radius(points: &[Vec3]) -> (Vec3, Option<f32>) {
+    let c = mean(points.iter().copied());
+    let mut d: Vec<f32> = points.iter().map(|p| p.distance(c)).collect();
+    d.sort_by(f32::total_cmp);
+    (c, d.get(d.len() / 2).copied())
+}
+
+/// The part's edges as pairs of indices into `part.welded`, each once, both
+/// ends with a finite geodesic.
+fn part_edges(part: &PartGeometry, graph: &MeshGraph) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (a, &v) in part.welded.iter().enumerate() {
+        if !part.geodesic[a].is_finite() {
+            continue;
+        }
+        for &w in graph.neighbors_of(v as usize) {
+            if w > v {
+                if let Ok(b) = part.welded.binary_search(&w) {
+                    if part.geodesic[b].is_finite() {
+                        out.push((a, b));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The skin's ring at geodesic `target`: the mean of the points where the
+/// part's `edges` cross the level set `g = target`, and their median
+/// distance from it (the ring's radius). A ring is as thin as the level
+/// set, so a bend does not pull its centre off the tail's axis; `None`
+/// where no edge crosses the level.
+pub fn level_ring(
+    part: &PartGeometry,
+    positions: &[Vec3],
+    edges: &[(usize, usize)],
+    target: f32,
+) -> Option<(Vec3, f32)> {
+    let at = |a: usize| positions[part.welded[a] as usize];
+    let ring: Vec<Vec3> = edges
+        .iter()
+        .filter_map(|&(a, b)| {
+            let (ga, gb) = (part.geodesic[a], part.geodesic[b]);
+            let ((lo, glo), (hi, ghi)) =
+                if ga <= gb { ((a, ga), (b, gb)) } else { ((b, gb), (a, ga)) };
+            (glo < target && target <= ghi)
+                .then(|| at(lo).lerp(at(hi), (target - glo) / (ghi - glo).max(1e-12)))
+        })
+        .collect();
+    match centre_and_radius(&ring) {
+        (c, Some(r)) => Some((c, r)),
+        _ => None,
+    }
 }
 
 /// How far from its ring's centre, in ring radii, a smoothed joint may sit.

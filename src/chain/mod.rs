@@ -38,7 +38,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     params.validate()?;
     let det = detect(rig, &params.detect)?;
     let mut report = det.report;
-    let height = report.height;
+    let (height, positions, graph) = (report.height, &det.weld.positions, &det.graph);
     let mut rows: Vec<Option<Vec<(u32, f32)>>> = vec![None; rig.vertex_count()];
     let mut joints: Vec<NewJoint> = Vec::new();
     let pelvis = det.roles.pelvis;
@@ -69,12 +69,12 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             params.min_bones,
             params.max_bones,
         );
-        let mut heads = chain_joints(part, &det.weld.positions, k, params.smoothing_passes);
+        let mut heads = chain_joints(part, positions, graph, k, params.smoothing_passes);
         let thickness = tail_thickness(part, &det.weld.positions, &heads);
         let capped =
             thickness_cap(k, part.length, thickness, params.segment_thickness, params.min_bones);
         let k = if capped < k {
-            heads = chain_joints(part, &det.weld.positions, capped, params.smoothing_passes);
+            heads = chain_joints(part, positions, graph, capped, params.smoothing_passes);
             capped
         } else {
             k
