@@ -9,7 +9,7 @@
 
 use glam::Vec3;
 
-use crate::geometry::{geodesic_within, MeshGraph};
+use crate::geometry::{geodesic_within, ring_radius, MeshGraph};
 
 /// Share of the tail length (from the collar) whose skin gives the axis
 /// direction at the root.
@@ -106,19 +106,6 @@ pub const TUBE_JOIN_FLARE: f32 = 1.5;
 /// takes to be told from a taper.
 pub const TUBE_TAPER_SLACK: f32 = 1.25;
 
-/// Median distance of `ring` from its centroid.
-fn ring_radius(positions: &[Vec3], ring: &[u32]) -> f32 {
-    if ring.is_empty() {
-        return 0.0;
-    }
-    let c = ring.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
-        / ring.len() as f64;
-    let mut d: Vec<f32> =
-        ring.iter().map(|&v| positions[v as usize].as_dvec3().distance(c) as f32).collect();
-    d.sort_by(f32::total_cmp);
-    d[d.len() / 2]
-}
-
 /// The tube of a part followed back over the surface from its root ring
 /// (`collar`, sorted welded vertices outside the part): the skin within
 /// geodesic distance `t` of the part is taken for growing `t` while the
@@ -146,7 +133,7 @@ pub fn follow_tube(
         .copied()
         .filter(|&v| graph.neighbors_of(v as usize).iter().any(|w| collar.binary_search(w).is_ok()))
         .collect();
-    let tube = ring_radius(positions, &sources);
+    let tube = ring_radius(positions, &sources).unwrap_or(0.0);
     if sources.is_empty() || tube.is_nan() || tube <= 0.0 || length.is_nan() || length <= 0.0 {
         return Vec::new();
     }
@@ -186,7 +173,7 @@ pub fn follow_tube(
             // A closed shell's buried root: the tube ends inside.
             return sorted(reached.iter().map(|&(v, _)| v));
         }
-        let r = ring_radius(positions, &front);
+        let r = ring_radius(positions, &front).unwrap_or(0.0);
         if r > TUBE_JOIN_FLARE * narrowest {
             // Spread onto the body: keep the tube up to the last ring.
             return sorted(reached.iter().filter(|&&(_, d)| d <= last).map(|&(v, _)| v));

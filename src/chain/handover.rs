@@ -22,7 +22,7 @@
 //! pelvis (the root ring then is not the chain's, recall fell to 0.5-0.7);
 //! handing the rump over to the pelvis (thigh skin compressed).
 
-use crate::geometry::{geodesic_within, MeshGraph, Weld};
+use crate::geometry::{geodesic_within, ring_radius, MeshGraph, Weld};
 
 /// Width of the hand-over band in radii of the tail's root ring (the
 /// median distance of the tail's boundary vertices from their centre),
@@ -54,24 +54,13 @@ pub struct RootRing {
 /// The ring where `part` (sorted welded vertices) meets the body; `None`
 /// for a separate shell (no edge to the body: no seam to hand over).
 pub fn root_ring(weld: &Weld, graph: &MeshGraph, part: &[u32]) -> Option<RootRing> {
-    let positions = &weld.positions;
     let boundary: Vec<u32> = part
         .iter()
         .copied()
         .filter(|&v| graph.neighbors_of(v as usize).iter().any(|w| part.binary_search(w).is_err()))
         .collect();
-    if boundary.is_empty() {
-        return None;
-    }
-    let centre =
-        boundary.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
-            / boundary.len() as f64;
-    let mut d: Vec<f32> = boundary
-        .iter()
-        .map(|&v| positions[v as usize].as_dvec3().distance(centre) as f32)
-        .collect();
-    d.sort_by(f32::total_cmp);
-    Some(RootRing { radius: d[d.len() / 2], boundary })
+    let radius = ring_radius(&weld.positions, &boundary)?;
+    Some(RootRing { boundary, radius })
 }
 
 /// The pelvis' share of a tail vertex at geodesic distance `d` from the

@@ -15,5 +15,5 @@ pub use graph::MeshGraph;
 pub use skeleton_field::{
     point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO,
 };
-pub use thickness::{polyline_distance, thickness, THICKNESS_PERCENTILE};
+pub use thickness::{polyline_distance, ring_radius, thickness, THICKNESS_PERCENTILE};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

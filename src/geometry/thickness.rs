@@ -23,3 +23,19 @@ pub fn thickness(points: impl IntoIterator<Item = Vec3>, line: &[Vec3]) -> f32 {
     let d: Vec<f32> = points.into_iter().map(|p| polyline_distance(p, line)).collect();
     2.0 * percentile(&d, THICKNESS_PERCENTILE)
 }
+
+/// Radius of a ring of skin: the median distance of the welded vertices
+/// `ring` from their centroid (summed in f64); `None` for an empty ring.
+/// The median, not the mean: a ring cut where a tail meets the body has a
+/// few stray vertices on the body side.
+pub fn ring_radius(positions: &[Vec3], ring: &[u32]) -> Option<f32> {
+    if ring.is_empty() {
+        return None;
+    }
+    let c = ring.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
+        / ring.len() as f64;
+    let mut d: Vec<f32> =
+        ring.iter().map(|&v| positions[v as usize].as_dvec3().distance(c) as f32).collect();
+    d.sort_by(f32::total_cmp);
+    Some(d[d.len() / 2])
+}
