@@ -4,6 +4,8 @@
 
 #[path = "corpus/consistency.rs"]
 mod consistency;
+#[path = "corpus/garments.rs"]
+mod garments;
 #[path = "corpus/generator.rs"]
 mod generator;
 #[path = "corpus/harness.rs"]

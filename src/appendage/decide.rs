@@ -71,6 +71,10 @@ pub fn decide(
             ),
         );
     }
+    let trunk = matches!(region, Region::Pelvis | Region::Spine);
+    if trunk && long && lies_on_body(params, length_ratio, tube_ratio, reach_ratio) {
+        return covering(params, attachment, elongation, tube_ratio, length_ratio, reach_ratio);
+    }
     match (region, long) {
         (Region::Head, _) => v(Kind::Head, Decision::Untouched, format!("hangs from {attachment} (head/neck): moving rigidly with the head is right")),
         (Region::Pelvis, true) => v(
@@ -126,4 +130,47 @@ pub fn is_stub(
 ) -> bool {
     reach_ratio >= params.min_stub_reach * params.far_ratio
         && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+}
+
+/// A part lies on the body, not out of it, when its tip stands off the
+/// skeleton less than [`super::params::MIN_STUB_STANDOFF`] of its own mean
+/// width: a cape, skirt or blanket follows the trunk's surface along its
+/// whole length, so however long it is, it is wider than it stands off.
+pub fn lies_on_body(
+    params: &DetectParams,
+    length_ratio: f32,
+    tube_ratio: f32,
+    reach_ratio: f32,
+) -> bool {
+    standoff(length_ratio, tube_ratio, reach_ratio) < params.min_stub_standoff
+}
+
+/// The verdict on a long trunk part that lies on the body: a covering,
+/// decided as a broad part (the rigger's weights kept, or bound rigidly
+/// when `broad="rigid"` asks).
+fn covering(
+    params: &DetectParams,
+    attachment: &str,
+    elongation: f32,
+    tube_ratio: f32,
+    length_ratio: f32,
+    reach_ratio: f32,
+) -> Verdict {
+    let why = format!(
+        "long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but it lies on the body at {attachment}: its tip stands off the skeleton {:.2} of its own width (< min_stub_standoff {}), a covering (cape, skirt, blanket), not a tail or a carried part",
+        standoff(length_ratio, tube_ratio, reach_ratio),
+        params.min_stub_standoff
+    );
+    match params.broad {
+        BroadPolicy::Untouched => Verdict {
+            kind: Kind::Broad,
+            decision: Decision::Untouched,
+            reason: format!("{why}: rigger's weights kept (broad=\"rigid\" binds it)"),
+        },
+        BroadPolicy::Rigid => Verdict {
+            kind: Kind::Broad,
+            decision: Decision::Rigid,
+            reason: format!("{why}; broad=\"rigid\" requested: bound to {attachment}"),
+        },
+    }
 }

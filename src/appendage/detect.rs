@@ -7,7 +7,7 @@ use super::anchor::chain_anchor;
 use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
-use super::decide::is_long;
+use super::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
@@ -109,6 +109,9 @@ struct Component {
     origin: Origin,
     /// Where the part meets the body.
     join: Vec3,
+    /// The shell lies on the body (see [`super::decide::lies_on_body`]): a
+    /// covering, never merged into a shell that stands out of it.
+    covering: bool,
 }
 
 /// Most levels of peeling (each level at least `min_protrusion` higher).
@@ -352,6 +355,7 @@ fn merge_shells(comps: &[Component], params: &DetectParams, height: f32) -> Vec<
         for b in a + 1..comps.len() {
             let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
             if comps[a].attachment == comps[b].attachment
+                && comps[a].covering == comps[b].covering
                 && !remainder(&comps[a])
                 && !remainder(&comps[b])
                 && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap
@@ -506,7 +510,10 @@ impl Surface<'_> {
                 let attachment =
                     attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
                 let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
-                Component { welded, collar, box_, attachment, origin, join }
+                // Remainders never merge (see [`merge_shells`]).
+                let covering = !matches!(origin, Origin::Remainder { .. })
+                    && self.lies_on_body(&welded, &collar);
+                Component { welded, collar, box_, attachment, origin, join, covering }
             })
             .collect()
     }
@@ -727,6 +734,18 @@ impl Surface<'_> {
             welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
         let l = percentile(&g, LENGTH_PERCENTILE);
         (g, l)
+    }
+
+    /// One shell on its own lies on the body (its tip stands off the
+    /// skeleton less than its own width): a garment over a tail's root is
+    /// not the tail's fur, whose shell stands out as the tail does.
+    fn lies_on_body(&self, welded: &[u32], collar: &[u32]) -> bool {
+        if welded.len() < MIN_TUBE_VERTICES {
+            return false;
+        }
+        let (geodesic, length) = self.geodesic_of(welded, collar);
+        let tests = self.shape_tests(welded, &geodesic, length);
+        lies_on_body(self.params, length / self.height, tests.tube, tests.reach / self.height)
     }
 
     /// T4: centroid/reach and elongation on the welded surface, and how

@@ -61,6 +61,11 @@ pub const MIN_STUB_REACH: f32 = 1.6;
 /// cross-sections, the part's own thickness): a garment or blanket over
 /// the rump is wider than it stands off (0.52-0.65 in the corpus, the rat's
 /// rump 0.47 and 0.59), a short tail about its width or more (0.92-2.3).
+/// The same measure keeps a *long* trunk part that lies on the body (a
+/// cape down the back, a blanket along it: 0.41-0.67 of their width in
+/// corpus seeds 0..200) from being a tail or a carried part, and a shell
+/// that lies on the body from merging into one that stands out (a blanket
+/// over a curled tail's root); see [`super::decide::lies_on_body`].
 pub const MIN_STUB_STANDOFF: f32 = 0.8;
 
 /// A tail shorter than this fraction of H (geodesic length, after its root
