@@ -272,3 +272,38 @@ fn no_chain_where_none_is_needed() {
         }
     }
 }
+
+/// The four originals of `assets/MORE.md` (already rigged by their artists:
+/// the snake's and koi's bodies are their own chains, the fox and elephant
+/// have tail joints): none gets a new chain, and every role their names let
+/// a reader judge is the one the names say. A snake and a fish have no legs,
+/// hence no pelvis.
+#[test]
+fn the_originals_get_no_chain_and_their_named_roles() {
+    use caudal::rig::roles::{JointRoles, RoleOverrides};
+    // (file, pelvis, neck, head, [thigh.L, thigh.R]); "" where there is none.
+    let originals = [
+        ("snake/Snake.glb", "", "", "", ["", ""]),
+        ("koi_fish/Koi.glb", "", "", "", ["", ""]),
+        ("fox_wildmesh/fox.glb", "Pelvis_00", "Neck1_05", "Head_08", ["LegBL1_087", "LegBR1_094"]),
+        (
+            "elephant_meshopt/elephant.glb",
+            "Root_M_01",
+            "Neck_M_018",
+            "Head_M_021",
+            ["backRump_L_053", "backRump_R_02"],
+        ),
+    ];
+    for (glb, pelvis, neck, head, thighs) in originals {
+        let model = load(glb);
+        let rig = model.rig().unwrap();
+        let report = find_appendages(rig, &DetectParams::default()).unwrap();
+        assert_eq!(chains(&report).len(), 0, "{glb}: {:#?}", report.parts);
+        let roles = JointRoles::find(rig, &RoleOverrides::default()).unwrap();
+        let name = |j: Option<usize>| j.map_or("", |j| rig.joint_names()[j].as_str());
+        assert_eq!(name(roles.pelvis), pelvis, "{glb} pelvis");
+        assert_eq!(name(roles.neck), neck, "{glb} neck");
+        assert_eq!(name(roles.head), head, "{glb} head");
+        assert_eq!(roles.thighs.map(name), thighs, "{glb} thighs");
+    }
+}
