@@ -99,7 +99,9 @@ impl<'a> Finder<'a> {
         let spine_end =
             neck.or(head).and_then(|j| path.iter().position(|&k| k == j)).unwrap_or(path.len());
         roles.spine = self.spine(roles, &path, spine_end)?;
-        roles.trunk_heads = path.iter().map(|&j| self.s.heads[j]).collect();
+        // Callers read the trunk in bind space, not the levelled frame.
+        let to_bind = self.s.level.inverse();
+        roles.trunk_heads = path.iter().map(|&j| to_bind * self.s.heads[j]).collect();
         roles.trunk = path;
         Ok(())
     }

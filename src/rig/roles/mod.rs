@@ -4,6 +4,7 @@
 //! | file | job |
 //! |---|---|
 //! | `find.rs` | the stages of `JointRoles::find`, in order |
+//! | `ground.rs` | the ground the character stands on: the levelled frame every height is read in |
 //! | `structure.rs` | the structural skeleton: joints that deform or connect deforming joints; skin floor and mass per joint |
 //! | `limbs.rs` | mirrored pairs of branches; legs are the pairs that reach the floor |
 //! | `trunk.rs` | which leg junction is the pelvis; the path from it to the head |
@@ -19,6 +20,7 @@
 //! file of 100k joints is read in well under a second.
 
 mod find;
+mod ground;
 mod limbs;
 mod names;
 mod regions;
@@ -31,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use super::Rig;
 use crate::error::Result;
 use find::Finder;
+pub use ground::{ground_up, CONTACT, MAX_TILT_DEG, TILT_STEP_DEG};
 pub use limbs::{
     Limb, LimbPair, LEG_MIN_DROP, LEG_REACH, MAX_BRANCHES, MAX_CHAIN_JOINTS, MIRROR_TOLERANCE,
 };
@@ -147,9 +150,10 @@ pub struct JointRoles {
     pub regions: Vec<Region>,
     /// One entry per role found, with the rule that found it.
     pub sources: Vec<RoleSource>,
-    /// The way the character faces in bind space, horizontal and unit
-    /// (`facing`): from the pelvis to the head, or along the hind feet;
-    /// `None` when the skeleton shows neither.
+    /// The way the character faces in bind space, unit and level with the
+    /// ground the feet rest on (`facing`; horizontal for an upright bind):
+    /// from the pelvis to the head, or along the hind feet; `None` when the
+    /// skeleton shows neither.
     pub facing: Option<Vec3>,
 }
 
@@ -177,8 +181,10 @@ impl JointRoles {
         finder.named_legs(&mut roles)?;
         finder.trunk(&mut roles)?;
         finder.pelvis_legs(&mut roles);
-        roles.facing =
-            roles.pelvis.and_then(|p| facing(&s, finder.pelvis_pair(&roles), roles.head, p));
+        roles.facing = roles
+            .pelvis
+            .and_then(|p| facing(&s, finder.pelvis_pair(&roles), roles.head, p))
+            .map(|f| s.level.inverse() * f);
         roles.regions = regions::regions(
             &s,
             &pairs,

@@ -12,8 +12,9 @@
 //! carrying the hoof weights) hangs, for these purposes, from the main-tree
 //! joint nearest its top.
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 
+use super::ground::{ground_up, levelling};
 use crate::rig::Rig;
 
 /// Joint heads as the skeleton stands at the bind pose. A joint that moves
@@ -66,6 +67,32 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
     heads
 }
 
+/// Where the body's weight lies, as the skeleton carries it: every vertex
+/// counted at the head of the joint that carries most of it (see
+/// [`super::ground`] for why this is one of two estimates).
+fn weight_centre(rig: &Rig, heads: &[Vec3]) -> Vec3 {
+    let inf = rig.influences();
+    let n = rig.vertex_count().max(1);
+    let sum = (0..rig.vertex_count())
+        .fold(glam::DVec3::ZERO, |s, v| s + heads[inf.dominant_joint(v) as usize].as_dvec3());
+    (sum / n as f64).as_vec3()
+}
+
+/// The lowest skin (by `Y`) of every joint that is some vertex's largest
+/// weight: where feet touch the ground, whatever its tilt (a flat sole
+/// tilted keeps its lowest corners on the ground).
+fn lowest_skin(rig: &Rig) -> Vec<Vec3> {
+    let inf = rig.influences();
+    let mut low: Vec<Option<Vec3>> = vec![None; rig.joint_count()];
+    for (v, &p) in rig.vertices().iter().enumerate() {
+        let d = inf.dominant_joint(v) as usize;
+        if low[d].is_none_or(|l| p.y < l.y) {
+            low[d] = Some(p);
+        }
+    }
+    low.into_iter().flatten().collect()
+}
+
 /// Separate weighted trees (IK feet, loose helper chains) hung from their
 /// nearest main-tree joint; past this many (heaviest first) they hang from
 /// the main tree's top, which bounds the work on hostile files.
@@ -75,7 +102,11 @@ pub const MAX_NEAREST_TOPS: usize = 64;
 /// indexed by joint; entries of non-structural joints are unused.
 #[derive(Clone, Debug)]
 pub struct Structure {
-    /// Bind-pose head of every joint.
+    /// The rotation from bind space into the levelled frame every position
+    /// below is in (up the normal of the ground the feet rest on, see
+    /// [`super::ground`]); identity for an upright bind.
+    pub level: Quat,
+    /// Bind-pose head of every joint (levelled).
     pub heads: Vec<Vec3>,
     /// Per joint: deforms skin or connects joints that do.
     pub structural: Vec<bool>,
@@ -151,8 +182,19 @@ impl Structure {
     /// The structure of `rig`'s skeleton and the skin each joint carries.
     pub fn new(rig: &Rig) -> Structure {
         let n = rig.joint_count();
-        let heads = credible_heads(rig);
         let parents = rig.parents();
+        let inf = rig.influences();
+        let bind_heads = credible_heads(rig);
+        let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
+            / rig.vertex_count().max(1) as f64;
+        let centres = [mesh_centre.as_vec3(), weight_centre(rig, &bind_heads)];
+        let level = levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()));
+        let heads: Vec<Vec3> = bind_heads.into_iter().map(|h| level * h).collect();
+        let vertices: std::borrow::Cow<[Vec3]> = if level == Quat::IDENTITY {
+            rig.vertices().into()
+        } else {
+            rig.vertices().iter().map(|&p| level * p).collect::<Vec<_>>().into()
+        };
         let order = rig.topological_order();
         let mut children = vec![Vec::new(); n];
         for (j, p) in parents.iter().enumerate() {
@@ -164,9 +206,8 @@ impl Structure {
         let mut mass = vec![0f32; n];
         let mut low: Vec<Vec3> = heads.clone();
         let mut has_skin = vec![false; n];
-        let inf = rig.influences();
         let mut centre_sum = vec![glam::DVec3::ZERO; n];
-        for (v, p) in rig.vertices().iter().enumerate() {
+        for (v, p) in vertices.iter().enumerate() {
             let d = inf.dominant_joint(v) as usize;
             mass[d] += 1.0;
             centre_sum[d] += p.as_dvec3();
@@ -295,10 +336,13 @@ impl Structure {
                 }
             }
         }
-        let (lo, hi) = rig.bounds();
-        let floor = heads.iter().map(|h| h.y).fold(lo.y, f32::min);
-        let height = (hi.y - lo.y).max(f32::MIN_POSITIVE);
+        let (lo, hi) = vertices
+            .iter()
+            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+        let floor = heads.iter().map(|h| h.y).fold(lo, f32::min);
+        let height = (hi - lo).max(f32::MIN_POSITIVE);
         Structure {
+            level,
             heads,
             structural,
             up,

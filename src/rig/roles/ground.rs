@@ -1,0 +1,160 @@
+//! The ground the character stands on, read from its skin: a bind pose may
+//! be pitched or rolled (a creature modelled on a slope, a file exported
+//! with its armature tilted), and every "lowest", "reaches the floor" and
+//! "higher" of the roles reads heights. They read them in a levelled frame
+//! whose up is the normal of the ground the character stands on.
+//!
+//! A character stands on a plane under its skin when its weight lies over
+//! what touches the plane (the convex hull of the skin within [`CONTACT`]
+//! of it): it would not tip over. Where the weight lies is estimated twice,
+//! and neither estimate is trusted alone: the skin's own centre (pulled
+//! back by a long, finely cut tail) and the skin counted at the head of the
+//! joint that carries it (a boneless tail then weighs at the pelvis, which
+//! puts a dinosaur's weight ahead of its feet). A file is read upright when
+//! either estimate stands on the horizontal plane (every fixture does);
+//! otherwise the ground is the least tilted plane both stand on, searched
+//! outwards from horizontal in [`TILT_STEP_DEG`] rings up to
+//! [`MAX_TILT_DEG`]. A quadruped pitched nose down touches the horizontal
+//! plane with its front feet only, both centres behind them, and stands on
+//! the plane through all four. Where nothing stands (a fish, a snake on its
+//! side), the horizontal plane is kept.
+
+use glam::{Quat, Vec2, Vec3};
+
+/// The steepest ground read: a standing creature is at most this far from
+/// upright in any bind pose (the generated corpus pitches up to 25
+/// degrees). Much further, a flank could pass for the ground.
+pub const MAX_TILT_DEG: f32 = 35.0;
+
+/// Skin touches a plane when it lies within this share of the model height
+/// above it: a sole's vertices sit on the ground within modelling noise,
+/// an ankle or a knee well above.
+pub const CONTACT: f32 = 0.02;
+
+/// The search's angular step, in tilt and round each ring. Roles read the
+/// ground to within half of it, far below what any role rule
+/// distinguishes (leg reach, heights compared at 5% of the height).
+pub const TILT_STEP_DEG: f32 = 3.0;
+
+/// Up unit vector tilted `tilt` degrees from `Y` towards azimuth `azimuth`
+/// (degrees, from `X` towards `Z`).
+fn direction(tilt: f32, azimuth: f32) -> Vec3 {
+    let (st, ct) = tilt.to_radians().sin_cos();
+    let (sa, ca) = azimuth.to_radians().sin_cos();
+    Vec3::new(st * ca, ct, st * sa)
+}
+
+/// Candidate ups: `Y`, then rings of growing tilt.
+fn candidates() -> Vec<Vec3> {
+    let mut out = vec![Vec3::Y];
+    let mut tilt = TILT_STEP_DEG;
+    while tilt <= MAX_TILT_DEG + 1e-3 {
+        let around = (360.0 * tilt.to_radians().sin() / TILT_STEP_DEG).ceil().max(6.0) as usize;
+        out.extend((0..around).map(|k| direction(tilt, 360.0 * k as f32 / around as f32)));
+        tilt += TILT_STEP_DEG;
+    }
+    out
+}
+
+/// Convex hull of `pts` (counter-clockwise, monotone chain).
+fn hull(mut pts: Vec<Vec2>) -> Vec<Vec2> {
+    pts.sort_by(|a, b| a.x.total_cmp(&b.x).then(a.y.total_cmp(&b.y)));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let cross = |o: Vec2, a: Vec2, b: Vec2| (a - o).perp_dot(b - o);
+    let mut h: Vec<Vec2> = Vec::with_capacity(2 * pts.len());
+    for pass in 0..2 {
+        let start = h.len();
+        let it: Box<dyn Iterator<Item = &Vec2>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for &p in it {
+            while h.len() >= start + 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= 0.0 {
+                h.pop();
+            }
+            h.push(p);
+        }
+        h.pop();
+    }
+    h
+}
+
+/// Distance from `c` to the counter-clockwise convex polygon `poly` (0
+/// inside; to the segment or point when it has fewer than three corners).
+fn distance_to(poly: &[Vec2], c: Vec2) -> f32 {
+    let edge = |a: Vec2, b: Vec2| {
+        let ab = b - a;
+        let t = if ab.length_squared() > 0.0 {
+            ((c - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        c.distance(a + t * ab)
+    };
+    match poly.len() {
+        0 => f32::INFINITY,
+        1 => c.distance(poly[0]),
+        2 => edge(poly[0], poly[1]),
+        k => {
+            let within = (0..k).all(|i| (poly[(i + 1) % k] - poly[i]).perp_dot(c - poly[i]) >= 0.0);
+            if within {
+                0.0
+            } else {
+                (0..k).map(|i| edge(poly[i], poly[(i + 1) % k])).fold(f32::INFINITY, f32::min)
+            }
+        }
+    }
+}
+
+/// How many of `centres` lie over the skin `vertices` that touch their
+/// support plane of normal `up` (within `tolerance` of it, and of the
+/// contact's outline: a model's heel may end at its ankle, the weight right
+/// over its edge).
+fn centres_over_contact(vertices: &[Vec3], centres: &[Vec3], up: Vec3, tolerance: f32) -> usize {
+    let floor = vertices.iter().map(|p| p.dot(up)).fold(f32::INFINITY, f32::min);
+    let e1 = up.any_orthonormal_vector();
+    let e2 = up.cross(e1);
+    let flat = |p: Vec3| Vec2::new(p.dot(e1), p.dot(e2));
+    let touching: Vec<Vec2> =
+        vertices.iter().filter(|p| p.dot(up) - floor <= tolerance).map(|&p| flat(p)).collect();
+    let contact = hull(touching);
+    centres.iter().filter(|&&c| distance_to(&contact, flat(c)) <= tolerance).count()
+}
+
+/// How many of `points` touch their support plane of normal `up`.
+fn touching(points: &[Vec3], up: Vec3, tolerance: f32) -> usize {
+    let floor = points.iter().map(|p| p.dot(up)).fold(f32::INFINITY, f32::min);
+    points.iter().filter(|p| p.dot(up) - floor <= tolerance).count()
+}
+
+/// The up of the ground the skin `vertices` stand on (see the module doc).
+/// `centres` are the two estimates of where the body's weight lies (the
+/// skin's own centre, and the skin counted at the joints that carry it);
+/// `feet` the lowest skin of each joint; `height` the model height.
+pub fn ground_up(vertices: &[Vec3], centres: [Vec3; 2], feet: &[Vec3], height: f32) -> Vec3 {
+    if vertices.len() < 3 || !(height > 0.0) || !centres.iter().all(|c| c.is_finite()) {
+        return Vec3::Y;
+    }
+    let tolerance = CONTACT * height;
+    if centres_over_contact(vertices, &centres, Vec3::Y, tolerance) > 0 {
+        return Vec3::Y;
+    }
+    let mut best = (touching(feet, Vec3::Y, tolerance), Vec3::Y);
+    for up in candidates().into_iter().skip(1) {
+        let n = touching(feet, up, tolerance);
+        if n > best.0 {
+            best = (n, up);
+        }
+    }
+    best.1
+}
+
+/// The rotation taking the ground's `up` to `+Y` (identity when it is `+Y`).
+pub fn levelling(up: Vec3) -> Quat {
+    if up == Vec3::Y {
+        Quat::IDENTITY
+    } else {
+        Quat::from_rotation_arc(up, Vec3::Y)
+    }
+}
