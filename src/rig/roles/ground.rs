@@ -133,7 +133,11 @@ fn touching(points: &[Vec3], up: Vec3, tolerance: f32) -> usize {
 /// skin's own centre, and the skin counted at the joints that carry it);
 /// `feet` the lowest skin of each joint; `height` the model height.
 pub fn ground_up(vertices: &[Vec3], centres: [Vec3; 2], feet: &[Vec3], height: f32) -> Vec3 {
-    if vertices.len() < 3 || !(height > 0.0) || !centres.iter().all(|c| c.is_finite()) {
+    if vertices.len() < 3
+        || height.is_nan()
+        || height <= 0.0
+        || !centres.iter().all(|c| c.is_finite())
+    {
         return Vec3::Y;
     }
     let tolerance = CONTACT * height;

@@ -12,6 +12,8 @@
 //! carrying the hoof weights) hangs, for these purposes, from the main-tree
 //! joint nearest its top.
 
+use std::borrow::Cow;
+
 use glam::{Quat, Vec3};
 
 use super::ground::{ground_up, levelling};
@@ -65,6 +67,40 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
         }
     }
     heads
+}
+
+/// The levelling rotation of `rig`'s bind (see [`super::ground`]), and
+/// its joint heads and skin in the levelled frame (the skin borrowed when
+/// the bind is upright).
+fn levelled(rig: &Rig) -> (Quat, Vec<Vec3>, Cow<'_, [Vec3]>) {
+    let bind_heads = credible_heads(rig);
+    let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
+        / rig.vertex_count().max(1) as f64;
+    let centres = [mesh_centre.as_vec3(), weight_centre(rig, &bind_heads)];
+    let level = levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()));
+    let heads: Vec<Vec3> = bind_heads.into_iter().map(|h| level * h).collect();
+    let vertices: Cow<[Vec3]> = if level == Quat::IDENTITY {
+        rig.vertices().into()
+    } else {
+        rig.vertices().iter().map(|&p| level * p).collect::<Vec<_>>().into()
+    };
+    (level, heads, vertices)
+}
+
+/// Every joint's children, in joint order.
+fn children_of(parents: &[Option<usize>]) -> Vec<Vec<usize>> {
+    let mut children = vec![Vec::new(); parents.len()];
+    for (j, p) in parents.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(j);
+        }
+    }
+    children
+}
+
+/// The lowest and highest `y` of `points`.
+fn y_span(points: &[Vec3]) -> (f32, f32) {
+    points.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)))
 }
 
 /// Where the body's weight lies, as the skeleton carries it: every vertex
@@ -184,25 +220,9 @@ impl Structure {
         let n = rig.joint_count();
         let parents = rig.parents();
         let inf = rig.influences();
-        let bind_heads = credible_heads(rig);
-        let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
-            / rig.vertex_count().max(1) as f64;
-        let centres = [mesh_centre.as_vec3(), weight_centre(rig, &bind_heads)];
-        let level = levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()));
-        let heads: Vec<Vec3> = bind_heads.into_iter().map(|h| level * h).collect();
-        let vertices: std::borrow::Cow<[Vec3]> = if level == Quat::IDENTITY {
-            rig.vertices().into()
-        } else {
-            rig.vertices().iter().map(|&p| level * p).collect::<Vec<_>>().into()
-        };
+        let (level, heads, vertices) = levelled(rig);
         let order = rig.topological_order();
-        let mut children = vec![Vec::new(); n];
-        for (j, p) in parents.iter().enumerate() {
-            if let Some(p) = *p {
-                children[p].push(j);
-            }
-        }
-
+        let children = children_of(parents);
         let mut mass = vec![0f32; n];
         let mut low: Vec<Vec3> = heads.clone();
         let mut has_skin = vec![false; n];
@@ -336,9 +356,7 @@ impl Structure {
                 }
             }
         }
-        let (lo, hi) = vertices
-            .iter()
-            .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), p| (lo.min(p.y), hi.max(p.y)));
+        let (lo, hi) = y_span(&vertices);
         let floor = heads.iter().map(|h| h.y).fold(lo, f32::min);
         let height = (hi - lo).max(f32::MIN_POSITIVE);
         Structure {
