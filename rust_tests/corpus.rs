@@ -10,6 +10,8 @@ mod garments;
 mod generator;
 #[path = "corpus/harness.rs"]
 pub mod harness;
+#[path = "corpus/layers.rs"]
+mod layers;
 #[path = "corpus/recall.rs"]
 mod recall;
 #[path = "corpus/runs.rs"]

@@ -8,6 +8,7 @@ use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
 use super::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
+use super::layers::are_layers;
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
@@ -304,7 +305,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         regions: &regions,
     };
     let comps = surface.components(surface.candidates(far_threshold));
-    let groups = merge_shells(&comps, params, height);
+    let groups = merge_shells(&comps, &weld.positions, params, height);
     let paired = surface.paired(&groups, &comps);
 
     let bone_distance = BoneDistance::new(rig);
@@ -338,11 +339,21 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     Ok(Detection { report, parts, weld, graph, roles })
 }
 
-/// T5: shells at one attachment whose boxes overlap by more than half are
-/// one part (fur over skin, never welded). Returns the groups of component
-/// indices, each in order, by first member.
-fn merge_shells(comps: &[Component], params: &DetectParams, height: f32) -> Vec<Vec<usize>> {
+/// T5: shells whose boxes overlap by more than half are one part (fur over
+/// skin, never welded) when they hang from one attachment or lie over each
+/// other as one tube's layers (see [`super::layers`]: a detached fur shell's
+/// attachment is not where the tail leaves the body). Returns the groups of
+/// component indices, each in order, by first member.
+fn merge_shells(
+    comps: &[Component],
+    positions: &[Vec3],
+    params: &DetectParams,
+    height: f32,
+) -> Vec<Vec<usize>> {
     let pad = 1e-3 * height;
+    let points =
+        |c: &Component| -> Vec<Vec3> { c.welded.iter().map(|&v| positions[v as usize]).collect() };
+    let layers = |a: &Component, b: &Component| are_layers(&points(a), a.box_, &points(b), b.box_);
     let mut root: Vec<usize> = (0..comps.len()).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
         while root[i] != i {
@@ -354,11 +365,11 @@ fn merge_shells(comps: &[Component], params: &DetectParams, height: f32) -> Vec<
     for a in 0..comps.len() {
         for b in a + 1..comps.len() {
             let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
-            if comps[a].attachment == comps[b].attachment
-                && comps[a].covering == comps[b].covering
+            if comps[a].covering == comps[b].covering
                 && !remainder(&comps[a])
                 && !remainder(&comps[b])
                 && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap
+                && (comps[a].attachment == comps[b].attachment || layers(&comps[a], &comps[b]))
             {
                 let (ra, rb) = (find(&mut root, a), find(&mut root, b));
                 if ra != rb {
@@ -518,6 +529,20 @@ impl Surface<'_> {
             .collect()
     }
 
+    /// The member a merged part hangs from: the first, unless its shells
+    /// hang from different joints (layers of one tube, see `merge_shells`):
+    /// then the one whose join lies nearest the skeleton, where the tube
+    /// leaves the body (a skin peeled at a saddle half way along the tail
+    /// joins there; the fur over it reaches back to the root).
+    fn lead_shell(&self, group: &[usize], comps: &[Component]) -> usize {
+        let first = group[0];
+        if group.iter().all(|&c| comps[c].attachment == comps[first].attachment) {
+            return first;
+        }
+        let depth = |c: usize| self.field.distance(comps[c].join);
+        group.iter().copied().min_by(|&a, &b| depth(a).total_cmp(&depth(b))).unwrap_or(first)
+    }
+
     /// One part from a group of merged components: its region and tests, the
     /// verdict, a tail grown to where it leaves the body, and its report.
     fn part(
@@ -532,8 +557,9 @@ impl Surface<'_> {
         let (rig, params, height) = (self.rig, self.params, self.height);
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
-        let attachment = comps[group[0]].attachment;
-        let region = self.region_of(attachment, comps[group[0]].join);
+        let lead = self.lead_shell(group, comps);
+        let attachment = comps[lead].attachment;
+        let region = self.region_of(attachment, comps[lead].join);
         let attach_name = attachment.map(|j| names[j].clone());
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = self.geodesic_of(&welded, &collar);

@@ -8,6 +8,7 @@ mod attach;
 mod contact;
 mod decide;
 mod detect;
+mod layers;
 mod midline;
 mod params;
 mod peel;
@@ -23,6 +24,7 @@ pub use detect::{
     cut_centre, detect, find_appendages, Detection, PartGeometry, DETACHED_COLLAR_SHARE,
     LENGTH_PERCENTILE,
 };
+pub use layers::LAYER_GAP_WIDTHS;
 pub use midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII, TWIN_ROOT_RADII,
 };

@@ -20,8 +20,9 @@ pub const MIN_ELONGATION: f32 = 1.6;
 /// Attachment bias (SPEC T3): a trunk or thigh joint within this factor of
 /// the nearest joint distance wins.
 pub const ATTACHMENT_BIAS: f32 = 1.5;
-/// Merge (SPEC T5): parts at one attachment whose bounding boxes overlap by
-/// more than this share (of the smaller box) are one part.
+/// Merge (SPEC T5): parts at one attachment (or layers of one tube, see
+/// [`super::LAYER_GAP_WIDTHS`]) whose bounding boxes overlap by more than
+/// this share (of the smaller box) are one part.
 pub const MERGE_OVERLAP: f32 = 0.5;
 /// Parts with fewer welded vertices than this are reported but never
 /// changed: a handful of vertices (a claw tip, a stray spike) carries no

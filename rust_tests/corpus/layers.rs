@@ -1,0 +1,46 @@
+//! A tail's fur shell and the skin under it are one part (issue 12): on
+//! these seeds the fur, a shell of its own that touches no body skin, took
+//! its attachment from the thigh it hangs past while the skin hung from the
+//! pelvis, so the two were never merged and each got half the tail (two
+//! chains, recall 0.500). As layers of one tube they merge
+//! (`appendage::LAYER_GAP_WIDTHS`) and one chain takes the whole tail.
+
+use std::collections::HashSet;
+
+use caudal::appendage::{find_appendages, Decision, DetectParams};
+use caudal::demo::corpus;
+use caudal::gltf_io;
+
+use super::harness::{character, measure, rig_vertices};
+
+fn fur_and_skin_are_one_chain(seed: u64) {
+    let case = corpus::case(seed);
+    assert!(case.truth.classes.iter().any(|c| c.name() == "fur_shell"), "seed {seed} has fur");
+    let model = gltf_io::load_bytes(&case.glb, None, "corpus").unwrap();
+    let ch = &case.truth.characters[0];
+    let m = character(&model, ch);
+    let report = find_appendages(&m.rig, &DetectParams::default()).unwrap();
+    let tail: HashSet<u32> = rig_vertices(m, &ch.tails[0].vertices).into_iter().collect();
+    let holding: Vec<_> =
+        report.parts.iter().filter(|p| p.vertices.iter().any(|v| tail.contains(v))).collect();
+    assert_eq!(holding.len(), 1, "seed {seed}: the tail's skin and fur in {} parts", holding.len());
+    let part = holding[0];
+    assert_eq!(part.decision, Decision::Chain, "seed {seed}: {}", part.reason);
+    assert_eq!(part.shells, 2, "seed {seed}: fur and skin merged as two shells");
+    assert!(tail.iter().all(|v| part.vertices.contains(v)), "seed {seed}: all of the tail");
+    let measured = measure(&case);
+    assert!(
+        !measured.failures.iter().any(|f| matches!(*f, "recall" | "split_tail" | "no_chain")),
+        "seed {seed}: {:?}",
+        measured.details
+    );
+}
+
+#[test]
+fn corpus_fur_shell_over_a_thigh_is_one_part_with_its_skin() {
+    // 19: a thick hanging tail, the fur attached to the right thigh; 54: a
+    // long level tail, the fur attached to a back shoulder joint.
+    for seed in [19, 54] {
+        fur_and_skin_are_one_chain(seed);
+    }
+}

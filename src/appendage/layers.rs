@@ -1,0 +1,84 @@
+//! Two shells of one tube: fur over skin, never welded to it. Their boxes
+//! overlap, but a shell that touches no body skin (the fur) takes its collar
+//! and so its attachment from the end nearest a bone, which on a tail hanging
+//! past a thigh is the thigh: the two layers then hang from different joints
+//! and the T5 merge at one attachment leaves them two parts (two chains, or
+//! one chain and a carried part, each with half the tail).
+
+use glam::Vec3;
+
+use crate::stats::percentile;
+
+/// Two shells are layers of one tube when the median distance from either
+/// one's vertices to the other's nearest vertex is within this share of the
+/// thinner shell's width (the smallest side of its box: a tube's diameter
+/// where it is widest, more where it bends). Fur stands a fraction of the
+/// radius proud of the skin under it (the corpus's 0.15 radius, 0.075 of
+/// the width, plus up to half a ring's vertex spacing where the rings are
+/// twisted); a cape, a second tail or a leg beside a tail is farther than a
+/// quarter of its width from most of it, and both directions must hold, so
+/// a small part lying against a big one is not its layer.
+pub const LAYER_GAP_WIDTHS: f32 = 0.25;
+
+/// Vertices of a shell sampled (evenly by index) when measuring its
+/// distance to the other shell: the median needs no more, and the cost
+/// stays linear in the other shell's size.
+const LAYER_SAMPLES: usize = 256;
+
+/// Whether the shells `a` and `b` (vertex positions, with their boxes) lie
+/// over each other as one tube's layers (see [`LAYER_GAP_WIDTHS`]).
+pub fn are_layers(a: &[Vec3], a_box: (Vec3, Vec3), b: &[Vec3], b_box: (Vec3, Vec3)) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let width = |(lo, hi): (Vec3, Vec3)| (hi - lo).min_element();
+    let limit = LAYER_GAP_WIDTHS * width(a_box).min(width(b_box));
+    median_gap(a, b) <= limit && median_gap(b, a) <= limit
+}
+
+/// Median over sampled vertices of `from` of the distance to the nearest
+/// vertex of `to`.
+fn median_gap(from: &[Vec3], to: &[Vec3]) -> f32 {
+    let step = from.len().div_ceil(LAYER_SAMPLES).max(1);
+    let gaps: Vec<f32> = from
+        .iter()
+        .step_by(step)
+        .map(|p| to.iter().map(|q| p.distance_squared(*q)).fold(f32::INFINITY, f32::min).sqrt())
+        .collect();
+    percentile(&gaps, 0.5)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tube(radius: f32, length: f32, twist: f32) -> Vec<Vec3> {
+        let mut out = Vec::new();
+        for k in 0..=20 {
+            for i in 0..12 {
+                let a = (i as f32 + twist) * std::f32::consts::TAU / 12.0;
+                out.push(Vec3::new(radius * a.cos(), radius * a.sin(), length * k as f32 / 20.0));
+            }
+        }
+        out
+    }
+
+    fn box_of(p: &[Vec3]) -> (Vec3, Vec3) {
+        p.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &q| (lo.min(q), hi.max(q)))
+    }
+
+    #[test]
+    fn fur_over_skin_is_a_layer_and_a_parallel_tube_is_not() {
+        let skin = tube(0.1, 1.0, 0.0);
+        let fur = tube(0.115, 1.0, 0.3);
+        assert!(are_layers(&skin, box_of(&skin), &fur, box_of(&fur)));
+        // A second tube of the same size one diameter aside: boxes overlap
+        // by half, but it is no layer.
+        let beside: Vec<Vec3> = skin.iter().map(|p| *p + Vec3::new(0.2, 0.0, 0.0)).collect();
+        assert!(!are_layers(&skin, box_of(&skin), &beside, box_of(&beside)));
+        // A short stub lying inside the tube's root is near the tube, but
+        // the tube is not near it.
+        let stub: Vec<Vec3> = skin.iter().take(36).copied().collect();
+        assert!(!are_layers(&stub, box_of(&stub), &fur, box_of(&fur)));
+    }
+}
