@@ -44,3 +44,14 @@ fn corpus_fur_shell_over_a_thigh_is_one_part_with_its_skin() {
         fur_and_skin_are_one_chain(seed);
     }
 }
+
+#[test]
+fn corpus_tail_skin_under_a_fur_shell_leaves_the_body_part() {
+    // 17 and 176: short tails whose skin sits in a far piece wrapping a body
+    // bone (centroid ratio 0.21 and 0.18: judged body) while the fur, a
+    // shell of its own, got the chain with half the tail.
+    for seed in [17, 176] {
+        let measured = measure(&corpus::case(seed));
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}

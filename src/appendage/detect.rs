@@ -8,7 +8,7 @@ use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
 use super::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
-use super::layers::are_layers;
+use super::layers::{are_layers, under_shell};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
@@ -304,7 +304,8 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         roles: &roles,
         regions: &regions,
     };
-    let comps = surface.components(surface.candidates(far_threshold));
+    let mut comps = surface.components(surface.candidates(far_threshold));
+    surface.carve_under_shells(&mut comps);
     let groups = merge_shells(&comps, &weld.positions, params, height);
     let paired = surface.paired(&groups, &comps);
 
@@ -506,6 +507,72 @@ impl Surface<'_> {
             );
         }
         candidates
+    }
+
+    /// A detached shell (touching no skin outside itself: fur) that lies
+    /// over skin of another part along its length takes that skin: the
+    /// tail's skin inside a far piece that wraps a body bone is the fur's
+    /// tail, not the body. The skin taken must itself be the shell's layer
+    /// (see [`are_layers`]), not a band of body skin round its open end.
+    fn carve_under_shells(&self, comps: &mut [Component]) {
+        let positions = &self.weld.positions;
+        let points =
+            |w: &[u32]| -> Vec<Vec3> { w.iter().map(|&v| positions[v as usize]).collect() };
+        let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+        for f in 0..comps.len() {
+            if remainder(&comps[f]) || !self.detached(&comps[f].welded) {
+                continue;
+            }
+            let shell = points(&comps[f].welded);
+            for c in 0..comps.len() {
+                if c == f || remainder(&comps[c]) || comps[c].attachment == comps[f].attachment {
+                    continue;
+                }
+                let other = points(&comps[c].welded);
+                if are_layers(&shell, comps[f].box_, &other, comps[c].box_) {
+                    continue; // the whole part is the shell's layer: T5 merges them
+                }
+                let under = under_shell(&shell, comps[f].box_, &other);
+                let skin: Vec<u32> = comps[c]
+                    .welded
+                    .iter()
+                    .zip(&under)
+                    .filter(|(_, &u)| u)
+                    .map(|(&v, _)| v)
+                    .collect();
+                let skin_box = bounds(skin.iter().map(|&v| positions[v as usize]));
+                if skin.len() < self.params.min_part_vertices
+                    || skin.len() == comps[c].welded.len()
+                    || !are_layers(&points(&skin), skin_box, &shell, comps[f].box_)
+                {
+                    continue;
+                }
+                let kept: Vec<u32> = comps[c]
+                    .welded
+                    .iter()
+                    .zip(&under)
+                    .filter(|(_, &u)| !u)
+                    .map(|(&v, _)| v)
+                    .collect();
+                comps[c].welded = kept;
+                comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph);
+                comps[c].box_ = bounds(comps[c].welded.iter().map(|&v| positions[v as usize]));
+                let mut welded = std::mem::take(&mut comps[f].welded);
+                welded.extend(skin);
+                welded.sort_unstable();
+                comps[f].collar = collar_of(&welded, self.dist, self.graph);
+                comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+                comps[f].welded = welded;
+            }
+        }
+    }
+
+    /// Whether the welded vertices `welded` (sorted) share no edge with skin
+    /// outside them.
+    fn detached(&self, welded: &[u32]) -> bool {
+        welded.iter().all(|&v| {
+            self.graph.neighbors_of(v as usize).iter().all(|w| welded.binary_search(w).is_ok())
+        })
     }
 
     /// T3: collar and attachment of every candidate.

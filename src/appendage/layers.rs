@@ -36,6 +36,24 @@ pub fn are_layers(a: &[Vec3], a_box: (Vec3, Vec3), b: &[Vec3], b_box: (Vec3, Vec
     median_gap(a, b) <= limit && median_gap(b, a) <= limit
 }
 
+/// Which of the points `other` lie under the shell `shell` (vertex positions,
+/// with its box): within [`LAYER_GAP_WIDTHS`] of the shell's width of its
+/// nearest vertex. Only points in the shell's box widened by that gap are
+/// measured, so a big body part costs no more than the skin near the shell.
+pub fn under_shell(shell: &[Vec3], shell_box: (Vec3, Vec3), other: &[Vec3]) -> Vec<bool> {
+    let gap = LAYER_GAP_WIDTHS * (shell_box.1 - shell_box.0).min_element();
+    let (lo, hi) = (shell_box.0 - gap, shell_box.1 + gap);
+    let gap2 = gap * gap;
+    other
+        .iter()
+        .map(|p| {
+            p.cmpge(lo).all()
+                && p.cmple(hi).all()
+                && shell.iter().any(|q| p.distance_squared(*q) <= gap2)
+        })
+        .collect()
+}
+
 /// Median over sampled vertices of `from` of the distance to the nearest
 /// vertex of `to`.
 fn median_gap(from: &[Vec3], to: &[Vec3]) -> f32 {
@@ -64,7 +82,7 @@ mod tests {
     }
 
     fn box_of(p: &[Vec3]) -> (Vec3, Vec3) {
-        p.iter().fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), &q| (lo.min(q), hi.max(q)))
+        crate::appendage::shape::bounds(p.iter().copied())
     }
 
     #[test]
