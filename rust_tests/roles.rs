@@ -477,8 +477,9 @@ fn turned(rig: &Rig, turn: Quat) -> Rig {
 }
 
 /// A bind pitched nose-down or rolled (a creature modelled on a slope, an
-/// armature exported tilted) is read in the frame of the ground it stands
-/// on: the same roles as upright. Nose-down 20 degrees, a quadruped's front
+/// armature exported tilted) reads the same roles as upright: read as it
+/// stands where the skeleton reads whole, else in the frame of the ground
+/// it stands on. Nose-down 20 degrees, a quadruped's front
 /// feet are the lowest skin and its hind feet hang a fifth of its height
 /// above them; read in bind space, the front legs were taken for the hind
 /// legs and the chest for the pelvis (every roles failure of the generated
@@ -499,9 +500,28 @@ fn a_pitched_or_rolled_bind_keeps_its_roles() {
                 * Quat::from_rotation_z(roll.to_radians());
             let r = JointRoles::find(&turned(rig, turn), &RoleOverrides::default()).unwrap();
             assert_eq!(key(&r), key(&upright), "{rel} pitch {pitch} roll {roll} yaw {yaw}");
-            // The facing comes back in bind space: the upright one turned.
+            // The facing comes back in bind space: seen from above, the
+            // upright one turned (level with the ground when the bind was
+            // read levelled, horizontal when it read whole upright).
+            let flat = |v: Vec3| Vec3::new(v.x, 0.0, v.z).normalize();
             let (f, f0) = (r.facing.unwrap(), turn * upright.facing.unwrap());
-            assert!(f.dot(f0) > 0.99, "{rel}: facing {f} against {f0}");
+            assert!(flat(f).dot(flat(f0)) > 0.99, "{rel}: facing {f} against {f0}");
         }
     }
+}
+
+/// The phoenix stands on one foot in its bind (the other raised), its
+/// weight off the horizontal contact, and its tail feathers brush a plane
+/// 7.5 degrees off: read levelled with that plane it finds no legs at all.
+/// It reads whole as it stands, and keeps that reading.
+#[test]
+fn a_skeleton_that_reads_whole_upright_is_not_levelled_by_its_feathers() {
+    let model = crate::common::load("phoenix_bird/phoenix_bird_notail.glb");
+    let rig = model.rig().unwrap();
+    assert_ne!(caudal::rig::roles::ground_level(rig), Quat::IDENTITY, "its ground tilts");
+    let r = JointRoles::find(rig, &RoleOverrides::default()).unwrap();
+    let name = |j: Option<usize>| j.map_or("-", |j| rig.joint_names()[j].as_str());
+    assert_eq!(name(r.pelvis), "B_Pelvis_028");
+    assert_eq!(r.thighs.map(name), ["B_Left_Thigh_035", "B_Right_Thigh_038"]);
+    assert_eq!(name(r.head), "b_Head_06");
 }

@@ -27,7 +27,7 @@ mod regions;
 mod structure;
 mod trunk;
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use serde::{Deserialize, Serialize};
 
 use super::Rig;
@@ -39,7 +39,7 @@ pub use limbs::{
 };
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
-pub use structure::{credible_heads, structural_joints, Structure, MAX_NEAREST_TOPS};
+pub use structure::{credible_heads, ground_level, structural_joints, Structure, MAX_NEAREST_TOPS};
 use trunk::Axial;
 pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 
@@ -165,8 +165,36 @@ impl JointRoles {
     /// Every role of `rig`'s joints, the user's overrides first: the pelvis,
     /// the named legs, the trunk (head, neck, spine), the pelvis' own legs,
     /// then each joint's body region.
+    ///
+    /// A bind that does not stand on the horizontal plane ([`ground_level`]:
+    /// pitched or rolled, as on a slope) is read twice, as it stands and
+    /// levelled with the ground it stands on, and the levelled reading is
+    /// kept when it finds more of the pelvis, both thighs and the head, or
+    /// as many and more pairs of legs (a rat pitched nose-down reads whole
+    /// upright, its front legs taken for its only legs). A skeleton that
+    /// reads better as it stands is not second-guessed by a ground read from
+    /// its skin (a bird on one foot, its tail feathers brushing a tilted
+    /// plane, reads nothing levelled).
     pub fn find(rig: &Rig, overrides: &RoleOverrides) -> Result<JointRoles> {
-        let s = Structure::new(rig);
+        let upright = Self::find_in(rig, overrides, Quat::IDENTITY)?;
+        let level = ground_level(rig);
+        if level == Quat::IDENTITY {
+            return Ok(upright);
+        }
+        let levelled = Self::find_in(rig, overrides, level)?;
+        Ok(if levelled.found() > upright.found() { levelled } else { upright })
+    }
+
+    /// How many of the pelvis, the two thighs and the head were found, then
+    /// how many pairs of legs.
+    fn found(&self) -> (usize, usize) {
+        let roles = [self.pelvis, self.thighs[0], self.thighs[1], self.head];
+        (roles.iter().flatten().count(), self.limbs.iter().filter(|p| p.legs).count())
+    }
+
+    /// The roles read in the frame `level` turns the bind into.
+    fn find_in(rig: &Rig, overrides: &RoleOverrides, level: Quat) -> Result<JointRoles> {
+        let s = Structure::new(rig, level);
         let pairs = limbs::find_pairs(&s);
         let axial = Axial::new(&s, &pairs, rig.joint_names());
         let mut junctions: Vec<usize> = Vec::new();

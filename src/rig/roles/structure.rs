@@ -69,22 +69,26 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
     heads
 }
 
-/// The levelling rotation of `rig`'s bind (see [`super::ground`]), and
-/// its joint heads and skin in the levelled frame (the skin borrowed when
-/// the bind is upright).
-fn levelled(rig: &Rig) -> (Quat, Vec<Vec3>, Cow<'_, [Vec3]>) {
-    let bind_heads = credible_heads(rig);
+/// The rotation levelling `rig`'s bind with the ground it stands on (see
+/// [`super::ground`]); identity for an upright bind.
+pub fn ground_level(rig: &Rig) -> Quat {
+    let heads = credible_heads(rig);
     let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
         / rig.vertex_count().max(1) as f64;
-    let centres = [mesh_centre.as_vec3(), weight_centre(rig, &bind_heads)];
-    let level = levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()));
-    let heads: Vec<Vec3> = bind_heads.into_iter().map(|h| level * h).collect();
+    let centres = [mesh_centre.as_vec3(), weight_centre(rig, &heads)];
+    levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()))
+}
+
+/// `rig`'s joint heads and skin turned by `level` (the skin borrowed when
+/// it is the identity).
+fn levelled(rig: &Rig, level: Quat) -> (Vec<Vec3>, Cow<'_, [Vec3]>) {
+    let heads: Vec<Vec3> = credible_heads(rig).into_iter().map(|h| level * h).collect();
     let vertices: Cow<[Vec3]> = if level == Quat::IDENTITY {
         rig.vertices().into()
     } else {
         rig.vertices().iter().map(|&p| level * p).collect::<Vec<_>>().into()
     };
-    (level, heads, vertices)
+    (heads, vertices)
 }
 
 /// Every joint's children, in joint order.
@@ -215,12 +219,13 @@ pub fn structural_joints(rig: &Rig) -> Vec<bool> {
 }
 
 impl Structure {
-    /// The structure of `rig`'s skeleton and the skin each joint carries.
-    pub fn new(rig: &Rig) -> Structure {
+    /// The structure of `rig`'s skeleton and the skin each joint carries,
+    /// read in the frame `level` turns the bind into.
+    pub fn new(rig: &Rig, level: Quat) -> Structure {
         let n = rig.joint_count();
         let parents = rig.parents();
         let inf = rig.influences();
-        let (level, heads, vertices) = levelled(rig);
+        let (heads, vertices) = levelled(rig, level);
         let order = rig.topological_order();
         let children = children_of(parents);
         let mut mass = vec![0f32; n];
