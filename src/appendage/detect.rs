@@ -115,6 +115,14 @@ struct Component {
     covering: bool,
 }
 
+/// The outer share of a part, by geodesic distance from its collar, that
+/// is taken as the tail's own tube when a far part is walked back to its
+/// root ([`Surface::trim_to_tip_tube`]): a strip of body skin joined to
+/// the root is bounded by the collar on both sides, so its skin lies within
+/// half its width of the collar, far less than half the length of a part
+/// long enough to be a tail.
+pub const TIP_BAND_SHARE: f32 = 0.5;
+
 /// Most levels of peeling (each level at least `min_protrusion` higher).
 const MAX_PEEL_DEPTH: usize = 64;
 
@@ -306,6 +314,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     };
     let mut comps = surface.components(surface.candidates(far_threshold));
     surface.carve_under_shells(&mut comps);
+    surface.trim_to_tip_tube(&mut comps);
     let groups = merge_shells(&comps, &weld.positions, params, height);
     let paired = surface.paired(&groups, &comps);
 
@@ -564,6 +573,62 @@ impl Surface<'_> {
                 comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
                 comps[f].welded = welded;
             }
+        }
+    }
+
+    /// A far part whose join reads as the spine may be a tail whose far skin
+    /// runs on as a strip of back skin above its root (a thick back is far
+    /// skin too): the strip pulls the collar's centre up the trunk. Walked
+    /// back from its outer part ([`TIP_BAND_SHARE`]) as a tube
+    /// ([`follow_tube`]), such a part stops where the tube opens onto the
+    /// body; when the tube alone joins the trunk within the pelvis share,
+    /// the part is that tube and the strip goes back to the body (its root
+    /// skin is grown back later, as for any tail). A quiver or a cape does
+    /// not change: walked back, it still joins the back, or it is no tube.
+    fn trim_to_tip_tube(&self, comps: &mut [Component]) {
+        let positions = &self.weld.positions;
+        for c in comps.iter_mut() {
+            if !matches!(c.origin, Origin::Far { .. })
+                || c.welded.len() < MIN_TUBE_VERTICES
+                || self.region_of(c.attachment, c.join) != Region::Spine
+            {
+                continue;
+            }
+            let (geodesic, length) = self.geodesic_of(&c.welded, &c.collar);
+            let mut tip: Vec<u32> = c
+                .welded
+                .iter()
+                .zip(&geodesic)
+                .filter(|&(_, &g)| g >= TIP_BAND_SHARE * length)
+                .map(|(&v, _)| v)
+                .collect();
+            tip.sort_unstable();
+            let ring: Vec<u32> =
+                collar_of(&tip, self.dist, self.graph).into_iter().filter(|v| c.welded.binary_search(v).is_ok()).collect();
+            if tip.is_empty() || ring.is_empty() {
+                continue;
+            }
+            let taken = vec![false; self.weld.count()];
+            let in_part = |v: u32| c.welded.binary_search(&v).is_ok();
+            let tube = follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part);
+            if tube.is_empty() {
+                continue;
+            }
+            let mut welded: Vec<u32> = tip.into_iter().chain(tube).collect();
+            welded.sort_unstable();
+            welded.dedup();
+            if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded.len() {
+                continue;
+            }
+            let collar = collar_of(&welded, self.dist, self.graph);
+            let join = cut_centre(self.graph, positions, &welded, &collar);
+            let attachment =
+                attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+            if self.region_of(attachment, join) != Region::Pelvis {
+                continue;
+            }
+            c.box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+            (c.welded, c.collar, c.join, c.attachment) = (welded, collar, join, attachment);
         }
     }
 
