@@ -2,6 +2,8 @@
 //! known answers (src/demo/corpus/), checked for consistency, and today's
 //! detection measured against them by failure class.
 
+#[path = "corpus/back_strip.rs"]
+mod back_strip;
 #[path = "corpus/consistency.rs"]
 mod consistency;
 #[path = "corpus/garments.rs"]

@@ -603,8 +603,10 @@ impl Surface<'_> {
                 .map(|(&v, _)| v)
                 .collect();
             tip.sort_unstable();
-            let ring: Vec<u32> =
-                collar_of(&tip, self.dist, self.graph).into_iter().filter(|v| c.welded.binary_search(v).is_ok()).collect();
+            let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph)
+                .into_iter()
+                .filter(|v| c.welded.binary_search(v).is_ok())
+                .collect();
             if tip.is_empty() || ring.is_empty() {
                 continue;
             }
