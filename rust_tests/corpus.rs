@@ -14,6 +14,8 @@ mod generator;
 pub mod harness;
 #[path = "corpus/layers.rs"]
 mod layers;
+#[path = "corpus/precision.rs"]
+mod precision;
 #[path = "corpus/recall.rs"]
 mod recall;
 #[path = "corpus/runs.rs"]

@@ -1,0 +1,209 @@
+//! Where the precision failures' extra vertices are (issue 12): for each
+//! true tail whose matched chain takes (>= 45% of the weight) more than 5%
+//! skin that is not tail, every such extra vertex is put in one cause:
+//!
+//! - `collar`: the truth's collar round a welded root (body skin the
+//!   artist gave a quarter of its weight to the tail);
+//! - `other_tail`: another true tail's skin;
+//! - `blend`: outside the chain's part (the chain's weights spread there);
+//! - `part:<dist>:<region>`: in the chain's part, by its distance from the
+//!   true root centre in root radii ([`RADIUS_BANDS`]) and the region of
+//!   the bone nearest it.
+//!
+//! On seeds 0..200 before the axis extension measured the collar by its
+//! median radius, 195 of the extras were the truth's collar and most of
+//! the rest within two root radii, all taken by the axis extension
+//! (`appendage::root::extend_root`), none by the tube walk.
+//!
+//! Diagnostic, not a bar:
+//! `cargo test --release --test rust_tests corpus_precision_extras -- --ignored --nocapture`
+//! (`CAUDAL_PRECISION_CASES=1` lists every failing tail with its part's
+//! origin and root counts).
+
+use std::collections::{BTreeMap, HashSet};
+
+use caudal::appendage::DetectParams;
+use caudal::chain::{grow_chains, ChainParams};
+use caudal::demo::corpus::{self, CharacterTruth, CorpusCase};
+use caudal::geometry::SkeletonField;
+use caudal::gltf_io::{self, Character};
+use caudal::rig::JointRoles;
+use glam::Vec3;
+use rayon::prelude::*;
+
+use super::harness::{character, rig_vertices, MIN_PRECISION, TAKEN_SHARE};
+use super::runs::CI_SEEDS;
+
+/// Upper ends of the distance bands (root radii from the true root centre).
+const RADIUS_BANDS: [f32; 4] = [1.0, 2.0, 3.0, f32::INFINITY];
+
+#[derive(Default)]
+struct TailExtras {
+    seed: u64,
+    classes: String,
+    precision: f32,
+    thickness: String,
+    part: String,
+    extras: BTreeMap<String, usize>,
+}
+
+fn region_near(field: &SkeletonField, roles: Option<&JointRoles>, far: f32, p: Vec3) -> String {
+    let (d, s) = field.nearest(p);
+    if d >= far {
+        return "far".into();
+    }
+    let j = field.segments[s].joint;
+    let Some(r) = roles else { return "?".into() };
+    if r.thighs.contains(&Some(j)) {
+        "thigh".into()
+    } else if r.shins.contains(&Some(j)) {
+        "shin".into()
+    } else if r.pelvis == Some(j) {
+        "pelvis".into()
+    } else {
+        format!("{:?}", r.regions[j]).to_lowercase()
+    }
+}
+
+fn character_extras(
+    seed: u64,
+    classes: &str,
+    model: &Character,
+    truth: &CharacterTruth,
+) -> Vec<TailExtras> {
+    let Ok((out, report)) = grow_chains(&model.rig, &ChainParams::default()) else {
+        return Vec::new();
+    };
+    let params = DetectParams::default();
+    let field = SkeletonField::new(&model.rig, params.leaf_stub_ratio);
+    let roles = JointRoles::find(&model.rig, &params.roles).ok();
+    let far = params.far_ratio * model.rig.height();
+    let sets: Vec<HashSet<u32>> = truth
+        .tails
+        .iter()
+        .map(|t| rig_vertices(model, &t.vertices).into_iter().collect())
+        .collect();
+    let mut result = Vec::new();
+    for p in report.chains() {
+        let joints: HashSet<usize> = p.bones.iter().filter_map(|b| out.joint_index(b)).collect();
+        let taken: HashSet<u32> = (0..out.vertex_count() as u32)
+            .filter(|&v| {
+                let (js, ws) = out.influences().of(v as usize);
+                let s: f32 = js
+                    .iter()
+                    .zip(ws)
+                    .filter(|(j, _)| joints.contains(&(**j as usize)))
+                    .map(|(_, w)| *w)
+                    .sum();
+                s >= TAKEN_SHARE
+            })
+            .collect();
+        let Some(ti) = (0..sets.len())
+            .max_by_key(|&t| taken.intersection(&sets[t]).count())
+            .filter(|&t| taken.intersection(&sets[t]).count() > 0)
+        else {
+            continue;
+        };
+        let precision = taken.intersection(&sets[ti]).count() as f32 / taken.len() as f32;
+        if precision >= MIN_PRECISION {
+            continue;
+        }
+        let t = &truth.tails[ti];
+        let collar: HashSet<u32> = rig_vertices(model, &t.collar).into_iter().collect();
+        let part: HashSet<u32> = p.vertices.iter().copied().collect();
+        let centre = Vec3::from(t.root_centre);
+        let mut m = TailExtras {
+            seed,
+            classes: classes.into(),
+            precision,
+            thickness: t.thickness.into(),
+            part: format!(
+                "{} root {} contact {} signature {} handover {}",
+                p.origin,
+                p.root_vertices,
+                p.contact_vertices,
+                p.rigger_signature,
+                p.handover_vertices
+            ),
+            ..Default::default()
+        };
+        for &v in taken.iter().filter(|v| !sets[ti].contains(v)) {
+            let pos = out.vertices()[v as usize];
+            let inside = if part.contains(&v) { "part" } else { "blend" };
+            let cause = if collar.contains(&v) {
+                format!("collar:{inside}")
+            } else if sets.iter().any(|s| s.contains(&v)) {
+                "other_tail".to_string()
+            } else if !part.contains(&v) {
+                format!("blend:{}", region_near(&field, roles.as_ref(), far, pos))
+            } else {
+                let d = (pos - centre).length() / t.root_radius;
+                let b = RADIUS_BANDS.iter().position(|&b| d < b).unwrap_or(0);
+                let band = if b == RADIUS_BANDS.len() - 1 {
+                    ">=3r".to_string()
+                } else {
+                    format!("<{}r", RADIUS_BANDS[b])
+                };
+                format!("part:{band}:{}", region_near(&field, roles.as_ref(), far, pos))
+            };
+            *m.extras.entry(cause).or_default() += 1;
+        }
+        result.push(m);
+    }
+    result
+}
+
+fn case_extras(seed: u64, case: &CorpusCase) -> Vec<TailExtras> {
+    let Ok(model) = gltf_io::load_bytes(&case.glb, None, "corpus") else { return Vec::new() };
+    let classes: Vec<&str> = case.truth.classes.iter().map(|c| c.name()).collect();
+    let classes = classes.join(" ");
+    case.truth
+        .characters
+        .iter()
+        .flat_map(|ch| character_extras(seed, &classes, character(&model, ch), ch))
+        .collect()
+}
+
+fn seeds() -> Vec<u64> {
+    match std::env::var("CAUDAL_PRECISION_SEEDS") {
+        Ok(s) => s.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
+        Err(_) => CI_SEEDS.collect(),
+    }
+}
+
+#[test]
+#[ignore = "diagnostic (prints where precision failures take body skin): --ignored --nocapture"]
+fn corpus_precision_extras() {
+    let all: Vec<TailExtras> =
+        seeds().into_par_iter().flat_map_iter(|s| case_extras(s, &corpus::case(s))).collect();
+    let mut total: BTreeMap<&str, usize> = BTreeMap::new();
+    for m in &all {
+        if std::env::var_os("CAUDAL_PRECISION_CASES").is_some() {
+            eprintln!(
+                "seed {:>4} precision {:.3} {} [{}]\n    {}\n    {:?}",
+                m.seed, m.precision, m.thickness, m.classes, m.part, m.extras
+            );
+        }
+        for (k, n) in &m.extras {
+            *total.entry(k).or_default() += n;
+        }
+    }
+    eprintln!("{} chains under precision {MIN_PRECISION}", all.len());
+    for (k, n) in &total {
+        eprintln!("{k:<28} {n:>8}");
+    }
+}
+
+/// Thick, hanging or curled tails cut aslant by the far threshold: the axis
+/// extension's cylinder, as wide as the collar's farthest vertex, took the
+/// ring of rump skin round the root (precision 0.916 to 0.948); measured by
+/// the collar's median radius it stays on the tube.
+#[test]
+fn corpus_root_extension_stays_off_the_rump() {
+    // 18: medium curled tail on the pelvis; 31: hanging, unwelded; 197: thick
+    // hanging curled dinosaur tail.
+    for seed in [18, 31, 197] {
+        let m = super::harness::measure(&corpus::case(seed));
+        assert!(m.passed(), "seed {seed}: {:?}", m.details);
+    }
+}
