@@ -207,9 +207,13 @@ fn bend_capacity_is_reported_per_chain() {
     // chords of segment-long bands, which cut the curl's corner and so
     // measured its skin thicker) and 0.38x (the Alpaca's stub: the root's
     // hand-over moves its thickness measure) their skin's thickness bend
-    // less; the others are slender enough.
+    // less; the others are slender enough. The Shiba's 0.960 became 0.922
+    // when the axis extension measured its root ring by the median radius:
+    // the same 337 vertices, but the root ring moved and the tail's
+    // geodesic length fell 1.51 -> 1.35, so its bones are shorter against
+    // the same skin (not looked into further).
     for (g, want) in
-        [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.960), (alpaca(), 0.764)]
+        [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.922), (alpaca(), 0.764)]
     {
         let clip = extend_clip(
             &g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(),
