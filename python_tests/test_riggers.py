@@ -66,10 +66,15 @@ def nearest_bone_rigger(model: caudal.Model, tail_pattern: str) -> tuple[caudal.
 
 
 # (file, tail joints, geometry-alone recall measured: the cue that reads a
-# template rigger's leg weights does not apply when the root went to the spine)
+# template rigger's leg weights does not apply when the root went to the spine).
+# The Shiba's 0.901 fell to 0.870 when the root's axis extension took the
+# collar's median radius instead of its farthest vertex (docs/decisions.md,
+# "The axis extension measures its ring by the median radius"): the cut that
+# keeps rump skin off thick, slanted tails on the corpus leaves the Shiba's
+# last root ring.
 CASES = [
     ("quaternius_wolf/Wolf.gltf", r"^Tail\d+$", 0.80),
-    ("quaternius_shiba_inu/ShibaInu.gltf", r"^Tail\d+$", 0.89),
+    ("quaternius_shiba_inu/ShibaInu.gltf", r"^Tail\d+$", 0.87),
     ("quaternius_alpaca/Alpaca.gltf", r"^Tail\d*$", 0.95),
     ("fox/Fox.glb", r"^b_Tail", 0.99),
 ]
