@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashSet};
 use caudal::appendage::{Decision, Report};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::demo::corpus::{CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth};
+use caudal::geometry::SkeletonField;
 use caudal::gltf_io::{self, Character, GltfModel};
 use caudal::measure::weighted_bone_distance;
 use caudal::rig::{JointRoles, RoleOverrides};
@@ -77,6 +78,46 @@ impl Measured {
 /// The loaded character a truth character describes (by its skin).
 pub fn character<'a>(model: &'a GltfModel, truth: &CharacterTruth) -> &'a Character {
     &model.characters[model.skins[truth.skin].character]
+}
+
+/// `f(seed, classes, character, truth)` over every character of `case` (its
+/// classes joined by spaces), the results concatenated; nothing when the
+/// case does not load. The diagnostics' common walk.
+pub fn per_character<T>(
+    seed: u64,
+    case: &CorpusCase,
+    f: impl Fn(u64, &str, &Character, &CharacterTruth) -> Vec<T>,
+) -> Vec<T> {
+    let Ok(model) = gltf_io::load_bytes(&case.glb, None, "corpus") else {
+        return Vec::new();
+    };
+    let classes: Vec<&str> = case.truth.classes.iter().map(|c| c.name()).collect();
+    let classes = classes.join(" ");
+    case.truth
+        .characters
+        .iter()
+        .flat_map(|ch| f(seed, &classes, character(&model, ch), ch))
+        .collect()
+}
+
+/// Where `p` lies for the diagnostics: `far` from every bone, else the
+/// role or region of its nearest bone.
+pub fn region_near(field: &SkeletonField, roles: Option<&JointRoles>, far: f32, p: Vec3) -> String {
+    let (d, s) = field.nearest(p);
+    if d >= far {
+        return "far".into();
+    }
+    let j = field.segments[s].joint;
+    let Some(r) = roles else { return "?".into() };
+    if r.thighs.contains(&Some(j)) {
+        "thigh".into()
+    } else if r.shins.contains(&Some(j)) {
+        "shin".into()
+    } else if r.pelvis == Some(j) {
+        "pelvis".into()
+    } else {
+        format!("{:?}", r.regions[j]).to_lowercase()
+    }
 }
 
 /// Character rig vertex indices of per-primitive lists.

@@ -26,12 +26,12 @@ use caudal::appendage::DetectParams;
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::demo::corpus::{self, CharacterTruth, CorpusCase};
 use caudal::geometry::SkeletonField;
-use caudal::gltf_io::{self, Character};
+use caudal::gltf_io::Character;
 use caudal::rig::JointRoles;
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::harness::{character, rig_vertices, MIN_PRECISION, TAKEN_SHARE};
+use super::harness::{per_character, region_near, rig_vertices, MIN_PRECISION, TAKEN_SHARE};
 use super::runs::CI_SEEDS;
 
 /// Upper ends of the distance bands (root radii from the true root centre).
@@ -45,24 +45,6 @@ struct TailExtras {
     thickness: String,
     part: String,
     extras: BTreeMap<String, usize>,
-}
-
-fn region_near(field: &SkeletonField, roles: Option<&JointRoles>, far: f32, p: Vec3) -> String {
-    let (d, s) = field.nearest(p);
-    if d >= far {
-        return "far".into();
-    }
-    let j = field.segments[s].joint;
-    let Some(r) = roles else { return "?".into() };
-    if r.thighs.contains(&Some(j)) {
-        "thigh".into()
-    } else if r.shins.contains(&Some(j)) {
-        "shin".into()
-    } else if r.pelvis == Some(j) {
-        "pelvis".into()
-    } else {
-        format!("{:?}", r.regions[j]).to_lowercase()
-    }
 }
 
 fn character_extras(
@@ -154,14 +136,7 @@ fn character_extras(
 }
 
 fn case_extras(seed: u64, case: &CorpusCase) -> Vec<TailExtras> {
-    let Ok(model) = gltf_io::load_bytes(&case.glb, None, "corpus") else { return Vec::new() };
-    let classes: Vec<&str> = case.truth.classes.iter().map(|c| c.name()).collect();
-    let classes = classes.join(" ");
-    case.truth
-        .characters
-        .iter()
-        .flat_map(|ch| character_extras(seed, &classes, character(&model, ch), ch))
-        .collect()
+    per_character(seed, case, character_extras)
 }
 
 fn seeds() -> Vec<u64> {

@@ -25,12 +25,12 @@ use caudal::appendage::{Decision, DetectParams};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::demo::corpus::{self, CharacterTruth, CorpusCase};
 use caudal::geometry::SkeletonField;
-use caudal::gltf_io::{self, Character};
+use caudal::gltf_io::Character;
 use caudal::rig::JointRoles;
 use caudal::Rig;
 use rayon::prelude::*;
 
-use super::harness::{character, rig_vertices, MIN_RECALL, TAKEN_SHARE};
+use super::harness::{per_character, region_near, rig_vertices, MIN_RECALL, TAKEN_SHARE};
 use super::runs::CI_SEEDS;
 
 /// A missed vertex with `tail_u` under this lies at the root end (the
@@ -117,23 +117,7 @@ fn character_misses(
     let field = SkeletonField::new(&model.rig, params.leaf_stub_ratio);
     let roles = JointRoles::find(&model.rig, &params.roles).ok();
     let far = params.far_ratio * model.rig.height();
-    let near = |v: u32| -> String {
-        let (d, s) = field.nearest(model.rig.vertices()[v as usize]);
-        if d >= far {
-            return "far".into();
-        }
-        let j = field.segments[s].joint;
-        let Some(r) = roles.as_ref() else { return "?".into() };
-        if r.thighs.contains(&Some(j)) {
-            "thigh".into()
-        } else if r.shins.contains(&Some(j)) {
-            "shin".into()
-        } else if r.pelvis == Some(j) {
-            "pelvis".into()
-        } else {
-            format!("{:?}", r.regions[j]).to_lowercase()
-        }
-    };
+    let near = |v: u32| region_near(&field, roles.as_ref(), far, model.rig.vertices()[v as usize]);
     let mut result = Vec::new();
     for t in &truth.tails {
         let verts = rig_vertices(model, &t.vertices);
@@ -184,14 +168,7 @@ fn character_misses(
 }
 
 fn case_misses(seed: u64, case: &CorpusCase) -> Vec<TailMisses> {
-    let Ok(model) = gltf_io::load_bytes(&case.glb, None, "corpus") else { return Vec::new() };
-    let classes: Vec<&str> = case.truth.classes.iter().map(|c| c.name()).collect();
-    let classes = classes.join(" ");
-    case.truth
-        .characters
-        .iter()
-        .flat_map(|ch| character_misses(seed, &classes, character(&model, ch), ch))
-        .collect()
+    per_character(seed, case, character_misses)
 }
 
 fn print_summary(all: &[TailMisses]) {
