@@ -131,8 +131,14 @@ fn touching(points: &[Vec3], up: Vec3, tolerance: f32) -> usize {
 /// The up of the ground the skin `vertices` stand on (see the module doc).
 /// `centres` are the two estimates of where the body's weight lies (the
 /// skin's own centre, and the skin counted at the joints that carry it);
-/// `feet` the lowest skin of each joint; `height` the model height.
-pub fn ground_up(vertices: &[Vec3], centres: [Vec3; 2], feet: &[Vec3], height: f32) -> Vec3 {
+/// `feet` gives the lowest skin of each joint, read only for a bind that
+/// does not stand upright; `height` is the model height.
+pub fn ground_up(
+    vertices: &[Vec3],
+    centres: [Vec3; 2],
+    feet: impl FnOnce() -> Vec<Vec3>,
+    height: f32,
+) -> Vec3 {
     if vertices.len() < 3
         || height.is_nan()
         || height <= 0.0
@@ -144,9 +150,10 @@ pub fn ground_up(vertices: &[Vec3], centres: [Vec3; 2], feet: &[Vec3], height: f
     if centres_over_contact(vertices, &centres, Vec3::Y, tolerance) > 0 {
         return Vec3::Y;
     }
-    let mut best = (touching(feet, Vec3::Y, tolerance), Vec3::Y);
+    let feet = feet();
+    let mut best = (touching(&feet, Vec3::Y, tolerance), Vec3::Y);
     for up in candidates().into_iter().skip(1) {
-        let n = touching(feet, up, tolerance);
+        let n = touching(&feet, up, tolerance);
         if n > best.0 {
             best = (n, up);
         }

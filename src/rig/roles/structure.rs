@@ -76,7 +76,7 @@ pub fn ground_level(rig: &Rig) -> Quat {
     let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
         / rig.vertex_count().max(1) as f64;
     let centres = [mesh_centre.as_vec3(), weight_centre(rig, &heads)];
-    levelling(ground_up(rig.vertices(), centres, &lowest_skin(rig), rig.height()))
+    levelling(ground_up(rig.vertices(), centres, || lowest_skin(rig), rig.height()))
 }
 
 /// `rig`'s joint heads and skin turned by `level` (the skin borrowed when
