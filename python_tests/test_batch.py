@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -362,6 +363,60 @@ def test_a_worker_killed_mid_file_costs_only_a_retry(tmp_path):
     assert len(results) == 10 and all(r.ok for r in results), [r.error for r in results if not r.ok]
     serial = caudal.batch(inputs, tmp_path / "serial", workers=1)
     assert comparable(serial.summary().rows) == comparable(batch.summary().rows)
+
+
+def holders_of(path: Path) -> list[int]:
+    """The child processes with ``path`` open (Linux's /proc)."""
+    pids = []
+    for child in multiprocessing.active_children():
+        try:
+            fds = os.listdir(f"/proc/{child.pid}/fd")
+            if any(os.readlink(f"/proc/{child.pid}/fd/{fd}") == str(path) for fd in fds):
+                pids.append(child.pid)
+        except OSError:
+            continue
+    return pids
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux's /proc")
+def test_a_file_that_kills_its_worker_twice_is_an_error_row_and_the_rest_go_on(tmp_path):
+    from caudal.pipeline.inputs import Job
+    from caudal.pipeline.local import CRASH_LIMIT, CRASHED, run_local
+
+    # A FIFO that never gets data: the worker that reads it waits until
+    # killed, every time, which is what a file that crashes its worker looks
+    # like. The test holds it open for writing, so a reader's open() returns
+    # (and shows in /proc) and its read() is what waits.
+    fifo = tmp_path / "never.glb"
+    os.mkfifo(fifo)
+    writer = os.open(fifo, os.O_RDWR)
+    write_creatures(tmp_path / "in", [21, 22])
+    good = sorted((tmp_path / "in").glob("*.glb"))
+    settings = caudal.RepairSettings()
+    paths = [good[0], fifo, good[1]]
+    jobs = [Job(i, str(p), f"{i}.glb", settings, "argument") for i, p in enumerate(paths)]
+    kills = []
+    done = threading.Event()
+
+    def killer() -> None:
+        while not done.wait(0.05):
+            for pid in holders_of(fifo):
+                os.kill(pid, signal.SIGKILL)
+                kills.append(pid)
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    try:
+        outcomes = list(run_local(jobs, 2))
+    finally:
+        done.set()
+        thread.join()
+        os.close(writer)
+    by_index = {o.job.index: o for o in outcomes}
+    assert sorted(by_index) == [0, 1, 2]
+    assert by_index[0].report["error"] is None and by_index[2].report["error"] is None
+    assert by_index[1].report["error"] == {"type": "WorkerDied", "message": CRASHED}
+    assert len(set(kills)) == CRASH_LIMIT
 
 
 def test_progress_is_plain_lines_off_a_terminal_and_a_bar_with_eta_on_one(tmp_path):
