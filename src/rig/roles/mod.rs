@@ -288,13 +288,22 @@ fn thigh_and_shin(s: &Structure, chain: &[usize], across: Vec3) -> (usize, Optio
 /// straight down points nowhere).
 pub const FOOT_FACING: f32 = 0.01;
 
+/// A trunk whose head rises above its pelvis more than this many times as
+/// far as it reaches ahead of it (one: leaning less than 45 degrees from
+/// vertical) stands, and a standing trunk's lean says nothing about where
+/// it faces: a biped bound pitched back holds its head behind its pelvis
+/// (generated bipeds pitched 8-25 degrees had left and right swapped). Its
+/// feet say. A lying trunk (a quadruped, a dinosaur) faces its head.
+pub const STANDING_TRUNK_RISE: f32 = 1.0;
+
 /// The way the character faces, seen from above (unit, Y-up bind space):
 /// from the pelvis to the head when the head lies at least
-/// [`LEG_MIN_DROP`] of the height ahead of it (a quadruped, a dinosaur),
-/// else along the feet of the pelvis' legs (a biped's head sits above its
-/// pelvis): the last bone of each leg and the foot's skin beyond it, when
-/// they point at least [`FOOT_FACING`] of the height away. `None` when
-/// neither says (the caller's convention then decides: glTF's +Z).
+/// [`LEG_MIN_DROP`] of the height ahead of it and the trunk lies (see
+/// [`STANDING_TRUNK_RISE`]), else along the feet of the pelvis' legs: the
+/// last bone of each leg and the foot's skin beyond it, when they point at
+/// least [`FOOT_FACING`] of the height away; else the head's lead, if any.
+/// `None` when neither says (the caller's convention then decides: glTF's
+/// +Z).
 fn facing(
     s: &Structure,
     legs: Option<&LimbPair>,
@@ -302,22 +311,25 @@ fn facing(
     pelvis: usize,
 ) -> Option<Vec3> {
     let horizontal = |v: Vec3| Vec3::new(v.x, 0.0, v.z);
-    let mut facing = head.map(|h| horizontal(s.heads[h] - s.heads[pelvis])).unwrap_or(Vec3::ZERO);
-    if facing.length() < LEG_MIN_DROP * s.height {
-        // Feet point forward: the last bone of each leg and the foot's skin
-        // beyond it, seen from above.
-        facing = Vec3::ZERO;
-        for l in legs.map_or(&[][..], |p| &p.limbs[..]) {
-            if let [.., a, b] = l.chain[..] {
-                facing +=
-                    horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
-            }
-        }
-        if facing.length() < FOOT_FACING * s.height {
-            facing = Vec3::ZERO;
+    let lead = head.map(|h| s.heads[h] - s.heads[pelvis]);
+    let by_head =
+        lead.map(horizontal).filter(|f| f.length() >= LEG_MIN_DROP * s.height).map(Vec3::normalize);
+    let stands = lead.is_some_and(|d| d.y > STANDING_TRUNK_RISE * horizontal(d).length());
+    if by_head.is_some() && !stands {
+        return by_head;
+    }
+    // Feet point forward: the last bone of each leg and the foot's skin
+    // beyond it, seen from above.
+    let mut feet = Vec3::ZERO;
+    for l in legs.map_or(&[][..], |p| &p.limbs[..]) {
+        if let [.., a, b] = l.chain[..] {
+            feet += horizontal(s.heads[b] - s.heads[a]) + horizontal(s.skin_centre[b] - s.heads[b]);
         }
     }
-    (facing.length() > 1e-6).then(|| facing.normalize())
+    if feet.length() >= FOOT_FACING * s.height && feet.length() > 1e-6 {
+        return Some(feet.normalize());
+    }
+    by_head
 }
 
 /// Which limb of the pair is left: the names where both sides are named
