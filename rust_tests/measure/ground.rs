@@ -145,6 +145,52 @@ fn the_crouch_keeps_feet_planted_and_sampling_is_sparse() {
     );
 }
 
+/// An IK rig parents its feet to the root, not to its shins (the rat's
+/// `BackFoot.L` hangs from `root`): the shin has no child to plant. The
+/// crouch still sinks the pelvis, and each such shin reaches the lowest
+/// skin it moves, which stays where it stands. Before, the rat's crouch
+/// was an error ("has no child (ankle)") and the whole-mesh table had no
+/// crouch row for it.
+#[test]
+fn a_crouch_plants_shins_whose_feet_hang_from_the_root() {
+    let model = crate::common::load("rat/rat_notail.glb");
+    let rig = model.rig().unwrap();
+    let depth = 0.25 * rig.height();
+    let clip = crouch_clip(rig, depth, 1.5, 30.0, Vec3::Y, Vec3::Z).unwrap();
+    let roles = JointRoles::find(rig, &RoleOverrides::default()).unwrap();
+    let order = rig.topological_order();
+    let first = world_matrices(rig.parents(), order, clip.frame(0));
+    let last = world_matrices(rig.parents(), order, clip.frame(clip.frame_count() - 1));
+    let pelvis = roles.pelvis.unwrap();
+    assert!(first[pelvis].w_axis.y - last[pelvis].w_axis.y > 0.9 * depth, "the pelvis sank");
+    let bind = rig.bind_world();
+    let inf = rig.influences();
+    let mut planted = 0;
+    for &s in roles.shins.iter().flatten() {
+        assert!(rig.children(s).next().is_none(), "the rat's shins end the chain");
+        // The shin's lowest dominant skin point, carried by the shin alone.
+        let end = (0..rig.vertex_count())
+            .filter(|&v| {
+                let (j, w) = inf.of(v);
+                let k = (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap();
+                j[k] as usize == s
+            })
+            .map(|v| rig.vertices()[v])
+            .min_by(|a, b| a.y.total_cmp(&b.y))
+            .unwrap();
+        let carried = |w: &glam::Mat4| (*w * bind[s].inverse()).transform_point3(end);
+        assert!(
+            carried(&first[s]).distance(end) < 1e-4 * rig.height()
+                && carried(&last[s]).distance(end) < 1e-3 * rig.height(),
+            "shin {} end moved {}",
+            rig.joint_names()[s],
+            carried(&last[s]).distance(end)
+        );
+        planted += 1;
+    }
+    assert_eq!(planted, 2);
+}
+
 #[test]
 fn ground_bad_input_names_the_field() {
     let g = demo();

@@ -50,6 +50,21 @@ pub fn crouch_joint(rig: &Rig, roles: &JointRoles, pelvis: usize) -> usize {
     above[highest]
 }
 
+/// Where a shin ends when no joint hangs from it: the lowest point, along
+/// `up`, of the skin it moves most. An IK rig parents its feet to the root,
+/// not to the shins (the rat's `BackFoot.L` hangs from `root`); the foot
+/// stays planted by itself there, and the shin must still reach it.
+fn shin_end(rig: &Rig, shin: usize, up: Vec3) -> Option<Vec3> {
+    let inf = rig.influences();
+    (0..rig.vertex_count())
+        .filter(|&v| {
+            let (j, w) = inf.of(v);
+            (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).map(|k| j[k] as usize) == Some(shin)
+        })
+        .map(|v| rig.vertices()[v])
+        .min_by(|a, b| a.dot(up).total_cmp(&b.dot(up)))
+}
+
 /// Knee position of a two-bone leg from hip `h` to ankle `a` with bone
 /// lengths `l1`, `l2`, bending towards `pole`.
 fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
@@ -63,7 +78,8 @@ fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
 /// A crouch of `depth` (world units, along `up`) over `duration` seconds at
 /// `rate` frames per second: [`crouch_joint`] (the pelvis on an ordinary
 /// skeleton) sinks. Needs the pelvis, both thighs and both shins (joint
-/// roles), and a child of each shin as the ankle; `forward` is the way the
+/// roles); each shin reaches to its child (the ankle), or, with none, to
+/// the lowest skin it moves (see `shin_end`); `forward` is the way the
 /// knees bend when a leg is straight at the bind pose.
 pub fn crouch_clip(
     rig: &Rig,
@@ -98,12 +114,19 @@ pub fn crouch_clip(
     for side in 0..2 {
         let thigh = need(roles.thighs[side], "thigh")?;
         let shin = need(roles.shins[side], "shin")?;
-        let ankle = rig.children(shin).next().ok_or_else(|| {
-            CaudalError::not_found(
-                "roles",
-                format!("shin {:?} has no child (ankle)", rig.joint_names()[shin]),
-            )
-        })?;
+        let ankle = rig.children(shin).next();
+        let end = match ankle {
+            Some(a) => rig.bind_world()[a].w_axis.truncate(),
+            None => shin_end(rig, shin, up).ok_or_else(|| {
+                CaudalError::not_found(
+                    "roles",
+                    format!(
+                        "shin {:?} has no child (ankle) and moves no skin to end at",
+                        rig.joint_names()[shin]
+                    ),
+                )
+            })?,
+        };
         if rig.parents()[shin] != Some(thigh) {
             return Err(CaudalError::param(
                 "roles",
@@ -114,7 +137,7 @@ pub fn crouch_clip(
                 ),
             ));
         }
-        legs.push((thigh, shin, ankle));
+        legs.push((thigh, shin, ankle, end));
     }
     let bind = rig.bind_world();
     let base = rig.bind_locals();
@@ -138,14 +161,10 @@ pub fn crouch_clip(
         };
         let pelvis_world = Mat4::from_translation(-up * depth * s) * bind[pelvis];
         pose[pelvis] = Trs::from_matrix(&(parent_world(pelvis, &pose).inverse() * pelvis_world));
-        for &(thigh, shin, ankle) in &legs {
+        for &(thigh, shin, ankle, a0) in &legs {
             let worlds = crate::rig::world_matrices(rig.parents(), order, &pose);
             let hip_world = worlds[thigh];
-            let (h0, k0, a0) = (
-                bind[thigh].w_axis.truncate(),
-                bind[shin].w_axis.truncate(),
-                bind[ankle].w_axis.truncate(),
-            );
+            let (h0, k0) = (bind[thigh].w_axis.truncate(), bind[shin].w_axis.truncate());
             let h = hip_world.w_axis.truncate();
             let (l1, l2) = ((k0 - h0).length(), (a0 - k0).length());
             let bend = (k0 - h0) + (k0 - a0);
@@ -167,7 +186,9 @@ pub fn crouch_clip(
             let thigh_parent = parent_world(thigh, &pose);
             pose[thigh] = Trs::from_matrix(&(thigh_parent.inverse() * thigh_world));
             pose[shin] = Trs::from_matrix(&(thigh_world.inverse() * shin_world));
-            pose[ankle] = Trs::from_matrix(&(shin_world.inverse() * bind[ankle]));
+            if let Some(ankle) = ankle {
+                pose[ankle] = Trs::from_matrix(&(shin_world.inverse() * bind[ankle]));
+            }
         }
         locals.extend(pose);
     }
