@@ -3,6 +3,11 @@
 //! and Wolf, and a generated creature of about 200k vertices (box body,
 //! dense tube tail), on one thread and on all threads. Target: at least 2
 //! million vertices per second on one core for detection plus growth.
+//!
+//! `detect once [name]` (the binary, e.g. under `valgrind --tool=callgrind
+//! --toggle-collect='*grow_chains*'`) runs detection and growth once on one
+//! thread for each model whose name contains `name`, and prints no table:
+//! instruction counts repeat exactly where the shared machine's timings do not.
 
 mod common;
 use common::{asset, best_of, thread_cpu};
@@ -49,6 +54,16 @@ fn main() {
         ),
         ("generated creature".into(), generated(68, 600, 48)),
     ];
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "once") {
+        let only = args.get(at + 1).map_or("", String::as_str);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        for (name, rig) in models.iter().filter(|(name, _)| name.contains(only)) {
+            let (_, report) = pool.install(|| grow_chains(rig, &ChainParams::default()).unwrap());
+            println!("{name}: {} vertices, {} chains", rig.vertex_count(), report.chains().count());
+        }
+        return;
+    }
     let all = rayon::current_num_threads();
     println!("| model | vertices | chains | threads | detect (ms) | detect + grow (ms) | detect + grow, CPU (ms) | Mvert/s (CPU, detect + grow) |");
     println!("|---|---|---|---|---|---|---|---|");
