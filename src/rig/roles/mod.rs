@@ -39,7 +39,10 @@ pub use limbs::{
 };
 pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
-pub use structure::{credible_heads, ground_level, structural_joints, Structure, MAX_NEAREST_TOPS};
+pub use structure::{
+    credible_heads, credible_heads_of, ground_level, ground_level_of, structural_joints,
+    structural_joints_of, SkinReading, Structure, MAX_NEAREST_TOPS,
+};
 use trunk::Axial;
 pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};
 
@@ -176,12 +179,13 @@ impl JointRoles {
     /// its skin (a bird on one foot, its tail feathers brushing a tilted
     /// plane, reads nothing levelled).
     pub fn find(rig: &Rig, overrides: &RoleOverrides) -> Result<JointRoles> {
-        let upright = Self::find_in(rig, overrides, Quat::IDENTITY)?;
-        let level = ground_level(rig);
+        let skin = SkinReading::of(rig);
+        let upright = Self::find_in(rig, &skin, overrides, Quat::IDENTITY)?;
+        let level = ground_level_of(rig, &skin);
         if level == Quat::IDENTITY {
             return Ok(upright);
         }
-        let levelled = Self::find_in(rig, overrides, level)?;
+        let levelled = Self::find_in(rig, &skin, overrides, level)?;
         Ok(if levelled.found() > upright.found() { levelled } else { upright })
     }
 
@@ -193,8 +197,13 @@ impl JointRoles {
     }
 
     /// The roles read in the frame `level` turns the bind into.
-    fn find_in(rig: &Rig, overrides: &RoleOverrides, level: Quat) -> Result<JointRoles> {
-        let s = Structure::new(rig, level);
+    fn find_in(
+        rig: &Rig,
+        skin: &SkinReading,
+        overrides: &RoleOverrides,
+        level: Quat,
+    ) -> Result<JointRoles> {
+        let s = Structure::new(rig, skin, level);
         let pairs = limbs::find_pairs(&s);
         let axial = Axial::new(&s, &pairs, rig.joint_names());
         let mut junctions: Vec<usize> = Vec::new();

@@ -26,15 +26,25 @@ use crate::rig::Rig;
 /// joint that does move skin (an ancestor first, else a descendant), whose
 /// bind is exact.
 pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
-    let n = rig.joint_count();
-    let parents = rig.parents();
-    let mut weighted = vec![false; n];
+    credible_heads_of(rig, &weighted_joints(rig))
+}
+
+/// Per joint: moves at least one vertex.
+fn weighted_joints(rig: &Rig) -> Vec<bool> {
+    let mut weighted = vec![false; rig.joint_count()];
     let inf = rig.influences();
     for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
         if w > 0.0 {
             weighted[j as usize] = true;
         }
     }
+    weighted
+}
+
+/// [`credible_heads`] given which joints carry weight.
+pub fn credible_heads_of(rig: &Rig, weighted: &[bool]) -> Vec<Vec3> {
+    let n = rig.joint_count();
+    let parents = rig.parents();
     let bind = rig.bind_world();
     let mut heads: Vec<Vec3> = bind.iter().map(|m| m.w_axis.truncate()).collect();
     if !weighted.iter().any(|&w| w) || weighted.iter().all(|&w| w) {
@@ -69,20 +79,49 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
     heads
 }
 
+/// What every reading of the roles takes from the skin, read once per rig
+/// (the ground test and each reading of the structure used to make their
+/// own passes over the vertices and their weights): which joints carry
+/// weight, the joints' credible heads, each vertex's dominant joint.
+#[derive(Clone, Debug)]
+pub struct SkinReading {
+    /// Per joint: moves at least one vertex.
+    pub weighted: Vec<bool>,
+    /// [`credible_heads`], bind space.
+    pub heads: Vec<Vec3>,
+    /// Per vertex: the joint carrying most of it ([`crate::rig::Influences::dominant_joint`]).
+    pub dominant: Vec<u32>,
+}
+
+impl SkinReading {
+    /// The skin reading of `rig`.
+    pub fn of(rig: &Rig) -> SkinReading {
+        let weighted = weighted_joints(rig);
+        let heads = credible_heads_of(rig, &weighted);
+        let inf = rig.influences();
+        let dominant = (0..rig.vertex_count()).map(|v| inf.dominant_joint(v)).collect();
+        SkinReading { weighted, heads, dominant }
+    }
+}
+
 /// The rotation levelling `rig`'s bind with the ground it stands on (see
 /// [`super::ground`]); identity for an upright bind.
 pub fn ground_level(rig: &Rig) -> Quat {
-    let heads = credible_heads(rig);
+    ground_level_of(rig, &SkinReading::of(rig))
+}
+
+/// [`ground_level`] from the rig's skin reading.
+pub fn ground_level_of(rig: &Rig, skin: &SkinReading) -> Quat {
     let mesh_centre = rig.vertices().iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3())
         / rig.vertex_count().max(1) as f64;
-    let centres = [mesh_centre.as_vec3(), weight_centre(rig, &heads)];
-    levelling(ground_up(rig.vertices(), centres, || lowest_skin(rig), rig.height()))
+    let centres = [mesh_centre.as_vec3(), weight_centre(skin)];
+    levelling(ground_up(rig.vertices(), centres, || lowest_skin(rig, skin), rig.height()))
 }
 
 /// `rig`'s joint heads and skin turned by `level` (the skin borrowed when
 /// it is the identity).
-fn levelled(rig: &Rig, level: Quat) -> (Vec<Vec3>, Cow<'_, [Vec3]>) {
-    let heads: Vec<Vec3> = credible_heads(rig).into_iter().map(|h| level * h).collect();
+fn levelled<'a>(rig: &'a Rig, heads: &[Vec3], level: Quat) -> (Vec<Vec3>, Cow<'a, [Vec3]>) {
+    let heads: Vec<Vec3> = heads.iter().map(|&h| level * h).collect();
     let vertices: Cow<[Vec3]> = if level == Quat::IDENTITY {
         rig.vertices().into()
     } else {
@@ -110,22 +149,20 @@ fn y_span(points: &[Vec3]) -> (f32, f32) {
 /// Where the body's weight lies, as the skeleton carries it: every vertex
 /// counted at the head of the joint that carries most of it (see
 /// [`super::ground`] for why this is one of two estimates).
-fn weight_centre(rig: &Rig, heads: &[Vec3]) -> Vec3 {
-    let inf = rig.influences();
-    let n = rig.vertex_count().max(1);
-    let sum = (0..rig.vertex_count())
-        .fold(glam::DVec3::ZERO, |s, v| s + heads[inf.dominant_joint(v) as usize].as_dvec3());
+fn weight_centre(skin: &SkinReading) -> Vec3 {
+    let n = skin.dominant.len().max(1);
+    let sum =
+        skin.dominant.iter().fold(glam::DVec3::ZERO, |s, &d| s + skin.heads[d as usize].as_dvec3());
     (sum / n as f64).as_vec3()
 }
 
 /// The lowest skin (by `Y`) of every joint that is some vertex's largest
 /// weight: where feet touch the ground, whatever its tilt (a flat sole
 /// tilted keeps its lowest corners on the ground).
-fn lowest_skin(rig: &Rig) -> Vec<Vec3> {
-    let inf = rig.influences();
+fn lowest_skin(rig: &Rig, skin: &SkinReading) -> Vec<Vec3> {
     let mut low: Vec<Option<Vec3>> = vec![None; rig.joint_count()];
     for (v, &p) in rig.vertices().iter().enumerate() {
-        let d = inf.dominant_joint(v) as usize;
+        let d = skin.dominant[v] as usize;
         if low[d].is_none_or(|l| p.y < l.y) {
             low[d] = Some(p);
         }
@@ -178,16 +215,14 @@ pub struct Structure {
 /// do (within one tree of the joint forest). Where fewer than two joints
 /// carry weight nothing tells bones from helpers, and every joint counts.
 pub fn structural_joints(rig: &Rig) -> Vec<bool> {
+    structural_joints_of(rig, &weighted_joints(rig))
+}
+
+/// [`structural_joints`] given which joints carry weight.
+pub fn structural_joints_of(rig: &Rig, weighted: &[bool]) -> Vec<bool> {
     let n = rig.joint_count();
     let parents = rig.parents();
     let order = rig.topological_order();
-    let mut weighted = vec![false; n];
-    let inf = rig.influences();
-    for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
-        if w > 0.0 {
-            weighted[j as usize] = true;
-        }
-    }
     if weighted.iter().filter(|&&w| w).count() < 2 {
         return vec![true; n];
     }
@@ -221,19 +256,18 @@ pub fn structural_joints(rig: &Rig) -> Vec<bool> {
 impl Structure {
     /// The structure of `rig`'s skeleton and the skin each joint carries,
     /// read in the frame `level` turns the bind into.
-    pub fn new(rig: &Rig, level: Quat) -> Structure {
+    pub fn new(rig: &Rig, skin: &SkinReading, level: Quat) -> Structure {
         let n = rig.joint_count();
         let parents = rig.parents();
-        let inf = rig.influences();
-        let (heads, vertices) = levelled(rig, level);
+        let (heads, vertices) = levelled(rig, &skin.heads, level);
         let order = rig.topological_order();
         let children = children_of(parents);
         let mut mass = vec![0f32; n];
         let mut low: Vec<Vec3> = heads.clone();
         let mut has_skin = vec![false; n];
         let mut centre_sum = vec![glam::DVec3::ZERO; n];
-        for (v, p) in vertices.iter().enumerate() {
-            let d = inf.dominant_joint(v) as usize;
+        for (&d, p) in skin.dominant.iter().zip(vertices.iter()) {
+            let d = d as usize;
             mass[d] += 1.0;
             centre_sum[d] += p.as_dvec3();
             if !has_skin[d] || p.y < low[d].y {
@@ -251,13 +285,8 @@ impl Structure {
                     }
                 })
                 .collect();
-        let structural = structural_joints(rig);
-        let mut has_weight = vec![false; n];
-        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
-            if w > 0.0 {
-                has_weight[j as usize] = true;
-            }
-        }
+        let structural = structural_joints_of(rig, &skin.weighted);
+        let has_weight = &skin.weighted;
 
         // Structural parent within each real tree; the top of each tree.
         let mut up: Vec<Option<usize>> = vec![None; n];
