@@ -7,7 +7,9 @@
 //! children's heads (or to an end helper, or a short stub past a leaf), the
 //! same segments as the skeleton distance field of SPEC T1.
 
-use super::{point_segment_distance, SkeletonField, LEAF_STUB_RATIO};
+use glam::Vec3;
+
+use super::{SkeletonField, LEAF_STUB_RATIO};
 use crate::error::Result;
 use crate::rig::Rig;
 
@@ -16,19 +18,26 @@ use crate::rig::Rig;
 /// part before and after, a dozen sets on one rig).
 pub struct BoneDistance<'a> {
     rig: &'a Rig,
-    field: SkeletonField,
-    by_joint: Vec<Vec<usize>>,
+    /// Per joint its segments as `(a, b - a, |b - a|^2)`: what
+    /// [`super::point_segment_distance`] computes first, computed once.
+    by_joint: Vec<Vec<(Vec3, Vec3, f32)>>,
 }
 
 impl<'a> BoneDistance<'a> {
     /// The bones of `rig`, each joint's segments gathered.
     pub fn new(rig: &'a Rig) -> Self {
-        let field = SkeletonField::new(rig, LEAF_STUB_RATIO);
-        let mut by_joint: Vec<Vec<usize>> = vec![Vec::new(); rig.joint_count()];
-        for (i, s) in field.segments.iter().enumerate() {
-            by_joint[s.joint].push(i);
+        Self::with_field(rig, SkeletonField::new(rig, LEAF_STUB_RATIO))
+    }
+
+    /// The bones of `rig` from its skeleton field already built with
+    /// [`LEAF_STUB_RATIO`] (detection builds that field anyway).
+    pub fn with_field(rig: &'a Rig, field: SkeletonField) -> Self {
+        let mut by_joint: Vec<Vec<(Vec3, Vec3, f32)>> = vec![Vec::new(); rig.joint_count()];
+        for s in &field.segments {
+            let ab = s.b - s.a;
+            by_joint[s.joint].push((s.a, ab, ab.length_squared()));
         }
-        BoneDistance { rig, field, by_joint }
+        BoneDistance { rig, by_joint }
     }
 
     /// Weighted bone distance of vertex `v` (in range).
@@ -40,13 +49,16 @@ impl<'a> BoneDistance<'a> {
             if w <= 0.0 {
                 continue;
             }
-            let d = self.by_joint[j as usize]
+            // [`super::point_segment_distance`]'s arithmetic; the square
+            // root of the least square is the least root (it is monotone).
+            let d2 = self.by_joint[j as usize]
                 .iter()
-                .map(|&s| {
-                    point_segment_distance(p, self.field.segments[s].a, self.field.segments[s].b)
+                .map(|&(a, ab, len2)| {
+                    let t = if len2 > 0.0 { ((p - a).dot(ab) / len2).clamp(0.0, 1.0) } else { 0.0 };
+                    (p - (a + t * ab)).length_squared()
                 })
                 .fold(f32::INFINITY, f32::min);
-            acc += w * d;
+            acc += w * d2.sqrt();
         }
         acc
     }
