@@ -20,7 +20,9 @@ use super::rigger_root::{grow_root, TailWeights};
 use super::root::{extend_root, follow_tube};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
-use crate::geometry::{geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld};
+use crate::geometry::{
+    geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
+};
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
 
@@ -61,9 +63,13 @@ pub struct PartGeometry {
 pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar: &[u32]) -> Vec3 {
     let mut acc = glam::DVec3::ZERO;
     let mut n = 0usize;
+    let (in_collar, in_welded) =
+        (Members::new(collar, graph.vertex_count()), Members::new(welded, graph.vertex_count()));
     for &v in welded {
         for &w in graph.neighbors_of(v as usize) {
-            if collar.binary_search(&w).is_ok() && welded.binary_search(&w).is_err() {
+            // Most neighbours are the part's own: asked first (marks on a
+            // large part), the collar's binary search runs on few edges.
+            if !in_welded.contains(w) && in_collar.contains(w) {
                 acc += (0.5 * (positions[v as usize] + positions[w as usize])).as_dvec3();
                 n += 1;
             }
@@ -73,6 +79,40 @@ pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar:
         return centroid(collar.iter().map(|&v| positions[v as usize]));
     }
     (acc / n as f64).as_vec3()
+}
+
+/// Whether a vertex is in a sorted list of welded vertices, asked once per
+/// edge: marks over the whole graph when the list is a sizeable share of it
+/// (a binary search per edge was a tenth of detection on a large body
+/// part), a binary search when it is small (a graph-sized array for each
+/// small part costs more than it saves). Either answers the same.
+struct Members<'a> {
+    sorted: &'a [u32],
+    marks: Option<Vec<bool>>,
+}
+
+/// A list holding at least this share of the graph's vertices gets marks.
+const MEMBER_MARKS_SHARE: usize = 32;
+
+impl<'a> Members<'a> {
+    fn new(sorted: &'a [u32], vertex_count: usize) -> Self {
+        let marks = (sorted.len() * MEMBER_MARKS_SHARE >= vertex_count).then(|| {
+            let mut marks = vec![false; vertex_count];
+            for &v in sorted {
+                marks[v as usize] = true;
+            }
+            marks
+        });
+        Members { sorted, marks }
+    }
+
+    #[inline]
+    fn contains(&self, v: u32) -> bool {
+        match &self.marks {
+            Some(m) => m[v as usize],
+            None => self.sorted.binary_search(&v).is_ok(),
+        }
+    }
 }
 
 /// Everything detection computed, for the fixes that follow it.
@@ -185,7 +225,7 @@ fn peel_region(
             // frees no protrusion anywhere leaves the region whole (a cape
             // is one part, however lumpy).
             let mut found = Vec::new();
-            let mut in_piece = std::collections::HashSet::new();
+            let mut in_piece = vec![false; graph.vertex_count()];
             let count = pieces.iter().filter(|p| p.1).count();
             for (p, sticks_out) in pieces {
                 let origin = if sticks_out {
@@ -195,7 +235,7 @@ fn peel_region(
                 } else {
                     continue;
                 };
-                in_piece.extend(p.welded.iter().copied());
+                p.welded.iter().for_each(|&v| in_piece[v as usize] = true);
                 peel_region(
                     p.welded,
                     origin,
@@ -222,7 +262,7 @@ fn peel_region(
                 };
                 out.push((w, o));
             }
-            let rest: Vec<u32> = welded.into_iter().filter(|v| !in_piece.contains(v)).collect();
+            let rest: Vec<u32> = welded.into_iter().filter(|&v| !in_piece[v as usize]).collect();
             if !rest.is_empty() {
                 out.push((rest, Origin::Remainder { pieces: peeled }));
             }
@@ -234,10 +274,11 @@ fn peel_region(
 /// The collar: welded vertices next to the part but not in it (for a far
 /// component these are exactly its non-far neighbours).
 fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
+    let inside = Members::new(welded, graph.vertex_count());
     let mut collar: Vec<u32> = welded
         .iter()
         .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
-        .filter(|w| welded.binary_search(w).is_err())
+        .filter(|&w| !inside.contains(w))
         .collect();
     collar.sort_unstable();
     collar.dedup();
@@ -318,7 +359,12 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let groups = merge_shells(&comps, &weld.positions, params, height);
     let paired = surface.paired(&groups, &comps);
 
-    let bone_distance = BoneDistance::new(rig);
+    // The bones are the field's segments when it has the default stubs.
+    let bone_distance = if params.leaf_stub_ratio == LEAF_STUB_RATIO {
+        BoneDistance::with_field(rig, field.clone())
+    } else {
+        BoneDistance::new(rig)
+    };
     // Skin another part owns; body skin left over by peeling may be claimed
     // by a tail's root.
     let mut taken = vec![false; weld.count()];
@@ -435,6 +481,34 @@ fn merged_shells(group: &[usize], comps: &[Component]) -> (Vec<u32>, Vec<u32>) {
     collar.sort_unstable();
     collar.dedup();
     (welded, collar)
+}
+
+/// `a` and `b` together, sorted, each once: merged when both are sorted
+/// (parts and collars are), sorted afresh otherwise.
+fn sorted_union(a: &[u32], b: &[u32]) -> Vec<u32> {
+    if !(a.is_sorted() && b.is_sorted()) {
+        let mut all: Vec<u32> = a.iter().chain(b).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        return all;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    loop {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) => x.min(y),
+            (Some(&x), None) | (None, Some(&x)) => x,
+            (None, None) => break,
+        };
+        while a.get(i) == Some(&next) {
+            i += 1;
+        }
+        while b.get(j) == Some(&next) {
+            j += 1;
+        }
+        out.push(next);
+    }
+    out
 }
 
 /// The rig's vertices behind welded vertices, sorted.
@@ -886,12 +960,23 @@ impl Surface<'_> {
     /// The geodesic coordinate of `welded` from `collar`, and the length it
     /// gives (its [`LENGTH_PERCENTILE`]).
     fn geodesic_of(&self, welded: &[u32], collar: &[u32]) -> (Vec<f32>, f32) {
-        let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
-        subset.sort_unstable();
-        subset.dedup();
+        let subset = sorted_union(welded, collar);
         let g_subset = geodesic_from(self.graph, &self.weld.positions, &subset, collar);
-        let g: Vec<f32> =
-            welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect();
+        let g: Vec<f32> = if welded.is_sorted() {
+            // A walk along both sorted lists instead of a search per vertex.
+            let mut at = 0;
+            welded
+                .iter()
+                .map(|&v| {
+                    while subset[at] < v {
+                        at += 1;
+                    }
+                    g_subset[at]
+                })
+                .collect()
+        } else {
+            welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect()
+        };
         let l = percentile(&g, LENGTH_PERCENTILE);
         (g, l)
     }

@@ -35,6 +35,15 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
     i
 }
 
+/// The labels of `(vertex, label)` pairs (labels unique) by falling `dist`
+/// of the vertex, then rising label: the distances gathered once before
+/// sorting, and a unique key, so an unstable sort gives the one order.
+fn by_falling_distance(dist: &[f32], items: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
+    let mut keyed: Vec<(f32, u32)> = items.map(|(v, label)| (dist[v as usize], label)).collect();
+    keyed.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().map(|(_, label)| label).collect()
+}
+
 /// The lowest significant merge level in `region` (sorted vertex ids).
 pub fn lowest_saddle(
     graph: &MeshGraph,
@@ -53,12 +62,7 @@ pub fn lowest_saddle(
         u32::MAX => None,
         k => Some(k as usize),
     };
-    let mut order: Vec<u32> = (0..region.len() as u32).collect();
-    order.sort_by(|&a, &b| {
-        dist[region[b as usize] as usize]
-            .total_cmp(&dist[region[a as usize] as usize])
-            .then(a.cmp(&b))
-    });
+    let order = by_falling_distance(dist, region.iter().enumerate().map(|(i, &v)| (v, i as u32)));
     let mut root: Vec<u32> = (0..region.len() as u32).collect();
     let mut size = vec![1usize; region.len()];
     let mut peak = vec![0f32; region.len()];
@@ -189,41 +193,19 @@ pub const NECK_MIN_SHARE: f32 = 0.5;
 /// root such as the Wolf's widens by less than 1.5 before the body).
 pub const NECK_FLARE: f32 = 2.0;
 
-/// The piece trimmed at its neck: the tip's region at the lowest level
-/// before its bounding ring flares, and whether a neck was found (without
-/// one the piece keeps its saddle cut).
-pub fn trim_at_neck(
-    graph: &MeshGraph,
-    positions: &[glam::Vec3],
-    dist: &[f32],
-    piece: &[u32],
-) -> (Vec<u32>, bool) {
-    let n = piece.len();
-    if n < 4 {
-        return (piece.to_vec(), false);
-    }
-    let mut necked = false;
-    let mut order: Vec<u32> = piece.to_vec();
-    order.sort_by(|a, b| dist[*b as usize].total_cmp(&dist[*a as usize]).then(a.cmp(b)));
-    let tip = order[0];
-    let first = nearest_rank(n, NECK_MIN_SHARE);
-    let step = ((n - first) / 256).max(1);
-    let mut narrowest = f32::INFINITY;
-    let mut best: Option<Vec<u32>> = None;
-    // Dense marks instead of hashing: `stamp[v] == level_no` marks the
-    // tip's region at the current level (one sweep per level).
-    let mut in_piece = vec![false; graph.vertex_count()];
-    for &v in piece {
-        in_piece[v as usize] = true;
-    }
-    let mut stamp = vec![0u32; graph.vertex_count()];
-    let mut level_no = 0u32;
-    let mut comp = Vec::with_capacity(n);
-    let mut k = first;
-    while k < n {
-        let level = dist[order[k] as usize];
-        level_no += 1;
-        let keep = |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+/// The region of a piece's tip above a level, flooded over dense marks
+/// (no hashing): `stamp[v] == level_no` marks the latest flood's region.
+struct TipRegion {
+    stamp: Vec<u32>,
+    level_no: u32,
+    comp: Vec<u32>,
+}
+
+impl TipRegion {
+    /// Floods from `tip` (always in) through the vertices `keep` admits.
+    fn flood(&mut self, graph: &MeshGraph, tip: u32, keep: impl Fn(u32) -> bool) {
+        self.level_no += 1;
+        let (stamp, level_no, comp) = (&mut self.stamp, self.level_no, &mut self.comp);
         comp.clear();
         comp.push(tip);
         stamp[tip as usize] = level_no;
@@ -238,12 +220,57 @@ pub fn trim_at_neck(
                 }
             }
         }
+    }
+
+    /// Whether `w` is in the latest flood's region.
+    fn holds(&self, w: u32) -> bool {
+        self.stamp[w as usize] == self.level_no
+    }
+}
+
+/// The piece trimmed at its neck: the tip's region at the lowest level
+/// before its bounding ring flares, and whether a neck was found (without
+/// one the piece keeps its saddle cut).
+pub fn trim_at_neck(
+    graph: &MeshGraph,
+    positions: &[glam::Vec3],
+    dist: &[f32],
+    piece: &[u32],
+) -> (Vec<u32>, bool) {
+    let n = piece.len();
+    if n < 4 {
+        return (piece.to_vec(), false);
+    }
+    let mut necked = false;
+    let order = by_falling_distance(dist, piece.iter().map(|&v| (v, v)));
+    let tip = order[0];
+    let first = nearest_rank(n, NECK_MIN_SHARE);
+    let step = ((n - first) / 256).max(1);
+    let mut narrowest = f32::INFINITY;
+    // The level of the last ring kept: its region is flooded again once at
+    // the end (sorting a copy of every level's region was most of the trim).
+    let mut best: Option<f32> = None;
+    let mut in_piece = vec![false; graph.vertex_count()];
+    for &v in piece {
+        in_piece[v as usize] = true;
+    }
+    let mut region = TipRegion {
+        stamp: vec![0u32; graph.vertex_count()],
+        level_no: 0,
+        comp: Vec::with_capacity(n),
+    };
+    let in_piece: &[bool] = &in_piece;
+    let above = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+    let mut k = first;
+    while k < n {
+        let level = dist[order[k] as usize];
+        region.flood(graph, tip, above(level));
+        let comp = &region.comp;
         if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
-            let seen = |w: u32| stamp[w as usize] == level_no;
             let mut ring: Vec<u32> = comp
                 .iter()
                 .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
-                .filter(|&w| !seen(w))
+                .filter(|&w| !region.holds(w))
                 .collect();
             ring.sort_unstable();
             ring.dedup();
@@ -257,15 +284,18 @@ pub fn trim_at_neck(
                     break;
                 }
                 narrowest = narrowest.min(r);
-                let mut b = comp.clone();
-                b.sort_unstable();
-                best = Some(b);
+                best = Some(level);
             }
         }
         k += step;
     }
     match best {
-        Some(b) if necked => (b, true),
+        Some(level) if necked => {
+            region.flood(graph, tip, above(level));
+            let mut comp = region.comp;
+            comp.sort_unstable();
+            (comp, true)
+        }
         _ => (piece.to_vec(), false),
     }
 }
