@@ -75,6 +75,53 @@ fn knee(h: Vec3, a: Vec3, l1: f32, l2: f32, pole: Vec3) -> Vec3 {
     h + l1 * (cos * u + (1.0 - cos * cos).sqrt() * w)
 }
 
+/// One leg of the crouch: the shin reaches to `end`, which stays planted.
+struct PlantedLeg {
+    thigh: usize,
+    shin: usize,
+    /// The shin's child, re-posed to keep its bind world; none on a rig
+    /// whose feet hang from elsewhere.
+    ankle: Option<usize>,
+    end: Vec3,
+}
+
+/// Both legs of the pelvis, each with the point its shin reaches to.
+fn planted_legs(rig: &Rig, roles: &JointRoles, up: Vec3) -> Result<Vec<PlantedLeg>> {
+    let need = |j: Option<usize>, what: &str| {
+        j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")))
+    };
+    let mut legs = Vec::new();
+    for side in 0..2 {
+        let thigh = need(roles.thighs[side], "thigh")?;
+        let shin = need(roles.shins[side], "shin")?;
+        let ankle = rig.children(shin).next();
+        let end = match ankle {
+            Some(a) => rig.bind_world()[a].w_axis.truncate(),
+            None => shin_end(rig, shin, up).ok_or_else(|| {
+                CaudalError::not_found(
+                    "roles",
+                    format!(
+                        "shin {:?} has no child (ankle) and moves no skin to end at",
+                        rig.joint_names()[shin]
+                    ),
+                )
+            })?,
+        };
+        if rig.parents()[shin] != Some(thigh) {
+            return Err(CaudalError::param(
+                "roles",
+                format!(
+                    "shin {:?} is not a child of thigh {:?}",
+                    rig.joint_names()[shin],
+                    rig.joint_names()[thigh]
+                ),
+            ));
+        }
+        legs.push(PlantedLeg { thigh, shin, ankle, end });
+    }
+    Ok(legs)
+}
+
 /// A crouch of `depth` (world units, along `up`) over `duration` seconds at
 /// `rate` frames per second: [`crouch_joint`] (the pelvis on an ordinary
 /// skeleton) sinks. Needs the pelvis, both thighs and both shins (joint
@@ -110,35 +157,7 @@ pub fn crouch_clip(
         j.ok_or_else(|| CaudalError::not_found("roles", format!("the rig has no {what}")))
     };
     let pelvis = crouch_joint(rig, &roles, need(roles.pelvis, "pelvis")?);
-    let mut legs = Vec::new();
-    for side in 0..2 {
-        let thigh = need(roles.thighs[side], "thigh")?;
-        let shin = need(roles.shins[side], "shin")?;
-        let ankle = rig.children(shin).next();
-        let end = match ankle {
-            Some(a) => rig.bind_world()[a].w_axis.truncate(),
-            None => shin_end(rig, shin, up).ok_or_else(|| {
-                CaudalError::not_found(
-                    "roles",
-                    format!(
-                        "shin {:?} has no child (ankle) and moves no skin to end at",
-                        rig.joint_names()[shin]
-                    ),
-                )
-            })?,
-        };
-        if rig.parents()[shin] != Some(thigh) {
-            return Err(CaudalError::param(
-                "roles",
-                format!(
-                    "shin {:?} is not a child of thigh {:?}",
-                    rig.joint_names()[shin],
-                    rig.joint_names()[thigh]
-                ),
-            ));
-        }
-        legs.push((thigh, shin, ankle, end));
-    }
+    let legs = planted_legs(rig, &roles, up)?;
     let bind = rig.bind_world();
     let base = rig.bind_locals();
     let order = rig.topological_order();
@@ -161,7 +180,7 @@ pub fn crouch_clip(
         };
         let pelvis_world = Mat4::from_translation(-up * depth * s) * bind[pelvis];
         pose[pelvis] = Trs::from_matrix(&(parent_world(pelvis, &pose).inverse() * pelvis_world));
-        for &(thigh, shin, ankle, a0) in &legs {
+        for &PlantedLeg { thigh, shin, ankle, end: a0 } in &legs {
             let worlds = crate::rig::world_matrices(rig.parents(), order, &pose);
             let hip_world = worlds[thigh];
             let (h0, k0) = (bind[thigh].w_axis.truncate(), bind[shin].w_axis.truncate());
