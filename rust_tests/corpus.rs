@@ -18,5 +18,7 @@ mod layers;
 mod precision;
 #[path = "corpus/recall.rs"]
 mod recall;
+#[path = "corpus/rigger_bones.rs"]
+mod rigger_bones;
 #[path = "corpus/runs.rs"]
 mod runs;

@@ -17,7 +17,7 @@ use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
-use super::root::{extend_root, follow_tube};
+use super::root::{extend_root, follow_tube, RIGGER_ROOT_TUBE_RADII};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
@@ -686,7 +686,8 @@ impl Surface<'_> {
             }
             let taken = vec![false; self.weld.count()];
             let in_part = |v: u32| c.welded.binary_search(&v).is_ok();
-            let tube = follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part);
+            let tube =
+                follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
             if tube.is_empty() {
                 continue;
             }
@@ -1089,16 +1090,23 @@ impl Surface<'_> {
             );
             count += self.take_root_skin(part, taken, extra);
         }
-        let extra = follow_tube(
-            self.graph,
-            positions,
-            &part.welded,
-            &part.collar,
-            part.length,
-            taken,
-            &reads_as_tail,
-        );
-        count + self.take_root_skin(part, taken, extra)
+        let walk = |keep: &dyn Fn(u32) -> bool| {
+            follow_tube(self.graph, positions, &part.welded, &part.collar, part.length, taken, keep)
+        };
+        let mut tube = walk(&reads_as_tail);
+        if tail_weights.is_some() {
+            // The rigger's weights bound the walk only near the body: a
+            // change of bones further along the tube is the rigger's, not
+            // the tail's root (see [`RIGGER_ROOT_TUBE_RADII`]). Skin close
+            // to a bone keeps the rigger's word (its choice of bone there is
+            // no guess); far skin is the tube's.
+            let far = self.params.far_ratio * self.height;
+            let shape = walk(&|v| self.dist[v as usize] > far || reads_as_tail(v));
+            if shape.reach > tube.reach + RIGGER_ROOT_TUBE_RADII {
+                tube = shape;
+            }
+        }
+        count + self.take_root_skin(part, taken, tube.vertices)
     }
 
     /// `extra` joins the part (and is taken): its root ring and geodesic
