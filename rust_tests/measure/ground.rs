@@ -170,11 +170,7 @@ fn a_crouch_plants_shins_whose_feet_hang_from_the_root() {
         assert!(rig.children(s).next().is_none(), "the rat's shins end the chain");
         // The shin's lowest dominant skin point, carried by the shin alone.
         let end = (0..rig.vertex_count())
-            .filter(|&v| {
-                let (j, w) = inf.of(v);
-                let k = (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).unwrap();
-                j[k] as usize == s
-            })
+            .filter(|&v| inf.dominant_joint(v) as usize == s)
             .map(|v| rig.vertices()[v])
             .min_by(|a, b| a.y.total_cmp(&b.y))
             .unwrap();

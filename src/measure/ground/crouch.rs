@@ -57,10 +57,7 @@ pub fn crouch_joint(rig: &Rig, roles: &JointRoles, pelvis: usize) -> usize {
 fn shin_end(rig: &Rig, shin: usize, up: Vec3) -> Option<Vec3> {
     let inf = rig.influences();
     (0..rig.vertex_count())
-        .filter(|&v| {
-            let (j, w) = inf.of(v);
-            (0..w.len()).max_by(|&a, &b| w[a].total_cmp(&w[b])).map(|k| j[k] as usize) == Some(shin)
-        })
+        .filter(|&v| inf.dominant_joint(v) as usize == shin)
         .map(|v| rig.vertices()[v])
         .min_by(|a, b| a.dot(up).total_cmp(&b.dot(up)))
 }
