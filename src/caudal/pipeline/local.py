@@ -12,7 +12,9 @@ CI: ``test_a_worker_killed_mid_file_costs_only_a_retry`` waited 76 minutes).
 Here nothing is shared, and a dead worker is seen by its process sentinel.
 
 A file whose worker dies is run again on a fresh worker; a file that has
-killed ``CRASH_LIMIT`` workers becomes an error row."""
+killed ``CRASH_LIMIT`` workers becomes an error row. A worker found dead
+when handed a file counts against that file too, so workers that cannot
+start at all end the batch in error rows rather than respawning for ever."""
 
 from __future__ import annotations
 
@@ -79,21 +81,26 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Outcome]:
         while todo or any(w.job is not None for w in pool):
             while todo and len(pool) < size:
                 pool.append(_start(ctx))
+            dead: list[tuple[_Worker, Job]] = []
             for worker in [w for w in pool if w.job is None]:
                 if todo and not _hand(worker, todo):
+                    # Found dead when handed a file: charged to that file
+                    # too, or a worker that cannot even start (a broken
+                    # install) would be respawned for ever.
                     pool.remove(worker)
-                    _stop(worker)
-            if not any(w.job is not None for w in pool):
-                continue
-            for worker, outcome in _finished(pool):
+                    dead.append((worker, todo.popleft()))
+            finished = _finished(pool) if any(w.job is not None for w in pool) else []
+            for worker, outcome in finished:
                 if outcome is not None:
                     yield outcome
                     continue
-                job = worker.job
                 pool.remove(worker)
+                if worker.job is not None:
+                    dead.append((worker, worker.job))
+                else:
+                    _stop(worker)  # died idle: nothing lost
+            for worker, job in dead:
                 _stop(worker)
-                if job is None:
-                    continue
                 crashes[job.index] = crashes.get(job.index, 0) + 1
                 if crashes[job.index] >= CRASH_LIMIT:
                     yield failed(job, WorkerDied(CRASHED), worker.started)
@@ -105,8 +112,8 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Outcome]:
 
 
 def _hand(worker: _Worker, todo: deque[Job]) -> bool:
-    """Gives an idle worker the next job; False (the job back in ``todo``)
-    when the worker turns out to have died while idle."""
+    """Gives an idle worker the next job; False (the job left at the front
+    of ``todo``) when the worker turns out to have died."""
     job = todo.popleft()
     try:
         worker.conn.send(job)
