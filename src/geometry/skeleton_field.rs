@@ -45,19 +45,9 @@ fn point_segment_distance_squared(p: Vec3, a: Vec3, b: Vec3) -> f32 {
     (p - (a + t * ab)).length_squared()
 }
 
-/// Joints that move at least one vertex. Unweighted helpers (IK targets,
-/// pole targets, scene roots) are not bones of the skin and would otherwise
-/// draw segments through empty space.
-pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
-    let mut out = vec![false; rig.joint_count()];
-    let inf = rig.influences();
-    for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
-        if w > 0.0 {
-            out[j as usize] = true;
-        }
-    }
-    out
-}
+/// Joints that move at least one vertex (the rig stage's own reading; the
+/// field draws no segment through an unweighted helper).
+pub use crate::rig::roles::weighted_joints;
 
 /// The skeleton distance field (SPEC T1): distance from a point to the
 /// nearest bone segment of the rig in bind pose.

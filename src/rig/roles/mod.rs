@@ -41,7 +41,7 @@ pub use names::{base_name, name_side, names_head, names_pelvis, names_the_head};
 pub use regions::{Region, PELVIS_TRUNK_SHARE};
 pub use structure::{
     credible_heads, credible_heads_of, ground_level, ground_level_of, structural_joints,
-    structural_joints_of, SkinReading, Structure, MAX_NEAREST_TOPS,
+    structural_joints_of, weighted_joints, SkinReading, Structure, MAX_NEAREST_TOPS,
 };
 use trunk::Axial;
 pub use trunk::{FREE_SIDE_REACH, HEAD_MASS_SHARE, SAME_HEIGHT, SAME_MASS};

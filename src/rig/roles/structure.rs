@@ -29,8 +29,10 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
     credible_heads_of(rig, &weighted_joints(rig))
 }
 
-/// Per joint: moves at least one vertex.
-fn weighted_joints(rig: &Rig) -> Vec<bool> {
+/// Joints that move at least one vertex. Unweighted helpers (IK targets,
+/// pole targets, scene roots) are not bones of the skin: the roles and the
+/// skeleton field (`crate::geometry`, which re-exports this) leave them out.
+pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
     let mut weighted = vec![false; rig.joint_count()];
     let inf = rig.influences();
     for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
