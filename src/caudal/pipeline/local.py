@@ -11,10 +11,14 @@ queue could leave the pool hung on Python 3.11 instead of broken (seen in
 CI: ``test_a_worker_killed_mid_file_costs_only_a_retry`` waited 76 minutes).
 Here nothing is shared, and a dead worker is seen by its process sentinel.
 
-A file whose worker dies is run again on a fresh worker; a file that has
-killed ``CRASH_LIMIT`` workers becomes an error row. A worker found dead
-when handed a file counts against that file too, so workers that cannot
-start at all end the batch in error rows rather than respawning for ever."""
+A worker says when it has taken a file (``STARTED``): only a death after
+that counts against the file. A file whose worker dies is run again on a
+fresh worker; a file that has killed ``CRASH_LIMIT`` workers becomes an
+error row. A worker that dies before taking its file (killed while idle,
+the file handed to it as it died) costs the file nothing; workers that keep
+dying before they take any file (more than ``UNSTARTED_LIMIT`` pools' worth
+in a row: they cannot start) count against their files again, so the batch
+ends in error rows rather than respawning for ever."""
 
 from __future__ import annotations
 
@@ -37,6 +41,13 @@ CRASH_LIMIT = 2
 """Workers a file may kill before it is an error row: once can be the
 machine (the out-of-memory killer, a user's ``kill``), twice is the file."""
 
+UNSTARTED_LIMIT = 2
+"""Pools' worth of workers that may die in a row before taking a file: one
+kill can take a whole pool at once, idle workers with it."""
+
+STARTED = "started"
+"""What a worker sends when it has taken a file, before its outcome."""
+
 STOP_GRACE_S = 5.0
 """How long a worker asked to stop may take before it is killed."""
 
@@ -51,6 +62,8 @@ class _Worker:
     conn: Connection
     job: Job | None = None
     started: float = field(default_factory=time.perf_counter)
+    took: bool = False
+    """Whether the worker said it took ``job`` (``STARTED``)."""
 
 
 def _serve(conn: Connection) -> None:
@@ -66,6 +79,7 @@ def _serve(conn: Connection) -> None:
             return
         if job is None:
             return
+        conn.send(STARTED)
         conn.send(run_path(job))
 
 
@@ -75,34 +89,35 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Outcome]:
     ctx = multiprocessing.get_context("spawn")
     todo: deque[Job] = deque(sorted(jobs, key=lambda j: j.index))
     crashes: dict[int, int] = {}
+    unstarted = 0
     pool: list[_Worker] = []
     size = max(1, min(workers, len(todo)))
     try:
         while todo or any(w.job is not None for w in pool):
             while todo and len(pool) < size:
                 pool.append(_start(ctx))
-            dead: list[tuple[_Worker, Job]] = []
-            for worker in [w for w in pool if w.job is None]:
-                if todo and not _hand(worker, todo):
-                    # Found dead when handed a file: charged to that file
-                    # too, or a worker that cannot even start (a broken
-                    # install) would be respawned for ever.
+            dead: list[_Worker] = []
+            for worker in [w for w in pool if w.job is None][: len(todo)]:
+                job = todo.popleft()
+                if not _hand(worker, job):
                     pool.remove(worker)
-                    dead.append((worker, todo.popleft()))
+                    dead.append(worker)
             finished = _finished(pool) if any(w.job is not None for w in pool) else []
             for worker, outcome in finished:
                 if outcome is not None:
                     yield outcome
                     continue
                 pool.remove(worker)
-                if worker.job is not None:
-                    dead.append((worker, worker.job))
-                else:
-                    _stop(worker)  # died idle: nothing lost
-            for worker, job in dead:
+                dead.append(worker)
+            for worker in dead:
                 _stop(worker)
-                crashes[job.index] = crashes.get(job.index, 0) + 1
-                if crashes[job.index] >= CRASH_LIMIT:
+                if worker.job is None:
+                    continue  # died idle: nothing lost
+                job = worker.job
+                unstarted = 0 if worker.took else unstarted + 1
+                if worker.took or unstarted > UNSTARTED_LIMIT * size:
+                    crashes[job.index] = crashes.get(job.index, 0) + 1
+                if crashes.get(job.index, 0) >= CRASH_LIMIT:
                     yield failed(job, WorkerDied(CRASHED), worker.started)
                 else:
                     todo.appendleft(job)
@@ -111,17 +126,14 @@ def run_local(jobs: Sequence[Job], workers: int) -> Iterator[Outcome]:
             _stop(worker, busy=worker.job is not None)
 
 
-def _hand(worker: _Worker, todo: deque[Job]) -> bool:
-    """Gives an idle worker the next job; False (the job left at the front
-    of ``todo``) when the worker turns out to have died."""
-    job = todo.popleft()
+def _hand(worker: _Worker, job: Job) -> bool:
+    """Gives an idle worker ``job``; False when the worker turns out to have
+    died (the job stays its own, not taken)."""
+    worker.job, worker.took, worker.started = job, False, time.perf_counter()
     try:
         worker.conn.send(job)
     except OSError:
-        todo.appendleft(job)
         return False
-    worker.job = job
-    worker.started = time.perf_counter()
     return True
 
 
@@ -134,9 +146,10 @@ def _start(ctx: Any) -> _Worker:
 
 
 def _finished(pool: list[_Worker]) -> list[tuple[_Worker, Outcome | None]]:
-    """Waits until some busy worker answers or dies: each such worker with
-    its outcome, or None when it died (an idle worker's death is also
-    reported, with its job None)."""
+    """Waits until some worker answers, says it took its file, or dies:
+    each worker that answered, with its outcome, or died, with None (an
+    idle worker's death too, its job None). A worker that only said it took
+    its file is marked (``took``) and not listed."""
     by_handle: dict[Any, _Worker] = {}
     for worker in pool:
         by_handle[worker.process.sentinel] = worker
@@ -149,15 +162,22 @@ def _finished(pool: list[_Worker]) -> list[tuple[_Worker, Outcome | None]]:
         if id(worker) in seen:
             continue
         outcome: Outcome | None = None
+        alive = worker.process.is_alive()
         # An answer sent just before the worker died is still an answer.
-        if worker.job is not None and worker.conn.poll():
-            try:
-                outcome = worker.conn.recv()
-            except (EOFError, OSError):
-                outcome = None
+        try:
+            while outcome is None and worker.job is not None and worker.conn.poll():
+                message = worker.conn.recv()
+                if message == STARTED:
+                    worker.took = True
+                else:
+                    outcome = message
+        except (EOFError, OSError):
+            alive = False
         if outcome is not None:
             worker.job = None
-        seen[id(worker)] = (worker, outcome)
+            seen[id(worker)] = (worker, outcome)
+        elif not alive:
+            seen[id(worker)] = (worker, None)
     return list(seen.values())
 
 
