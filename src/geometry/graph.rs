@@ -42,19 +42,23 @@ impl MeshGraph {
                 }
             }
         }
+        // Each edge of a closed surface comes twice (once per triangle
+        // beside it): dropping the repeat by a per-vertex mark before
+        // sorting halves every row the sort sees (the sort was most of
+        // building the graph).
         let mut offsets = Vec::with_capacity(vertex_count + 1);
         let mut neighbors = Vec::with_capacity(raw.len() / 2);
+        let mut seen_by = vec![u32::MAX; vertex_count];
         offsets.push(0u32);
         for v in 0..vertex_count {
-            let row = &mut raw[degree[v] as usize..degree[v + 1] as usize];
-            row.sort_unstable();
-            let mut last = u32::MAX;
-            for &w in row.iter() {
-                if w != last {
+            let start = neighbors.len();
+            for &w in &raw[degree[v] as usize..degree[v + 1] as usize] {
+                if seen_by[w as usize] != v as u32 {
+                    seen_by[w as usize] = v as u32;
                     neighbors.push(w);
-                    last = w;
                 }
             }
+            neighbors[start..].sort_unstable();
             offsets.push(neighbors.len() as u32);
         }
         MeshGraph { offsets, neighbors }
