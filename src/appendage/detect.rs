@@ -8,7 +8,7 @@ use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
 use super::decide::decide;
 use super::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
-use super::layers::{are_layers, under_shell};
+use super::layers::{are_layers, reach_detached_shells, under_shell};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
@@ -963,7 +963,7 @@ impl Surface<'_> {
     fn geodesic_of(&self, welded: &[u32], collar: &[u32]) -> (Vec<f32>, f32) {
         let subset = sorted_union(welded, collar);
         let g_subset = geodesic_from(self.graph, &self.weld.positions, &subset, collar);
-        let g: Vec<f32> = if welded.is_sorted() {
+        let mut g: Vec<f32> = if welded.is_sorted() {
             // A walk along both sorted lists instead of a search per vertex.
             let mut at = 0;
             welded
@@ -978,6 +978,7 @@ impl Surface<'_> {
         } else {
             welded.iter().map(|v| g_subset[subset.binary_search(v).unwrap()]).collect()
         };
+        reach_detached_shells(&self.weld.positions, welded, &mut g);
         let l = percentile(&g, LENGTH_PERCENTILE);
         (g, l)
     }

@@ -5,6 +5,7 @@
 mod bone_distance;
 mod dijkstra;
 mod graph;
+mod nearest;
 mod skeleton_field;
 mod thickness;
 mod weld;
@@ -12,6 +13,7 @@ mod weld;
 pub use bone_distance::{weighted_bone_distance, weighted_bone_distances, BoneDistance};
 pub use dijkstra::{geodesic_from, geodesic_within};
 pub use graph::MeshGraph;
+pub use nearest::NearestPoints;
 pub use skeleton_field::{
     point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO,
 };
