@@ -66,6 +66,36 @@ fn median_gap(from: &[Vec3], to: &[Vec3]) -> f32 {
     percentile(&gaps, 0.5)
 }
 
+/// Gives the shells of a part that its geodesic coordinate does not reach
+/// (`geodesic[i]` infinite for `welded[i]`) the coordinate of the nearest
+/// vertex it does reach. A part merged from a tail's skin and the fur over
+/// it meets the body only through the skin; once the part grows towards
+/// the body its coordinate is measured from the skin's root ring alone, the
+/// fur is out of reach, and every fur vertex rode the chain's last bone
+/// (corpus seeds 98 and 181: the fur's weighted bone distance 6x the
+/// skin's). The fur lies over the skin: the skin under a fur vertex is
+/// where along the tail it is, so fur and skin at one cross-section share a
+/// coordinate (and a bone), as a rigger transferring the skin's weights to
+/// the fur by proximity would have them. Measured from the fur's own root
+/// instead, its coordinate drifts from the skin's along a bending tail,
+/// and the chain's joints, centred on each coordinate's ring of both
+/// shells, left the centre line (seed 22: 3.5 local radii).
+pub fn reach_detached_shells(positions: &[Vec3], welded: &[u32], geodesic: &mut [f32]) {
+    let reached: Vec<usize> = (0..welded.len()).filter(|&i| geodesic[i].is_finite()).collect();
+    if reached.len() == welded.len() || reached.is_empty() {
+        return;
+    }
+    let points: Vec<Vec3> = reached.iter().map(|&i| positions[welded[i] as usize]).collect();
+    let grid = crate::geometry::NearestPoints::new(&points);
+    for i in 0..welded.len() {
+        if !geodesic[i].is_finite() {
+            if let Some(k) = grid.nearest(positions[welded[i] as usize]) {
+                geodesic[i] = geodesic[reached[k]];
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,35 +128,5 @@ mod tests {
         // the tube is not near it.
         let stub: Vec<Vec3> = skin.iter().take(36).copied().collect();
         assert!(!are_layers(&stub, box_of(&stub), &fur, box_of(&fur)));
-    }
-}
-
-/// Gives the shells of a part that its geodesic coordinate does not reach
-/// (`geodesic[i]` infinite for `welded[i]`) the coordinate of the nearest
-/// vertex it does reach. A part merged from a tail's skin and the fur over
-/// it meets the body only through the skin; once the part grows towards
-/// the body its coordinate is measured from the skin's root ring alone, the
-/// fur is out of reach, and every fur vertex rode the chain's last bone
-/// (corpus seeds 98 and 181: the fur's weighted bone distance 6x the
-/// skin's). The fur lies over the skin: the skin under a fur vertex is
-/// where along the tail it is, so fur and skin at one cross-section share a
-/// coordinate (and a bone), as a rigger transferring the skin's weights to
-/// the fur by proximity would have them. Measured from the fur's own root
-/// instead, its coordinate drifts from the skin's along a bending tail,
-/// and the chain's joints, centred on each coordinate's ring of both
-/// shells, left the centre line (seed 22: 3.5 local radii).
-pub fn reach_detached_shells(positions: &[Vec3], welded: &[u32], geodesic: &mut [f32]) {
-    let reached: Vec<usize> = (0..welded.len()).filter(|&i| geodesic[i].is_finite()).collect();
-    if reached.len() == welded.len() || reached.is_empty() {
-        return;
-    }
-    let points: Vec<Vec3> = reached.iter().map(|&i| positions[welded[i] as usize]).collect();
-    let grid = crate::geometry::NearestPoints::new(&points);
-    for i in 0..welded.len() {
-        if !geodesic[i].is_finite() {
-            if let Some(k) = grid.nearest(positions[welded[i] as usize]) {
-                geodesic[i] = geodesic[reached[k]];
-            }
-        }
     }
 }
