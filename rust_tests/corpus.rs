@@ -4,6 +4,8 @@
 
 #[path = "corpus/back_strip.rs"]
 mod back_strip;
+#[path = "corpus/coarse_rings.rs"]
+mod coarse_rings;
 #[path = "corpus/consistency.rs"]
 mod consistency;
 #[path = "corpus/garments.rs"]

@@ -17,5 +17,7 @@ pub use nearest::NearestPoints;
 pub use skeleton_field::{
     point_segment_distance, weighted_joints, BoneSegment, SkeletonField, LEAF_STUB_RATIO,
 };
-pub use thickness::{polyline_distance, ring_radius, thickness, THICKNESS_PERCENTILE};
+pub use thickness::{
+    points_ring_radius, polyline_distance, ring_radius, thickness, THICKNESS_PERCENTILE,
+};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

@@ -29,13 +29,17 @@ pub fn thickness(points: impl IntoIterator<Item = Vec3>, line: &[Vec3]) -> f32 {
 /// The median, not the mean: a ring cut where a tail meets the body has a
 /// few stray vertices on the body side.
 pub fn ring_radius(positions: &[Vec3], ring: &[u32]) -> Option<f32> {
-    if ring.is_empty() {
+    points_ring_radius(&ring.iter().map(|&v| positions[v as usize]).collect::<Vec<_>>())
+}
+
+/// [`ring_radius`] of a ring given by its points (a level-set contour
+/// crossing the mesh's edges, not its vertices); `None` for no points.
+pub fn points_ring_radius(points: &[Vec3]) -> Option<f32> {
+    if points.is_empty() {
         return None;
     }
-    let c = ring.iter().fold(glam::DVec3::ZERO, |a, &v| a + positions[v as usize].as_dvec3())
-        / ring.len() as f64;
-    let mut d: Vec<f32> =
-        ring.iter().map(|&v| positions[v as usize].as_dvec3().distance(c) as f32).collect();
+    let c = points.iter().fold(glam::DVec3::ZERO, |a, p| a + p.as_dvec3()) / points.len() as f64;
+    let mut d: Vec<f32> = points.iter().map(|p| p.as_dvec3().distance(c) as f32).collect();
     d.sort_by(f32::total_cmp);
     Some(d[d.len() / 2])
 }
