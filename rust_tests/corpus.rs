@@ -18,6 +18,8 @@ pub mod harness;
 mod layers;
 #[path = "corpus/precision.rs"]
 mod precision;
+#[path = "corpus/protrusion.rs"]
+mod protrusion;
 #[path = "corpus/recall.rs"]
 mod recall;
 #[path = "corpus/rigger_bones.rs"]
