@@ -10,6 +10,11 @@ use glam::Vec3;
 /// cells and a handful of points in each.
 const POINTS_PER_CELL: f32 = 4.0;
 
+/// Rings of cells looked at round a query before it falls back to a scan
+/// of every point: 16 rings are 33^3 cells, more than a scan of the few
+/// thousand points a shell of a tail has.
+const MAX_RINGS: i32 = 16;
+
 /// Points sorted into a uniform grid for nearest-point queries.
 pub struct NearestPoints<'a> {
     points: &'a [Vec3],
@@ -60,10 +65,20 @@ impl<'a> NearestPoints<'a> {
         if self.points.is_empty() {
             return None;
         }
-        let c = self.key(q);
+        // Rings of cells grow round the query's nearest point of the grid's
+        // box: a query far outside it would otherwise walk every empty ring
+        // between. Clamping onto a box never lengthens the distance to a
+        // point inside it, so a ring r cells out is still at least r - 1
+        // cells from the query.
+        let hi = self.origin + Vec3::splat(self.span as f32 * self.cell);
+        let c = self.key(q.clamp(self.origin, hi));
         let mut best: Option<(f32, u32)> = None;
-        for r in 0..=self.span.saturating_add(self.key_gap(c)) {
-            // Every point in ring r lies at least (r - 1) cells from q.
+        for r in 0..=self.span {
+            if r > MAX_RINGS {
+                // Points far apart for their count (a cluster and a far
+                // outlier): the scan costs less than the empty rings.
+                return self.scan(q);
+            }
             if let Some((d2, _)) = best {
                 let reach = (r - 1).max(0) as f32 * self.cell;
                 if reach * reach > d2 {
@@ -92,11 +107,12 @@ impl<'a> NearestPoints<'a> {
         best.map(|(_, i)| i as usize)
     }
 
-    /// How many cells `c` lies outside the grid's box (a query far off the
-    /// points needs that many rings more to reach them).
-    fn key_gap(&self, c: (i32, i32, i32)) -> i32 {
-        let out = |k: i32| if k < 0 { -k } else { (k - self.span).max(0) };
-        out(c.0).max(out(c.1)).max(out(c.2))
+    /// The nearest point by looking at every one.
+    fn scan(&self, q: Vec3) -> Option<usize> {
+        (0..self.points.len()).min_by(|&a, &b| {
+            let (da, db) = (self.points[a].distance_squared(q), self.points[b].distance_squared(q));
+            da.total_cmp(&db).then(a.cmp(&b))
+        })
     }
 }
 
@@ -134,5 +150,22 @@ mod tests {
             assert_eq!(grid.nearest(q), Some(scan), "query {q}");
         }
         assert_eq!(NearestPoints::new(&[]).nearest(Vec3::ZERO), None);
+        // Far outside a small set: found at once, not after every empty ring
+        // between (a single point's grid is a fraction of a unit wide).
+        let lone = [Vec3::new(1.0, 2.0, 3.0)];
+        assert_eq!(NearestPoints::new(&lone).nearest(Vec3::splat(1.0e6)), Some(0));
+        let pair = [Vec3::ZERO, Vec3::new(1.0e-3, 0.0, 0.0)];
+        assert_eq!(NearestPoints::new(&pair).nearest(Vec3::new(-1.0e3, 1.0, 0.0)), Some(0));
+        assert_eq!(NearestPoints::new(&pair).nearest(Vec3::new(1.0e3, -1.0, 0.0)), Some(1));
+        // A dense cluster and a far outlier: queries in the empty middle of
+        // the box fall back to the scan, with the scan's answer.
+        let mut spread: Vec<Vec3> = (0..2000)
+            .map(|i| Vec3::new((i % 10) as f32, (i / 10 % 10) as f32, (i / 100) as f32) * 1e-3)
+            .collect();
+        spread.push(Vec3::new(100.0, 100.0, 100.0));
+        let grid = NearestPoints::new(&spread);
+        for q in [Vec3::splat(50.0), Vec3::new(60.0, 10.0, 90.0), Vec3::splat(99.0)] {
+            assert_eq!(grid.nearest(q), grid.scan(q), "query {q}");
+        }
     }
 }
