@@ -68,3 +68,14 @@ fn corpus_a_fur_shell_rides_the_bones_under_it_once_the_tail_grows_to_the_body()
         assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
     }
 }
+
+#[test]
+fn corpus_a_fur_shell_only_partly_far_still_takes_the_skin_under_it() {
+    // 184: a short hanging tail whose fur stands past the far threshold only
+    // along its outer part. The far piece was part of the fur shell, with
+    // edges on into the fur's own near part, so it did not read as a shell of
+    // its own: the chain grew on the fur alone (recall 0.500) and the skin
+    // under it stayed in a body part, on the rigger's leg weights.
+    let measured = measure(&corpus::case(184));
+    assert!(measured.passed(), "seed 184: {:?}", measured.details);
+}

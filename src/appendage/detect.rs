@@ -592,8 +592,8 @@ impl Surface<'_> {
         candidates
     }
 
-    /// A detached shell (touching no skin outside itself: fur) that lies
-    /// over skin of another part along its length takes that skin: the
+    /// A candidate on a shell of its own (fur: see [`Self::on_own_shell`])
+    /// that lies over skin of another part along its length takes that skin: the
     /// tail's skin inside a far piece that wraps a body bone is the fur's
     /// tail, not the body. The skin taken must itself be the shell's layer
     /// (see [`are_layers`]), not a band of body skin round its open end.
@@ -602,8 +602,9 @@ impl Surface<'_> {
         let points =
             |w: &[u32]| -> Vec<Vec3> { w.iter().map(|&v| positions[v as usize]).collect() };
         let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+        let own_shell = self.on_own_shell(comps);
         for f in 0..comps.len() {
-            if remainder(&comps[f]) || !self.detached(&comps[f].welded) {
+            if remainder(&comps[f]) || !own_shell[f] {
                 continue;
             }
             let shell = points(&comps[f].welded);
@@ -709,12 +710,32 @@ impl Surface<'_> {
         }
     }
 
-    /// Whether the welded vertices `welded` (sorted) share no edge with skin
-    /// outside them.
-    fn detached(&self, welded: &[u32]) -> bool {
-        welded.iter().all(|&v| {
-            self.graph.neighbors_of(v as usize).iter().all(|w| welded.binary_search(w).is_ok())
-        })
+    /// Which candidates lie on a shell of their own: a connected piece of
+    /// the surface that is not the body's skin (the shell with the most
+    /// vertices). A fur shell is one whether or not all of it is far skin:
+    /// over a short tail only the fur's outer part stands past the far
+    /// threshold, so the candidate is part of the shell, and testing the
+    /// candidate alone for edges leaving it read that fur as body skin
+    /// (corpus seeds 94 and 184: the chain grew on the fur, the skin under
+    /// it stayed on the rigger's weights).
+    fn on_own_shell(&self, comps: &[Component]) -> Vec<bool> {
+        let (shell, count) = self.graph.components(&vec![true; self.graph.vertex_count()]);
+        let mut size = vec![0usize; count];
+        for &s in &shell {
+            size[s as usize] += 1;
+        }
+        // Ties go to the lowest shell id: deterministic.
+        let body = (0..count).max_by_key(|&s| (size[s], std::cmp::Reverse(s)));
+        comps
+            .iter()
+            .map(|c| match c.welded.first() {
+                Some(&v0) => {
+                    let s = shell[v0 as usize];
+                    Some(s as usize) != body && c.welded.iter().all(|&v| shell[v as usize] == s)
+                }
+                None => false,
+            })
+            .collect()
     }
 
     /// T3: collar and attachment of every candidate.
