@@ -6,13 +6,13 @@ use glam::Vec3;
 use super::anchor::chain_anchor;
 use super::attach::{attachment_joint, joint_regions, Region};
 use super::contact::root_collar;
-use super::decide::decide;
+use super::decide::{decide, Verdict};
 use super::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
 use super::layers::{are_layers, reach_detached_shells, under_shell};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
-use super::params::DetectParams;
+use super::params::{DetectParams, FLAT_PATCH_LENGTH};
 use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
@@ -21,7 +21,7 @@ use super::root::{extend_root, follow_tube, RIGGER_ROOT_TUBE_RADII};
 use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
-    geodesic_from, BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
+    geodesic_from, ring_radius, BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
 };
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
@@ -552,6 +552,14 @@ struct ShapeTests {
     tube: f32,
 }
 
+/// A part as decided: its welded skin, collar, geodesic length and tests.
+struct Shape<'a> {
+    welded: &'a [u32],
+    collar: &'a [u32],
+    length: f32,
+    tests: &'a ShapeTests,
+}
+
 impl Surface<'_> {
     /// The candidates: connected components of far skin (beyond
     /// `far_threshold`), each peeled into the pieces that stick out of it
@@ -784,7 +792,7 @@ impl Surface<'_> {
         taken: &mut [bool],
         bone_distance: &BoneDistance,
     ) -> Result<(PartReport, PartGeometry)> {
-        let (rig, params, height) = (self.rig, self.params, self.height);
+        let rig = self.rig;
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
         let lead = self.lead_shell(group, comps);
@@ -794,17 +802,8 @@ impl Surface<'_> {
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = self.geodesic_of(&welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
-        let mut verdict = decide(
-            params,
-            welded.len(),
-            length / height,
-            region,
-            attach_name.as_deref().unwrap_or("?"),
-            tests.centroid_ratio,
-            tests.elongation,
-            tests.tube,
-            tests.reach / height,
-        );
+        let shape = Shape { welded: &welded, collar: &collar, length, tests: &tests };
+        let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
         self.keep_own_bone_stub(&mut verdict, &welded, &tests);
         let origin = comps[group[0]].origin;
         self.overrule(&mut verdict, origin, &welded);
@@ -895,6 +894,47 @@ impl Surface<'_> {
              a pair (wing, arm, feather), not a tail",
             p.offset_radii, p.twin
         );
+    }
+
+    /// The verdict of T5 on a part's shape tests and region, then a tail
+    /// or carried verdict on a flat patch demoted ([`Self::demote_flat`]).
+    fn verdict(&self, shape: &Shape<'_>, region: Region, attachment: &str) -> Verdict {
+        let (tests, height) = (shape.tests, self.height);
+        let mut verdict = decide(
+            self.params,
+            shape.welded.len(),
+            shape.length / height,
+            region,
+            attachment,
+            tests.centroid_ratio,
+            tests.elongation,
+            tests.tube,
+            tests.reach / height,
+        );
+        self.demote_flat(&mut verdict, shape.collar, shape.length);
+        verdict
+    }
+
+    /// A tail or carried part that does not stick out of its collar (see
+    /// [`FLAT_PATCH_LENGTH`]) is body skin far from every bone: the skin
+    /// between a biped's thighs, wider than it is deep, read as long by its
+    /// covariance (corpus seeds 79, 111, 189: a chain on the crotch).
+    fn demote_flat(&self, verdict: &mut super::decide::Verdict, collar: &[u32], length: f32) {
+        if !matches!(verdict.kind, Kind::Tail | Kind::Carried) {
+            return;
+        }
+        let Some(radius) = ring_radius(&self.weld.positions, collar) else {
+            return;
+        };
+        if length <= FLAT_PATCH_LENGTH * radius {
+            verdict.kind = Kind::Body;
+            verdict.decision = Decision::Untouched;
+            verdict.reason = format!(
+                "only {:.2} of its collar's radius long (<= {FLAT_PATCH_LENGTH}): a flat patch of \
+                 far skin spanning its collar, part of the body",
+                length / radius
+            );
+        }
     }
 
     /// A tail shorter than `min_tail_length_ratio` is a stub: no chain.

@@ -29,8 +29,8 @@ pub use midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII, TWIN_ROOT_RADII,
 };
 pub use params::{
-    BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, MERGE_OVERLAP, MIN_CENTROID_RATIO,
-    MIN_ELONGATION, MIN_PART_VERTICES, MIN_PROTRUSION_RATIO, MIN_SLENDERNESS,
+    BroadPolicy, DetectParams, ATTACHMENT_BIAS, FAR_RATIO, FLAT_PATCH_LENGTH, MERGE_OVERLAP,
+    MIN_CENTROID_RATIO, MIN_ELONGATION, MIN_PART_VERTICES, MIN_PROTRUSION_RATIO, MIN_SLENDERNESS,
     MIN_TAIL_LENGTH_RATIO, MIN_TUBE_RATIO,
 };
 pub use report::{Decision, Kind, PartReport, PartTests, Report};
