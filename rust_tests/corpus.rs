@@ -28,3 +28,5 @@ mod recall;
 mod rigger_bones;
 #[path = "corpus/runs.rs"]
 mod runs;
+#[path = "corpus/tapering_tails.rs"]
+mod tapering_tails;

@@ -103,16 +103,31 @@ pub fn extend_root(
 /// ring is seen widening within a quarter of its radius.
 pub const TUBE_STEP: f32 = 0.25;
 /// The tube has met the body when its ring is this much wider than the
-/// narrowest ring walked. Along a tube the ring changes by its taper only
-/// (walking back to the root of a tail that narrows to a third at its
-/// tip from a quarter of its length: 1.25x); where the tube opens onto the
-/// body surface the front spreads over it, its radius growing by about one
-/// tube radius per radius walked, so 1.5x is half a radius of body skin
-/// past the root (the peel's neck, 2x, allows a whole radius).
+/// narrowest ring of the last [`TUBE_FLARE_WINDOW`] radii walked. Along a
+/// tube the ring changes by its taper only (walking back to the root of a
+/// tail that narrows to a third at its tip from a quarter of its length:
+/// 1.25x); where the tube opens onto the body surface the front spreads
+/// over it, its radius growing by about one tube radius per radius walked,
+/// so 1.5x is half a radius of body skin past the root (the peel's neck,
+/// 2x, allows a whole radius).
 pub const TUBE_JOIN_FLARE: f32 = 1.5;
 
+/// How far back, in radii of the root ring, the rings a new ring is held
+/// against reach: a flare is a widening within this length, not the taper
+/// of the whole length walked. A long thin tail widens 1.6-6% per radius
+/// walked back towards the body (corpus seeds 4, 26, 171), so against the
+/// narrowest ring since the start its ring passed [`TUBE_JOIN_FLARE`] after
+/// 8-25 radii of tube and the walk stopped there, short of the body; over
+/// four radii that taper is 1.07-1.26x. The body's front passes 1.5x within
+/// half a radius to two radii (a slanted or coarse join spreads slower).
+/// Seeds 0..200: a window of one radius lost five passing seeds, two let
+/// a thick curled tail's slow join carry the walk onto the rump (seed 48:
+/// precision 0.817); three and four lose none, six lets the curled tail's
+/// taper (171) pass 1.5x again.
+pub const TUBE_FLARE_WINDOW: f32 = 4.0;
+
 /// The tube is kept up to the last ring at most this much wider than the
-/// narrowest: a tail's taper over the length walked back stays within it
+/// narrowest of the window ([`TUBE_FLARE_WINDOW`]): a tail's taper over the length walked back stays within it
 /// (1.25x, see [`TUBE_JOIN_FLARE`]), and the front spreading over the body
 /// passes it after a quarter radius of body skin, not the half radius it
 /// takes to be told from a taper.
@@ -139,14 +154,15 @@ pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
 /// geodesic distance `t` of the part is taken for growing `t` while the
 /// front (the level set's contour at `t`, `WalkLevels::contour`) stays a
 /// tube's ring, and the walk stops where the front spreads onto the body
-/// ([`TUBE_JOIN_FLARE`]), keeping the tube to its last ring
-/// ([`TUBE_TAPER_SLACK`]) and only skin whose edges all end behind the
-/// ring that flared (`WalkLevels::behind`). The far cut leaves the skin of
+/// ([`TUBE_JOIN_FLARE`] within [`TUBE_FLARE_WINDOW`]), keeping the tube
+/// to its last ring ([`TUBE_TAPER_SLACK`]) and only skin whose edges all
+/// end behind the ring that flared (`WalkLevels::behind`). The far cut leaves the skin of
 /// a tail that passes near a bone (a hanging tail behind the thighs, a thick tail's root by
 /// the pelvis) out of its part, whatever its shape; the tube does not
 /// care what bone is near it. Walks at most `length` (the part's own
 /// geodesic length: a tail is not followed further back than it reaches
-/// out); `taken[v]` marks skin other parts own and only vertices passing
+/// out; a front still a tube's ring there keeps the tube walked);
+/// `taken[v]` marks skin other parts own and only vertices passing
 /// `keep` are walked.
 pub fn follow_tube(
     graph: &MeshGraph,
@@ -178,7 +194,10 @@ pub fn follow_tube(
     reached.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
     let levels = WalkLevels::new(graph, positions, &sources, &reached, &in_part);
     let step = TUBE_STEP * tube;
-    let (mut narrowest, mut last) = (tube, 0.0f32);
+    let window = (TUBE_FLARE_WINDOW / TUBE_STEP).ceil() as usize;
+    // The radii of the rings walked, the root ring first.
+    let mut rings = vec![tube];
+    let mut last = 0.0f32;
     let mut accepted = 0usize;
     let mut k = 0usize;
     loop {
@@ -194,6 +213,8 @@ pub fn follow_tube(
             return Tube { vertices: sorted(reached.iter().map(|&(v, _)| v)), reach };
         }
         let r = points_ring_radius(&front).unwrap_or(0.0);
+        let narrowest =
+            rings[rings.len().saturating_sub(window)..].iter().copied().fold(f32::INFINITY, f32::min);
         if r > TUBE_JOIN_FLARE * narrowest {
             // Spread onto the body: keep the tube up to the last ring.
             let whole = levels.behind(graph, &reached, level, &in_part);
@@ -202,15 +223,14 @@ pub fn follow_tube(
         if r <= TUBE_TAPER_SLACK * narrowest {
             last = level;
         }
-        narrowest = narrowest.min(r);
+        rings.push(r);
         if accepted == reached.len() {
             // Every open vertex walked: the walk ended on skin it may not
             // take (the rump the rigger kept on the body, another part), a
-            // root; at the length bound no body was met: nothing.
-            let far = reached.last().map_or(0.0, |&(_, d)| d);
-            if far + step >= length {
-                return Tube::default();
-            }
+            // root; or at the length bound, its front still a tube's ring:
+            // all it walked is tube (a long tapering tail the far cut left
+            // a short part of, seed 4: its whole part length walked back
+            // along the tail, none of it taken, recall 0.916).
             return Tube::up_to(&reached, last, tube);
         }
         k += 1;

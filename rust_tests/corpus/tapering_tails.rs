@@ -1,0 +1,22 @@
+//! A long thin tail widens slowly towards the body. Walked back from where
+//! the far cut left it (`follow_tube` in `src/appendage/root.rs`), its ring
+//! was held against the narrowest ring since the start, so the taper alone
+//! passed the flare after 8-25 radii and the walk stopped short of the body;
+//! and a walk that ran the part's whole length back along the tail, its
+//! front still a tube's ring, took nothing. A flare is now a widening within
+//! a few radii walked, and the tube walked to the length bound is kept.
+
+use caudal::demo::corpus;
+
+use super::harness::measure;
+
+#[test]
+fn corpus_a_tapering_tail_is_walked_past_its_taper() {
+    // Each failed recall (0.69-0.94): the taper read as a flare (46, 171) or
+    // the walk reached the length bound and took nothing (4, 39, 56); each
+    // passes every bar.
+    for seed in [4, 39, 46, 56, 171] {
+        let measured = measure(&corpus::case(seed));
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}
