@@ -4,7 +4,8 @@
 //! passed the flare after 8-25 radii and the walk stopped short of the body;
 //! and a walk that ran the part's whole length back along the tail, its
 //! front still a tube's ring, took nothing. A flare is now a widening within
-//! a few radii walked, and the tube walked to the length bound is kept.
+//! a few radii walked, and the tube walked to the length bound is kept
+//! once the walk is long enough to have seen a flare.
 
 use caudal::demo::corpus;
 

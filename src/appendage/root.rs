@@ -120,11 +120,22 @@ pub const TUBE_JOIN_FLARE: f32 = 1.5;
 /// 8-25 radii of tube and the walk stopped there, short of the body; over
 /// four radii that taper is 1.07-1.26x. The body's front passes 1.5x within
 /// half a radius to two radii (a slanted or coarse join spreads slower).
-/// Seeds 0..200: a window of one radius lost five passing seeds, two let
+/// Seeds 0..200: a window of one radius lost eight passing seeds, two let
 /// a thick curled tail's slow join carry the walk onto the rump (seed 48:
 /// precision 0.817); three and four lose none, six lets the curled tail's
 /// taper (171) pass 1.5x again.
 pub const TUBE_FLARE_WINDOW: f32 = 4.0;
+
+/// How far, in radii of the root ring, a walk that reaches the length
+/// bound (the part's own length) without a flare must have gone for what it
+/// walked to be kept as tube: the body's front passes [`TUBE_JOIN_FLARE`]
+/// within half a radius to two radii of the root, so a shorter walk could
+/// not have told a tube from the body it spreads over. Corpus seeds
+/// 0..200: the stubs of the false chains on 79, 111 and 189 reach out
+/// 1.05-1.10 radii and, kept, took their length again of body skin (53 ->
+/// 100, 75 -> 163, 55 -> 104 vertices; 111's tail recall 0.904 -> 0.869);
+/// the tails kept whole reach out 2.95 radii (39) and more (4: 40).
+pub const TUBE_SPREAD_RADII: f32 = 2.0;
 
 /// The tube is kept up to the last ring at most this much wider than the
 /// narrowest of the window ([`TUBE_FLARE_WINDOW`]): a tail's taper over the length walked back stays within it
@@ -227,10 +238,16 @@ pub fn follow_tube(
         if accepted == reached.len() {
             // Every open vertex walked: the walk ended on skin it may not
             // take (the rump the rigger kept on the body, another part), a
-            // root; or at the length bound, its front still a tube's ring:
-            // all it walked is tube (a long tapering tail the far cut left
-            // a short part of, seed 4: its whole part length walked back
-            // along the tail, none of it taken, recall 0.916).
+            // root; or at the length bound, its front still a tube's ring.
+            // Past [`TUBE_SPREAD_RADII`] that is tube (a long tapering tail
+            // the far cut left a short part of, seed 4: its whole part
+            // length walked back along the tail, none of it taken, recall
+            // 0.916); a shorter stub never showed whether its front spreads:
+            // nothing.
+            let far = reached.last().map_or(0.0, |&(_, d)| d);
+            if far + step >= length && length < TUBE_SPREAD_RADII * tube {
+                return Tube::default();
+            }
             return Tube::up_to(&reached, last, tube);
         }
         k += 1;
