@@ -224,8 +224,10 @@ pub fn follow_tube(
             return Tube { vertices: sorted(reached.iter().map(|&(v, _)| v)), reach };
         }
         let r = points_ring_radius(&front).unwrap_or(0.0);
-        let narrowest =
-            rings[rings.len().saturating_sub(window)..].iter().copied().fold(f32::INFINITY, f32::min);
+        let narrowest = rings[rings.len().saturating_sub(window)..]
+            .iter()
+            .copied()
+            .fold(f32::INFINITY, f32::min);
         if r > TUBE_JOIN_FLARE * narrowest {
             // Spread onto the body: keep the tube up to the last ring.
             let whole = levels.behind(graph, &reached, level, &in_part);
