@@ -796,16 +796,24 @@ impl Surface<'_> {
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
         let lead = self.lead_shell(group, comps);
-        let attachment = comps[lead].attachment;
-        let region = self.region_of(attachment, comps[lead].join);
-        let attach_name = attachment.map(|j| names[j].clone());
+        let mut attachment = comps[lead].attachment;
+        let mut region = self.region_of(attachment, comps[lead].join);
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = self.geodesic_of(&welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
+        let origin = comps[group[0]].origin;
+        let walk_back = region == Region::Spine
+            && !matches!(origin, Origin::Remainder { .. })
+            && is_long(self.params, tests.elongation, tests.tube);
+        if walk_back {
+            if let Some(a) = self.tube_joins_pelvis(&welded, &collar, length, taken) {
+                (attachment, region) = (Some(a), Region::Pelvis);
+            }
+        }
+        let attach_name = attachment.map(|j| names[j].clone());
         let shape = Shape { welded: &welded, collar: &collar, length, tests: &tests };
         let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
         self.keep_own_bone_stub(&mut verdict, &welded, &tests);
-        let origin = comps[group[0]].origin;
         self.overrule(&mut verdict, origin, &welded);
         self.demote_paired(&mut verdict, paired);
         let mut part = Growing { welded, collar, geodesic, length };
@@ -853,6 +861,37 @@ impl Surface<'_> {
         };
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// The joint a long part hangs from when followed back along its own
+    /// tube ([`follow_tube`]) to where the tube opens onto the body, if
+    /// that joint is in the pelvis region. The far cut crosses a tail
+    /// where its skin leaves the far threshold, not where it leaves the
+    /// body: on a tail rising steeply off the rump or curling over the back
+    /// (or under a fur shell whose own collar is its end nearest a bone)
+    /// that crossing lies up the back, past the pelvis share of the trunk,
+    /// while the tube's root lies on the rump (corpus seeds 44 and 126: the
+    /// part joined at 0.15 and 0.18 of the trunk, the true root at 0.07 and
+    /// 0.06). A quiver's or a spike's collar opens onto the back at once:
+    /// nothing to follow, its join stays.
+    fn tube_joins_pelvis(
+        &self,
+        welded: &[u32],
+        collar: &[u32],
+        length: f32,
+        taken: &[bool],
+    ) -> Option<usize> {
+        let positions = &self.weld.positions;
+        let tube = follow_tube(self.graph, positions, welded, collar, length, taken, &|_| true);
+        if tube.vertices.is_empty() {
+            return None;
+        }
+        let grown = sorted_union(welded, &tube.vertices);
+        let ring = self.root_ring(&grown);
+        let join = cut_centre(self.graph, positions, &grown, &ring);
+        let attachment =
+            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        (self.region_of(attachment, join) == Region::Pelvis).then_some(attachment).flatten()
     }
 
     /// Per group of merged shells: off the midline with a mirror twin (see
