@@ -26,3 +26,17 @@ fn corpus_a_short_oblique_tail_is_peeled_off_the_body() {
         }
     }
 }
+
+#[test]
+fn corpus_a_tail_cut_short_is_walked_back_as_far_as_its_tip_stands_off() {
+    // Each had no chain: the piece above the saddle (or the far cut) held
+    // only the tail's far end, shorter than the rest of the tail, and the
+    // walk back, bounded by that piece's length, met no body and took
+    // nothing (then the stub rule dropped a piece under 0.05 H). Bounded by
+    // how far the tip stands off the skeleton, each tail is walked to its
+    // root and passes every bar.
+    for seed in [29, 40, 198] {
+        let m = measure(&corpus::case(seed));
+        assert!(m.passed(), "seed {seed}: {:?}", m.details);
+    }
+}

@@ -795,42 +795,28 @@ impl Surface<'_> {
         let rig = self.rig;
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
-        let lead = self.lead_shell(group, comps);
-        let mut attachment = comps[lead].attachment;
-        let mut region = self.region_of(attachment, comps[lead].join);
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = self.geodesic_of(&welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
         let origin = comps[group[0]].origin;
-        let walk_back = region == Region::Spine
-            && !matches!(origin, Origin::Remainder { .. })
-            && is_long(self.params, tests.elongation, tests.tube);
-        if walk_back {
-            if let Some(a) = self.tube_joins_pelvis(&welded, &collar, length, taken) {
-                (attachment, region) = (Some(a), Region::Pelvis);
-            }
-        }
-        let attach_name = attachment.map(|j| names[j].clone());
-        let shape = Shape { welded: &welded, collar: &collar, length, tests: &tests };
-        let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
-        self.keep_own_bone_stub(&mut verdict, &welded, &tests);
-        self.overrule(&mut verdict, origin, &welded);
-        self.demote_paired(&mut verdict, paired);
         let mut part = Growing { welded, collar, geodesic, length };
+        let (attachment, region) = self.hangs_where(group, comps, &part, &tests, taken);
+        let attach_name = attachment.map(|j| names[j].clone());
+        let shape = Shape { welded: &part.welded, collar: &part.collar, length, tests: &tests };
+        let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
+        self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
+        self.overrule(&mut verdict, origin, &part.welded);
+        self.demote_paired(&mut verdict, paired);
         let tail = verdict.kind == Kind::Tail;
         let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights =
             if tail { TailWeights::find(rig, self.weld, &part.welded, attachment) } else { None };
-        // A part cut at its neck already ends where it meets the body;
-        // one cut by a threshold or a saddle does not.
-        let cut_by_level =
-            !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let mut root_vertices = 0;
         if tail {
             root_vertices =
-                self.grow_to_root(&mut part, taken, tail_weights.as_ref(), cut_by_level);
+                self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
@@ -861,6 +847,33 @@ impl Surface<'_> {
         };
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// Where a part hangs: its lead shell's attachment and region, or, for
+    /// a long part (not body left by peeling) judged on the spine, where
+    /// its tube opens onto the body when that is the pelvis region
+    /// ([`Self::tube_joins_pelvis`]).
+    fn hangs_where(
+        &self,
+        group: &[usize],
+        comps: &[Component],
+        part: &Growing,
+        tests: &ShapeTests,
+        taken: &[bool],
+    ) -> (Option<usize>, Region) {
+        let lead = self.lead_shell(group, comps);
+        let attachment = comps[lead].attachment;
+        let region = self.region_of(attachment, comps[lead].join);
+        let walk_back = region == Region::Spine
+            && !matches!(comps[group[0]].origin, Origin::Remainder { .. })
+            && is_long(self.params, tests.elongation, tests.tube);
+        if !walk_back {
+            return (attachment, region);
+        }
+        match self.tube_joins_pelvis(&part.welded, &part.collar, part.length, taken) {
+            Some(a) => (Some(a), Region::Pelvis),
+            None => (attachment, region),
+        }
     }
 
     /// The joint a long part hangs from when followed back along its own
@@ -1164,15 +1177,21 @@ impl Surface<'_> {
     /// rigger's weights, if any, read as tail: along its axis when a level
     /// cut it (not at a neck: the tube continues below the far threshold
     /// and flares into the body), then along its tube over the surface to
-    /// where it opens onto the body (see [`super::root::follow_tube`]).
-    /// Returns how many vertices it took.
+    /// where it opens onto the body (see [`super::root::follow_tube`]),
+    /// walking back at most its length or its tip's `reach` off the
+    /// skeleton, whichever is longer. Returns how many vertices it took.
     fn grow_to_root(
         &self,
         part: &mut Growing,
         taken: &mut [bool],
         tail_weights: Option<&TailWeights>,
-        cut_by_level: bool,
+        origin: Origin,
+        reach: f32,
     ) -> usize {
+        // A part cut at its neck already ends where it meets the body;
+        // one cut by a threshold or a saddle does not.
+        let cut_by_level =
+            !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let reads_as_tail =
             |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
         let positions = &self.weld.positions;
@@ -1191,8 +1210,19 @@ impl Surface<'_> {
             );
             count += self.take_root_skin(part, taken, extra);
         }
+        // The walk back goes no further than the tail reaches out: its
+        // part's own length, or, when longer, how far its tip stands off
+        // the skeleton (`reach`). A piece peeled at a saddle or cut by the
+        // far threshold holds only the tail's far end (corpus seed 198: a
+        // level tail 0.055 H long whose piece above the saddle was 0.020 H,
+        // 40: a hanging tail 0.14 H long, its piece 0.035 H); bounded by
+        // that piece's length, the walk met no body before the bound and
+        // took nothing, and the stub rule dropped the tail. A tail whose
+        // tip stands `reach` off the bones is about that long, whatever
+        // share of it the cut left in its part.
+        let bound = part.length.max(reach);
         let walk = |keep: &dyn Fn(u32) -> bool| {
-            follow_tube(self.graph, positions, &part.welded, &part.collar, part.length, taken, keep)
+            follow_tube(self.graph, positions, &part.welded, &part.collar, bound, taken, keep)
         };
         let mut tube = walk(&reads_as_tail);
         if tail_weights.is_some() {
