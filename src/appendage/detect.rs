@@ -352,6 +352,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         dist: &dist,
         roles: &roles,
         regions: &regions,
+        shells: &Shells::of(&graph, &dist, far_threshold),
     };
     let mut comps = surface.components(surface.candidates(far_threshold));
     surface.carve_under_shells(&mut comps);
@@ -532,6 +533,39 @@ struct Surface<'a> {
     dist: &'a [f32],
     roles: &'a JointRoles,
     regions: &'a [Region],
+    shells: &'a Shells,
+}
+
+/// The connected pieces of the welded surface, and which is the body's.
+struct Shells {
+    /// Shell id per welded vertex.
+    id: Vec<u32>,
+    /// The body's skin: the shell with the most skin near the bones (within
+    /// the far threshold). Not the one with the most vertices: a long dense
+    /// tail modelled as a shell of its own can have as many as the body
+    /// (corpus seed 42: 350 welded vertices against the body's 354), but
+    /// only its buried start lies near a bone.
+    body: Option<u32>,
+}
+
+impl Shells {
+    fn of(graph: &MeshGraph, dist: &[f32], far_threshold: f32) -> Shells {
+        let (id, count) = graph.components(&vec![true; graph.vertex_count()]);
+        let mut near = vec![0usize; count];
+        for (&s, &d) in id.iter().zip(dist) {
+            if d <= far_threshold {
+                near[s as usize] += 1;
+            }
+        }
+        // Ties go to the lowest shell id: deterministic.
+        let body = (0..count).max_by_key(|&s| (near[s], std::cmp::Reverse(s))).map(|s| s as u32);
+        Shells { id, body }
+    }
+
+    /// Whether welded vertex `v` lies on a shell other than the body's.
+    fn own(&self, v: u32) -> bool {
+        Some(self.id[v as usize]) != self.body
+    }
 }
 
 /// A part's surface as it grows: its welded vertices (sorted), collar, and
@@ -720,26 +754,20 @@ impl Surface<'_> {
 
     /// Which candidates lie on a shell of their own: a connected piece of
     /// the surface that is not the body's skin (the shell with the most
-    /// vertices). A fur shell is one whether or not all of it is far skin:
+    /// skin near the bones, see [`Shells`]). A fur shell is one whether or not all of it is far skin:
     /// over a short tail only the fur's outer part stands past the far
     /// threshold, so the candidate is part of the shell, and testing the
     /// candidate alone for edges leaving it read that fur as body skin
     /// (corpus seeds 94 and 184: the chain grew on the fur, the skin under
     /// it stayed on the rigger's weights).
     fn on_own_shell(&self, comps: &[Component]) -> Vec<bool> {
-        let (shell, count) = self.graph.components(&vec![true; self.graph.vertex_count()]);
-        let mut size = vec![0usize; count];
-        for &s in &shell {
-            size[s as usize] += 1;
-        }
-        // Ties go to the lowest shell id: deterministic.
-        let body = (0..count).max_by_key(|&s| (size[s], std::cmp::Reverse(s)));
+        let shells = self.shells;
         comps
             .iter()
             .map(|c| match c.welded.first() {
                 Some(&v0) => {
-                    let s = shell[v0 as usize];
-                    Some(s as usize) != body && c.welded.iter().all(|&v| shell[v as usize] == s)
+                    let s = shells.id[v0 as usize];
+                    shells.own(v0) && c.welded.iter().all(|&v| shells.id[v as usize] == s)
                 }
                 None => false,
             })
