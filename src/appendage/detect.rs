@@ -12,13 +12,13 @@ use super::layers::{are_layers, reach_detached_shells, under_shell};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
-use super::params::{DetectParams, FLAT_PATCH_LENGTH};
+use super::params::{DetectParams, FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF};
 use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
 use super::root::{extend_root, follow_tube, RIGGER_ROOT_TUBE_RADII};
-use super::shape::{bounds, box_overlap, centroid, elongation, tube_ratio};
+use super::shape::{bounds, box_overlap, centroid, elongation, flatness, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
     geodesic_from, ring_radius, BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
@@ -590,6 +590,7 @@ struct ShapeTests {
 struct Shape<'a> {
     welded: &'a [u32],
     collar: &'a [u32],
+    geodesic: &'a [f32],
     length: f32,
     tests: &'a ShapeTests,
 }
@@ -830,7 +831,13 @@ impl Surface<'_> {
         let mut part = Growing { welded, collar, geodesic, length };
         let (attachment, region) = self.hangs_where(group, comps, &part, &tests, taken);
         let attach_name = attachment.map(|j| names[j].clone());
-        let shape = Shape { welded: &part.welded, collar: &part.collar, length, tests: &tests };
+        let shape = Shape {
+            welded: &part.welded,
+            collar: &part.collar,
+            geodesic: &part.geodesic,
+            length,
+            tests: &tests,
+        };
         let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
         self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
         self.overrule(&mut verdict, origin, &part.welded);
@@ -991,30 +998,63 @@ impl Surface<'_> {
             tests.tube,
             tests.reach / height,
         );
-        self.demote_flat(&mut verdict, shape.collar, shape.length);
+        self.demote_flat(&mut verdict, shape);
         verdict
     }
 
     /// A tail or carried part that does not stick out of its collar (see
-    /// [`FLAT_PATCH_LENGTH`]) is body skin far from every bone: the skin
-    /// between a biped's thighs, wider than it is deep, read as long by its
-    /// covariance (corpus seeds 79, 111, 189: a chain on the crotch).
-    fn demote_flat(&self, verdict: &mut super::decide::Verdict, collar: &[u32], length: f32) {
+    /// [`FLAT_PATCH_LENGTH`], [`FLAT_TIP_STANDOFF`]) is body skin far from
+    /// every bone: the skin between a biped's thighs, wider than it is
+    /// deep, read as long by its covariance (corpus seeds 79, 111, 189: a
+    /// chain on the crotch); the flat end cap of a torso tube, its rings
+    /// concentric round its pole, read as a tube by its narrow geodesic
+    /// bands (seed 10: a chain on the body's rear end).
+    fn demote_flat(&self, verdict: &mut super::decide::Verdict, shape: &Shape<'_>) {
         if !matches!(verdict.kind, Kind::Tail | Kind::Carried) {
             return;
         }
-        let Some(radius) = ring_radius(&self.weld.positions, collar) else {
+        let positions = &self.weld.positions;
+        let Some(radius) = ring_radius(positions, shape.collar) else {
             return;
         };
-        if length <= FLAT_PATCH_LENGTH * radius {
-            verdict.kind = Kind::Body;
-            verdict.decision = Decision::Untouched;
-            verdict.reason = format!(
+        let why = if shape.length <= FLAT_PATCH_LENGTH * radius {
+            format!(
                 "only {:.2} of its collar's radius long (<= {FLAT_PATCH_LENGTH}): a flat patch of \
-                 far skin spanning its collar, part of the body",
-                length / radius
-            );
+                 far skin spanning its collar",
+                shape.length / radius
+            )
+        } else {
+            let standoff = self.tip_standoff(shape);
+            let points: Vec<Vec3> = shape.welded.iter().map(|&v| positions[v as usize]).collect();
+            let thickness = flatness(&points);
+            if standoff > FLAT_TIP_STANDOFF * radius || thickness > FLAT_CAP_THICKNESS {
+                return;
+            }
+            format!(
+                "its tip stands only {:.2} of its collar's radius from where it meets the body \
+                 (<= {FLAT_TIP_STANDOFF}) and it lies in one plane (thickness {thickness:.3} of \
+                 its width, <= {FLAT_CAP_THICKNESS}): a flat cap closing the body, not a tube",
+                standoff / radius
+            )
+        };
+        verdict.kind = Kind::Body;
+        verdict.decision = Decision::Untouched;
+        verdict.reason = format!("{why}, part of the body");
+    }
+
+    /// How far the part's tip (its farthest vertex along the skin from the
+    /// collar; the first of equals) lies from where it meets the body.
+    fn tip_standoff(&self, shape: &Shape<'_>) -> f32 {
+        let positions = &self.weld.positions;
+        let mut tip = None;
+        for (&v, &g) in shape.welded.iter().zip(shape.geodesic) {
+            if tip.map_or(true, |(_, best)| g > best) {
+                tip = Some((v, g));
+            }
         }
+        let Some((tip, _)) = tip else { return 0.0 };
+        let join = cut_centre(self.graph, positions, shape.welded, shape.collar);
+        positions[tip as usize].distance(join)
     }
 
     /// A tail shorter than `min_tail_length_ratio` is a stub: no chain.

@@ -21,12 +21,9 @@ pub fn centroid(points: impl Iterator<Item = Vec3>) -> Vec3 {
     Vec3::new((acc[0] / n as f64) as f32, (acc[1] / n as f64) as f32, (acc[2] / n as f64) as f32)
 }
 
-/// Elongation `sqrt(l1 / l2)` with `l1 >= l2` the two largest eigenvalues
-/// of the points' covariance. A tail scores about 2.6, a cape near 1.
-pub fn elongation(points: &[Vec3]) -> f32 {
-    if points.len() < 2 {
-        return 1.0;
-    }
+/// Eigenvalues of the points' covariance, largest first (at least two
+/// points).
+fn covariance_eigenvalues(points: &[Vec3]) -> [f64; 3] {
     let c = centroid(points.iter().copied());
     let mut m = Matrix3::<f64>::zeros();
     for p in points {
@@ -35,14 +32,38 @@ pub fn elongation(points: &[Vec3]) -> f32 {
         m += v * v.transpose();
     }
     m /= points.len() as f64;
-    let mut ev: Vec<f64> = SymmetricEigen::new(m).eigenvalues.iter().copied().collect();
+    let mut ev: Vec<f64> = SymmetricEigen::new(m).eigenvalues.iter().map(|e| e.max(0.0)).collect();
     ev.sort_by(|a, b| b.total_cmp(a));
-    let (l1, l2) = (ev[0].max(0.0), ev[1].max(0.0));
+    [ev[0], ev[1], ev[2]]
+}
+
+/// Elongation `sqrt(l1 / l2)` with `l1 >= l2` the two largest eigenvalues
+/// of the points' covariance. A tail scores about 2.6, a cape near 1.
+pub fn elongation(points: &[Vec3]) -> f32 {
+    if points.len() < 2 {
+        return 1.0;
+    }
+    let [l1, l2, _] = covariance_eigenvalues(points);
     if l2 <= l1 * 1e-12 {
         // A straight line of points: as elongated as it gets.
         return 1e3;
     }
     (l1 / l2).sqrt() as f32
+}
+
+/// How far points depart from their best plane for their width:
+/// `sqrt(l3 / l2)` of their covariance (eigenvalues `l1 >= l2 >= l3`). A
+/// disc of points in one plane scores 0, a tube's end (round in cross
+/// section) about 1; too few points or a line to say count as round.
+pub fn flatness(points: &[Vec3]) -> f32 {
+    if points.len() < 3 {
+        return 1.0;
+    }
+    let [_, l2, l3] = covariance_eigenvalues(points);
+    if l2 <= 0.0 {
+        return 1.0;
+    }
+    (l3 / l2).sqrt() as f32
 }
 
 /// Axis-aligned box of points.
