@@ -1048,7 +1048,7 @@ impl Surface<'_> {
         let positions = &self.weld.positions;
         let mut tip = None;
         for (&v, &g) in shape.welded.iter().zip(shape.geodesic) {
-            if tip.map_or(true, |(_, best)| g > best) {
+            if tip.is_none_or(|(_, best)| g > best) {
                 tip = Some((v, g));
             }
         }
