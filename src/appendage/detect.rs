@@ -636,8 +636,8 @@ impl Surface<'_> {
     }
 
     /// A candidate on a shell of its own (fur: see [`Self::on_own_shell`])
-    /// that lies over skin of another part along its length takes that skin: the
-    /// tail's skin inside a far piece that wraps a body bone is the fur's
+    /// that lies over skin of another part along its length takes that
+    /// skin: the tail's skin inside a far piece that wraps a body bone is the fur's
     /// tail, not the body. The skin taken must itself be the shell's layer
     /// (see [`are_layers`]), not a band of body skin round its open end.
     fn carve_under_shells(&self, comps: &mut [Component]) {
@@ -755,8 +755,8 @@ impl Surface<'_> {
 
     /// Which candidates lie on a shell of their own: a connected piece of
     /// the surface that is not the body's skin (the shell with the most
-    /// skin near the bones, see [`Shells`]). A fur shell is one whether or not all of it is far skin:
-    /// over a short tail only the fur's outer part stands past the far
+    /// skin near the bones, see [`Shells`]). A fur shell is one whether or
+    /// not all of it is far skin: over a short tail only the fur's outer part stands past the far
     /// threshold, so the candidate is part of the shell, and testing the
     /// candidate alone for edges leaving it read that fur as body skin
     /// (corpus seeds 94 and 184: the chain grew on the fur, the skin under

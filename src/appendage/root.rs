@@ -126,9 +126,10 @@ pub const TUBE_JOIN_FLARE: f32 = 1.5;
 /// taper (171) pass 1.5x again.
 pub const TUBE_FLARE_WINDOW: f32 = 4.0;
 
-/// How far, in radii of the root ring, a walk that reaches the length
-/// bound (the part's own length) without a flare must have gone for what it
-/// walked to be kept as tube: the body's front passes [`TUBE_JOIN_FLARE`]
+/// How far, in radii of the root ring, a walk that reaches its length
+/// bound (the part's length, or its tip's reach off the skeleton when
+/// longer: see `grow_to_root` in detect.rs) without a flare must have gone
+/// for what it walked to be kept as tube: the body's front passes [`TUBE_JOIN_FLARE`]
 /// within half a radius to two radii of the root, so a shorter walk could
 /// not have told a tube from the body it spreads over. Corpus seeds
 /// 0..200: the stubs of the false chains on 79, 111 and 189 reach out
@@ -138,8 +139,9 @@ pub const TUBE_FLARE_WINDOW: f32 = 4.0;
 pub const TUBE_SPREAD_RADII: f32 = 2.0;
 
 /// The tube is kept up to the last ring at most this much wider than the
-/// narrowest of the window ([`TUBE_FLARE_WINDOW`]): a tail's taper over the length walked back stays within it
-/// (1.25x, see [`TUBE_JOIN_FLARE`]), and the front spreading over the body
+/// narrowest of the window ([`TUBE_FLARE_WINDOW`]): a tail's taper over
+/// the length walked back stays within it (1.25x, see
+/// [`TUBE_JOIN_FLARE`]), and the front spreading over the body
 /// passes it after a quarter radius of body skin, not the half radius it
 /// takes to be told from a taper.
 pub const TUBE_TAPER_SLACK: f32 = 1.25;
@@ -167,12 +169,13 @@ pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
 /// tube's ring, and the walk stops where the front spreads onto the body
 /// ([`TUBE_JOIN_FLARE`] within [`TUBE_FLARE_WINDOW`]), keeping the tube
 /// to its last ring ([`TUBE_TAPER_SLACK`]) and only skin whose edges all
-/// end behind the ring that flared (`WalkLevels::behind`). The far cut leaves the skin of
-/// a tail that passes near a bone (a hanging tail behind the thighs, a thick tail's root by
-/// the pelvis) out of its part, whatever its shape; the tube does not
-/// care what bone is near it. Walks at most `length` (the part's own
-/// geodesic length: a tail is not followed further back than it reaches
-/// out; a front still a tube's ring there keeps the tube walked);
+/// end behind the ring that flared (`WalkLevels::behind`). The far cut
+/// leaves the skin of a tail that passes near a bone (a hanging tail
+/// behind the thighs, a thick tail's root by the pelvis) out of its part,
+/// whatever its shape; the tube does not care what bone is near it. Walks
+/// at most `length` (the caller's bound: a tail is not followed further
+/// back than it reaches out; a front still a tube's ring there keeps the
+/// tube walked past [`TUBE_SPREAD_RADII`]);
 /// `taken[v]` marks skin other parts own and only vertices passing
 /// `keep` are walked.
 pub fn follow_tube(
