@@ -7,7 +7,7 @@
 
 use caudal::demo::corpus;
 
-use super::harness::measure;
+use super::harness::{assert_cases_pass, measure};
 
 #[test]
 fn corpus_tail_with_a_back_strip_gets_a_chain_without_the_back() {
@@ -32,8 +32,5 @@ fn corpus_tail_crossed_by_the_far_cut_up_the_back_hangs_from_the_pelvis() {
     // and 0.18 of the trunk, past the pelvis share), so the tail read as
     // hanging from the spine and was carried (no chain). Walked back along
     // its tube, it opens onto the body on the rump: a chain, every bar met.
-    for seed in [44, 126] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
-    }
+    assert_cases_pass(&[44, 126]);
 }

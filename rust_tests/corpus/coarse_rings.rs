@@ -6,16 +6,11 @@
 //! short of the body. The ring is now the level set's contour across the
 //! mesh's edges (`follow_tube` in `src/appendage/root.rs`).
 
-use caudal::demo::corpus;
-
-use super::harness::measure;
+use super::harness::assert_cases_pass;
 
 #[test]
 fn corpus_a_coarse_tails_rings_are_walked_to_the_body() {
     // Each failed recall (0.66-0.77) with the walk stopped on a half-walked
     // ring (38, 80) or after a patch read narrow (6); each passes every bar.
-    for seed in [6, 38, 80] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
-    }
+    assert_cases_pass(&[6, 38, 80]);
 }

@@ -17,12 +17,12 @@ fn corpus_the_skin_between_a_bipeds_thighs_gets_no_chain() {
     for seed in [79, 111, 189] {
         let measured = measure(&corpus::case(seed));
         assert!(!measured.failures.contains(&"false_chain"), "seed {seed}: {:?}", measured.details);
-    }
-    // 111 and 189 failed only on that chain; 79 still misses a tenth of its
-    // tail's root (recall 0.903).
-    for seed in [111, 189] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+        // 111 and 189 failed only on that chain; 79 also missed a tenth of
+        // its tail's root then (recall 0.903, met since the tube walk's
+        // flare window), so only its chain is held here.
+        if seed != 79 {
+            assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+        }
     }
 }
 

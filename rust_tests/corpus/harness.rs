@@ -10,7 +10,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use caudal::appendage::{Decision, Report};
 use caudal::chain::{grow_chains, ChainParams};
-use caudal::demo::corpus::{CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth};
+use caudal::demo::corpus::{
+    self, CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth,
+};
 use caudal::geometry::SkeletonField;
 use caudal::gltf_io::{self, Character, GltfModel};
 use caudal::measure::weighted_bone_distance;
@@ -422,6 +424,15 @@ pub fn score(
                 m.fail("rigid_garment", format!("the {} made rigid on {joint:?}", o.kind));
             }
         }
+    }
+}
+
+/// Every case of `seeds` meets every bar (the first that does not is named
+/// with its failures): what a test holding a fixed set of seeds asserts.
+pub fn assert_cases_pass(seeds: &[u64]) {
+    for &seed in seeds {
+        let measured = measure(&corpus::case(seed));
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
     }
 }
 

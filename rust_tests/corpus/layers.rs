@@ -11,7 +11,7 @@ use caudal::appendage::{find_appendages, Decision, DetectParams};
 use caudal::demo::corpus;
 use caudal::gltf_io;
 
-use super::harness::{character, measure, rig_vertices};
+use super::harness::{assert_cases_pass, character, measure, rig_vertices};
 
 fn fur_and_skin_are_one_chain(seed: u64) {
     let case = corpus::case(seed);
@@ -50,10 +50,7 @@ fn corpus_tail_skin_under_a_fur_shell_leaves_the_body_part() {
     // 17 and 176: short tails whose skin sits in a far piece wrapping a body
     // bone (centroid ratio 0.21 and 0.18: judged body) while the fur, a
     // shell of its own, got the chain with half the tail.
-    for seed in [17, 176] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
-    }
+    assert_cases_pass(&[17, 176]);
 }
 
 #[test]
@@ -63,10 +60,7 @@ fn corpus_a_fur_shell_rides_the_bones_under_it_once_the_tail_grows_to_the_body()
     // alone, the fur was out of reach and every fur vertex rode the chain's
     // last bone (the tail's weighted bone distance fell 43% and 48%, under
     // the bar's 50%; the fur's was 6x the artist's).
-    for seed in [98, 181] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
-    }
+    assert_cases_pass(&[98, 181]);
 }
 
 #[test]
@@ -76,6 +70,5 @@ fn corpus_a_fur_shell_only_partly_far_still_takes_the_skin_under_it() {
     // edges on into the fur's own near part, so it did not read as a shell of
     // its own: the chain grew on the fur alone (recall 0.500) and the skin
     // under it stayed in a body part, on the rigger's leg weights.
-    let measured = measure(&corpus::case(184));
-    assert!(measured.passed(), "seed 184: {:?}", measured.details);
+    assert_cases_pass(&[184]);
 }

@@ -7,16 +7,11 @@
 //! a tube radius of where the tube's shape opens onto the body
 //! (`appendage::RIGGER_ROOT_TUBE_RADII`).
 
-use caudal::demo::corpus;
-
-use super::harness::measure;
+use super::harness::assert_cases_pass;
 
 #[test]
 fn corpus_a_riggers_change_of_bones_along_the_tail_is_not_its_root() {
     // Each failed recall (0.60-0.88) with the walk stopped at the rigger's
     // change of bones; each passes every bar with the shape deciding.
-    for seed in [66, 81, 156] {
-        let measured = measure(&corpus::case(seed));
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
-    }
+    assert_cases_pass(&[66, 81, 156]);
 }
