@@ -847,7 +847,11 @@ impl Surface<'_> {
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights =
-            if tail { TailWeights::find(rig, self.weld, &part.welded, attachment) } else { None };
+            if tail {
+                TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
+            } else {
+                None
+            };
         let mut root_vertices = 0;
         if tail {
             root_vertices =
