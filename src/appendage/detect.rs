@@ -846,12 +846,11 @@ impl Surface<'_> {
         let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
-        let tail_weights =
-            if tail {
-                TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
-            } else {
-                None
-            };
+        let tail_weights = if tail {
+            TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
+        } else {
+            None
+        };
         let mut root_vertices = 0;
         if tail {
             root_vertices =
