@@ -30,3 +30,5 @@ mod rigger_bones;
 mod runs;
 #[path = "corpus/tapering_tails.rs"]
 mod tapering_tails;
+#[path = "corpus/thin_stubs.rs"]
+mod thin_stubs;

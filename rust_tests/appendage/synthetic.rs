@@ -523,8 +523,10 @@ fn a_stub_tail_on_the_pelvis_gets_a_chain() {
     let (precision, recall) = precision_recall(&part.vertices, &tail);
     assert!(precision >= 0.95 && recall >= 0.8, "precision {precision} recall {recall}");
     // Without the stub rule the same part is a broad trunk part, untouched
-    // (what detection did before it).
-    let off = DetectParams { min_stub_reach: 1e3, ..Default::default() };
+    // (what detection did before it). The rule is switched off by its
+    // standoff bar, which every stub must meet (its reach bar has an
+    // alternative for thin stubs, `STUB_RISE_RADII`).
+    let off = DetectParams { min_stub_standoff: 1e3, ..Default::default() };
     let before = find_appendages(&rig, &off).unwrap();
     assert!(before.parts.iter().all(|p| p.decision != Decision::Chain), "{}", before.to_json());
     let (out, report) = grow_chains(&rig, &ChainParams::default()).unwrap();

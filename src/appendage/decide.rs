@@ -3,7 +3,7 @@
 //! broad trunk parts.
 
 use super::attach::Region;
-use super::params::{BroadPolicy, DetectParams};
+use super::params::{BroadPolicy, DetectParams, STUB_RISE_RADII};
 use super::report::{Decision, Kind};
 
 /// What a part is and what it gets, with the reason in words.
@@ -64,7 +64,7 @@ pub fn decide(
             Kind::Tail,
             Decision::Chain,
             format!(
-                "a stub tail on {attachment} (pelvis): not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but its tip stands {reach_ratio:.3} H off the skeleton (>= min_stub_reach {} far thresholds) and {:.2} of its own width (>= min_stub_standoff {})",
+                "a stub tail on {attachment} (pelvis): not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but its tip stands {reach_ratio:.3} H off the skeleton (>= min_stub_reach {} far thresholds, or its own radius above the far cut) and {:.2} of its own width (>= min_stub_standoff {})",
                 params.min_stub_reach,
                 standoff(length_ratio, tube_ratio, reach_ratio),
                 params.min_stub_standoff
@@ -119,7 +119,8 @@ fn standoff(length_ratio: f32, tube_ratio: f32, reach_ratio: f32) -> f32 {
 }
 
 /// A stub tail: too short to pass as long, but its tip stands well past the
-/// far cut ([`super::params::MIN_STUB_REACH`]) and at least about its own
+/// far cut ([`super::params::MIN_STUB_REACH`], or its own radius above it for
+/// a thin one, [`STUB_RISE_RADII`]) and at least about its own
 /// width off the skeleton ([`super::params::MIN_STUB_STANDOFF`]), which a
 /// body bulge and a garment over the rump do not.
 pub fn is_stub(
@@ -128,8 +129,20 @@ pub fn is_stub(
     tube_ratio: f32,
     reach_ratio: f32,
 ) -> bool {
-    reach_ratio >= params.min_stub_reach * params.far_ratio
-        && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+    let stands_out = reach_ratio >= params.min_stub_reach * params.far_ratio
+        || rises_its_radius(length_ratio, tube_ratio, reach_ratio, params.far_ratio);
+    stands_out && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+}
+
+/// The tip rises above the far cut at least [`STUB_RISE_RADII`] of the
+/// part's own mean radius (its mean width, geodesic length over tube ratio,
+/// halved); all in H.
+fn rises_its_radius(length_ratio: f32, tube_ratio: f32, reach_ratio: f32, far_ratio: f32) -> bool {
+    if tube_ratio <= 0.0 {
+        return false;
+    }
+    let radius = 0.5 * length_ratio / tube_ratio;
+    reach_ratio - far_ratio >= STUB_RISE_RADII * radius
 }
 
 /// A part lies on the body, not out of it, when its tip stands off the

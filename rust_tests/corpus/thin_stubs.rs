@@ -1,0 +1,17 @@
+//! A thin short tail hanging behind the thighs (issue 12's `no_chain`
+//! class): its far part is not long (tube ratio 0.80-0.89) and its tip
+//! stands only 1.48-1.57 far thresholds off the skeleton, under
+//! `appendage::MIN_STUB_REACH` (1.6), which is in H and blind to how thin
+//! the part is; it was left to the rigger as a broad part. Its tip rises
+//! above the far cut by more than its own mean radius (0.59-0.71 of its
+//! mean width), which a bulge of body skin does not (0.11-0.37), so it is
+//! a stub tail (`appendage::STUB_RISE_RADII`).
+
+use super::harness::assert_cases_pass;
+
+#[test]
+fn corpus_a_thin_short_tail_under_the_stub_reach_gets_a_chain() {
+    // 94: a fur-covered 0.066 H tail on a quadruped; 262, 323: 0.057 and
+    // 0.061 H tails on bipeds (hanging, curled).
+    assert_cases_pass(&[94, 262, 323]);
+}
