@@ -17,7 +17,8 @@
 //! Each is also split by the material of its primitive (tail skin, fur) and
 //! the `tail_u` bands of [`U_BANDS`]. Diagnostic, not a bar:
 //! `cargo test --release --test rust_tests corpus_recall_misses -- --ignored --nocapture`
-//! (`CAUDAL_RECALL_CASES=1` lists every failing tail with its causes).
+//! (`CAUDAL_RECALL_CASES=1` lists every failing tail with its causes;
+//! `CAUDAL_CORPUS_SEEDS=A..B` for seeds other than 0..200).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -31,7 +32,7 @@ use caudal::Rig;
 use rayon::prelude::*;
 
 use super::harness::{per_character, region_near, rig_vertices, MIN_RECALL, TAKEN_SHARE};
-use super::runs::CI_SEEDS;
+use super::runs::{slow_seeds, CI_SEEDS};
 
 /// A missed vertex with `tail_u` under this lies at the root end (the
 /// first tenth of the tail).
@@ -203,8 +204,12 @@ fn print_summary(all: &[TailMisses]) {
 #[test]
 #[ignore = "diagnostic (prints where recall failures miss): --ignored --nocapture"]
 fn corpus_recall_misses() {
+    // `CAUDAL_CORPUS_SEEDS=A..B` looks at other seeds (the look window's
+    // second half, 200..400).
+    let seeds =
+        if std::env::var_os("CAUDAL_CORPUS_SEEDS").is_some() { slow_seeds() } else { CI_SEEDS };
     let all: Vec<TailMisses> =
-        CI_SEEDS.into_par_iter().flat_map_iter(|s| case_misses(s, &corpus::case(s))).collect();
+        seeds.into_par_iter().flat_map_iter(|s| case_misses(s, &corpus::case(s))).collect();
     if std::env::var_os("CAUDAL_RECALL_CASES").is_some() {
         for m in &all {
             let bands: Vec<String> = m

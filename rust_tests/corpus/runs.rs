@@ -106,7 +106,7 @@ fn corpus_every_case_passes() {
 
 /// The slow run's seeds: [`SLOW_SEEDS`], or `CAUDAL_CORPUS_SEEDS=A..B` to
 /// check a rule on seeds nobody has looked at (5000 and up, by custom).
-fn slow_seeds() -> Range<u64> {
+pub(super) fn slow_seeds() -> Range<u64> {
     let Ok(text) = std::env::var("CAUDAL_CORPUS_SEEDS") else {
         return SLOW_SEEDS;
     };
