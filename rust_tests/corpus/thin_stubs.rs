@@ -7,6 +7,10 @@
 //! mean width), which a bulge of body skin does not (0.11-0.37), so it is
 //! a stub tail (`appendage::STUB_RISE_RADII`).
 
+use caudal::appendage::{find_appendages, Decision, DetectParams};
+use caudal::demo::corpus;
+use caudal::gltf_io;
+
 use super::harness::assert_cases_pass;
 
 #[test]
@@ -14,4 +18,25 @@ fn corpus_a_thin_short_tail_under_the_stub_reach_gets_a_chain() {
     // 94: a fur-covered 0.066 H tail on a quadruped; 262, 323: 0.057 and
     // 0.061 H tails on bipeds (hanging, curled).
     assert_cases_pass(&[94, 262, 323]);
+}
+
+/// The report says which reach bar a stub met: a thin stub's reason names
+/// its rise above the far cut, not `min_stub_reach`, which it is under.
+#[test]
+fn a_thin_stubs_reason_names_the_rule_that_found_it() {
+    let case = corpus::case(94);
+    let model = gltf_io::load_bytes(&case.glb, None, "corpus").unwrap();
+    let report = find_appendages(&model.characters[0].rig, &DetectParams::default()).unwrap();
+    let stubs: Vec<&str> = report
+        .parts
+        .iter()
+        .filter(|p| p.decision == Decision::Chain && p.reason.starts_with("a stub tail"))
+        .map(|p| p.reason.as_str())
+        .collect();
+    assert_eq!(stubs.len(), 1, "{}", report.to_json());
+    assert!(
+        stubs[0].contains("< min_stub_reach") && stubs[0].contains("STUB_RISE_RADII"),
+        "{}",
+        stubs[0]
+    );
 }

@@ -64,8 +64,8 @@ pub fn decide(
             Kind::Tail,
             Decision::Chain,
             format!(
-                "a stub tail on {attachment} (pelvis): not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but its tip stands {reach_ratio:.3} H off the skeleton (>= min_stub_reach {} far thresholds, or its own radius above the far cut) and {:.2} of its own width (>= min_stub_standoff {})",
-                params.min_stub_reach,
+                "a stub tail on {attachment} (pelvis): not long (elongation {elongation:.2}, tube ratio {tube_ratio:.2}) but its tip stands {reach_ratio:.3} H off the skeleton ({}) and {:.2} of its own width (>= min_stub_standoff {})",
+                stub_reach_reason(params, reach_ratio),
                 standoff(length_ratio, tube_ratio, reach_ratio),
                 params.min_stub_standoff
             ),
@@ -132,6 +132,20 @@ pub fn is_stub(
     let stands_out = reach_ratio >= params.min_stub_reach * params.far_ratio
         || rises_its_radius(length_ratio, tube_ratio, reach_ratio, params.far_ratio);
     stands_out && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+}
+
+/// Which of [`is_stub`]'s two reach bars the part met, for its reason: the
+/// reach in far thresholds, or (a thin stub under it) its rise above the far
+/// cut in its own radius.
+fn stub_reach_reason(params: &DetectParams, reach_ratio: f32) -> String {
+    if reach_ratio >= params.min_stub_reach * params.far_ratio {
+        format!(">= min_stub_reach {} far thresholds", params.min_stub_reach)
+    } else {
+        format!(
+            "< min_stub_reach {} far thresholds, but it rises at least STUB_RISE_RADII {STUB_RISE_RADII} of its own radius above the far cut",
+            params.min_stub_reach
+        )
+    }
 }
 
 /// The tip rises above the far cut at least [`STUB_RISE_RADII`] of the
