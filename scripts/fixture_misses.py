@@ -12,7 +12,6 @@ towards its second and off that axis, both in the part's collar radii
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -21,7 +20,7 @@ import numpy as np
 import caudal
 
 sys.path.insert(0, str(Path(__file__).parent))
-from fixture_recall import TAKEN_SHARE, chain_share  # noqa: E402
+from fixture_recall import TAKEN_SHARE, grown  # noqa: E402
 
 BAR = 0.95
 
@@ -41,16 +40,10 @@ def placed(v: np.ndarray, root: np.ndarray, axis: np.ndarray, radius: float) -> 
 
 
 def rows(truth_path: Path) -> list[str]:
-    t = json.loads(truth_path.read_text())
-    truth = np.array(sorted(int(v) for v in t["tail_vertices"]))
-    rig = caudal.load(str(truth_path.parent / t["output_file"])).rig
-    out, report = caudal.grow_chains(rig)
-    chains = [p for p in report["parts"] if p["decision"] == "chain"]
-    if not chains:
+    t, truth, out, found = grown(truth_path)
+    if found is None:
         return []
-    shares = [chain_share(out, p["bones"]) for p in chains]
-    best = max(range(len(chains)), key=lambda i: int((shares[i][truth] >= TAKEN_SHARE).sum()))
-    part, share = chains[best], shares[best]
+    part, share, _ = found
     taken = np.flatnonzero(share >= TAKEN_SHARE)
     missed = truth[share[truth] < TAKEN_SHARE]
     extra = np.setdiff1d(taken, truth)

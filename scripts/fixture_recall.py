@@ -28,24 +28,42 @@ def chain_share(rig: caudal.Rig, bones: list[str]) -> np.ndarray:
     return np.add.reduceat(per, offsets[:-1].astype(np.int64)) if len(per) else per
 
 
-def measure(truth_path: Path) -> str:
-    t = json.loads(truth_path.read_text())
-    truth = set(int(v) for v in t["tail_vertices"])
-    rig = caudal.load(str(truth_path.parent / t["output_file"])).rig
-    out, report = caudal.grow_chains(rig)
+def tails_chain(
+    out: caudal.Rig, report: dict, truth: np.ndarray
+) -> tuple[dict, np.ndarray, int] | None:
+    """The chain taking most of the true tail's vertices (the first of
+    equals), its per-vertex share, and how many chains were grown; `None`
+    when none was."""
     chains = [p for p in report["parts"] if p["decision"] == "chain"]
     if not chains:
+        return None
+    shares = [chain_share(out, p["bones"]) for p in chains]
+    best = max(range(len(chains)), key=lambda i: int((shares[i][truth] >= TAKEN_SHARE).sum()))
+    return chains[best], shares[best], len(chains)
+
+
+def grown(
+    truth_path: Path,
+) -> tuple[dict, np.ndarray, caudal.Rig, tuple[dict, np.ndarray, int] | None]:
+    """A fixture's truth, its true tail's vertices (sorted), the repaired
+    rig and its tail's chain (see `tails_chain`)."""
+    t = json.loads(truth_path.read_text())
+    truth = np.array(sorted(int(v) for v in t["tail_vertices"]))
+    rig = caudal.load(str(truth_path.parent / t["output_file"])).rig
+    out, report = caudal.grow_chains(rig)
+    return t, truth, out, tails_chain(out, report, truth)
+
+
+def measure(truth_path: Path) -> str:
+    t, truth, _, found = grown(truth_path)
+    if found is None:
         return f"{t['output_file']:<40} no chain"
-    best = None
-    for p in chains:
-        taken = set(np.flatnonzero(chain_share(out, p["bones"]) >= TAKEN_SHARE).tolist())
-        hit = len(taken & truth)
-        if best is None or hit > best[0]:
-            best = (hit, len(taken), p["attachment"])
-    hit, n, parent = best
+    part, share, count = found
+    taken = share >= TAKEN_SHARE
+    hit, n = int(taken[truth].sum()), int(taken.sum())
     precision = hit / n if n else 0.0
     return (
-        f"{t['output_file']:<40} chains {len(chains)} on {parent:<18} "
+        f"{t['output_file']:<40} chains {count} on {part['attachment']:<18} "
         f"precision {precision:.3f} recall {hit / len(truth):.3f}"
     )
 

@@ -129,7 +129,7 @@ pub fn is_stub(
     tube_ratio: f32,
     reach_ratio: f32,
 ) -> bool {
-    let stands_out = reach_ratio >= params.min_stub_reach * params.far_ratio
+    let stands_out = past_stub_reach(params, reach_ratio)
         || rises_its_radius(length_ratio, tube_ratio, reach_ratio, params.far_ratio);
     stands_out && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
 }
@@ -138,7 +138,7 @@ pub fn is_stub(
 /// reach in far thresholds, or (a thin stub under it) its rise above the far
 /// cut in its own radius.
 fn stub_reach_reason(params: &DetectParams, reach_ratio: f32) -> String {
-    if reach_ratio >= params.min_stub_reach * params.far_ratio {
+    if past_stub_reach(params, reach_ratio) {
         format!(">= min_stub_reach {} far thresholds", params.min_stub_reach)
     } else {
         format!(
@@ -146,6 +146,12 @@ fn stub_reach_reason(params: &DetectParams, reach_ratio: f32) -> String {
             params.min_stub_reach
         )
     }
+}
+
+/// The tip stands [`super::params::MIN_STUB_REACH`] far thresholds off the
+/// skeleton.
+fn past_stub_reach(params: &DetectParams, reach_ratio: f32) -> bool {
+    reach_ratio >= params.min_stub_reach * params.far_ratio
 }
 
 /// The tip rises above the far cut at least [`STUB_RISE_RADII`] of the

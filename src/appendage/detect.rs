@@ -1028,9 +1028,12 @@ impl Surface<'_> {
             )
         } else {
             let standoff = self.tip_standoff(shape);
+            if standoff > FLAT_TIP_STANDOFF * radius {
+                return;
+            }
             let points: Vec<Vec3> = shape.welded.iter().map(|&v| positions[v as usize]).collect();
             let thickness = flatness(&points);
-            if standoff > FLAT_TIP_STANDOFF * radius || thickness > FLAT_CAP_THICKNESS {
+            if thickness > FLAT_CAP_THICKNESS {
                 return;
             }
             format!(
