@@ -326,6 +326,30 @@ fn pelvis_is_where_the_hind_legs_meet_not_a_joint_called_hips() {
     );
 }
 
+/// A hip connector that goes about as far out as down, more so on one side
+/// (a bind that is not an exact mirror, as generated Quaternius rats under
+/// a rotated bind have it): both sides take the joint below it as the
+/// thigh. Read one side at a time, the left connector (0.15 out, 0.155
+/// down) read as the thigh and the right (0.15 out, 0.10 down) did not.
+#[test]
+fn a_hip_connector_as_far_out_as_down_reads_the_same_on_both_sides() {
+    let mut joints = rat();
+    joints[9].2[1] = 0.85 - 0.155;
+    joints[12].2[1] = 0.85 - 0.10;
+    let rig = rig_of(&joints, 0.4);
+    let r = JointRoles::find(&rig, &RoleOverrides::default()).unwrap();
+    let names = rig.joint_names();
+    assert_eq!(r.pelvis.map(|j| names[j].as_str()), Some("Body"));
+    assert_eq!(
+        r.thighs.map(|t| t.map(|j| names[j].as_str())),
+        [Some("BackUpLeg.L"), Some("BackUpLeg.R")]
+    );
+    assert_eq!(
+        r.shins.map(|t| t.map(|j| names[j].as_str())),
+        [Some("BackLowLeg.L"), Some("BackLowLeg.R")]
+    );
+}
+
 /// A quadruped with the hind and front legs at separate junctions and a
 /// trunk between them (Quaternius' Wolf, a Maya cat): the pelvis is the
 /// junction away from the head.

@@ -7,7 +7,9 @@ use super::limbs::LimbPair;
 use super::names::names_pelvis;
 use super::structure::Structure;
 use super::trunk::{Axial, Settled};
-use super::{leg_sides, side_label, thigh_and_shin, JointRoles, RoleOverrides, RoleRule};
+use super::{
+    leg_sides, side_label, thigh_and_shin, thigh_depth, JointRoles, RoleOverrides, RoleRule,
+};
 use crate::error::Result;
 use crate::rig::Rig;
 
@@ -257,9 +259,10 @@ impl<'a> Finder<'a> {
         let s = self.s;
         let (Some(p), Some(legs)) = (roles.pelvis, self.pelvis_pair(roles)) else { return };
         let sides = leg_sides(s, self.rig, legs, roles.head, p);
+        let depth = thigh_depth(s, legs);
         for (k, limb) in legs.limbs.iter().enumerate() {
             let side = sides.0[k];
-            let (thigh, shin) = thigh_and_shin(s, &limb.chain, legs.across);
+            let (thigh, shin) = thigh_and_shin(&limb.chain, depth);
             if roles.thighs[side].is_none() {
                 roles.thighs[side] = Some(thigh);
                 roles.push(&side_label("thigh", side), thigh, sides.1.clone(), None);
