@@ -211,9 +211,13 @@ fn bend_capacity_is_reported_per_chain() {
     // when the axis extension measured its root ring by the median radius:
     // the same 337 vertices, but the root ring moved and the tail's
     // geodesic length fell 1.51 -> 1.35, so its bones are shorter against
-    // the same skin (not looked into further).
+    // the same skin. It is 0.960 again since its peeled part's slanted ring
+    // is also walked back across the tube (`walk_across_tube`): that walk
+    // adds 2 welded root vertices (10 of the file's, true tail, which the
+    // rigger's root growth took anyway: the same 337 vertices, precision
+    // 0.961, recall 1), the root ring moves to them, and the length is 1.51.
     for (g, want) in
-        [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.922), (alpaca(), 0.764)]
+        [(demo(), 1.0), (fox(), 1.0), (wolf(), 1.0), (shiba(), 0.960), (alpaca(), 0.764)]
     {
         let clip = extend_clip(
             &g.model.sample_clip(0, &g.model.animations[0].name, 30.0).unwrap(),

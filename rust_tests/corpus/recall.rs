@@ -234,3 +234,14 @@ fn corpus_recall_misses() {
     }
     print_summary(&all);
 }
+
+/// A tail peeled at a saddle of the skeleton distance that runs along it
+/// (a hanging or level tail): its root ring is slanted, and the tube walk
+/// from it read a flare where the ring's low side meets the body, leaving
+/// the near-bone side of the tail's root on the body. The tube is also
+/// walked from the widest ring round it (`appendage::RECUT_SLANT_RADII`).
+#[test]
+fn corpus_a_tail_peeled_along_its_length_is_walked_back_from_a_ring_across_it() {
+    // Recall 0.842 with the walk from the slanted ring only.
+    super::harness::assert_cases_pass(&[37]);
+}

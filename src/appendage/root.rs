@@ -9,7 +9,7 @@
 
 use glam::Vec3;
 
-use crate::geometry::{geodesic_within, points_ring_radius, ring_radius, MeshGraph};
+use crate::geometry::{geodesic_from, geodesic_within, points_ring_radius, ring_radius, MeshGraph};
 
 /// Share of the tail length (from the collar) whose skin gives the axis
 /// direction at the root.
@@ -385,4 +385,58 @@ fn sorted(it: impl Iterator<Item = u32>) -> Vec<u32> {
     let mut v: Vec<u32> = it.collect();
     v.sort_unstable();
     v
+}
+
+/// A peeled part's root ring is slanted when its vertices' geodesic
+/// distances from the part's tip span more than this many radii of the
+/// ring. A ring that goes round a tube lies at one distance from the tip
+/// (it spans the mesh's irregularity, well under a radius); the peel's
+/// saddle on a hanging or level tail follows a skeleton-distance level,
+/// which runs along the tail, so the ring's near-bone side lies radii
+/// closer to the tip than its far side. The tube walk ([`follow_tube`])
+/// started from such a ring reads a flare where its low side meets the
+/// body after 2-4 radii and leaves the near-bone side of the tail's root
+/// on the body. Corpus seeds 0..200: the peeled parts' rings span 0.4-4.5
+/// radii (median 1.1); the tails that lost their root's near-bone side
+/// 1.4-2.4. The walk from the ring across the tube only adds skin, and
+/// only when it reaches a ring further than the walk from the slanted ring
+/// (`walk_across_tube` in detect.rs), so a ring read as slanted that is not
+/// costs nothing but the walk.
+pub const RECUT_SLANT_RADII: f32 = 1.0;
+
+/// The skin of a part past the widest ring that goes round its tube, where
+/// its root ring is slanted ([`RECUT_SLANT_RADII`]): the part's vertices
+/// farther from its tip (the vertex farthest along `geodesic`) than the
+/// nearest vertex of its root ring. Empty when the ring goes round the tube
+/// or the ring is not reached from the tip over the part (separate shells).
+pub fn slanted_root_skin(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    welded: &[u32],
+    collar: &[u32],
+    geodesic: &[f32],
+) -> Vec<u32> {
+    let Some(tip) = welded.iter().zip(geodesic).max_by(|a, b| a.1.total_cmp(b.1)).map(|(&v, _)| v)
+    else {
+        return Vec::new();
+    };
+    let from_tip = geodesic_from(graph, positions, welded, &[tip]);
+    let ring: Vec<usize> = (0..welded.len())
+        .filter(|&i| {
+            graph.neighbors_of(welded[i] as usize).iter().any(|w| collar.binary_search(w).is_ok())
+        })
+        .collect();
+    let points: Vec<u32> = ring.iter().map(|&i| welded[i]).collect();
+    let radius = ring_radius(positions, &points).unwrap_or(0.0);
+    let (near, far) = ring
+        .iter()
+        .map(|&i| from_tip[i])
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), d| (lo.min(d), hi.max(d)));
+    if !far.is_finite() || radius.is_nan() || radius <= 0.0 {
+        return Vec::new();
+    }
+    if far - near <= RECUT_SLANT_RADII * radius {
+        return Vec::new();
+    }
+    welded.iter().zip(&from_tip).filter(|&(_, &d)| d > near).map(|(&v, _)| v).collect()
 }
