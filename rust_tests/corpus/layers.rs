@@ -72,3 +72,15 @@ fn corpus_a_fur_shell_only_partly_far_still_takes_the_skin_under_it() {
     // under it stayed in a body part, on the rigger's leg weights.
     assert_cases_pass(&[184]);
 }
+
+#[test]
+fn corpus_a_tails_root_half_left_in_layered_peel_remainders_joins_its_chain() {
+    // 103: a thick hanging tail under a fur shell, peeled at a saddle half
+    // way along. The peeled tip half (148 of the tail's 752 vertices) got
+    // the chain on the pelvis; the root half stayed as two whole peel
+    // remainders beside a thigh, the skin (257) and the fur over it (300),
+    // and the tube walk stopped half a root radius into them at the thick
+    // tail's slow widening (recall 0.197). Both remainders continue the
+    // part's layers from its root ring and join the tail whole.
+    assert_cases_pass(&[103]);
+}
