@@ -14,6 +14,8 @@ mod flat_patch;
 mod garments;
 #[path = "corpus/generator.rs"]
 mod generator;
+#[path = "corpus/hanging_tails.rs"]
+mod hanging_tails;
 #[path = "corpus/harness.rs"]
 pub mod harness;
 #[path = "corpus/layers.rs"]

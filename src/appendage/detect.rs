@@ -13,7 +13,9 @@ use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
 use super::params::{DetectParams, FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF};
-use super::peel::{split, trim_at_neck, MIN_PROTRUSION_FLOOR};
+use super::peel::{
+    base_radius_of, split, trim_at_neck, tube_lobe, FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
+};
 use super::report::{Decision, Kind};
 use super::report::{PartReport, PartTests, Report};
 use super::rigger_root::{grow_root, TailWeights};
@@ -21,7 +23,8 @@ use super::root::{extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT
 use super::shape::{bounds, box_overlap, centroid, elongation, flatness, tube_ratio};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
-    geodesic_from, ring_radius, BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
+    geodesic_from, point_segment_distance, ring_radius, BoneDistance, MeshGraph, SkeletonField,
+    Weld, LEAF_STUB_RATIO,
 };
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
@@ -618,9 +621,10 @@ impl Surface<'_> {
         }
         let min_protrusion = self.params.min_protrusion_ratio * self.height;
         let mut candidates = Vec::new();
-        for welded in members {
+        for welded in &members {
+            let start = candidates.len();
             peel_region(
-                welded,
+                welded.clone(),
                 Origin::Far { necked: false },
                 0,
                 self.graph,
@@ -631,8 +635,124 @@ impl Surface<'_> {
                 min_protrusion,
                 &mut candidates,
             );
+            let whole_body = candidates.len() == start + 1
+                && matches!(candidates[start].1, Origin::Far { .. })
+                && welded.len() >= self.params.min_part_vertices
+                && centroid_ratio(welded, &self.weld.positions, self.dist, self.field)
+                    < self.params.min_centroid_ratio;
+            if let Some(pieces) = whole_body.then(|| self.trunk_pieces(welded, &members)).flatten()
+            {
+                candidates.truncate(start);
+                candidates.extend(pieces);
+            }
         }
         candidates
+    }
+
+    /// A far region that stays whole and wraps a bone (judged body) may
+    /// still carry a tail hanging behind the thighs: in the full field the
+    /// tail's skin lies near the thigh bones, below the far threshold
+    /// along its length, and the region does not split at its root. Split
+    /// by the distance to the trunk's bones only (legs left out), a piece
+    /// that then passes the centroid test in the full field, has its
+    /// centroid in the pelvis share of the trunk, and has no far region of
+    /// another shell within [`FREED_SHELL_CLEARANCE`] of it (that is a
+    /// rump cap under a tail shell or fur) is freed as peeled, cut to its
+    /// tube lobe ([`tube_lobe`]); the rest is body skin. `None` when no
+    /// piece is freed.
+    fn trunk_pieces(
+        &self,
+        welded: &[u32],
+        regions: &[Vec<u32>],
+    ) -> Option<Vec<(Vec<u32>, Origin)>> {
+        let positions = &self.weld.positions;
+        let trunk: Vec<_> =
+            self.field.segments.iter().filter(|sg| self.roles.trunk.contains(&sg.joint)).collect();
+        if trunk.is_empty() {
+            return None;
+        }
+        let mut trunk_dist = vec![0.0f32; self.weld.count()];
+        for &v in welded {
+            let p = positions[v as usize];
+            trunk_dist[v as usize] = trunk
+                .iter()
+                .map(|sg| point_segment_distance(p, sg.a, sg.b))
+                .fold(f32::INFINITY, f32::min);
+        }
+        let min_protrusion = self.params.min_protrusion_ratio * self.height;
+        let floor = MIN_PROTRUSION_FLOOR * self.height;
+        let pieces = split(
+            self.graph,
+            positions,
+            &trunk_dist,
+            welded,
+            self.params.min_part_vertices,
+            floor,
+            min_protrusion,
+        )?;
+        let mut freed = Vec::new();
+        let mut in_piece = vec![false; self.weld.count()];
+        for (p, _) in pieces {
+            let Some(piece) = self.freed_in_trunk_field(&p.welded, regions) else { continue };
+            let cut = piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
+            piece.iter().for_each(|&v| in_piece[v as usize] = true);
+            freed.push((piece, Origin::Peeled { cut_level: cut, necked: false }));
+        }
+        if freed.is_empty() {
+            return None;
+        }
+        let pieces = freed.len();
+        let rest: Vec<u32> = welded.iter().copied().filter(|&v| !in_piece[v as usize]).collect();
+        if !rest.is_empty() {
+            freed.push((rest, Origin::Remainder { pieces }));
+        }
+        Some(freed)
+    }
+
+    /// The skin a piece of the trunk-field split frees (see
+    /// [`Self::trunk_pieces`]): its tube lobe, or the whole piece; `None`
+    /// when it stays body.
+    fn freed_in_trunk_field(&self, piece: &[u32], regions: &[Vec<u32>]) -> Option<Vec<u32>> {
+        let positions = &self.weld.positions;
+        if piece.len() < self.params.min_part_vertices
+            || centroid_ratio(piece, positions, self.dist, self.field)
+                < self.params.min_centroid_ratio
+        {
+            return None;
+        }
+        let c = centroid(piece.iter().map(|&v| positions[v as usize]));
+        if self.roles.trunk_region(c) != Region::Pelvis {
+            return None;
+        }
+        let radius = base_radius_of(self.graph, positions, piece);
+        if self.nearest_other_shell(piece, regions) < FREED_SHELL_CLEARANCE * radius {
+            return None;
+        }
+        let lobe = tube_lobe(self.graph, positions, piece, self.params.min_part_vertices);
+        Some(lobe.unwrap_or_else(|| piece.to_vec()))
+    }
+
+    /// Distance from `piece` to the nearest far region (of `regions`)
+    /// that lies on a shell of its own, other than the piece's.
+    fn nearest_other_shell(&self, piece: &[u32], regions: &[Vec<u32>]) -> f32 {
+        let positions = &self.weld.positions;
+        let shell_of = |v: u32| self.shells.id[v as usize];
+        let own = piece.first().map(|&v| shell_of(v));
+        let mut nearest = f32::INFINITY;
+        for m in regions {
+            let Some(&first) = m.first() else { continue };
+            let s = shell_of(first);
+            if Some(s) == own || m.iter().any(|&v| shell_of(v) != s) {
+                continue;
+            }
+            for &v in piece {
+                let p = positions[v as usize];
+                for &w in m {
+                    nearest = nearest.min(p.distance(positions[w as usize]));
+                }
+            }
+        }
+        nearest
     }
 
     /// A candidate on a shell of its own (fur: see [`Self::on_own_shell`])

@@ -301,3 +301,144 @@ pub fn trim_at_neck(
         _ => (piece.to_vec(), false),
     }
 }
+
+/// [`base_radius`] of `piece` (sorted welded vertices): the ring of skin
+/// round it on the whole surface.
+pub fn base_radius_of(graph: &MeshGraph, positions: &[glam::Vec3], piece: &[u32]) -> f32 {
+    let mut keep = vec![false; graph.vertex_count()];
+    piece.iter().for_each(|&v| keep[v as usize] = true);
+    base_radius(graph, positions, &keep, piece)
+}
+
+/// A piece freed in the trunk's field (`trunk_pieces` in detect.rs) is a
+/// tail's only when no far region on another shell lies within this many
+/// of its base ring radii ([`base_radius_of`]): a tail shell or fur lying
+/// on the piece, or attached to it, touches it within its own width, and
+/// the piece is then the bare rump cap under that tail. Corpus seeds
+/// 0..400: every such cap or lobe freed lies within 0.01-0.37 radii of
+/// another shell's far skin, the three hanging tails freed at 3.47-7.96.
+pub const FREED_SHELL_CLEARANCE: f32 = 1.0;
+
+/// Vertices of `piece` (sorted) whose removal splits it (articulation
+/// points of the piece's own graph), found by one depth-first walk
+/// (Tarjan's low links), iterative so a long tube does not overflow the
+/// stack.
+fn pinch_vertices(graph: &MeshGraph, piece: &[u32]) -> Vec<u32> {
+    let local = |v: u32| piece.binary_search(&v).ok();
+    let n = piece.len();
+    let (mut order, mut low) = (vec![usize::MAX; n], vec![0usize; n]);
+    let mut cut = vec![false; n];
+    let mut next = 0usize;
+    for start in 0..n {
+        if order[start] != usize::MAX {
+            continue;
+        }
+        order[start] = next;
+        low[start] = next;
+        next += 1;
+        // (vertex, parent, next neighbour index, children)
+        let mut stack = vec![(start, usize::MAX, 0usize, 0usize)];
+        while let Some(&mut (v, parent, ref mut k, ref mut children)) = stack.last_mut() {
+            let nbrs = graph.neighbors_of(piece[v] as usize);
+            if let Some(&w) = nbrs.get(*k) {
+                *k += 1;
+                let Some(w) = local(w) else { continue };
+                if order[w] == usize::MAX {
+                    *children += 1;
+                    order[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push((w, v, 0, 0));
+                } else if w != parent {
+                    low[v] = low[v].min(order[w]);
+                }
+                continue;
+            }
+            let children = *children;
+            stack.pop();
+            if parent == usize::MAX {
+                cut[v] = children > 1;
+            } else {
+                low[parent] = low[parent].min(low[v]);
+                if low[v] >= order[parent] && stack.len() > 1 {
+                    cut[parent] = true;
+                }
+            }
+        }
+    }
+    (0..n).filter(|&i| cut[i]).map(|i| piece[i]).collect()
+}
+
+/// The connected pieces of `piece` without `pinch`.
+fn lobes_round(graph: &MeshGraph, piece: &[u32], pinch: u32) -> Vec<Vec<u32>> {
+    let mut done = vec![false; piece.len()];
+    let local = |v: u32| piece.binary_search(&v).ok();
+    let mut lobes = Vec::new();
+    for s in 0..piece.len() {
+        if done[s] || piece[s] == pinch {
+            continue;
+        }
+        done[s] = true;
+        let mut lobe = vec![piece[s]];
+        let mut i = 0;
+        while i < lobe.len() {
+            for &w in graph.neighbors_of(lobe[i] as usize) {
+                if let Some(k) = local(w).filter(|&k| !done[k] && piece[k] != pinch) {
+                    done[k] = true;
+                    lobe.push(w);
+                }
+            }
+            i += 1;
+        }
+        lobe.sort_unstable();
+        lobes.push(lobe);
+    }
+    lobes
+}
+
+/// A piece freed in the trunk's field whose skin is two lobes touching at
+/// one vertex (a neck no wider than a vertex, where two surfaces only
+/// meet: a hanging tail's root and the rump's rear cap beside it, far from
+/// the trunk's bones alike) is cut there, and keeps the lobe leaving the
+/// rest of the surface through the narrowest ring ([`base_radius`]): a
+/// tube leaves the body through a ring of its own width, a cap of the
+/// body meets the rest of it round the trunk's width. Both lobes must
+/// hold `min_vertices` (a handful of vertices is no shape). `None` when
+/// the piece has no such pinch.
+pub fn tube_lobe(
+    graph: &MeshGraph,
+    positions: &[glam::Vec3],
+    piece: &[u32],
+    min_vertices: usize,
+) -> Option<Vec<u32>> {
+    // The pinch whose smaller side is largest: the neck between the two
+    // biggest lobes, not a vertex that holds a stray fold on.
+    let (_, lobes) = pinch_vertices(graph, piece)
+        .into_iter()
+        .map(|p| lobes_round(graph, piece, p))
+        .filter(|l| l.iter().filter(|x| x.len() >= min_vertices).count() >= 2)
+        .map(|l| {
+            let second = second_largest(&l);
+            (second, l)
+        })
+        .max_by_key(|(second, _)| *second)?;
+    let mut keep = vec![false; graph.vertex_count()];
+    lobes
+        .into_iter()
+        .filter(|l| l.len() >= min_vertices)
+        .map(|l| {
+            l.iter().for_each(|&v| keep[v as usize] = true);
+            let r = base_radius(graph, positions, &keep, &l);
+            l.iter().for_each(|&v| keep[v as usize] = false);
+            (r, l)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, l)| l)
+}
+
+/// The second largest size of `lobes` (0 for fewer than two).
+fn second_largest(lobes: &[Vec<u32>]) -> usize {
+    let mut sizes: Vec<usize> = lobes.iter().map(Vec::len).collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes.get(1).copied().unwrap_or(0)
+}
