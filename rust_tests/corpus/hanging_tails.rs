@@ -17,3 +17,12 @@ fn corpus_a_tail_hanging_behind_the_thighs_is_freed_in_the_trunks_field() {
     // (0.854, 0.900); cut to the tail's lobe each passes every bar.
     assert_cases_pass(&[271, 289]);
 }
+
+#[test]
+fn corpus_a_freed_tail_takes_the_rest_of_its_tube_to_the_tip() {
+    // The trunk field falls along this tail towards its tip: the freed
+    // piece was the skin above that level, the tip half stayed in the
+    // remainder (recall 0.663, 61 of 181 vertices missed). The tube walk
+    // from the part's far end ring takes it (`grow_to_tip`).
+    assert_cases_pass(&[363]);
+}

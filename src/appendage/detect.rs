@@ -976,6 +976,7 @@ impl Surface<'_> {
             root_vertices = self.take_layered_remainders(&mut part, comps, taken);
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
+            root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
@@ -1514,6 +1515,45 @@ impl Surface<'_> {
         let across: Vec<u32> =
             across.vertices.into_iter().filter(|&v| !taken[v as usize]).collect();
         count + self.take_root_skin(part, taken, across)
+    }
+
+    /// A tail whose part ends short of its tip takes the rest of its tube:
+    /// the skin beyond its far end ring (a collar cluster reached through
+    /// the part only after `FAR_CONTACT_SHARE` of its length, see
+    /// [`root_collar`]) that the tube walk from that ring ([`follow_tube`],
+    /// bounded as the walk back by the part's length or its tip's `reach`)
+    /// takes whole: every vertex next to the walked skin is the part's,
+    /// walked, or another part's. Only the closed end of a tube is enclosed
+    /// like that; a tip resting on the body opens onto it (the walk flares
+    /// or stops at its bound with body skin beside it) and takes nothing.
+    /// The piece a trunk-field split frees of a tail hanging behind the
+    /// thighs (see [`Self::trunk_pieces`]) is the skin above a level that
+    /// falls along the tail towards its tip; the tip half stayed in the
+    /// remainder (corpus seed 363: 61 of the tail's 181 vertices, recall
+    /// 0.663). Returns how many vertices it took.
+    fn grow_to_tip(&self, part: &mut Growing, taken: &mut [bool], reach: f32) -> usize {
+        let positions = &self.weld.positions;
+        let collar = collar_of(&part.welded, self.dist, self.graph);
+        let (_, far_end) = root_collar(self.graph, positions, &part.welded, &collar);
+        let far_end: Vec<u32> = far_end.into_iter().filter(|&v| !taken[v as usize]).collect();
+        if far_end.is_empty() {
+            return 0;
+        }
+        let bound = part.length.max(reach);
+        let tube =
+            follow_tube(self.graph, positions, &part.welded, &far_end, bound, taken, &|_| true);
+        let walked = |v: u32| tube.vertices.binary_search(&v).is_ok();
+        let in_part = |v: u32| part.welded.binary_search(&v).is_ok();
+        let closed = tube.vertices.iter().all(|&v| {
+            self.graph
+                .neighbors_of(v as usize)
+                .iter()
+                .all(|&w| walked(w) || in_part(w) || taken[w as usize])
+        });
+        if !closed {
+            return 0;
+        }
+        self.take_root_skin(part, taken, tube.vertices)
     }
 
     /// The tube of a peeled part whose root ring runs along it (the peel's
