@@ -725,34 +725,32 @@ impl Surface<'_> {
             return None;
         }
         let radius = base_radius_of(self.graph, positions, piece);
-        if self.nearest_other_shell(piece, regions) < FREED_SHELL_CLEARANCE * radius {
+        if self.other_shell_within(piece, regions, FREED_SHELL_CLEARANCE * radius) {
             return None;
         }
         let lobe = tube_lobe(self.graph, positions, piece, self.params.min_part_vertices);
         Some(lobe.unwrap_or_else(|| piece.to_vec()))
     }
 
-    /// Distance from `piece` to the nearest far region (of `regions`)
-    /// that lies on a shell of its own, other than the piece's.
-    fn nearest_other_shell(&self, piece: &[u32], regions: &[Vec<u32>]) -> f32 {
+    /// Whether a far region (of `regions`) that lies on a shell of its own,
+    /// other than the piece's, comes within `clearance` of `piece`. Stops
+    /// at the first such pair: a dense file's fur shell can hold many
+    /// thousand far vertices.
+    fn other_shell_within(&self, piece: &[u32], regions: &[Vec<u32>], clearance: f32) -> bool {
         let positions = &self.weld.positions;
         let shell_of = |v: u32| self.shells.id[v as usize];
         let own = piece.first().map(|&v| shell_of(v));
-        let mut nearest = f32::INFINITY;
-        for m in regions {
-            let Some(&first) = m.first() else { continue };
+        regions.iter().any(|m| {
+            let Some(&first) = m.first() else { return false };
             let s = shell_of(first);
             if Some(s) == own || m.iter().any(|&v| shell_of(v) != s) {
-                continue;
+                return false;
             }
-            for &v in piece {
+            piece.iter().any(|&v| {
                 let p = positions[v as usize];
-                for &w in m {
-                    nearest = nearest.min(p.distance(positions[w as usize]));
-                }
-            }
-        }
-        nearest
+                m.iter().any(|&w| p.distance(positions[w as usize]) < clearance)
+            })
+        })
     }
 
     /// A candidate on a shell of its own (fur: see [`Self::on_own_shell`])
