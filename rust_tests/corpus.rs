@@ -28,6 +28,8 @@ mod protrusion;
 mod recall;
 #[path = "corpus/rigger_bones.rs"]
 mod rigger_bones;
+#[path = "corpus/roles_only.rs"]
+mod roles_only;
 #[path = "corpus/runs.rs"]
 mod runs;
 #[path = "corpus/tapering_tails.rs"]

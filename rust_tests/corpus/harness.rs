@@ -71,7 +71,7 @@ impl Measured {
         self.failures.iter().all(|f| f.starts_with("roles_") != roles)
     }
 
-    fn fail(&mut self, key: &'static str, detail: String) {
+    pub fn fail(&mut self, key: &'static str, detail: String) {
         self.failures.push(key);
         self.details.push(format!("{key}: {detail}"));
     }
@@ -198,7 +198,8 @@ fn taken(out: &Rig, joints: &[usize]) -> HashSet<u32> {
         .collect()
 }
 
-fn check_roles(m: &mut Measured, rig: &Rig, truth: &CharacterTruth) {
+/// The roles bars (`roles_*` failure keys) of one character.
+pub fn check_roles(m: &mut Measured, rig: &Rig, truth: &CharacterTruth) {
     let roles = match JointRoles::find(rig, &RoleOverrides::default()) {
         Ok(r) => r,
         Err(e) => return m.fail("roles_pelvis", format!("roles failed: {e}")),

@@ -151,14 +151,75 @@ pub fn ground_up(
         return Vec3::Y;
     }
     let feet = feet();
+    let grid = candidates();
     let mut best = (touching(&feet, Vec3::Y, tolerance), Vec3::Y);
-    for up in candidates().into_iter().skip(1) {
+    for &up in &grid[1..] {
+        let n = touching(&feet, up, tolerance);
+        if n > best.0 {
+            best = (n, up);
+        }
+    }
+    // The grid reads the ground to within half a step, but over a long
+    // body a step's error lifts the far feet well past the contact
+    // tolerance (a quadruped pitched 22 degrees, two metres from hind toes
+    // to front hands: 1.1 degrees of tolerance against 1.5 of error). The
+    // exact planes through three of the points the grid finds lowest (the
+    // lower hull's corners as the grid sees them) are read too, the least
+    // tilted first; one replaces the grid's only when more feet touch it.
+    let corners = lowest_corners(&feet, &grid);
+    let mut exact: Vec<(f32, Vec3)> = Vec::new();
+    for a in 0..corners.len() {
+        for b in a + 1..corners.len() {
+            for c in b + 1..corners.len() {
+                let (p, q, r) = (feet[corners[a]], feet[corners[b]], feet[corners[c]]);
+                let n = (q - p).cross(r - p);
+                if n.length() <= f32::EPSILON * height * height {
+                    continue;
+                }
+                let up = if n.y < 0.0 { -n.normalize() } else { n.normalize() };
+                if up.y < MAX_TILT_DEG.to_radians().cos() - 1e-6 {
+                    continue;
+                }
+                exact.push((up.y, up));
+            }
+        }
+    }
+    exact.sort_by(|x, y| {
+        y.0.total_cmp(&x.0).then(x.1.x.total_cmp(&y.1.x)).then(x.1.z.total_cmp(&y.1.z))
+    });
+    for (_, up) in exact {
         let n = touching(&feet, up, tolerance);
         if n > best.0 {
             best = (n, up);
         }
     }
     best.1
+}
+
+/// At most this many of the points the tilt grid finds lowest are joined
+/// in threes into exact ground planes: a standing body's ground corners
+/// are its feet (four to a quadruped, a tail tip), and the cap keeps the
+/// work cubic in a constant.
+pub const MAX_GROUND_CORNERS: usize = 24;
+
+/// The points of `feet` lowest under some up of `grid`, each once, in the
+/// order the grid meets them (the least tilted first), at most
+/// [`MAX_GROUND_CORNERS`].
+fn lowest_corners(feet: &[Vec3], grid: &[Vec3]) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for &up in grid {
+        let low = (0..feet.len())
+            .min_by(|&a, &b| feet[a].dot(up).total_cmp(&feet[b].dot(up)).then(a.cmp(&b)));
+        if let Some(i) = low {
+            if !out.contains(&i) {
+                out.push(i);
+                if out.len() == MAX_GROUND_CORNERS {
+                    break;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The rotation taking the ground's `up` to `+Y` (identity when it is `+Y`).

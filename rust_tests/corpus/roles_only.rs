@@ -1,0 +1,84 @@
+//! Roles only: joint roles of every character of a seed range against its
+//! truth, without detection or chain growth (a 0..2200 run in well under a
+//! minute). `CAUDAL_ROLES_SEEDS=A..B` (default the CI seeds) or `a,b,c`;
+//! `CAUDAL_ROLES_TRACE=1` prints each failing character's limb pairs.
+//!
+//! `cargo test --release --test rust_tests corpus_roles_only -- --ignored --nocapture`
+
+use caudal::demo::corpus;
+use caudal::rig::{JointRoles, RoleOverrides};
+use rayon::prelude::*;
+
+use super::harness::{check_roles, per_character, Measured};
+
+fn seeds() -> Vec<u64> {
+    let text = std::env::var("CAUDAL_ROLES_SEEDS").unwrap_or_else(|_| "0..200".into());
+    if let Some((a, b)) = text.split_once("..") {
+        let (a, b): (u64, u64) = (a.trim().parse().unwrap(), b.trim().parse().unwrap());
+        (a..b).collect()
+    } else {
+        text.split(',').map(|x| x.trim().parse().unwrap()).collect()
+    }
+}
+
+#[test]
+#[ignore = "diagnostic: CAUDAL_ROLES_SEEDS=A..B cargo test --release --test rust_tests corpus_roles_only -- --ignored --nocapture"]
+fn corpus_roles_only() {
+    let trace = std::env::var_os("CAUDAL_ROLES_TRACE").is_some();
+    let seeds = seeds();
+    let lines: Vec<String> = seeds
+        .par_iter()
+        .flat_map(|&seed| {
+            let case = corpus::case(seed);
+            per_character(seed, &case, |seed, classes, ch, truth| {
+                let mut m = Measured {
+                    seed,
+                    classes: Vec::new(),
+                    tails: Vec::new(),
+                    failures: Vec::new(),
+                    details: Vec::new(),
+                };
+                check_roles(&mut m, &ch.rig, truth);
+                if m.passed() {
+                    return Vec::new();
+                }
+                let mut out = vec![format!(
+                    "seed {seed} [{classes}] {}\n    {}",
+                    m.failures.join(" "),
+                    m.details.join("\n    ")
+                )];
+                if trace {
+                    out.push(trace_roles(&ch.rig));
+                }
+                out
+            })
+        })
+        .collect();
+    for l in &lines {
+        eprintln!("{l}");
+    }
+    eprintln!("roles: {} failing lines over {} seeds", lines.len(), seeds.len());
+}
+
+fn trace_roles(rig: &caudal::Rig) -> String {
+    let r = JointRoles::find(rig, &RoleOverrides::default()).unwrap();
+    let names = rig.joint_names();
+    let mut s = format!("    level {:?}\n", caudal::rig::roles::ground_level(rig));
+    for p in &r.limbs {
+        let chain = |k: usize| -> Vec<&str> {
+            p.limbs[k].chain.iter().map(|&j| names[j].as_str()).collect()
+        };
+        s += &format!(
+            "    pair at {} legs {} score {:.3}: {:?} | {:?}\n",
+            names[p.junction],
+            p.legs,
+            p.score,
+            chain(0),
+            chain(1)
+        );
+    }
+    for src in &r.sources {
+        s += &format!("    {} = {} ({:?})\n", src.role, names[src.joint], src.rule);
+    }
+    s
+}
