@@ -26,3 +26,13 @@ fn corpus_a_freed_tail_takes_the_rest_of_its_tube_to_the_tip() {
     // from the part's far end ring takes it (`grow_to_tip`).
     assert_cases_pass(&[363]);
 }
+
+#[test]
+fn corpus_a_thick_hanging_tail_cut_along_its_length_is_a_round_stub() {
+    // Each tail is its own part on the pelvis (228, 486: the fur shell with
+    // the skin under it), but the far cut runs along it: its geodesic width
+    // is its length, it stood off 0.68-0.78 of that width (< 0.8) and was
+    // left as a broad part, no chain. It is round (flatness 0.79-0.92), a
+    // blanket is a sheet (0.39-0.48): a round stub (`round_stub`).
+    assert_cases_pass(&[228, 332, 486]);
+}

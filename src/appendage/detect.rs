@@ -12,7 +12,10 @@ use super::layers::{are_layers, reach_detached_shells, under_shell};
 use super::midline::{
     paired_off_midline, root_radius, MirrorPlane, Paired, Root, MIDLINE_ROOT_RADII,
 };
-use super::params::{DetectParams, FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF};
+use super::params::{
+    DetectParams, FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF, ROUND_STUB_FLATNESS,
+    ROUND_STUB_STANDOFF,
+};
 use super::peel::{
     base_radius_of, split, trim_at_neck, tube_lobe, FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
 };
@@ -1122,7 +1125,40 @@ impl Surface<'_> {
             tests.reach / height,
         );
         self.demote_flat(&mut verdict, shape);
+        self.round_stub(&mut verdict, shape, region, attachment);
         verdict
+    }
+
+    /// A broad part on the pelvis whose tip stands past the stub reach
+    /// ([`super::params::MIN_STUB_REACH`]) and that is round, not a sheet
+    /// ([`ROUND_STUB_FLATNESS`]), is a stub tail when it stands off at least
+    /// [`ROUND_STUB_STANDOFF`] of its width: a thick tail hanging behind the
+    /// thighs, cut by the far threshold along its length, measures its
+    /// geodesic width along the tail and falls under the stub's
+    /// [`super::params::MIN_STUB_STANDOFF`], which is there for blankets
+    /// (sheets) and skirts (round, but standing off under half their width).
+    fn round_stub(&self, verdict: &mut Verdict, shape: &Shape<'_>, region: Region, at: &str) {
+        if verdict.kind != Kind::Broad || region != Region::Pelvis {
+            return;
+        }
+        let (tests, height) = (shape.tests, self.height);
+        let (length, reach) = (shape.length / height, tests.reach / height);
+        if length <= 0.0 || reach < self.params.min_stub_reach * self.params.far_ratio {
+            return;
+        }
+        let standoff = reach * tests.tube / length;
+        let points: Vec<Vec3> =
+            shape.welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
+        let roundness = flatness(&points);
+        if standoff < ROUND_STUB_STANDOFF || roundness < ROUND_STUB_FLATNESS {
+            return;
+        }
+        verdict.kind = Kind::Tail;
+        verdict.decision = Decision::Chain;
+        verdict.reason = format!(
+            "a round stub tail on {at} (pelvis): its tip stands {reach:.3} H off the skeleton (>= min_stub_reach {} far thresholds), {standoff:.2} of its own width (>= ROUND_STUB_STANDOFF {ROUND_STUB_STANDOFF}) and it is round, not a sheet (flatness {roundness:.2} >= ROUND_STUB_FLATNESS {ROUND_STUB_FLATNESS})",
+            self.params.min_stub_reach
+        );
     }
 
     /// A tail or carried part that does not stick out of its collar (see

@@ -121,6 +121,25 @@ pub const STUB_RISE_RADII: f32 = 1.0;
 /// over a curled tail's root); see [`super::decide::lies_on_body`].
 pub const MIN_STUB_STANDOFF: f32 = 0.8;
 
+/// A stub on the pelvis that is round, not a sheet (`shape::flatness`,
+/// `sqrt(l3 / l2)` of its covariance, at least this), is a tube's end even
+/// when it stands off less than [`MIN_STUB_STANDOFF`] of its width: a thick
+/// tail hanging behind the thighs is cut by the far threshold along its
+/// length, so its geodesic bands from that slanted collar run along the tail
+/// and its "width" is its length (standoff 0.68-0.78 on corpus seeds 228,
+/// 332, 486, fur and the skin under it as one part). The coverings the
+/// standoff bar keeps off are sheets: a blanket over the rump, alone or with
+/// the rump skin under it, 0.39-0.48 on seeds 0..600; the tails 0.76-0.92.
+/// Half way between a tube (1) and a flat patch ([`FLAT_CAP_THICKNESS`]).
+pub const ROUND_STUB_FLATNESS: f32 = 0.6;
+
+/// The standoff a round stub ([`ROUND_STUB_FLATNESS`]) still needs: round
+/// coverings wrap the trunk (a skirt round the hips) and stand off less than
+/// half their width (0.41-0.49 on seeds 0..600), the round tails 0.68 and
+/// up. Between the two, as [`MIN_STUB_STANDOFF`] lies between the blankets
+/// and the short tails.
+pub const ROUND_STUB_STANDOFF: f32 = 0.6;
+
 /// A tail shorter than this fraction of H (geodesic length, after its root
 /// is followed back) gets no chain: three bones on a stub a few percent of
 /// the body tall would be shorter than the skin they bend. Half a segment
