@@ -14,7 +14,7 @@ use super::midline::{
 };
 use super::params::{
     DetectParams, FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF, ROUND_STUB_FLATNESS,
-    ROUND_STUB_STANDOFF,
+    ROUND_STUB_STANDOFF_SHARE,
 };
 use super::peel::{
     base_radius_of, split, trim_at_neck, tube_lobe, FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
@@ -1132,7 +1132,7 @@ impl Surface<'_> {
     /// A broad part on the pelvis whose tip stands past the stub reach
     /// ([`super::params::MIN_STUB_REACH`]) and that is round, not a sheet
     /// ([`ROUND_STUB_FLATNESS`]), is a stub tail when it stands off at least
-    /// [`ROUND_STUB_STANDOFF`] of its width: a thick tail hanging behind the
+    /// [`ROUND_STUB_STANDOFF_SHARE`] of the stub's standoff bar: a thick tail hanging behind the
     /// thighs, cut by the far threshold along its length, measures its
     /// geodesic width along the tail and falls under the stub's
     /// [`super::params::MIN_STUB_STANDOFF`], which is there for blankets
@@ -1147,16 +1147,17 @@ impl Surface<'_> {
             return;
         }
         let standoff = reach * tests.tube / length;
+        let bar = ROUND_STUB_STANDOFF_SHARE * self.params.min_stub_standoff;
         let points: Vec<Vec3> =
             shape.welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
         let roundness = flatness(&points);
-        if standoff < ROUND_STUB_STANDOFF || roundness < ROUND_STUB_FLATNESS {
+        if standoff < bar || roundness < ROUND_STUB_FLATNESS {
             return;
         }
         verdict.kind = Kind::Tail;
         verdict.decision = Decision::Chain;
         verdict.reason = format!(
-            "a round stub tail on {at} (pelvis): its tip stands {reach:.3} H off the skeleton (>= min_stub_reach {} far thresholds), {standoff:.2} of its own width (>= ROUND_STUB_STANDOFF {ROUND_STUB_STANDOFF}) and it is round, not a sheet (flatness {roundness:.2} >= ROUND_STUB_FLATNESS {ROUND_STUB_FLATNESS})",
+            "a round stub tail on {at} (pelvis): its tip stands {reach:.3} H off the skeleton (>= min_stub_reach {} far thresholds), {standoff:.2} of its own width (>= {bar:.2}: ROUND_STUB_STANDOFF_SHARE {ROUND_STUB_STANDOFF_SHARE} of min_stub_standoff) and it is round, not a sheet (flatness {roundness:.2} >= ROUND_STUB_FLATNESS {ROUND_STUB_FLATNESS})",
             self.params.min_stub_reach
         );
     }

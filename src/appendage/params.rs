@@ -133,12 +133,12 @@ pub const MIN_STUB_STANDOFF: f32 = 0.8;
 /// Half way between a tube (1) and a flat patch ([`FLAT_CAP_THICKNESS`]).
 pub const ROUND_STUB_FLATNESS: f32 = 0.6;
 
-/// The standoff a round stub ([`ROUND_STUB_FLATNESS`]) still needs: round
+/// The standoff a round stub ([`ROUND_STUB_FLATNESS`]) still needs, as a
+/// share of [`MIN_STUB_STANDOFF`] (0.6 of its width by default): round
 /// coverings wrap the trunk (a skirt round the hips) and stand off less than
 /// half their width (0.41-0.49 on seeds 0..600), the round tails 0.68 and
-/// up. Between the two, as [`MIN_STUB_STANDOFF`] lies between the blankets
-/// and the short tails.
-pub const ROUND_STUB_STANDOFF: f32 = 0.6;
+/// up. Tied to the stub's bar so that switching that bar off switches both.
+pub const ROUND_STUB_STANDOFF_SHARE: f32 = 0.75;
 
 /// A tail shorter than this fraction of H (geodesic length, after its root
 /// is followed back) gets no chain: three bones on a stub a few percent of
