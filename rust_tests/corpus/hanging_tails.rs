@@ -36,3 +36,13 @@ fn corpus_a_thick_hanging_tail_cut_along_its_length_is_a_round_stub() {
     // blanket is a sheet (0.39-0.48): a round stub (`round_stub`).
     assert_cases_pass(&[228, 332, 486]);
 }
+
+#[test]
+fn corpus_a_tails_part_takes_the_far_tip_cap_it_encloses() {
+    // A short hanging tail peeled at a level its skin falls back below
+    // towards the tip: the tip cap (40 welded vertices, all tail, all far
+    // skin) stayed in a body remainder, bounded by the tail's part alone
+    // once the rigger's growth closed the ring round it (recall 0.801).
+    // `take_enclosed` gives it to the tail.
+    assert_cases_pass(&[416]);
+}
