@@ -1605,9 +1605,10 @@ impl Surface<'_> {
     /// tail, and its torso is as enclosed by the tail's fur as a tip cap
     /// (taking any enclosed skin took it: 0..200 lost 28 seeds to
     /// precision). A piece that grows larger than the part before it closes
-    /// is the body's side of the part's ring and is left. The peel's level can fall back below its cut along a short
-    /// hanging tail towards its tip, and the rigger's growth may close the
-    /// ring round that tip only after [`Self::grow_to_tip`] looked for it
+    /// is the body's side of the part's ring and is left. The peel's level
+    /// can fall back below its cut along a short hanging tail towards its
+    /// tip, and the rigger's growth may close the ring round that tip only
+    /// after [`Self::grow_to_tip`] looked for it
     /// (corpus seed 416: the tip cap, 40 welded vertices all tail, in a body
     /// remainder, recall 0.801). Returns how many vertices it took.
     fn take_enclosed(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
