@@ -1603,7 +1603,7 @@ impl Surface<'_> {
     /// past the part to the rest of the body. Close skin is never taken: a
     /// fur shell over the whole body meets the tail's part only along the
     /// tail, and its torso is as enclosed by the tail's fur as a tip cap
-    /// (taking any enclosed skin took it: 0..200 lost 28 seeds to
+    /// (taking any enclosed skin took it: 0..200 192 -> 165, on
     /// precision). A piece that grows larger than the part before it closes
     /// is the body's side of the part's ring and is left. The peel's level
     /// can fall back below its cut along a short hanging tail towards its

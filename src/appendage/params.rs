@@ -129,7 +129,7 @@ pub const MIN_STUB_STANDOFF: f32 = 0.8;
 /// and its "width" is its length (standoff 0.68-0.78 on corpus seeds 228,
 /// 332, 486, fur and the skin under it as one part). The coverings the
 /// standoff bar keeps off are sheets: a blanket over the rump, alone or with
-/// the rump skin under it, 0.39-0.48 on seeds 0..600; the tails 0.76-0.92.
+/// the rump skin under it, 0.39-0.48 on seeds 0..600; the tails 0.79-0.92.
 /// Half way between a tube (1) and a flat patch ([`FLAT_CAP_THICKNESS`]).
 pub const ROUND_STUB_FLATNESS: f32 = 0.6;
 
