@@ -71,7 +71,7 @@ impl Measured {
         self.failures.iter().all(|f| f.starts_with("roles_") != roles)
     }
 
-    pub fn fail(&mut self, key: &'static str, detail: String) {
+    fn fail(&mut self, key: &'static str, detail: String) {
         self.failures.push(key);
         self.details.push(format!("{key}: {detail}"));
     }
