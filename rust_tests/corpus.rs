@@ -8,6 +8,8 @@ mod back_strip;
 mod coarse_rings;
 #[path = "corpus/consistency.rs"]
 mod consistency;
+#[path = "corpus/density.rs"]
+mod density;
 #[path = "corpus/flat_patch.rs"]
 mod flat_patch;
 #[path = "corpus/garments.rs"]

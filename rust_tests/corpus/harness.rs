@@ -258,11 +258,52 @@ pub fn measure_character(
     artist: &Character,
     truth: &CharacterTruth,
 ) {
-    let rig = &model.rig;
-    if (rig.height() - truth.height).abs() > 1e-3 * truth.height {
-        m.fail("height", format!("rig height {} (truth {})", rig.height(), truth.height));
+    measure_rig(m, &model.rig, &Truth::of(model, artist, truth));
+}
+
+/// A character's truth with its parts as rig vertex lists: what [`score_rig`]
+/// scores a repair against, on the loaded rig or on one derived from it
+/// (the density diagnostic's subdivided mesh).
+pub struct Truth<'a> {
+    pub truth: &'a CharacterTruth,
+    /// Each true tail's rig vertices.
+    pub tails: Vec<HashSet<u32>>,
+    /// Each other part's rig vertices (as [`rig_vertices`] lists them).
+    pub others: Vec<Vec<u32>>,
+    /// The artist's weighted bone distance over each true tail.
+    pub artist: Vec<f32>,
+}
+
+impl<'a> Truth<'a> {
+    /// The truth's parts on the loaded character's rig.
+    pub fn of(model: &Character, artist: &Character, truth: &'a CharacterTruth) -> Self {
+        Truth::with(model, truth, artist_bone_distances(model, artist, truth))
     }
-    check_roles(m, rig, truth);
+
+    /// The truth's parts on the loaded character's rig, with the artist's
+    /// bone distances given.
+    pub fn with(model: &Character, truth: &'a CharacterTruth, artist: Vec<f32>) -> Self {
+        Truth {
+            truth,
+            tails: truth
+                .tails
+                .iter()
+                .map(|t| rig_vertices(model, &t.vertices).into_iter().collect())
+                .collect(),
+            others: truth.others.iter().map(|o| rig_vertices(model, &o.vertices)).collect(),
+            artist,
+        }
+    }
+}
+
+/// Runs today's pipeline on `rig` (a character's, or one derived from it
+/// with `truth`'s parts mapped onto it) and scores it.
+pub fn measure_rig(m: &mut Measured, rig: &Rig, truth: &Truth) {
+    let t = truth.truth;
+    if (rig.height() - t.height).abs() > 1e-3 * t.height {
+        m.fail("height", format!("rig height {} (truth {})", rig.height(), t.height));
+    }
+    check_roles(m, rig, t);
     let (out, report): (Rig, Report) = match grow_chains(rig, &ChainParams::default()) {
         Ok(x) => x,
         Err(e) => return m.fail("grow_error", e.to_string()),
@@ -281,7 +322,7 @@ pub fn measure_character(
         .filter(|p| p.decision == Decision::Rigid)
         .map(|p| (p.rigid_joint.clone(), p.vertices.clone()))
         .collect();
-    score(m, model, &out, &chains, &rigid, truth, &artist_bone_distances(model, artist, truth));
+    score_rig(m, rig, &out, &chains, &rigid, truth);
 }
 
 /// The artist's weighted bone distance over each true tail: what a perfect
@@ -313,13 +354,24 @@ pub fn score(
     truth: &CharacterTruth,
     artist: &[f32],
 ) {
-    let rig = &model.rig;
+    let t = Truth::with(model, truth, artist.to_vec());
+    score_rig(m, &model.rig, out, chains, rigid, &t);
+}
+
+/// [`score`] on any `rig` the repair `out` was grown from, with the truth's
+/// parts given as vertex lists of that rig.
+pub fn score_rig(
+    m: &mut Measured,
+    rig: &Rig,
+    out: &Rig,
+    chains: &[Chain],
+    rigid: &[(Option<String>, Vec<u32>)],
+    truth: &Truth,
+) {
+    let artist = &truth.artist;
     let taken: Vec<HashSet<u32>> = chains.iter().map(|c| taken(out, &c.joints)).collect();
-    let tails: Vec<(HashSet<u32>, &TailTruth)> = truth
-        .tails
-        .iter()
-        .map(|t| (rig_vertices(model, &t.vertices).into_iter().collect(), t))
-        .collect();
+    let tails: Vec<(&HashSet<u32>, &TailTruth)> =
+        truth.tails.iter().zip(&truth.truth.tails).collect();
     let mut matched = vec![None; chains.len()];
     for (ti, (set, t)) in tails.iter().enumerate() {
         let mut r = TailResult::default();
@@ -327,7 +379,7 @@ pub fn score(
         let before = weighted_bone_distance(rig, &list).unwrap_or(f32::NAN);
         let after = weighted_bone_distance(out, &list).unwrap_or(f32::NAN);
         r.bone_distance = (before, after);
-        let hits = |c: usize| taken[c].intersection(set).count();
+        let hits = |c: usize| taken[c].intersection(*set).count();
         let best = (0..chains.len()).max_by_key(|&c| hits(c)).filter(|&c| hits(c) > 0);
         let on_this: Vec<usize> =
             (0..chains.len()).filter(|&c| 2 * hits(c) > taken[c].len()).collect();
@@ -409,16 +461,16 @@ pub fn score(
         let on = truth
             .others
             .iter()
-            .find(|o| {
-                let vs = rig_vertices(model, &o.vertices);
+            .zip(&truth.truth.others)
+            .find(|(vs, _)| {
                 vs.iter().filter(|v| set.contains(v)).count() as f32
                     > FALSE_CHAIN_SHARE * vs.len() as f32
             })
-            .map_or("body", |o| o.kind);
+            .map_or("body", |(_, o)| o.kind);
         m.fail("false_chain", format!("chain {} on the {on} ({} vertices)", chain.name, set.len()));
     }
-    for o in &truth.others {
-        let vs: HashSet<u32> = rig_vertices(model, &o.vertices).into_iter().collect();
+    for (vs, o) in truth.others.iter().zip(&truth.truth.others) {
+        let vs: HashSet<&u32> = vs.iter().collect();
         for (joint, part) in rigid {
             let on = part.iter().filter(|v| vs.contains(v)).count();
             if o.expected == "untouched" && o.rigid_joint.is_none() && 2 * on > vs.len() {
@@ -439,6 +491,15 @@ pub fn assert_cases_pass(seeds: &[u64]) {
 
 /// Loads and measures one case, character by character.
 pub fn measure(case: &CorpusCase) -> Measured {
+    measure_with(case, measure_character)
+}
+
+/// Loads one case and measures it with `f(m, model, artist, truth)`,
+/// character by character.
+pub fn measure_with(
+    case: &CorpusCase,
+    f: impl Fn(&mut Measured, &Character, &Character, &CharacterTruth),
+) -> Measured {
     let truth = &case.truth;
     let mut m = Measured {
         seed: truth.seed,
@@ -476,7 +537,7 @@ pub fn measure(case: &CorpusCase) -> Measured {
         return m;
     }
     for ch in &truth.characters {
-        measure_character(&mut m, character(&model, ch), character(&artist, ch), ch);
+        f(&mut m, character(&model, ch), character(&artist, ch), ch);
     }
     m
 }

@@ -107,15 +107,20 @@ fn corpus_every_case_passes() {
 /// The slow run's seeds: [`SLOW_SEEDS`], or `CAUDAL_CORPUS_SEEDS=A..B` to
 /// check a rule on seeds nobody has looked at (5000 and up, by custom).
 pub(super) fn slow_seeds() -> Range<u64> {
-    let Ok(text) = std::env::var("CAUDAL_CORPUS_SEEDS") else {
-        return SLOW_SEEDS;
+    env_seeds("CAUDAL_CORPUS_SEEDS", SLOW_SEEDS)
+}
+
+/// The seeds `A..B` the variable `var` names, else `default`.
+pub(super) fn env_seeds(var: &str, default: Range<u64>) -> Range<u64> {
+    let Ok(text) = std::env::var(var) else {
+        return default;
     };
     let parsed = text
         .split_once("..")
         .and_then(|(a, b)| Some(a.trim().parse::<u64>().ok()?..b.trim().parse::<u64>().ok()?));
     match parsed {
         Some(r) if r.start < r.end => r,
-        _ => panic!("CAUDAL_CORPUS_SEEDS={text:?}: expected A..B with A < B"),
+        _ => panic!("{var}={text:?}: expected A..B with A < B"),
     }
 }
 
