@@ -10,9 +10,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use caudal::chain::{grow_chains, ChainParams};
 use caudal::demo::corpus::{self, CharacterTruth};
 use caudal::gltf_io::Character;
-use caudal::rig::{normalize_weights, Influences};
+use caudal::rig::{normalize_weights, Influences, JointRoles, RoleOverrides};
 use caudal::Rig;
 use rayon::prelude::*;
 
@@ -88,9 +89,19 @@ impl Subdivision {
 
     /// A part's vertex list on the subdivided mesh: its own vertices and
     /// every midpoint whose two ends are in it.
+    /// (`CAUDAL_DENSITY_LENIENT=1`: a midpoint with either end in it, to
+    /// tell a boundary-ring artefact of the rule from a real change.)
     fn part(&self, n: usize, vs: &[u32]) -> Vec<u32> {
         let set: HashSet<u32> = vs.iter().copied().collect();
-        let mids = self.ends.iter().enumerate().filter(|(_, e)| e.iter().all(|v| set.contains(v)));
+        let lenient = std::env::var_os("CAUDAL_DENSITY_LENIENT").is_some();
+        let inside = |e: &[u32; 2]| {
+            if lenient {
+                e.iter().any(|v| set.contains(v))
+            } else {
+                e.iter().all(|v| set.contains(v))
+            }
+        };
+        let mids = self.ends.iter().enumerate().filter(|(_, e)| inside(e));
         vs.iter().copied().chain(mids.map(|(i, _)| (n + i) as u32)).collect()
     }
 }
@@ -119,7 +130,50 @@ fn measure_subdivided(
         tails: tails.into_iter().map(|t| t.into_iter().collect()).collect(),
         others: truth.others.iter().map(|o| sub.part(n, o)).collect(),
     };
+    if std::env::var_os("CAUDAL_DENSITY_TRACE").is_some() {
+        trace(m.seed, "original", &model.rig, truth.truth);
+        trace(m.seed, "subdivided", &rig, truth.truth);
+    }
     measure_rig(m, &rig, &dense);
+}
+
+/// `CAUDAL_DENSITY_TRACE=1`: each part the pipeline found on `rig`, and
+/// the skin count (vertices whose heaviest weight is on it) of the true
+/// head and of the head found.
+fn trace(seed: u64, label: &str, rig: &Rig, truth: &CharacterTruth) {
+    let count = |name: &str| {
+        let Some(j) = rig.joint_index(name) else { return 0 };
+        (0..rig.vertex_count())
+            .filter(|&v| rig.influences().dominant_joint(v) as usize == j)
+            .count()
+    };
+    let found = JointRoles::find(rig, &RoleOverrides::default())
+        .ok()
+        .and_then(|r| r.head)
+        .map_or("-".to_string(), |j| rig.joint_names()[j].clone());
+    let neck = &truth.roles.neck;
+    eprintln!(
+        "seed {seed} {label}: {} vertices; skin of neck {neck} {}, true head {} {}, found head {found} {}",
+        rig.vertex_count(),
+        count(neck),
+        truth.roles.head,
+        count(&truth.roles.head),
+        count(&found)
+    );
+    let mut past_neck = vec![neck.clone()];
+    while let Some(j) = past_neck.last().and_then(|n| rig.joint_index(n)) {
+        let Some(c) = rig.children(j).max_by_key(|&c| count(&rig.joint_names()[c])) else { break };
+        past_neck.push(rig.joint_names()[c].clone());
+    }
+    let path = truth.roles.spine.iter().chain(&past_neck).map(|n| format!("{n} {}", count(n)));
+    eprintln!("    spine and past the neck, skin: {}", path.collect::<Vec<_>>().join(", "));
+    let Ok((_, report)) = grow_chains(rig, &ChainParams::default()) else { return };
+    for p in &report.parts {
+        eprintln!(
+            "    part {} {:?} {:?} {} vertices ({}): {}",
+            p.index, p.kind, p.decision, p.vertex_count, p.origin, p.reason
+        );
+    }
 }
 
 fn keys(m: &Measured) -> String {
