@@ -1137,11 +1137,12 @@ impl Surface<'_> {
     /// A broad part on the pelvis whose tip stands past the stub reach
     /// ([`super::params::MIN_STUB_REACH`]) and that is round, not a sheet
     /// ([`ROUND_STUB_FLATNESS`]), is a stub tail when it stands off at least
-    /// [`ROUND_STUB_STANDOFF_SHARE`] of the stub's standoff bar: a thick tail hanging behind the
-    /// thighs, cut by the far threshold along its length, measures its
-    /// geodesic width along the tail and falls under the stub's
-    /// [`super::params::MIN_STUB_STANDOFF`], which is there for blankets
-    /// (sheets) and skirts (round, but standing off under half their width).
+    /// [`ROUND_STUB_STANDOFF_SHARE`] of the stub's standoff bar: a thick
+    /// tail hanging behind the thighs, cut by the far threshold along its
+    /// length, measures its geodesic width along the tail and falls under
+    /// the stub's [`super::params::MIN_STUB_STANDOFF`], which is there for
+    /// blankets (sheets) and skirts (round, but standing off under half
+    /// their width).
     fn round_stub(&self, verdict: &mut Verdict, shape: &Shape<'_>, region: Region, at: &str) {
         if verdict.kind != Kind::Broad || region != Region::Pelvis {
             return;
@@ -1608,9 +1609,9 @@ impl Surface<'_> {
     /// is the body's side of the part's ring and is left. The peel's level
     /// can fall back below its cut along a short hanging tail towards its
     /// tip, and the rigger's growth may close the ring round that tip only
-    /// after [`Self::grow_to_tip`] looked for it
-    /// (corpus seed 416: the tip cap, 40 welded vertices all tail, in a body
-    /// remainder, recall 0.801). Returns how many vertices it took.
+    /// after [`Self::grow_to_tip`] looked for it (corpus seed 416: the tip
+    /// cap, 40 welded vertices all tail, in a body remainder, recall 0.801).
+    /// Returns how many vertices it took.
     fn take_enclosed(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
         let inside = Members::new(&part.welded, self.graph.vertex_count());
         let mut seen: HashSet<u32> = HashSet::new();

@@ -152,48 +152,49 @@ pub fn ground_up(
     }
     let feet = feet();
     let grid = candidates();
-    let mut best = (touching(&feet, Vec3::Y, tolerance), Vec3::Y);
-    for &up in &grid[1..] {
-        let n = touching(&feet, up, tolerance);
-        if n > best.0 {
-            best = (n, up);
-        }
-    }
     // The grid reads the ground to within half a step, but over a long
     // body a step's error lifts the far feet well past the contact
     // tolerance (a quadruped pitched 22 degrees, two metres from hind toes
     // to front hands: 1.1 degrees of tolerance against 1.5 of error). The
     // exact planes through three of the points the grid finds lowest (the
-    // lower hull's corners as the grid sees them) are read too, the least
-    // tilted first; one replaces the grid's only when more feet touch it.
-    let corners = lowest_corners(&feet, &grid);
-    let mut exact: Vec<(f32, Vec3)> = Vec::new();
-    for a in 0..corners.len() {
-        for b in a + 1..corners.len() {
-            for c in b + 1..corners.len() {
-                let (p, q, r) = (feet[corners[a]], feet[corners[b]], feet[corners[c]]);
-                let n = (q - p).cross(r - p);
-                if n.length() <= f32::EPSILON * height * height {
-                    continue;
-                }
-                let up = if n.y < 0.0 { -n.normalize() } else { n.normalize() };
-                if up.y < MAX_TILT_DEG.to_radians().cos() - 1e-6 {
-                    continue;
-                }
-                exact.push((up.y, up));
-            }
-        }
-    }
-    exact.sort_by(|x, y| {
-        y.0.total_cmp(&x.0).then(x.1.x.total_cmp(&y.1.x)).then(x.1.z.total_cmp(&y.1.z))
-    });
-    for (_, up) in exact {
+    // lower hull's corners as the grid sees them) are read after it, the
+    // least tilted first; one replaces the grid's only when more feet
+    // touch it.
+    let exact = exact_planes(&feet, &lowest_corners(&feet, &grid), height);
+    let mut best = (touching(&feet, Vec3::Y, tolerance), Vec3::Y);
+    for up in grid[1..].iter().copied().chain(exact) {
         let n = touching(&feet, up, tolerance);
         if n > best.0 {
             best = (n, up);
         }
     }
     best.1
+}
+
+/// The ups of the planes through every three of `feet[corners]` within
+/// [`MAX_TILT_DEG`] of upright, the least tilted first (ties by x, then z).
+fn exact_planes(feet: &[Vec3], corners: &[usize], height: f32) -> Vec<Vec3> {
+    let mut exact: Vec<(f32, Vec3)> = Vec::new();
+    for (i, &a) in corners.iter().enumerate() {
+        for (j, &b) in corners.iter().enumerate().skip(i + 1) {
+            for &c in &corners[j + 1..] {
+                let (p, q, r) = (feet[a], feet[b], feet[c]);
+                let n = (q - p).cross(r - p);
+                // Three points in a line span no plane.
+                if n.length() <= f32::EPSILON * height * height {
+                    continue;
+                }
+                let up = if n.y < 0.0 { -n.normalize() } else { n.normalize() };
+                if up.y >= MAX_TILT_DEG.to_radians().cos() - 1e-6 {
+                    exact.push((up.y, up));
+                }
+            }
+        }
+    }
+    exact.sort_by(|x, y| {
+        y.0.total_cmp(&x.0).then(x.1.x.total_cmp(&y.1.x)).then(x.1.z.total_cmp(&y.1.z))
+    });
+    exact.into_iter().map(|(_, up)| up).collect()
 }
 
 /// At most this many of the points the tilt grid finds lowest are joined
