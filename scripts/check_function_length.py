@@ -40,7 +40,7 @@ DATA_TABLES: frozenset[str] = frozenset()
 # delete its row (the check says when a function fits the limit and its row
 # can go); never add a row or raise a number to let a change through.
 TO_SPLIT: dict[str, int] = {
-    "src/appendage/detect.rs::peel_region": 100,
+    "src/appendage/detect/candidates.rs::peel_region": 100,
     "src/chain/mod.rs::grow_chains": 115,
     "src/demo/corpus/character.rs::build": 91,
     "src/demo/corpus/glb.rs::write": 218,

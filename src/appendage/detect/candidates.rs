@@ -1,0 +1,290 @@
+//! T1: far skin, in connected regions, each peeled into the pieces that
+//! stick out of it where it is the far skin of a fat body wrapping round a
+//! bone; a region that stays whole is split again in the trunk's field.
+
+use glam::Vec3;
+
+use super::surface::Surface;
+use crate::appendage::attach::Region;
+use crate::appendage::params::DetectParams;
+use crate::appendage::peel::{
+    base_radius_of, split, trim_at_neck, tube_lobe, FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
+};
+use crate::appendage::shape::centroid;
+use crate::geometry::{point_segment_distance, MeshGraph, SkeletonField};
+
+/// Where a candidate part came from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Origin {
+    /// A connected component of far skin (`necked`: trimmed where its
+    /// tube flares into the body).
+    Far { necked: bool },
+    /// Split off far body skin at a saddle of the distance field.
+    Peeled { cut_level: f32, necked: bool },
+    /// Body skin left over after peeling.
+    Remainder { pieces: usize },
+}
+
+/// Most levels of peeling (each level at least `min_protrusion` higher).
+const MAX_PEEL_DEPTH: usize = 64;
+
+fn centroid_ratio(welded: &[u32], positions: &[Vec3], dist: &[f32], field: &SkeletonField) -> f32 {
+    let c = centroid(welded.iter().map(|&v| positions[v as usize]));
+    let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
+    if reach > 0.0 {
+        field.distance(c) / reach
+    } else {
+        0.0
+    }
+}
+
+/// Peels a region that fails the centroid test into pieces that stick out
+/// (see [`crate::appendage::peel`]); returns `(vertices, origin)` for every piece and
+/// the remainder.
+#[allow(clippy::too_many_arguments)]
+fn peel_region(
+    welded: Vec<u32>,
+    origin: Origin,
+    depth: usize,
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    dist: &[f32],
+    field: &SkeletonField,
+    params: &DetectParams,
+    min_protrusion: f32,
+    out: &mut Vec<(Vec<u32>, Origin)>,
+) {
+    let fails = welded.len() >= params.min_part_vertices
+        && centroid_ratio(&welded, positions, dist, field) < params.min_centroid_ratio;
+    // A region of far skin that passes the centroid test may still hold a
+    // protrusion (a zebra's thin tail hanging off a far rump): the first
+    // level is always looked at for saddles.
+    let remainder = matches!(origin, Origin::Remainder { .. });
+    let look = fails || remainder || welded.len() >= 2 * params.min_part_vertices;
+    // A finished peeled piece ends at its neck; the skin below the neck
+    // stays with the body.
+    let finish = |welded: Vec<u32>, origin: Origin, out: &mut Vec<(Vec<u32>, Origin)>| {
+        let (welded, origin) = match origin {
+            Origin::Peeled { cut_level, .. } if !fails => {
+                let (w, necked) = trim_at_neck(graph, positions, dist, &welded);
+                (w, Origin::Peeled { cut_level, necked })
+            }
+            _ => (welded, origin),
+        };
+        out.push((welded, origin));
+    };
+    if !look || depth >= MAX_PEEL_DEPTH {
+        finish(welded, origin, out);
+        return;
+    }
+    let floor =
+        MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
+    match split(graph, positions, dist, &welded, params.min_part_vertices, floor, min_protrusion) {
+        Some(pieces) => {
+            // Pieces that stick out are judged (and peeled again if they
+            // still wrap a bone); large lobes that do not are searched for
+            // protrusions of their own; the rest is body skin. A split that
+            // frees no protrusion anywhere leaves the region whole (a cape
+            // is one part, however lumpy).
+            let mut found = Vec::new();
+            let mut in_piece = vec![false; graph.vertex_count()];
+            let count = pieces.iter().filter(|p| p.1).count();
+            for (p, sticks_out) in pieces {
+                let origin = if sticks_out {
+                    Origin::Peeled { cut_level: p.cut_level, necked: false }
+                } else if p.welded.len() >= 2 * params.min_part_vertices {
+                    Origin::Remainder { pieces: 0 }
+                } else {
+                    continue;
+                };
+                p.welded.iter().for_each(|&v| in_piece[v as usize] = true);
+                peel_region(
+                    p.welded,
+                    origin,
+                    depth + 1,
+                    graph,
+                    positions,
+                    dist,
+                    field,
+                    params,
+                    min_protrusion,
+                    &mut found,
+                );
+            }
+            if !found.iter().any(|(_, o)| matches!(o, Origin::Peeled { .. })) {
+                finish(welded, origin, out);
+                return;
+            }
+            let peeled =
+                found.iter().filter(|(_, o)| matches!(o, Origin::Peeled { .. })).count().max(count);
+            for (w, o) in found {
+                let o = match o {
+                    Origin::Remainder { .. } => Origin::Remainder { pieces: peeled },
+                    o => o,
+                };
+                out.push((w, o));
+            }
+            let rest: Vec<u32> = welded.into_iter().filter(|&v| !in_piece[v as usize]).collect();
+            if !rest.is_empty() {
+                out.push((rest, Origin::Remainder { pieces: peeled }));
+            }
+        }
+        None => finish(welded, origin, out),
+    }
+}
+
+impl Surface<'_> {
+    /// The candidates: connected components of far skin (beyond
+    /// `far_threshold`), each peeled into the pieces that stick out of it
+    /// where it is the far skin of a fat body wrapping round a bone.
+    pub(super) fn candidates(&self, far_threshold: f32) -> Vec<(Vec<u32>, Origin)> {
+        // A welded vertex no triangle uses is not skin: it has no surface to
+        // peel or follow, and merged into a nearby shell by its box it would
+        // ride a chain bone it never touches.
+        let far: Vec<bool> = self
+            .dist
+            .iter()
+            .enumerate()
+            .map(|(v, &d)| d > far_threshold && !self.graph.neighbors_of(v).is_empty())
+            .collect();
+        let (comp, count) = self.graph.components(&far);
+        let mut members: Vec<Vec<u32>> = vec![Vec::new(); count];
+        for (v, &c) in comp.iter().enumerate() {
+            if c != u32::MAX {
+                members[c as usize].push(v as u32);
+            }
+        }
+        let min_protrusion = self.params.min_protrusion_ratio * self.height;
+        let mut candidates = Vec::new();
+        for welded in &members {
+            let start = candidates.len();
+            peel_region(
+                welded.clone(),
+                Origin::Far { necked: false },
+                0,
+                self.graph,
+                &self.weld.positions,
+                self.dist,
+                self.field,
+                self.params,
+                min_protrusion,
+                &mut candidates,
+            );
+            let whole_body = candidates.len() == start + 1
+                && matches!(candidates[start].1, Origin::Far { .. })
+                && welded.len() >= self.params.min_part_vertices
+                && centroid_ratio(welded, &self.weld.positions, self.dist, self.field)
+                    < self.params.min_centroid_ratio;
+            if let Some(pieces) = whole_body.then(|| self.trunk_pieces(welded, &members)).flatten()
+            {
+                candidates.truncate(start);
+                candidates.extend(pieces);
+            }
+        }
+        candidates
+    }
+
+    /// A far region that stays whole and wraps a bone (judged body) may
+    /// still carry a tail hanging behind the thighs: in the full field the
+    /// tail's skin lies near the thigh bones, below the far threshold
+    /// along its length, and the region does not split at its root. Split
+    /// by the distance to the trunk's bones only (legs left out), a piece
+    /// that then passes the centroid test in the full field, has its
+    /// centroid in the pelvis share of the trunk, and has no far region of
+    /// another shell within [`FREED_SHELL_CLEARANCE`] of it (that is a
+    /// rump cap under a tail shell or fur) is freed as peeled, cut to its
+    /// tube lobe ([`tube_lobe`]); the rest is body skin. `None` when no
+    /// piece is freed.
+    fn trunk_pieces(
+        &self,
+        welded: &[u32],
+        regions: &[Vec<u32>],
+    ) -> Option<Vec<(Vec<u32>, Origin)>> {
+        let positions = &self.weld.positions;
+        let trunk: Vec<_> =
+            self.field.segments.iter().filter(|sg| self.roles.trunk.contains(&sg.joint)).collect();
+        if trunk.is_empty() {
+            return None;
+        }
+        let mut trunk_dist = vec![0.0f32; self.weld.count()];
+        for &v in welded {
+            let p = positions[v as usize];
+            trunk_dist[v as usize] = trunk
+                .iter()
+                .map(|sg| point_segment_distance(p, sg.a, sg.b))
+                .fold(f32::INFINITY, f32::min);
+        }
+        let min_protrusion = self.params.min_protrusion_ratio * self.height;
+        let floor = MIN_PROTRUSION_FLOOR * self.height;
+        let pieces = split(
+            self.graph,
+            positions,
+            &trunk_dist,
+            welded,
+            self.params.min_part_vertices,
+            floor,
+            min_protrusion,
+        )?;
+        let mut freed = Vec::new();
+        let mut in_piece = vec![false; self.weld.count()];
+        for (p, _) in pieces {
+            let Some(piece) = self.freed_in_trunk_field(&p.welded, regions) else { continue };
+            let cut = piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
+            piece.iter().for_each(|&v| in_piece[v as usize] = true);
+            freed.push((piece, Origin::Peeled { cut_level: cut, necked: false }));
+        }
+        if freed.is_empty() {
+            return None;
+        }
+        let pieces = freed.len();
+        let rest: Vec<u32> = welded.iter().copied().filter(|&v| !in_piece[v as usize]).collect();
+        if !rest.is_empty() {
+            freed.push((rest, Origin::Remainder { pieces }));
+        }
+        Some(freed)
+    }
+
+    /// The skin a piece of the trunk-field split frees (see
+    /// [`Self::trunk_pieces`]): its tube lobe, or the whole piece; `None`
+    /// when it stays body.
+    fn freed_in_trunk_field(&self, piece: &[u32], regions: &[Vec<u32>]) -> Option<Vec<u32>> {
+        let positions = &self.weld.positions;
+        if piece.len() < self.params.min_part_vertices
+            || centroid_ratio(piece, positions, self.dist, self.field)
+                < self.params.min_centroid_ratio
+        {
+            return None;
+        }
+        let c = centroid(piece.iter().map(|&v| positions[v as usize]));
+        if self.roles.trunk_region(c) != Region::Pelvis {
+            return None;
+        }
+        let radius = base_radius_of(self.graph, positions, piece);
+        if self.other_shell_within(piece, regions, FREED_SHELL_CLEARANCE * radius) {
+            return None;
+        }
+        let lobe = tube_lobe(self.graph, positions, piece, self.params.min_part_vertices);
+        Some(lobe.unwrap_or_else(|| piece.to_vec()))
+    }
+
+    /// Whether a far region (of `regions`) that lies on a shell of its own,
+    /// other than the piece's, comes within `clearance` of `piece`. Stops
+    /// at the first such pair: a dense file's fur shell can hold many
+    /// thousand far vertices.
+    fn other_shell_within(&self, piece: &[u32], regions: &[Vec<u32>], clearance: f32) -> bool {
+        let positions = &self.weld.positions;
+        let shell_of = |v: u32| self.shells.id[v as usize];
+        let own = piece.first().map(|&v| shell_of(v));
+        regions.iter().any(|m| {
+            let Some(&first) = m.first() else { return false };
+            let s = shell_of(first);
+            if Some(s) == own || m.iter().any(|&v| shell_of(v) != s) {
+                return false;
+            }
+            piece.iter().any(|&v| {
+                let p = positions[v as usize];
+                m.iter().any(|&w| p.distance(positions[w as usize]) < clearance)
+            })
+        })
+    }
+}

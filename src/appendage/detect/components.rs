@@ -1,0 +1,197 @@
+//! T3: each candidate's collar and attachment; then a fur shell takes the
+//! skin of another part that lies under it, and a far part joined by a
+//! strip of back skin is walked back to its tip's tube.
+
+use glam::Vec3;
+
+use super::candidates::Origin;
+use super::surface::{collar_of, cut_centre, Surface};
+use crate::appendage::attach::{attachment_joint, Region};
+use crate::appendage::decide::MIN_TUBE_VERTICES;
+use crate::appendage::layers::{are_layers, under_shell};
+use crate::appendage::root::follow_tube;
+use crate::appendage::shape::bounds;
+
+pub(super) struct Component {
+    pub(super) welded: Vec<u32>,
+    pub(super) collar: Vec<u32>,
+    pub(super) box_: (Vec3, Vec3),
+    pub(super) attachment: Option<usize>,
+    pub(super) origin: Origin,
+    /// Where the part meets the body.
+    pub(super) join: Vec3,
+    /// The shell lies on the body (see [`crate::appendage::decide::lies_on_body`]): a
+    /// covering, never merged into a shell that stands out of it.
+    pub(super) covering: bool,
+}
+
+/// The outer share of a part, by geodesic distance from its collar, that
+/// is taken as the tail's own tube when a far part is walked back to its
+/// root ([`Surface::trim_to_tip_tube`]): a strip of body skin joined to
+/// the root is bounded by the collar on both sides, so its skin lies within
+/// half its width of the collar, far less than half the length of a part
+/// long enough to be a tail.
+pub const TIP_BAND_SHARE: f32 = 0.5;
+
+impl Surface<'_> {
+    /// T3: collar and attachment of every candidate.
+    pub(super) fn components(&self, candidates: Vec<(Vec<u32>, Origin)>) -> Vec<Component> {
+        let positions = &self.weld.positions;
+        candidates
+            .into_iter()
+            .map(|(welded, origin)| {
+                let collar = collar_of(&welded, self.dist, self.graph);
+                // Where the part joins the body decides where it hangs, not
+                // what it passes near (a rat's tail lies along its feet).
+                let join = cut_centre(self.graph, positions, &welded, &collar);
+                let attachment =
+                    attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+                let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+                // Remainders never merge (see [`merge_shells`]).
+                let covering = !matches!(origin, Origin::Remainder { .. })
+                    && self.lies_on_body(&welded, &collar);
+                Component { welded, collar, box_, attachment, origin, join, covering }
+            })
+            .collect()
+    }
+
+    /// A candidate on a shell of its own (fur: see [`Self::on_own_shell`])
+    /// that lies over skin of another part along its length takes that
+    /// skin: the tail's skin inside a far piece that wraps a body bone is the fur's
+    /// tail, not the body. The skin taken must itself be the shell's layer
+    /// (see [`are_layers`]), not a band of body skin round its open end.
+    pub(super) fn carve_under_shells(&self, comps: &mut [Component]) {
+        let positions = &self.weld.positions;
+        let points =
+            |w: &[u32]| -> Vec<Vec3> { w.iter().map(|&v| positions[v as usize]).collect() };
+        let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+        let own_shell = self.on_own_shell(comps);
+        for f in 0..comps.len() {
+            if remainder(&comps[f]) || !own_shell[f] {
+                continue;
+            }
+            let shell = points(&comps[f].welded);
+            for c in 0..comps.len() {
+                if c == f || remainder(&comps[c]) || comps[c].attachment == comps[f].attachment {
+                    continue;
+                }
+                let other = points(&comps[c].welded);
+                if are_layers(&shell, comps[f].box_, &other, comps[c].box_) {
+                    continue; // the whole part is the shell's layer: T5 merges them
+                }
+                let under = under_shell(&shell, comps[f].box_, &other);
+                let skin: Vec<u32> = comps[c]
+                    .welded
+                    .iter()
+                    .zip(&under)
+                    .filter(|(_, &u)| u)
+                    .map(|(&v, _)| v)
+                    .collect();
+                let skin_box = bounds(skin.iter().map(|&v| positions[v as usize]));
+                if skin.len() < self.params.min_part_vertices
+                    || skin.len() == comps[c].welded.len()
+                    || !are_layers(&points(&skin), skin_box, &shell, comps[f].box_)
+                {
+                    continue;
+                }
+                let kept: Vec<u32> = comps[c]
+                    .welded
+                    .iter()
+                    .zip(&under)
+                    .filter(|(_, &u)| !u)
+                    .map(|(&v, _)| v)
+                    .collect();
+                comps[c].welded = kept;
+                comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph);
+                comps[c].box_ = bounds(comps[c].welded.iter().map(|&v| positions[v as usize]));
+                let mut welded = std::mem::take(&mut comps[f].welded);
+                welded.extend(skin);
+                welded.sort_unstable();
+                comps[f].collar = collar_of(&welded, self.dist, self.graph);
+                comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+                comps[f].welded = welded;
+            }
+        }
+    }
+
+    /// A far part whose join reads as the spine may be a tail whose far skin
+    /// runs on as a strip of back skin above its root (a thick back is far
+    /// skin too): the strip pulls the collar's centre up the trunk. Walked
+    /// back from its outer part ([`TIP_BAND_SHARE`]) as a tube
+    /// ([`follow_tube`]), such a part stops where the tube opens onto the
+    /// body; when the tube alone joins the trunk within the pelvis share,
+    /// the part is that tube and the strip goes back to the body (its root
+    /// skin is grown back later, as for any tail). A quiver or a cape does
+    /// not change: walked back, it still joins the back, or it is no tube.
+    pub(super) fn trim_to_tip_tube(&self, comps: &mut [Component]) {
+        let positions = &self.weld.positions;
+        for c in comps.iter_mut() {
+            if !matches!(c.origin, Origin::Far { .. })
+                || c.welded.len() < MIN_TUBE_VERTICES
+                || self.region_of(c.attachment, c.join) != Region::Spine
+            {
+                continue;
+            }
+            let (geodesic, length) = self.geodesic_of(&c.welded, &c.collar);
+            let mut tip: Vec<u32> = c
+                .welded
+                .iter()
+                .zip(&geodesic)
+                .filter(|&(_, &g)| g >= TIP_BAND_SHARE * length)
+                .map(|(&v, _)| v)
+                .collect();
+            tip.sort_unstable();
+            let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph)
+                .into_iter()
+                .filter(|v| c.welded.binary_search(v).is_ok())
+                .collect();
+            if tip.is_empty() || ring.is_empty() {
+                continue;
+            }
+            let taken = vec![false; self.weld.count()];
+            let in_part = |v: u32| c.welded.binary_search(&v).is_ok();
+            let tube =
+                follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
+            if tube.is_empty() {
+                continue;
+            }
+            let mut welded: Vec<u32> = tip.into_iter().chain(tube).collect();
+            welded.sort_unstable();
+            welded.dedup();
+            if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded.len() {
+                continue;
+            }
+            let collar = collar_of(&welded, self.dist, self.graph);
+            let join = cut_centre(self.graph, positions, &welded, &collar);
+            let attachment =
+                attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+            if self.region_of(attachment, join) != Region::Pelvis {
+                continue;
+            }
+            c.box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+            (c.welded, c.collar, c.join, c.attachment) = (welded, collar, join, attachment);
+        }
+    }
+
+    /// Which candidates lie on a shell of their own: a connected piece of
+    /// the surface that is not the body's skin (the shell with the most
+    /// skin near the bones, see [`Shells`](super::surface::Shells)). A fur shell is one whether or
+    /// not all of it is far skin: over a short tail only the fur's outer part stands past the far
+    /// threshold, so the candidate is part of the shell, and testing the
+    /// candidate alone for edges leaving it read that fur as body skin
+    /// (corpus seeds 94 and 184: the chain grew on the fur, the skin under
+    /// it stayed on the rigger's weights).
+    fn on_own_shell(&self, comps: &[Component]) -> Vec<bool> {
+        let shells = self.shells;
+        comps
+            .iter()
+            .map(|c| match c.welded.first() {
+                Some(&v0) => {
+                    let s = shells.id[v0 as usize];
+                    shells.own(v0) && c.welded.iter().all(|&v| shells.id[v as usize] == s)
+                }
+                None => false,
+            })
+            .collect()
+    }
+}

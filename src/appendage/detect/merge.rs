@@ -1,0 +1,117 @@
+//! T5: shells that overlap merged into parts (fur over skin), the member a
+//! merged part hangs from, and which parts are one of a mirrored pair.
+
+use glam::Vec3;
+
+use super::candidates::Origin;
+use super::components::Component;
+use super::surface::{cut_centre, Surface};
+use crate::appendage::layers::are_layers;
+use crate::appendage::midline::{paired_off_midline, root_radius, MirrorPlane, Paired, Root};
+use crate::appendage::params::DetectParams;
+use crate::appendage::shape::box_overlap;
+
+/// T5: shells whose boxes overlap by more than half are one part (fur over
+/// skin, never welded) when they hang from one attachment or lie over each
+/// other as one tube's layers (see [`crate::appendage::layers`]: a detached fur shell's
+/// attachment is not where the tail leaves the body). Returns the groups of
+/// component indices, each in order, by first member.
+pub(super) fn merge_shells(
+    comps: &[Component],
+    positions: &[Vec3],
+    params: &DetectParams,
+    height: f32,
+) -> Vec<Vec<usize>> {
+    let pad = 1e-3 * height;
+    let points =
+        |c: &Component| -> Vec<Vec3> { c.welded.iter().map(|&v| positions[v as usize]).collect() };
+    let layers = |a: &Component, b: &Component| are_layers(&points(a), a.box_, &points(b), b.box_);
+    let mut root: Vec<usize> = (0..comps.len()).collect();
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
+        }
+        i
+    }
+    for a in 0..comps.len() {
+        for b in a + 1..comps.len() {
+            let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
+            if comps[a].covering == comps[b].covering
+                && !remainder(&comps[a])
+                && !remainder(&comps[b])
+                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap
+                && (comps[a].attachment == comps[b].attachment || layers(&comps[a], &comps[b]))
+            {
+                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+                if ra != rb {
+                    root[ra.max(rb)] = ra.min(rb);
+                }
+            }
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    let mut group_of = vec![usize::MAX; comps.len()];
+    for i in 0..comps.len() {
+        let r = find(&mut root, i);
+        if group_of[r] == usize::MAX {
+            group_of[r] = groups.len();
+            groups.push(Vec::new());
+        }
+        groups[group_of[r]].push(i);
+    }
+    groups
+}
+
+/// The welded vertices (sorted) and collar (sorted, each once) of a group
+/// of merged components.
+pub(super) fn merged_shells(group: &[usize], comps: &[Component]) -> (Vec<u32>, Vec<u32>) {
+    let mut welded: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+    welded.sort_unstable();
+    let mut collar: Vec<u32> =
+        group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+    collar.sort_unstable();
+    collar.dedup();
+    (welded, collar)
+}
+
+impl Surface<'_> {
+    /// The member a merged part hangs from: the first, unless its shells
+    /// hang from different joints (layers of one tube, see `merge_shells`):
+    /// then the one whose join lies nearest the skeleton, where the tube
+    /// leaves the body (a skin peeled at a saddle half way along the tail
+    /// joins there; the fur over it reaches back to the root).
+    pub(super) fn lead_shell(&self, group: &[usize], comps: &[Component]) -> usize {
+        let first = group[0];
+        if group.iter().all(|&c| comps[c].attachment == comps[first].attachment) {
+            return first;
+        }
+        let depth = |c: usize| self.field.distance(comps[c].join);
+        group.iter().copied().min_by(|&a, &b| depth(a).total_cmp(&depth(b))).unwrap_or(first)
+    }
+
+    /// Per group of merged shells: off the midline with a mirror twin (see
+    /// [`crate::appendage::midline`]), judged where its far skin meets the body (a
+    /// tail is grown back to its root only once it is judged one); `None`
+    /// everywhere without a mirror plane.
+    pub(super) fn paired(&self, groups: &[Vec<usize>], comps: &[Component]) -> Vec<Option<Paired>> {
+        let Some(plane) = MirrorPlane::of(self.rig, self.roles) else {
+            return vec![None; groups.len()];
+        };
+        let positions = &self.weld.positions;
+        let roots: Vec<Option<Root>> = groups
+            .iter()
+            .map(|group| {
+                if matches!(comps[group[0]].origin, Origin::Remainder { .. }) {
+                    return None;
+                }
+                let (welded, collar) = merged_shells(group, comps);
+                let centre = cut_centre(self.graph, positions, &welded, &collar);
+                let radius = root_radius(positions, &collar, centre)?;
+                Some(Root { centre, radius })
+            })
+            .collect();
+        paired_off_midline(&plane, &roots)
+    }
+}

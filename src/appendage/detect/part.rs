@@ -1,0 +1,294 @@
+//! One part from a group of merged shells, start to finish: where it
+//! hangs, its verdict, a tail grown to its root and tip, the joint its
+//! chain hangs from, and its report.
+
+use glam::Vec3;
+
+use super::candidates::Origin;
+use super::components::Component;
+use super::merge::merged_shells;
+use super::root_growth::Growing;
+use super::surface::{cut_centre, rig_vertices, sorted_union, Surface};
+use super::verdict::{Shape, ShapeTests};
+use super::PartGeometry;
+use crate::appendage::anchor::chain_anchor;
+use crate::appendage::attach::{attachment_joint, Region};
+use crate::appendage::decide::{is_long, Verdict};
+use crate::appendage::midline::Paired;
+use crate::appendage::report::{Kind, PartReport, PartTests};
+use crate::appendage::rigger_root::TailWeights;
+use crate::appendage::root::follow_tube;
+use crate::appendage::shape::centroid;
+use crate::error::Result;
+use crate::geometry::{BoneDistance, Weld};
+
+impl Surface<'_> {
+    /// One part from a group of merged components: its region and tests, the
+    /// verdict, a tail grown to where it leaves the body, and its report.
+    pub(super) fn part(
+        &self,
+        index: usize,
+        group: &[usize],
+        comps: &[Component],
+        paired: Option<Paired>,
+        taken: &mut [bool],
+        bone_distance: &BoneDistance,
+    ) -> Result<(PartReport, PartGeometry)> {
+        let rig = self.rig;
+        let names = rig.joint_names();
+        let (welded, collar) = merged_shells(group, comps);
+        // T8 geodesic coordinate (reported as the part's length for every part).
+        let (geodesic, length) = self.geodesic_of(&welded, &collar);
+        let tests = self.shape_tests(&welded, &geodesic, length);
+        let origin = comps[group[0]].origin;
+        let mut part = Growing { welded, collar, geodesic, length };
+        let (attachment, region) = self.hangs_where(group, comps, &part, &tests, taken);
+        let attach_name = attachment.map(|j| names[j].clone());
+        let shape = Shape {
+            welded: &part.welded,
+            collar: &part.collar,
+            geodesic: &part.geodesic,
+            length,
+            tests: &tests,
+        };
+        let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
+        self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
+        self.overrule(&mut verdict, origin, &part.welded);
+        self.demote_paired(&mut verdict, paired);
+        let tail = verdict.kind == Kind::Tail;
+        let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
+        // The rigger's own tail weights, where they show a pattern, say
+        // which skin round the root it treated as tail.
+        let tail_weights = if tail {
+            TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
+        } else {
+            None
+        };
+        let mut root_vertices = 0;
+        if tail {
+            root_vertices = self.take_layered_remainders(&mut part, comps, taken);
+            root_vertices +=
+                self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
+            root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
+        }
+        let mut tube_root = None;
+        if let Some(tw) = &tail_weights {
+            let (root, grown) = self.grow_rigger_root(&mut part, tw, taken);
+            if grown > 0 {
+                tube_root = Some(root);
+                root_vertices += grown;
+            }
+        }
+        if tail {
+            root_vertices += self.take_enclosed(&mut part, taken);
+        }
+        self.demote_stub(&mut verdict, part.length);
+        let root = tube_root.unwrap_or_else(|| {
+            cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
+        });
+        let hangs_from = self.hangs_from(&mut verdict, attachment, &part, root);
+        let vertices = rig_vertices(self.weld, &part.welded);
+        let before = bone_distance.mean(&vertices)?;
+        let report = PartReport {
+            index,
+            attachment: hangs_from.map(|j| names[j].clone()),
+            attachment_joint: hangs_from,
+            region,
+            shells: group.len(),
+            bone_distance_before: before,
+            root_vertices,
+            contact_vertices,
+            rigger_signature: tail_weights.is_some(),
+            ..self.report_of(verdict, &part, &tests, origin, vertices)
+        };
+        let Growing { welded, collar, geodesic, length } = part;
+        Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// Where a part hangs: its lead shell's attachment and region, or, for
+    /// a long part (not body left by peeling) judged on the spine, where
+    /// its tube opens onto the body when that is the pelvis region
+    /// ([`Self::tube_joins_pelvis`]).
+    fn hangs_where(
+        &self,
+        group: &[usize],
+        comps: &[Component],
+        part: &Growing,
+        tests: &ShapeTests,
+        taken: &[bool],
+    ) -> (Option<usize>, Region) {
+        let lead = self.lead_shell(group, comps);
+        let attachment = comps[lead].attachment;
+        let region = self.region_of(attachment, comps[lead].join);
+        let walk_back = region == Region::Spine
+            && !matches!(comps[group[0]].origin, Origin::Remainder { .. })
+            && is_long(self.params, tests.elongation, tests.tube);
+        if !walk_back {
+            return (attachment, region);
+        }
+        match self.tube_joins_pelvis(&part.welded, &part.collar, part.length, taken) {
+            Some(a) => (Some(a), Region::Pelvis),
+            None => (attachment, region),
+        }
+    }
+
+    /// The joint a long part hangs from when followed back along its own
+    /// tube ([`follow_tube`]) to where the tube opens onto the body, if
+    /// that joint is in the pelvis region. The far cut crosses a tail
+    /// where its skin leaves the far threshold, not where it leaves the
+    /// body: on a tail rising steeply off the rump or curling over the back
+    /// (or under a fur shell whose own collar is its end nearest a bone)
+    /// that crossing lies up the back, past the pelvis share of the trunk,
+    /// while the tube's root lies on the rump (corpus seeds 44 and 126: the
+    /// part joined at 0.15 and 0.18 of the trunk, the true root at 0.07 and
+    /// 0.06). A quiver's or a spike's collar opens onto the back at once:
+    /// nothing to follow, its join stays.
+    fn tube_joins_pelvis(
+        &self,
+        welded: &[u32],
+        collar: &[u32],
+        length: f32,
+        taken: &[bool],
+    ) -> Option<usize> {
+        let positions = &self.weld.positions;
+        let tube = follow_tube(self.graph, positions, welded, collar, length, taken, &|_| true);
+        if tube.vertices.is_empty() {
+            return None;
+        }
+        let grown = sorted_union(welded, &tube.vertices);
+        let ring = self.root_ring(&grown);
+        let join = cut_centre(self.graph, positions, &grown, &ring);
+        let attachment =
+            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        (self.region_of(attachment, join) == Region::Pelvis).then_some(attachment).flatten()
+    }
+
+    /// The joint the part's chain hangs from. A tail hangs from the pelvis
+    /// (where the hind legs meet the trunk) whichever pelvis-region bone is
+    /// nearest where it joins the body, unless the pelvis moves no skin and
+    /// a trunk joint moves the rump skin at the tail's root (see
+    /// [`chain_anchor`]).
+    fn hangs_from(
+        &self,
+        verdict: &mut Verdict,
+        attachment: Option<usize>,
+        part: &Growing,
+        root: Vec3,
+    ) -> Option<usize> {
+        if verdict.kind != Kind::Tail {
+            return attachment;
+        }
+        let Some(anchor) =
+            chain_anchor(self.rig, self.roles, self.weld, &part.welded, &part.collar, root)
+        else {
+            return attachment;
+        };
+        let names = self.rig.joint_names();
+        let a = anchor.joint;
+        match anchor.instead_of_pelvis {
+            Some(p) => verdict.reason.push_str(&format!(
+                "; the chain hangs from {}, which carries the rump skin where the tail meets \
+                 the body (the pelvis {} moves no skin)",
+                names[a], names[p]
+            )),
+            None if attachment != Some(a) => {
+                verdict.reason.push_str(&format!("; the chain hangs from the pelvis {}", names[a]))
+            }
+            None => {}
+        }
+        Some(a)
+    }
+
+    /// The report's measured fields for a part (the caller fills in where
+    /// it hangs and how it grew).
+    fn report_of(
+        &self,
+        verdict: Verdict,
+        part: &Growing,
+        tests: &ShapeTests,
+        origin: Origin,
+        vertices: Vec<u32>,
+    ) -> PartReport {
+        let params = self.params;
+        let positions = &self.weld.positions;
+        let collar_centre = centroid(part.collar.iter().map(|&v| positions[v as usize]));
+        let collar_radius = part
+            .collar
+            .iter()
+            .map(|&v| positions[v as usize].distance(collar_centre))
+            .fold(0.0f32, f32::max);
+        PartReport {
+            index: 0,
+            kind: verdict.kind,
+            decision: verdict.decision,
+            reason: verdict.reason,
+            attachment: None,
+            attachment_joint: None,
+            region: Region::Limb,
+            vertex_count: vertices.len(),
+            welded_vertex_count: part.welded.len(),
+            collar_vertex_count: part.collar.len(),
+            shells: 0,
+            length: part.length,
+            length_ratio: part.length / self.height,
+            reach: tests.reach,
+            collar_radius,
+            centroid: tests.centroid.to_array(),
+            tests: PartTests {
+                centroid_ratio: tests.centroid_ratio,
+                centroid_passed: tests.centroid_ratio >= params.min_centroid_ratio,
+                elongation: tests.elongation,
+                elongation_passed: tests.elongation >= params.min_elongation,
+                tube_ratio: tests.tube,
+                long: is_long(params, tests.elongation, tests.tube),
+            },
+            bone_count: 0,
+            bones: Vec::new(),
+            rigid_joint: None,
+            bone_distance_before: 0.0,
+            bone_distance_after: None,
+            origin: match origin {
+                Origin::Far { .. } => "far".into(),
+                Origin::Peeled { .. } => "peeled".into(),
+                Origin::Remainder { .. } => "remainder".into(),
+            },
+            cut_level: match origin {
+                Origin::Peeled { cut_level, .. } => Some(cut_level),
+                _ => None,
+            },
+            root_vertices: 0,
+            contact_vertices: 0,
+            handover_vertices: 0,
+            handover_width: 0.0,
+            rigger_signature: false,
+            vertices,
+        }
+    }
+}
+
+/// Body skin a tail's root claimed leaves the remainder parts that held it.
+pub(super) fn release_claimed_skin(
+    parts: &mut [PartGeometry],
+    reports: &mut [PartReport],
+    weld: &Weld,
+) {
+    let mut claimed = vec![false; weld.count()];
+    for (p, r) in parts.iter().zip(reports.iter()) {
+        if r.origin != "remainder" {
+            for &v in &p.welded {
+                claimed[v as usize] = true;
+            }
+        }
+    }
+    for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
+        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
+            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
+            p.geodesic =
+                p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+            p.welded.retain(|&v| !claimed[v as usize]);
+            r.vertices = rig_vertices(weld, &p.welded);
+            r.vertex_count = r.vertices.len();
+            r.welded_vertex_count = p.welded.len();
+        }
+    }
+}

@@ -1,0 +1,117 @@
+//! A tail grown on to its tip: the rest of its tube beyond its far end
+//! ring, and the far tip cap it encloses.
+
+use std::collections::HashSet;
+
+use super::root_growth::Growing;
+use super::surface::{collar_of, Members, Surface};
+use crate::appendage::contact::root_collar;
+use crate::appendage::root::follow_tube;
+
+impl Surface<'_> {
+    /// A tail whose part ends short of its tip takes the rest of its tube:
+    /// the skin beyond its far end ring (a collar cluster reached through
+    /// the part only after `FAR_CONTACT_SHARE` of its length, see
+    /// [`root_collar`]) that the tube walk from that ring ([`follow_tube`],
+    /// bounded as the walk back by the part's length or its tip's `reach`)
+    /// takes whole: every vertex next to the walked skin is the part's,
+    /// walked, or another part's. Only the closed end of a tube is enclosed
+    /// like that; a tip resting on the body opens onto it (the walk flares
+    /// or stops at its bound with body skin beside it) and takes nothing.
+    /// The piece a trunk-field split frees of a tail hanging behind the
+    /// thighs (see [`Self::trunk_pieces`]) is the skin above a level that
+    /// falls along the tail towards its tip; the tip half stayed in the
+    /// remainder (corpus seed 363: 61 of the tail's 181 vertices, recall
+    /// 0.663). Returns how many vertices it took.
+    pub(super) fn grow_to_tip(&self, part: &mut Growing, taken: &mut [bool], reach: f32) -> usize {
+        let positions = &self.weld.positions;
+        let collar = collar_of(&part.welded, self.dist, self.graph);
+        let (_, far_end) = root_collar(self.graph, positions, &part.welded, &collar);
+        let far_end: Vec<u32> = far_end.into_iter().filter(|&v| !taken[v as usize]).collect();
+        if far_end.is_empty() {
+            return 0;
+        }
+        let bound = part.length.max(reach);
+        let tube =
+            follow_tube(self.graph, positions, &part.welded, &far_end, bound, taken, &|_| true);
+        let walked = |v: u32| tube.vertices.binary_search(&v).is_ok();
+        let in_part = |v: u32| part.welded.binary_search(&v).is_ok();
+        let closed = tube.vertices.iter().all(|&v| {
+            self.graph
+                .neighbors_of(v as usize)
+                .iter()
+                .all(|&w| walked(w) || in_part(w) || taken[w as usize])
+        });
+        if !closed {
+            return 0;
+        }
+        self.take_root_skin(part, taken, tube.vertices)
+    }
+
+    /// A tail's part takes the far skin it encloses: every piece of far
+    /// skin (beyond the far threshold) no other part owns whose only
+    /// neighbours outside it are the part's. The closed end of a tube (its
+    /// tip cap) is bounded by the tube's last ring alone; body skin goes on
+    /// past the part to the rest of the body. Close skin is never taken: a
+    /// fur shell over the whole body meets the tail's part only along the
+    /// tail, and its torso is as enclosed by the tail's fur as a tip cap
+    /// (taking any enclosed skin took it: 0..200 192 -> 165, on
+    /// precision). A piece that grows larger than the part before it closes
+    /// is the body's side of the part's ring and is left. The peel's level
+    /// can fall back below its cut along a short hanging tail towards its
+    /// tip, and the rigger's growth may close the ring round that tip only
+    /// after [`Self::grow_to_tip`] looked for it (corpus seed 416: the tip
+    /// cap, 40 welded vertices all tail, in a body remainder, recall 0.801).
+    /// Returns how many vertices it took.
+    pub(super) fn take_enclosed(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
+        let inside = Members::new(&part.welded, self.graph.vertex_count());
+        let mut seen: HashSet<u32> = HashSet::new();
+        let mut extra = Vec::new();
+        for &v in &part.welded {
+            for &s in self.graph.neighbors_of(v as usize) {
+                if inside.contains(s) || taken[s as usize] || !seen.insert(s) {
+                    continue;
+                }
+                if let Some(piece) = self.enclosed_piece(s, &inside, taken, &mut seen) {
+                    extra.extend(piece);
+                }
+            }
+        }
+        extra.sort_unstable();
+        self.take_root_skin(part, taken, extra)
+    }
+
+    /// The piece of skin outside `inside` reached from `start`, when no
+    /// other part's skin borders it and it closes before it holds more
+    /// vertices than `inside` (see [`Self::take_enclosed`]).
+    fn enclosed_piece(
+        &self,
+        start: u32,
+        inside: &Members,
+        taken: &[bool],
+        seen: &mut HashSet<u32>,
+    ) -> Option<Vec<u32>> {
+        let far = self.params.far_ratio * self.height;
+        let mut piece = vec![start];
+        let mut enclosed = self.dist[start as usize] > far;
+        let mut i = 0;
+        while i < piece.len() {
+            let v = piece[i];
+            i += 1;
+            for &w in self.graph.neighbors_of(v as usize) {
+                if inside.contains(w) {
+                    continue;
+                }
+                if taken[w as usize] || self.dist[w as usize] <= far {
+                    enclosed = false;
+                } else if seen.insert(w) {
+                    piece.push(w);
+                }
+            }
+            if piece.len() > inside.sorted.len() {
+                return None;
+            }
+        }
+        enclosed.then_some(piece)
+    }
+}
