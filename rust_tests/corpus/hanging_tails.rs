@@ -5,7 +5,7 @@
 //! Split by the distance to the trunk's bones only, the rear of the back
 //! frees a piece in the pelvis share; that piece is the tail's upper part
 //! and the rump's rear cap, touching at one vertex by the root, and keeps
-//! the tail's lobe (`trunk_pieces` in `src/appendage/detect.rs`,
+//! the tail's lobe (`trunk_pieces` in `src/appendage/detect/candidates.rs`,
 //! `tube_lobe` in `src/appendage/peel.rs`).
 
 use super::harness::assert_cases_pass;

@@ -310,7 +310,7 @@ pub fn base_radius_of(graph: &MeshGraph, positions: &[glam::Vec3], piece: &[u32]
     base_radius(graph, positions, &keep, piece)
 }
 
-/// A piece freed in the trunk's field (`trunk_pieces` in detect.rs) is a
+/// A piece freed in the trunk's field (`trunk_pieces` in detect/candidates.rs) is a
 /// tail's only when no far region on another shell lies within this many
 /// of its base ring radii ([`base_radius_of`]): a tail shell or fur lying
 /// on the piece, or attached to it, touches it within its own width, and

@@ -128,7 +128,7 @@ pub const TUBE_FLARE_WINDOW: f32 = 4.0;
 
 /// How far, in radii of the root ring, a walk that reaches its length
 /// bound (the part's length, or its tip's reach off the skeleton when
-/// longer: see `grow_to_root` in detect.rs) without a flare must have gone
+/// longer: see `grow_to_root` in detect/root_growth.rs) without a flare must have gone
 /// for what it walked to be kept as tube: the body's front passes [`TUBE_JOIN_FLARE`]
 /// within half a radius to two radii of the root, so a shorter walk could
 /// not have told a tube from the body it spreads over. Corpus seeds
@@ -400,7 +400,7 @@ fn sorted(it: impl Iterator<Item = u32>) -> Vec<u32> {
 /// radii (median 1.1); the tails that lost their root's near-bone side
 /// 1.4-2.4. The walk from the ring across the tube only adds skin, and
 /// only when it reaches a ring further than the walk from the slanted ring
-/// (`walk_across_tube` in detect.rs), so a ring read as slanted that is not
+/// (`walk_across_tube` in detect/root_growth.rs), so a ring read as slanted that is not
 /// costs nothing but the walk.
 pub const RECUT_SLANT_RADII: f32 = 1.0;
 
