@@ -107,8 +107,10 @@ impl Subdivision {
 }
 
 /// Measures one character on its subdivided rig; the artist's bone
-/// distances are taken on the artist's rig subdivided alike.
-fn measure_subdivided(
+/// distances are taken on the artist's rig subdivided alike. Shared with
+/// the tests that hold a rule on a denser mesh (`measure_with(case,
+/// measure_subdivided)`).
+pub(super) fn measure_subdivided(
     m: &mut Measured,
     model: &Character,
     artist: &Character,

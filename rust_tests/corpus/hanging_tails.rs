@@ -8,7 +8,10 @@
 //! the tail's lobe (`trunk_pieces` in `src/appendage/detect/candidates.rs`,
 //! `tube_lobe` in `src/appendage/peel.rs`).
 
-use super::harness::assert_cases_pass;
+use caudal::demo::corpus;
+
+use super::density::measure_subdivided;
+use super::harness::{assert_cases_pass, measure_with};
 
 #[test]
 fn corpus_a_tail_hanging_behind_the_thighs_is_freed_in_the_trunks_field() {
@@ -16,6 +19,19 @@ fn corpus_a_tail_hanging_behind_the_thighs_is_freed_in_the_trunks_field() {
     // welded vertices 3+ root radii from the root) they failed precision
     // (0.854, 0.900); cut to the tail's lobe each passes every bar.
     assert_cases_pass(&[271, 289]);
+}
+
+#[test]
+fn corpus_a_hanging_tail_is_freed_on_a_denser_mesh_too() {
+    // Subdivided 1 -> 4, a bump of surface relief on the rear of the back
+    // (rising 0.019 H, below the floor 0.02 H) holds 37 welded vertices
+    // (>= min_part_vertices) and was the lowest significant saddle of the
+    // trunk field, at 0.1413, below the tail's own (0.1473): tail and body
+    // were one piece above it, nothing was freed (no_chain). A trunk-field
+    // saddle counts only when the younger region rises the floor too
+    // (`SaddleRise::Both`).
+    let m = measure_with(&corpus::case(289), measure_subdivided);
+    assert!(m.passed(), "seed 289 subdivided: {:?}", m.details);
 }
 
 #[test]

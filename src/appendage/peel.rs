@@ -44,6 +44,25 @@ fn by_falling_distance(dist: &[f32], items: impl Iterator<Item = (u32, u32)>) ->
     keyed.into_iter().map(|(_, label)| label).collect()
 }
 
+/// How high the two regions meeting at a saddle must rise above it for
+/// the saddle to count (besides holding `min_vertices` each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaddleRise {
+    /// The elder (the higher peak) rises `min_protrusion`: something sticks
+    /// out here, whatever the younger is. Peeling in the full field.
+    Elder,
+    /// The younger rises `min_protrusion` too: the merge's own height (its
+    /// persistence) is what counts, not how many vertices the younger
+    /// holds. A bump of surface relief rising less than the floor then
+    /// never makes a saddle, on a coarse mesh (where it is too few vertices
+    /// anyway) or on a dense one (where it holds dozens: corpus seed 289
+    /// subdivided 1 -> 4, a bump rising 0.019 H holds 37 welded vertices
+    /// and became the lowest saddle, below the tail's own). Used by the
+    /// trunk-field split ([`split`] from `trunk_pieces` in
+    /// detect/candidates.rs), which cuts once at the lowest saddle.
+    Both,
+}
+
 /// The lowest significant merge level in `region` (sorted vertex ids).
 pub fn lowest_saddle(
     graph: &MeshGraph,
@@ -51,6 +70,7 @@ pub fn lowest_saddle(
     region: &[u32],
     min_vertices: usize,
     min_protrusion: f32,
+    rise: SaddleRise,
 ) -> Option<f32> {
     // Local index of every graph vertex in the region (dense: a binary
     // search per edge dominated detection on small meshes).
@@ -84,11 +104,16 @@ pub fn lowest_saddle(
             }
             let (elder, younger) =
                 if peak[a as usize] >= peak[b as usize] { (a, b) } else { (b, a) };
-            // Two sizeable regions meet, and at least one (the elder) rises
-            // well above the meeting level: something sticks out here.
+            // Two sizeable regions meet, and at least one (the elder, or
+            // with `SaddleRise::Both` the younger too) rises well above the
+            // meeting level: something sticks out here.
+            let risen = match rise {
+                SaddleRise::Elder => elder,
+                SaddleRise::Both => younger,
+            };
             let significant = size[younger as usize] >= min_vertices
                 && size[elder as usize] >= min_vertices
-                && peak[elder as usize] - level >= min_protrusion;
+                && peak[risen as usize] - level >= min_protrusion;
             if significant {
                 lowest = Some(level);
             }
@@ -130,7 +155,8 @@ fn base_radius(graph: &MeshGraph, positions: &[glam::Vec3], keep: &[bool], welde
     ring_radius(positions, &ring).unwrap_or(0.0)
 }
 
-/// Splits `region` at its lowest saddle below a bump rising `floor`. Returns
+/// Splits `region` at its lowest saddle below a bump rising `floor` (as
+/// `rise` says which side must rise: [`SaddleRise`]). Returns
 /// every component above the saddle with whether it sticks out on its own
 /// (at least `min_vertices`, and `min_protrusion` above the saddle or
 /// [`PROTRUSION_ASPECT`] times its base ring's radius), or `None` when the
@@ -144,8 +170,9 @@ pub fn split(
     min_vertices: usize,
     floor: f32,
     min_protrusion: f32,
+    rise: SaddleRise,
 ) -> Option<Vec<(Piece, bool)>> {
-    let level = lowest_saddle(graph, dist, region, min_vertices, floor)?;
+    let level = lowest_saddle(graph, dist, region, min_vertices, floor, rise)?;
     let n = graph.vertex_count();
     let mut keep = vec![false; n];
     for &v in region {

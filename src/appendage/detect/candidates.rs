@@ -8,7 +8,8 @@ use super::surface::Surface;
 use crate::appendage::attach::Region;
 use crate::appendage::params::DetectParams;
 use crate::appendage::peel::{
-    base_radius_of, split, trim_at_neck, tube_lobe, FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
+    base_radius_of, split, trim_at_neck, tube_lobe, SaddleRise, FREED_SHELL_CLEARANCE,
+    MIN_PROTRUSION_FLOOR,
 };
 use crate::appendage::shape::centroid;
 use crate::geometry::{point_segment_distance, MeshGraph, SkeletonField};
@@ -79,7 +80,8 @@ fn peel_region(
     }
     let floor =
         MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
-    match split(graph, positions, dist, &welded, params.min_part_vertices, floor, min_protrusion) {
+    let n = params.min_part_vertices;
+    match split(graph, positions, dist, &welded, n, floor, min_protrusion, SaddleRise::Elder) {
         Some(pieces) => {
             // Pieces that stick out are judged (and peeled again if they
             // still wrap a bone); large lobes that do not are searched for
@@ -224,6 +226,7 @@ impl Surface<'_> {
             self.params.min_part_vertices,
             floor,
             min_protrusion,
+            SaddleRise::Both,
         )?;
         let mut freed = Vec::new();
         let mut in_piece = vec![false; self.weld.count()];
