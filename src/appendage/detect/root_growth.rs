@@ -306,16 +306,17 @@ impl Surface<'_> {
         // The grown skin sits at the root (geodesic 0: shared with
         // the pelvis); the tube's coordinate, length and joints stay
         // measured from where it leaves the body.
-        let mut merged: Vec<(u32, f32)> = part
-            .welded
-            .iter()
-            .copied()
-            .zip(part.geodesic.iter().copied())
-            .chain(extra.into_iter().map(|v| (v, 0.0)))
-            .collect();
+        self.merge_into(part, extra.into_iter().map(|v| (v, 0.0)));
+        (root, count)
+    }
+
+    /// `extra` (sorted welded vertices, each with its geodesic) joins
+    /// `part`, whose collar is measured again round the root.
+    pub(super) fn merge_into(&self, part: &mut Growing, extra: impl Iterator<Item = (u32, f32)>) {
+        let mut merged: Vec<(u32, f32)> =
+            part.welded.iter().copied().zip(part.geodesic.iter().copied()).chain(extra).collect();
         merged.sort_unstable_by_key(|&(v, _)| v);
         (part.welded, part.geodesic) = merged.into_iter().unzip();
         part.collar = self.root_ring(&part.welded);
-        (root, count)
     }
 }

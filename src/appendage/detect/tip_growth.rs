@@ -1,12 +1,13 @@
 //! A tail grown on to its tip: the rest of its tube beyond its far end
 //! ring, and the far tip cap it encloses.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 
 use super::root_growth::Growing;
-use super::surface::{collar_of, Members, Surface};
+use super::surface::{collar_of, Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
 use crate::appendage::root::follow_tube;
+use crate::stats::percentile;
 
 impl Surface<'_> {
     /// A tail whose part ends short of its tip takes the rest of its tube:
@@ -78,7 +79,65 @@ impl Surface<'_> {
             }
         }
         extra.sort_unstable();
-        self.take_root_skin(part, taken, extra)
+        self.join_on_coordinate(part, taken, extra)
+    }
+
+    /// `extra` (sorted welded vertices next to the part) joins `part` on
+    /// the part's own coordinate: every vertex already in the part keeps
+    /// its geodesic, and each new one lies at the shortest way in from the
+    /// part's skin, through the new skin only. Measuring the whole part
+    /// again from its new collar (as [`Self::take_root_skin`] does) would
+    /// undo [`Self::grow_rigger_root`], which keeps the tube measured from
+    /// where it leaves the body with the rigger's root skin at 0: the
+    /// rabbit fixture's one enclosed vertex at its root ring moved the
+    /// coordinate's source to the grown skin's outer edge, its length
+    /// 0.42 -> 0.53 (the true tail's 0.48 from its seam), its bones and
+    /// weights outwards, and its generated crouch tore 47 edges at the
+    /// root seam instead of 27. Joining skin never shortens the part.
+    fn join_on_coordinate(&self, part: &mut Growing, taken: &mut [bool], extra: Vec<u32>) -> usize {
+        if extra.is_empty() {
+            return 0;
+        }
+        let g = self.way_in(part, &extra);
+        for &v in &extra {
+            taken[v as usize] = true;
+        }
+        let count = extra.len();
+        self.merge_into(part, extra.into_iter().zip(g));
+        part.length = part.length.max(percentile(&part.geodesic, LENGTH_PERCENTILE));
+        count
+    }
+
+    /// The geodesic of each of `extra` (sorted welded vertices outside
+    /// `part`) on the part's coordinate: the shortest way in from the
+    /// part's skin through `extra` alone (infinite when none).
+    fn way_in(&self, part: &Growing, extra: &[u32]) -> Vec<f32> {
+        let at = |v: u32| self.weld.positions[v as usize];
+        let mut g = vec![f32::INFINITY; extra.len()];
+        let mut queue = VecDeque::new();
+        for (i, &v) in extra.iter().enumerate() {
+            for &u in self.graph.neighbors_of(v as usize) {
+                if let Ok(k) = part.welded.binary_search(&u) {
+                    g[i] = g[i].min(part.geodesic[k] + at(v).distance(at(u)));
+                }
+            }
+            if g[i].is_finite() {
+                queue.push_back(i);
+            }
+        }
+        while let Some(i) = queue.pop_front() {
+            let v = extra[i];
+            for &w in self.graph.neighbors_of(v as usize) {
+                if let Ok(k) = extra.binary_search(&w) {
+                    let d = g[i] + at(v).distance(at(w));
+                    if d < g[k] {
+                        g[k] = d;
+                        queue.push_back(k);
+                    }
+                }
+            }
+        }
+        g
     }
 
     /// The piece of skin outside `inside` reached from `start`, when no
