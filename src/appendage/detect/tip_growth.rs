@@ -1,7 +1,7 @@
 //! A tail grown on to its tip: the rest of its tube beyond its far end
 //! ring, and the far tip cap it encloses.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 
 use super::root_growth::Growing;
 use super::surface::{collar_of, Members, Surface, LENGTH_PERCENTILE};
@@ -66,13 +66,15 @@ impl Surface<'_> {
     /// Returns how many vertices it took.
     pub(super) fn take_enclosed(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
         let inside = Members::new(&part.welded, self.graph.vertex_count());
-        let mut seen: HashSet<u32> = HashSet::new();
+        // Which walk reached each outside vertex first (by its start).
+        let mut seen: HashMap<u32, u32> = HashMap::new();
         let mut extra = Vec::new();
         for &v in &part.welded {
             for &s in self.graph.neighbors_of(v as usize) {
-                if inside.contains(s) || taken[s as usize] || !seen.insert(s) {
+                if inside.contains(s) || taken[s as usize] || seen.contains_key(&s) {
                     continue;
                 }
+                seen.insert(s, s);
                 if let Some(piece) = self.enclosed_piece(s, &inside, taken, &mut seen) {
                     extra.extend(piece);
                 }
@@ -142,13 +144,19 @@ impl Surface<'_> {
 
     /// The piece of skin outside `inside` reached from `start`, when no
     /// other part's skin borders it and it closes before it holds more
-    /// vertices than `inside` (see [`Self::take_enclosed`]).
+    /// vertices than `inside` (see [`Self::take_enclosed`]). A vertex an
+    /// earlier walk reached belongs to a piece that walk left unfinished
+    /// at that bound (a walk that finishes floods its whole piece, so no
+    /// later walk starts in it): this piece is that one, too large. Read
+    /// as a border instead, it let the rest of the body's side pass as
+    /// enclosed (the rabbit fixture's root-ring vertex, whose two far
+    /// neighbours outside the part such a walk had reached).
     fn enclosed_piece(
         &self,
         start: u32,
         inside: &Members,
         taken: &[bool],
-        seen: &mut HashSet<u32>,
+        seen: &mut HashMap<u32, u32>,
     ) -> Option<Vec<u32>> {
         let far = self.params.far_ratio * self.height;
         let mut piece = vec![start];
@@ -163,8 +171,15 @@ impl Surface<'_> {
                 }
                 if taken[w as usize] || self.dist[w as usize] <= far {
                     enclosed = false;
-                } else if seen.insert(w) {
-                    piece.push(w);
+                    continue;
+                }
+                match seen.get(&w) {
+                    None => {
+                        seen.insert(w, start);
+                        piece.push(w);
+                    }
+                    Some(&walk) if walk != start => return None,
+                    Some(_) => {}
                 }
             }
             if piece.len() > inside.sorted.len() {
