@@ -77,7 +77,7 @@ fn trace_roles(rig: &caudal::Rig) -> String {
 }
 
 /// The roles bars of one character, nothing else measured.
-fn roles_of(seed: u64, rig: &caudal::Rig, truth: &corpus::CharacterTruth) -> Measured {
+pub fn roles_of(seed: u64, rig: &caudal::Rig, truth: &corpus::CharacterTruth) -> Measured {
     let mut m = Measured {
         seed,
         classes: Vec::new(),

@@ -111,7 +111,7 @@ fn samples(s: &Structure, limb: &Limb) -> (Vec<Vec3>, f32) {
     // The limb ends in the middle of its last joint's skin (a foot, a
     // hand, a one-joint limb exported as its own root).
     let last = *limb.chain.last().unwrap();
-    if s.mass[last] > 0.0 {
+    if s.has_skin[last] {
         pts.push(s.skin_centre[last]);
     }
     let mut cum = vec![0.0f32];

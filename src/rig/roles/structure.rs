@@ -84,7 +84,8 @@ pub fn credible_heads_of(rig: &Rig, weighted: &[bool]) -> Vec<Vec3> {
 /// What every reading of the roles takes from the skin, read once per rig
 /// (the ground test and each reading of the structure used to make their
 /// own passes over the vertices and their weights): which joints carry
-/// weight, the joints' credible heads, each vertex's dominant joint.
+/// weight, the joints' credible heads, each vertex's dominant joint, the
+/// skin surface each joint moves.
 #[derive(Clone, Debug)]
 pub struct SkinReading {
     /// Per joint: moves at least one vertex.
@@ -93,6 +94,8 @@ pub struct SkinReading {
     pub heads: Vec<Vec3>,
     /// Per vertex: the joint carrying most of it ([`crate::rig::Influences::dominant_joint`]).
     pub dominant: Vec<u32>,
+    /// Per joint: the skin surface it carries ([`skin_surface`]).
+    pub surface: Vec<f32>,
 }
 
 impl SkinReading {
@@ -102,8 +105,56 @@ impl SkinReading {
         let heads = credible_heads_of(rig, &weighted);
         let inf = rig.influences();
         let dominant = (0..rig.vertex_count()).map(|v| inf.dominant_joint(v)).collect();
-        SkinReading { weighted, heads, dominant }
+        let surface = skin_surface(rig);
+        SkinReading { weighted, heads, dominant, surface }
     }
+}
+
+/// Each vertex's share of the surface: a third of the area of every
+/// triangle it is a corner of. A point cloud (no triangles, or none with
+/// area) has no surface to share; each of its points counts one.
+fn vertex_areas(rig: &Rig) -> Vec<f64> {
+    let p = rig.vertices();
+    let mut area = vec![0f64; p.len()];
+    for t in rig.triangles() {
+        let [a, b, c] = t.map(|i| p[i as usize].as_dvec3());
+        let third = (b - a).cross(c - a).length() / 6.0;
+        for &i in t {
+            area[i as usize] += third;
+        }
+    }
+    if !area.iter().any(|&a| a > 0.0) {
+        area.fill(1.0);
+    }
+    area
+}
+
+/// Per joint, the skin surface it carries: the integral of its weight over
+/// the mesh's surface, each vertex's share of the area ([`vertex_areas`])
+/// spread over its joints by weight. This is the "mass" every roles rule
+/// weighs joints by (the head the heaviest joint past the neck, the head's
+/// side of a junction the heavier, the main tree the heaviest), and it
+/// does not depend on how the surface is meshed: a vertex split along a
+/// seam shares its triangles' area between its copies, and splitting
+/// triangles with their weights interpolated (1 -> 4 at edge midpoints)
+/// keeps every joint's integral exactly (the one-third share integrates a
+/// weight linear over a triangle exactly). Spread by weight rather than
+/// given whole to the vertex's heaviest joint, so a blend zone's surface
+/// is shared as the skin is, not handed to whichever joint leads by a
+/// hair at each vertex (a count of vertices, the measure before, moved
+/// with triangulation, seams and blend rings: a subdivided neck could
+/// outweigh its head).
+fn skin_surface(rig: &Rig) -> Vec<f32> {
+    let area = vertex_areas(rig);
+    let inf = rig.influences();
+    let mut surface = vec![0f64; rig.joint_count()];
+    for (v, &a) in area.iter().enumerate() {
+        let (js, ws) = inf.of(v);
+        for (&j, &w) in js.iter().zip(ws) {
+            surface[j as usize] += a * w as f64;
+        }
+    }
+    surface.into_iter().map(|s| s as f32).collect()
 }
 
 /// The rotation levelling `rig`'s bind with the ground it stands on (see
@@ -197,12 +248,16 @@ pub struct Structure {
     pub down: Vec<Vec<usize>>,
     /// Structural joints, every joint after its `up`.
     pub order: Vec<usize>,
-    /// Vertices whose largest weight is on the joint.
+    /// The skin surface the joint carries ([`SkinReading::surface`]): its
+    /// weight integrated over the surface, whatever the meshing.
     pub mass: Vec<f32>,
     /// `mass` summed over the structural subtree.
     pub sub_mass: Vec<f32>,
     /// Lowest point of the joint's own skin (its head without skin).
     pub low: Vec<Vec3>,
+    /// Per joint: the largest weight of some vertex is on it (it has its
+    /// own skin, which `low` and `skin_centre` are read from).
+    pub has_skin: Vec<bool>,
     /// Centre of the joint's own skin (its head without skin).
     pub skin_centre: Vec<Vec3>,
     /// Lowest point of the structural subtree's skin.
@@ -264,13 +319,14 @@ impl Structure {
         let (heads, vertices) = levelled(rig, &skin.heads, level);
         let order = rig.topological_order();
         let children = children_of(parents);
-        let mut mass = vec![0f32; n];
+        let mass = skin.surface.clone();
         let mut low: Vec<Vec3> = heads.clone();
         let mut has_skin = vec![false; n];
+        let mut owned = vec![0usize; n];
         let mut centre_sum = vec![glam::DVec3::ZERO; n];
         for (&d, p) in skin.dominant.iter().zip(vertices.iter()) {
             let d = d as usize;
-            mass[d] += 1.0;
+            owned[d] += 1;
             centre_sum[d] += p.as_dvec3();
             if !has_skin[d] || p.y < low[d].y {
                 low[d] = *p;
@@ -280,8 +336,8 @@ impl Structure {
         let skin_centre: Vec<Vec3> =
             (0..n)
                 .map(|j| {
-                    if mass[j] > 0.0 {
-                        (centre_sum[j] / mass[j] as f64).as_vec3()
+                    if owned[j] > 0 {
+                        (centre_sum[j] / owned[j] as f64).as_vec3()
                     } else {
                         heads[j]
                     }
@@ -405,6 +461,7 @@ impl Structure {
             mass,
             sub_mass,
             low,
+            has_skin,
             skin_centre,
             sub_low,
             floor,
