@@ -187,11 +187,16 @@ pub fn follow_tube(
     taken: &[bool],
     keep: &dyn Fn(u32) -> bool,
 ) -> Tube {
-    let in_part = |v: u32| welded.binary_search(&v).is_ok();
+    // Marks, not a binary search per edge: the walk asks of every edge it
+    // looks along whether its end is the part's (a tail's part holds tens of
+    // thousands of vertices).
+    let part_marks = marks(graph.vertex_count(), welded);
+    let collar_marks = marks(graph.vertex_count(), collar);
+    let in_part = |v: u32| part_marks[v as usize];
     let sources: Vec<u32> = welded
         .iter()
         .copied()
-        .filter(|&v| graph.neighbors_of(v as usize).iter().any(|w| collar.binary_search(w).is_ok()))
+        .filter(|&v| graph.neighbors_of(v as usize).iter().any(|&w| collar_marks[w as usize]))
         .collect();
     let tube = ring_radius(positions, &sources).unwrap_or(0.0);
     if sources.is_empty() || tube.is_nan() || tube <= 0.0 || length.is_nan() || length <= 0.0 {
@@ -379,6 +384,15 @@ impl Tube {
         let reach = if vertices.is_empty() { 0.0 } else { last / radius };
         Tube { vertices, reach }
     }
+}
+
+/// `true` at each of `vertices`, over `count` vertices.
+fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
+    let mut m = vec![false; count];
+    for &v in vertices {
+        m[v as usize] = true;
+    }
+    m
 }
 
 fn sorted(it: impl Iterator<Item = u32>) -> Vec<u32> {

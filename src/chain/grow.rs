@@ -129,17 +129,22 @@ fn centre_and_radius(points: &[Vec3]) -> (Vec3, Option<f32>) {
 /// The part's edges as pairs of indices into `part.welded`, each once, both
 /// ends with a finite geodesic.
 fn part_edges(part: &PartGeometry, graph: &MeshGraph) -> Vec<(usize, usize)> {
+    // Each vertex's place in the part, looked up per edge instead of a
+    // binary search per edge (a tail's part holds tens of thousands).
+    let mut index = vec![u32::MAX; graph.vertex_count()];
+    for (a, &v) in part.welded.iter().enumerate() {
+        index[v as usize] = a as u32;
+    }
     let mut out = Vec::new();
     for (a, &v) in part.welded.iter().enumerate() {
         if !part.geodesic[a].is_finite() {
             continue;
         }
         for &w in graph.neighbors_of(v as usize) {
-            if w > v {
-                if let Ok(b) = part.welded.binary_search(&w) {
-                    if part.geodesic[b].is_finite() {
-                        out.push((a, b));
-                    }
+            if w > v && index[w as usize] != u32::MAX {
+                let b = index[w as usize] as usize;
+                if part.geodesic[b].is_finite() {
+                    out.push((a, b));
                 }
             }
         }

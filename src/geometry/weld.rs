@@ -2,9 +2,6 @@
 //! hard-normal seams, so the raw face graph cuts one tail into dozens of
 //! islands; welding restores the surface the artist modelled.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use glam::Vec3;
 
 /// Weld tolerance as a fraction of the bounding-box diagonal. Seam copies
@@ -25,26 +22,43 @@ pub struct Weld {
     pub members: Vec<u32>,
 }
 
-/// A cheap, deterministic hasher for integer cell keys (std's SipHash is
-/// the bottleneck on a 200k-vertex mesh).
-#[derive(Default)]
-struct CellHasher(u64);
-
-impl Hasher for CellHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100000001b3);
-        }
-    }
-    fn write_i32(&mut self, i: i32) {
-        self.0 = (self.0.rotate_left(21) ^ (i as u32 as u64)).wrapping_mul(0x9E3779B97F4A7C15);
-    }
+/// The grid's occupied cells, each with the head of its list of welded
+/// vertices: open addressing over a power-of-two table at most half full,
+/// probed linearly. A general hash map's lookups (hashing a key tuple,
+/// its control bytes, a second search to insert) were most of welding's
+/// instructions on a 200k-vertex mesh; the answers are the same, since only
+/// lookups by key are made (the table is never iterated).
+struct Cells {
+    keys: Vec<(i32, i32, i32)>,
+    heads: Vec<u32>,
+    mask: usize,
 }
 
-type Cells = HashMap<(i32, i32, i32), u32, BuildHasherDefault<CellHasher>>;
+impl Cells {
+    fn with_capacity(n: usize) -> Cells {
+        let size = (2 * n).next_power_of_two().max(16);
+        Cells { keys: vec![(0, 0, 0); size], heads: vec![NONE; size], mask: size - 1 }
+    }
+
+    /// The slot of cell `k`: where it is, or the empty slot it would take.
+    #[inline]
+    fn slot(&self, k: (i32, i32, i32)) -> usize {
+        let h = (k.0 as u32 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(21)
+            ^ (k.1 as u32 as u64).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            ^ (k.2 as u32 as u64).wrapping_mul(0x1656_67B1_9E37_79F9);
+        let mut i = (h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask;
+        while self.heads[i] != NONE && self.keys[i] != k {
+            i = (i + 1) & self.mask;
+        }
+        i
+    }
+
+    /// The first welded vertex of cell `k`'s list (`NONE` when empty).
+    #[inline]
+    fn get(&self, k: (i32, i32, i32)) -> u32 {
+        self.heads[self.slot(k)]
+    }
+}
 
 /// Grid cells are this many tolerances wide, so a point only looks into a
 /// neighbouring cell when it lies within the tolerance of that face.
@@ -79,7 +93,7 @@ impl Weld {
         let n = vertices.len();
         let tol = tolerance.max(f32::MIN_POSITIVE);
         let cell = tol * CELL_TOLERANCES;
-        let mut cells: Cells = HashMap::with_capacity_and_hasher(n / 2 + 1, Default::default());
+        let mut cells = Cells::with_capacity(n);
         // Per cell a linked list of welded vertices: head in `cells`, links in `next`.
         let mut next: Vec<u32> = Vec::new();
         let mut welded_of = vec![0u32; n];
@@ -100,8 +114,7 @@ impl Weld {
             'search: for dz in rz.0..=rz.1 {
                 for dy in ry.0..=ry.1 {
                     for dx in rx.0..=rx.1 {
-                        let mut w =
-                            cells.get(&(k.0 + dx, k.1 + dy, k.2 + dz)).copied().unwrap_or(NONE);
+                        let mut w = cells.get((k.0 + dx, k.1 + dy, k.2 + dz));
                         while w != NONE {
                             if positions[w as usize].distance_squared(p) <= tol2 {
                                 found = Some(w);
@@ -117,9 +130,10 @@ impl Weld {
                 None => {
                     let w = positions.len() as u32;
                     positions.push(p);
-                    let head = cells.entry(k).or_insert(NONE);
-                    next.push(*head);
-                    *head = w;
+                    let slot = cells.slot(k);
+                    cells.keys[slot] = k;
+                    next.push(cells.heads[slot]);
+                    cells.heads[slot] = w;
                     w
                 }
             };
