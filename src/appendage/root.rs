@@ -187,17 +187,9 @@ pub fn follow_tube(
     taken: &[bool],
     keep: &dyn Fn(u32) -> bool,
 ) -> Tube {
-    // Marks, not a binary search per edge: the walk asks of every edge it
-    // looks along whether its end is the part's (a tail's part holds tens of
-    // thousands of vertices).
     let part_marks = marks(graph.vertex_count(), welded);
-    let collar_marks = marks(graph.vertex_count(), collar);
     let in_part = |v: u32| part_marks[v as usize];
-    let sources: Vec<u32> = welded
-        .iter()
-        .copied()
-        .filter(|&v| graph.neighbors_of(v as usize).iter().any(|&w| collar_marks[w as usize]))
-        .collect();
+    let sources = next_to(graph, welded, &marks(graph.vertex_count(), collar));
     let tube = ring_radius(positions, &sources).unwrap_or(0.0);
     if sources.is_empty() || tube.is_nan() || tube <= 0.0 || length.is_nan() || length <= 0.0 {
         return Tube::default();
@@ -386,7 +378,15 @@ impl Tube {
     }
 }
 
-/// `true` at each of `vertices`, over `count` vertices.
+/// The vertices of `welded` with a neighbour marked in `marks`.
+fn next_to(graph: &MeshGraph, welded: &[u32], marks: &[bool]) -> Vec<u32> {
+    let near = |v: u32| graph.neighbors_of(v as usize).iter().any(|&w| marks[w as usize]);
+    welded.iter().copied().filter(|&v| near(v)).collect()
+}
+
+/// `true` at each of `vertices`, over `count` vertices: the walk asks of
+/// every edge it looks along whether its end is the part's, and a tail's
+/// part holds tens of thousands of vertices (a binary search per edge).
 fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
     let mut m = vec![false; count];
     for &v in vertices {
