@@ -258,15 +258,15 @@ fn a_vertex_no_triangle_uses_is_not_body_a_repair_can_drag() {
     assert!(!r.drawn[22] && !r.body_vertex(22) && r.body_vertex(0));
 }
 
-/// The rabbit's part takes the one far vertex its root ring encloses
-/// (`take_enclosed`) on the tube's own coordinate: its length stays the
-/// tube's, measured from where it leaves the body (0.42; measured again
-/// from the rigger's grown root skin it was 0.53 and the bones moved
-/// outwards), and its generated crouch tears no more edges by the repair
-/// than before the vertex was taken (27; 47 when the whole part was
-/// measured again, every one at the root seam).
+/// The rabbit's root ring has one far vertex whose far neighbours outside
+/// the tail's part lead on into the body's side; an earlier enclosed-skin
+/// walk stopped at its size bound had reached them, and read as a border
+/// they let the vertex pass as enclosed skin (`take_enclosed`). Taken, and
+/// the whole part measured again from the rigger's grown root skin, the
+/// chain grew 0.42 -> 0.53 and its generated crouch tore 47 edges by the
+/// repair at the root seam (stop 30). Not taken, it tears 27 (stop 29).
 #[test]
-fn the_rabbits_enclosed_root_vertex_keeps_its_crouch() {
+fn the_rabbits_root_ring_is_not_enclosed_skin() {
     let model = common::load("rabbit_rigify/rabbit_rigify_notail.glb");
     let truth = truth_tail("rabbit_rigify/rabbit_rigify_notail.truth.json");
     let h =
