@@ -16,6 +16,8 @@ mod flat_patch;
 mod garments;
 #[path = "corpus/generator.rs"]
 mod generator;
+#[path = "corpus/grown_roles.rs"]
+mod grown_roles;
 #[path = "corpus/hanging_tails.rs"]
 mod hanging_tails;
 #[path = "corpus/harness.rs"]

@@ -143,13 +143,14 @@ impl<'a> Finder<'a> {
         front_legs.or_else(front_off_path).or_else(arms)
     }
 
-    /// The head: the user's, else the heaviest joint past the shoulders.
+    /// The head: the user's, else the one past the shoulders named like a
+    /// head, else the last there carrying a good share of the surface.
     fn head(&self, roles: &mut JointRoles, path: &[usize], from: usize) -> Result<Option<usize>> {
         const HEAD: OnPath = OnPath {
             role: "head",
             field: "roles.head",
-            by_name: "of the heavy joints at the trunk's far end, the one named like a head",
-            by_shape: "the heaviest joint at the trunk's far end",
+            by_name: "of the skinned joints past the shoulders, the one named like a head",
+            by_shape: "the last joint past the shoulders carrying a third of the heaviest one's skin surface",
         };
         let found = || self.axial.head_on(path, from, self.names());
         self.on_path(roles, &HEAD, &self.overrides.head, path, found)

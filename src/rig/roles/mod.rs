@@ -135,7 +135,8 @@ pub struct JointRoles {
     pub spine: Vec<usize>,
     /// The first trunk joint past the shoulders.
     pub neck: Option<usize>,
-    /// The heaviest joint at the trunk's far end.
+    /// The head: past the shoulders, the joint named like a head, else the
+    /// last carrying a third of the heaviest one's skin surface.
     pub head: Option<usize>,
     /// Left, right (left is +X for a character facing +Z, as in glTF).
     pub thighs: [Option<usize>; 2],
