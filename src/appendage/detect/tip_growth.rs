@@ -90,8 +90,9 @@ impl Surface<'_> {
     /// part's skin, through the new skin only. Measuring the whole part
     /// again from its new collar (as [`Self::take_root_skin`] does) would
     /// undo [`Self::grow_rigger_root`], which keeps the tube measured from
-    /// where it leaves the body with the rigger's root skin at 0: the
-    /// rabbit fixture's one enclosed vertex at its root ring moved the
+    /// where it leaves the body with the rigger's root skin at 0: at stop
+    /// 30 the rabbit fixture's root-ring vertex (taken then through the
+    /// walk [`Self::enclosed_piece`] no longer lets pass) moved the
     /// coordinate's source to the grown skin's outer edge, its length
     /// 0.42 -> 0.53 (the true tail's 0.48 from its seam), its bones and
     /// weights outwards, and its generated crouch tore 47 edges at the
