@@ -4,6 +4,7 @@
 //! | file | job |
 //! |---|---|
 //! | `find.rs` | the stages of `JointRoles::find`, in order |
+//! | `grown.rs` | a tail chain's joints read as the joint the chain hangs from (a grown rig's roles are its source rig's) |
 //! | `ground.rs` | the ground the character stands on: the levelled frame every height is read in |
 //! | `structure.rs` | the structural skeleton: joints that deform or connect deforming joints; skin floor and mass per joint |
 //! | `limbs.rs` | mirrored pairs of branches; legs are the pairs that reach the floor |
@@ -21,6 +22,7 @@
 
 mod find;
 mod ground;
+mod grown;
 mod limbs;
 mod names;
 mod regions;

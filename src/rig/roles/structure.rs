@@ -99,13 +99,44 @@ pub struct SkinReading {
 }
 
 impl SkinReading {
-    /// The skin reading of `rig`.
+    /// The skin reading of `rig`, a tail chain's skin read as the joint the
+    /// chain hangs from's ([`super::grown`]: the roles of a grown rig are
+    /// its source rig's).
     pub fn of(rig: &Rig) -> SkinReading {
-        let weighted = weighted_joints(rig);
-        let heads = credible_heads_of(rig, &weighted);
+        let owner = super::grown::skin_owner(rig);
         let inf = rig.influences();
-        let dominant = (0..rig.vertex_count()).map(|v| inf.dominant_joint(v)).collect();
-        let surface = skin_surface(rig);
+        let mut weighted = vec![false; rig.joint_count()];
+        let mut row: Vec<(u32, f32)> = Vec::new();
+        let dominant = (0..rig.vertex_count())
+            .map(|v| {
+                // The vertex's weights summed per owner; the heaviest owner,
+                // the lower index on a tie (as `dominant_joint`).
+                row.clear();
+                let (js, ws) = inf.of(v);
+                for (&j, &w) in js.iter().zip(ws) {
+                    let o = owner[j as usize] as u32;
+                    weighted[o as usize] |= w > 0.0;
+                    match row.iter_mut().find(|(k, _)| *k == o) {
+                        Some(e) => e.1 += w,
+                        None => row.push((o, w)),
+                    }
+                }
+                row.iter()
+                    .fold((0u32, f32::NEG_INFINITY), |b, &(j, w)| {
+                        if w > b.1 || (w == b.1 && j < b.0) {
+                            (j, w)
+                        } else {
+                            b
+                        }
+                    })
+                    .0
+            })
+            .collect();
+        let heads = credible_heads_of(rig, &weighted);
+        let mut surface = vec![0.0; rig.joint_count()];
+        for (j, s) in skin_surface(rig).into_iter().enumerate() {
+            surface[owner[j]] += s;
+        }
         SkinReading { weighted, heads, dominant, surface }
     }
 }
