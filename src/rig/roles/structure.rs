@@ -96,6 +96,9 @@ pub struct SkinReading {
     pub dominant: Vec<u32>,
     /// Per joint: the skin surface it carries ([`skin_surface`]).
     pub surface: Vec<f32>,
+    /// Per joint: the joint whose skin it is read as (itself, or for a
+    /// tail chain's joint the joint the chain hangs from: [`super::grown`]).
+    pub owner: Vec<usize>,
 }
 
 impl SkinReading {
@@ -137,7 +140,7 @@ impl SkinReading {
         for (j, s) in skin_surface(rig).into_iter().enumerate() {
             surface[owner[j]] += s;
         }
-        SkinReading { weighted, heads, dominant, surface }
+        SkinReading { weighted, heads, dominant, surface, owner }
     }
 }
 
@@ -374,7 +377,13 @@ impl Structure {
                     }
                 })
                 .collect();
-        let structural = structural_joints_of(rig, &skin.weighted);
+        // A tail chain's joints are read as their anchor, never as bones of
+        // their own (even where too few joints carry weight to tell).
+        let structural: Vec<bool> = structural_joints_of(rig, &skin.weighted)
+            .into_iter()
+            .enumerate()
+            .map(|(j, s)| s && skin.owner[j] == j)
+            .collect();
         let has_weight = &skin.weighted;
 
         // Structural parent within each real tree; the top of each tree.
