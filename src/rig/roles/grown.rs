@@ -3,8 +3,8 @@
 //! grew it from.
 //!
 //! Growing a chain ([`crate::chain::grow_chains`]) appends `Tail_1..Tail_K`
-//! + `Tail_End` to the anchor (the pelvis, or the trunk joint the tail hangs
-//! from) and moves the tail's skin onto them. Every reading of the roles
+//! and `Tail_End` to the anchor (the pelvis, or the trunk joint the tail
+//! hangs from) and moves the tail's skin onto them. Every reading of the roles
 //! weighs joints by the skin they carry: read as bones of their own, the
 //! chain and its skin are a new heavy end of the trunk, and on 17
 //! characters of corpus seeds 0..200 the grown rig read the tail as the
