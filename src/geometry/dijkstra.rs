@@ -44,6 +44,23 @@ pub fn geodesic_from(
     subset: &[u32],
     sources: &[u32],
 ) -> Vec<f32> {
+    geodesic_from_starts(graph, positions, subset, sources.iter().map(|&s| (s, 0.0)))
+}
+
+/// Geodesic distances over the sub-graph induced by `subset` (sorted,
+/// unique vertex ids) from `starts`: `(vertex, distance)` pairs, each
+/// vertex a member of `subset` entering the walk at its own distance
+/// (non-negative; the least one counts when a vertex comes twice). This
+/// measures skin joined to a part on the part's coordinate, its starts
+/// the part's geodesic plus the edge in, with the one shortest-path walk
+/// every coordinate uses. The result is aligned with `subset`; unreached
+/// vertices get infinity.
+pub fn geodesic_from_starts(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    starts: impl IntoIterator<Item = (u32, f32)>,
+) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Dense lookup for big subsets, binary search for small ones (a dense
     // map costs a pass over the whole mesh).
@@ -60,11 +77,11 @@ pub fn geodesic_from(
     };
     let mut dist = vec![f32::INFINITY; subset.len()];
     let mut heap = Queue::new();
-    for &s in sources {
+    for (s, d) in starts {
         if let Some(i) = local(s) {
-            if dist[i] > 0.0 {
-                dist[i] = 0.0;
-                heap.push(0.0, i as u32);
+            if d < dist[i] {
+                dist[i] = d;
+                heap.push(d, i as u32);
             }
         }
     }
