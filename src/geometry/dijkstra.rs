@@ -106,8 +106,11 @@ pub fn geodesic_from_starts(
 /// Geodesic distances from `sources` (distance 0) to every vertex within
 /// `limit`, walking only through vertices `open` accepts. Returns
 /// `(vertex, distance)` for every vertex reached below `limit` (the sources
-/// too, at 0), sorted by vertex. The cost is the band's, not the mesh's:
-/// nothing past `limit` is visited.
+/// too, at 0), sorted by vertex. The walk is the band's: nothing past
+/// `limit` is visited. Its distances sit in one slot per vertex of the
+/// mesh, cleared once, with the vertices reached listed beside them: a
+/// hash map keyed by vertex cost a hash per edge visited, about a
+/// twentieth of a small character's detection.
 pub fn geodesic_within(
     graph: &MeshGraph,
     positions: &[Vec3],
@@ -115,15 +118,18 @@ pub fn geodesic_within(
     limit: f32,
     open: impl Fn(u32) -> bool,
 ) -> Vec<(u32, f32)> {
-    let mut dist: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
+    let mut dist = vec![f32::INFINITY; graph.vertex_count()];
+    let mut reached: Vec<u32> = Vec::new();
     let mut heap = Queue::new();
     for &s in sources {
-        if dist.insert(s, 0.0).is_none() {
+        if dist[s as usize].is_infinite() {
+            dist[s as usize] = 0.0;
+            reached.push(s);
             heap.push(0.0, s);
         }
     }
     while let Some((d, v)) = heap.pop() {
-        if d > dist[&v] {
+        if d > dist[v as usize] {
             continue;
         }
         let pv = positions[v as usize];
@@ -132,13 +138,15 @@ pub fn geodesic_within(
                 continue;
             }
             let nd = d + pv.distance(positions[w as usize]);
-            if nd < limit && dist.get(&w).is_none_or(|&old| nd < old) {
-                dist.insert(w, nd);
+            if nd < limit && nd < dist[w as usize] {
+                if dist[w as usize].is_infinite() {
+                    reached.push(w);
+                }
+                dist[w as usize] = nd;
                 heap.push(nd, w);
             }
         }
     }
-    let mut out: Vec<(u32, f32)> = dist.into_iter().collect();
-    out.sort_by_key(|&(v, _)| v);
-    out
+    reached.sort_unstable();
+    reached.into_iter().map(|v| (v, dist[v as usize])).collect()
 }
