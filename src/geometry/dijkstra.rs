@@ -109,8 +109,8 @@ pub fn geodesic_from_starts(
 /// too, at 0), sorted by vertex. The walk is the band's: nothing past
 /// `limit` is visited. Its distances sit in one slot per vertex of the
 /// mesh, cleared once, with the vertices reached listed beside them: a
-/// hash map keyed by vertex cost a hash per edge visited, about a
-/// twentieth of a small character's detection.
+/// hash map keyed by vertex cost a hash per edge visited (the Wolf's tube
+/// walks 1.06 M -> 0.69 M instructions without it).
 pub fn geodesic_within(
     graph: &MeshGraph,
     positions: &[Vec3],
