@@ -44,6 +44,23 @@ pub fn geodesic_from(
     subset: &[u32],
     sources: &[u32],
 ) -> Vec<f32> {
+    geodesic_from_starts(graph, positions, subset, sources.iter().map(|&s| (s, 0.0)))
+}
+
+/// Geodesic distances over the sub-graph induced by `subset` (sorted,
+/// unique vertex ids) from `starts`: `(vertex, distance)` pairs, each
+/// vertex a member of `subset` entering the walk at its own distance
+/// (non-negative; the least one counts when a vertex comes twice). This
+/// measures skin joined to a part on the part's coordinate, its starts
+/// the part's geodesic plus the edge in, with the one shortest-path walk
+/// every coordinate uses. The result is aligned with `subset`; unreached
+/// vertices get infinity.
+pub fn geodesic_from_starts(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    starts: impl IntoIterator<Item = (u32, f32)>,
+) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Dense lookup for big subsets, binary search for small ones (a dense
     // map costs a pass over the whole mesh).
@@ -60,11 +77,11 @@ pub fn geodesic_from(
     };
     let mut dist = vec![f32::INFINITY; subset.len()];
     let mut heap = Queue::new();
-    for &s in sources {
+    for (s, d) in starts {
         if let Some(i) = local(s) {
-            if dist[i] > 0.0 {
-                dist[i] = 0.0;
-                heap.push(0.0, i as u32);
+            if d < dist[i] {
+                dist[i] = d;
+                heap.push(d, i as u32);
             }
         }
     }
@@ -89,8 +106,11 @@ pub fn geodesic_from(
 /// Geodesic distances from `sources` (distance 0) to every vertex within
 /// `limit`, walking only through vertices `open` accepts. Returns
 /// `(vertex, distance)` for every vertex reached below `limit` (the sources
-/// too, at 0), sorted by vertex. The cost is the band's, not the mesh's:
-/// nothing past `limit` is visited.
+/// too, at 0), sorted by vertex. The walk is the band's: nothing past
+/// `limit` is visited. Its distances sit in one slot per vertex of the
+/// mesh, cleared once, with the vertices reached listed beside them: a
+/// hash map keyed by vertex cost a hash per edge visited (the Wolf's tube
+/// walks 1.06 M -> 0.69 M instructions without it).
 pub fn geodesic_within(
     graph: &MeshGraph,
     positions: &[Vec3],
@@ -98,15 +118,18 @@ pub fn geodesic_within(
     limit: f32,
     open: impl Fn(u32) -> bool,
 ) -> Vec<(u32, f32)> {
-    let mut dist: std::collections::HashMap<u32, f32> = std::collections::HashMap::new();
+    let mut dist = vec![f32::INFINITY; graph.vertex_count()];
+    let mut reached: Vec<u32> = Vec::new();
     let mut heap = Queue::new();
     for &s in sources {
-        if dist.insert(s, 0.0).is_none() {
+        if dist[s as usize].is_infinite() {
+            dist[s as usize] = 0.0;
+            reached.push(s);
             heap.push(0.0, s);
         }
     }
     while let Some((d, v)) = heap.pop() {
-        if d > dist[&v] {
+        if d > dist[v as usize] {
             continue;
         }
         let pv = positions[v as usize];
@@ -115,13 +138,15 @@ pub fn geodesic_within(
                 continue;
             }
             let nd = d + pv.distance(positions[w as usize]);
-            if nd < limit && dist.get(&w).is_none_or(|&old| nd < old) {
-                dist.insert(w, nd);
+            if nd < limit && nd < dist[w as usize] {
+                if dist[w as usize].is_infinite() {
+                    reached.push(w);
+                }
+                dist[w as usize] = nd;
                 heap.push(nd, w);
             }
         }
     }
-    let mut out: Vec<(u32, f32)> = dist.into_iter().collect();
-    out.sort_by_key(|&(v, _)| v);
-    out
+    reached.sort_unstable();
+    reached.into_iter().map(|v| (v, dist[v as usize])).collect()
 }

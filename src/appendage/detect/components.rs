@@ -23,6 +23,13 @@ pub(super) struct Component {
     /// The shell lies on the body (see [`crate::appendage::decide::lies_on_body`]): a
     /// covering, never merged into a shell that stands out of it.
     pub(super) covering: bool,
+    /// The geodesic coordinate of `welded` from `collar` and its length
+    /// ([`Surface::geodesic_of`]), measured once for the covering test and
+    /// read again by the walk to the tip's tube and by the part a shell
+    /// makes alone (a 30k-vertex tail's coordinate costs 23 M
+    /// instructions); `None` where it was not measured, and set back to
+    /// `None` wherever `welded` or `collar` change.
+    pub(super) coordinate: Option<(Vec<f32>, f32)>,
 }
 
 /// The outer share of a part, by geodesic distance from its collar, that
@@ -48,9 +55,13 @@ impl Surface<'_> {
                     attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
                 let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
                 // Remainders never merge (see [`merge_shells`]).
-                let covering = !matches!(origin, Origin::Remainder { .. })
-                    && self.lies_on_body(&welded, &collar);
-                Component { welded, collar, box_, attachment, origin, join, covering }
+                let coordinate = (!matches!(origin, Origin::Remainder { .. })
+                    && welded.len() >= MIN_TUBE_VERTICES)
+                    .then(|| self.geodesic_of(&welded, &collar));
+                let covering = coordinate.as_ref().is_some_and(|(geodesic, length)| {
+                    self.lies_on_body(&welded, geodesic, *length)
+                });
+                Component { welded, collar, box_, attachment, origin, join, covering, coordinate }
             })
             .collect()
     }
@@ -103,6 +114,7 @@ impl Surface<'_> {
                     .collect();
                 comps[c].welded = kept;
                 comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph);
+                comps[c].coordinate = None;
                 comps[c].box_ = bounds(comps[c].welded.iter().map(|&v| positions[v as usize]));
                 let mut welded = std::mem::take(&mut comps[f].welded);
                 welded.extend(skin);
@@ -110,6 +122,7 @@ impl Surface<'_> {
                 comps[f].collar = collar_of(&welded, self.dist, self.graph);
                 comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
                 comps[f].welded = welded;
+                comps[f].coordinate = None;
             }
         }
     }
@@ -132,7 +145,10 @@ impl Surface<'_> {
             {
                 continue;
             }
-            let (geodesic, length) = self.geodesic_of(&c.welded, &c.collar);
+            let (geodesic, length) = match &c.coordinate {
+                Some((geodesic, length)) => (geodesic.clone(), *length),
+                None => self.geodesic_of(&c.welded, &c.collar),
+            };
             let mut tip: Vec<u32> = c
                 .welded
                 .iter()
@@ -170,6 +186,7 @@ impl Surface<'_> {
             }
             c.box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
             (c.welded, c.collar, c.join, c.attachment) = (welded, collar, join, attachment);
+            c.coordinate = None;
         }
     }
 

@@ -38,7 +38,7 @@ impl Surface<'_> {
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
         // T8 geodesic coordinate (reported as the part's length for every part).
-        let (geodesic, length) = self.geodesic_of(&welded, &collar);
+        let (geodesic, length) = coordinate_of(self, group, comps, &welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
         let origin = comps[group[0]].origin;
         let mut part = Growing { welded, collar, geodesic, length };
@@ -291,4 +291,22 @@ pub(super) fn release_claimed_skin(
             r.welded_vertex_count = p.welded.len();
         }
     }
+}
+
+/// The geodesic coordinate of a part made of `group`'s shells (`welded`
+/// and `collar` merged): a shell alone keeps the coordinate measured for
+/// its covering test ([`Component::coordinate`]) when its lists are the
+/// merged ones, else it is measured here.
+fn coordinate_of(
+    surface: &Surface<'_>,
+    group: &[usize],
+    comps: &[Component],
+    welded: &[u32],
+    collar: &[u32],
+) -> (Vec<f32>, f32) {
+    let alone = match group {
+        [c] if comps[*c].welded == welded && comps[*c].collar == collar => &comps[*c].coordinate,
+        _ => &None,
+    };
+    alone.clone().unwrap_or_else(|| surface.geodesic_of(welded, collar))
 }

@@ -1,12 +1,13 @@
 //! A tail grown on to its tip: the rest of its tube beyond its far end
 //! ring, and the far tip cap it encloses.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use super::root_growth::Growing;
 use super::surface::{collar_of, Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
 use crate::appendage::root::follow_tube;
+use crate::geometry::geodesic_from_starts;
 use crate::stats::percentile;
 
 impl Surface<'_> {
@@ -113,34 +114,22 @@ impl Surface<'_> {
 
     /// The geodesic of each of `extra` (sorted welded vertices outside
     /// `part`) on the part's coordinate: the shortest way in from the
-    /// part's skin through `extra` alone (infinite when none).
+    /// part's skin through `extra` alone (infinite when none). Each vertex
+    /// next to the part starts at its nearest neighbour's geodesic plus the
+    /// edge between them; the rest is the coordinate's own walk
+    /// ([`geodesic_from_starts`]).
     fn way_in(&self, part: &Growing, extra: &[u32]) -> Vec<f32> {
         let at = |v: u32| self.weld.positions[v as usize];
-        let mut g = vec![f32::INFINITY; extra.len()];
-        let mut queue = VecDeque::new();
-        for (i, &v) in extra.iter().enumerate() {
-            for &u in self.graph.neighbors_of(v as usize) {
-                if let Ok(k) = part.welded.binary_search(&u) {
-                    g[i] = g[i].min(part.geodesic[k] + at(v).distance(at(u)));
-                }
-            }
-            if g[i].is_finite() {
-                queue.push_back(i);
-            }
-        }
-        while let Some(i) = queue.pop_front() {
-            let v = extra[i];
-            for &w in self.graph.neighbors_of(v as usize) {
-                if let Ok(k) = extra.binary_search(&w) {
-                    let d = g[i] + at(v).distance(at(w));
-                    if d < g[k] {
-                        g[k] = d;
-                        queue.push_back(k);
-                    }
-                }
-            }
-        }
-        g
+        let starts = extra.iter().filter_map(|&v| {
+            let d = self
+                .graph
+                .neighbors_of(v as usize)
+                .iter()
+                .filter_map(|&u| part.welded.binary_search(&u).ok().map(|k| (u, k)))
+                .fold(f32::INFINITY, |d, (u, k)| d.min(part.geodesic[k] + at(v).distance(at(u))));
+            d.is_finite().then_some((v, d))
+        });
+        geodesic_from_starts(self.graph, &self.weld.positions, extra, starts)
     }
 
     /// The piece of skin outside `inside` reached from `start`, when no

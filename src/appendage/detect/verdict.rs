@@ -53,12 +53,13 @@ impl Surface<'_> {
     /// One shell on its own lies on the body (its tip stands off the
     /// skeleton less than its own width): a garment over a tail's root is
     /// not the tail's fur, whose shell stands out as the tail does.
-    pub(super) fn lies_on_body(&self, welded: &[u32], collar: &[u32]) -> bool {
+    /// `geodesic` and `length` are the shell's coordinate from its collar
+    /// ([`Self::geodesic_of`]).
+    pub(super) fn lies_on_body(&self, welded: &[u32], geodesic: &[f32], length: f32) -> bool {
         if welded.len() < MIN_TUBE_VERTICES {
             return false;
         }
-        let (geodesic, length) = self.geodesic_of(welded, collar);
-        let tests = self.shape_tests(welded, &geodesic, length);
+        let tests = self.shape_tests(welded, geodesic, length);
         lies_on_body(self.params, length / self.height, tests.tube, tests.reach / self.height)
     }
 

@@ -355,18 +355,18 @@ impl Structure {
         let children = children_of(parents);
         let mass = skin.surface.clone();
         let mut low: Vec<Vec3> = heads.clone();
-        let mut has_skin = vec![false; n];
+        // Per joint: how many vertices it dominates (it has skin when any).
         let mut owned = vec![0usize; n];
         let mut centre_sum = vec![glam::DVec3::ZERO; n];
         for (&d, p) in skin.dominant.iter().zip(vertices.iter()) {
             let d = d as usize;
+            if owned[d] == 0 || p.y < low[d].y {
+                low[d] = *p;
+            }
             owned[d] += 1;
             centre_sum[d] += p.as_dvec3();
-            if !has_skin[d] || p.y < low[d].y {
-                low[d] = *p;
-                has_skin[d] = true;
-            }
         }
+        let has_skin: Vec<bool> = owned.iter().map(|&c| c > 0).collect();
         let skin_centre: Vec<Vec3> =
             (0..n)
                 .map(|j| {
