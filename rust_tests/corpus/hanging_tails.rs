@@ -62,3 +62,14 @@ fn corpus_a_tails_part_takes_the_far_tip_cap_it_encloses() {
     // `take_enclosed` gives it to the tail.
     assert_cases_pass(&[416]);
 }
+
+#[test]
+fn corpus_a_separate_tail_shells_buried_start_joins_its_chain() {
+    // A tail modelled as a shell of its own goes on past where it leaves
+    // the body: its buried start, bounded by the tail's part alone, is
+    // close skin (near the pelvis) that `take_enclosed` left (recall 0.934
+    // on 42, 23 welded vertices; 0.915 on 53, 24 welded). It lies within
+    // 1.30 and 1.58 of its ring's radius from the ring's centre, within
+    // the ring's diameter: a cap (`is_cap`), and joins the tail.
+    assert_cases_pass(&[42, 53]);
+}

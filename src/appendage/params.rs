@@ -86,6 +86,17 @@ pub const FLAT_TIP_STANDOFF: f32 = 1.0;
 /// every other 0.27 and up.
 pub const FLAT_CAP_THICKNESS: f32 = 0.1;
 
+/// Close skin a tail's part encloses (bounded by the part alone) joins the
+/// tail only when it is a cap closing the part's ring: no vertex of it lies
+/// farther than this many of the ring's radii from the ring's centre (the
+/// ring's diameter). A tube's closed end is no deeper than its ring is wide
+/// (a hemisphere lies one radius from its ring's centre); a separate tail
+/// shell's buried start goes on about a root radius past where the tail
+/// leaves the body. The torso under a whole-body fur shell, which a tail's
+/// fur encloses as well, runs on for many of the tail's radii. Measured on
+/// the look window's buried starts (seeds 42, 53): 1.30 and 1.58.
+pub const ENCLOSED_CAP_DEPTH: f32 = 2.0;
+
 /// A stub tail: a part on the pelvis that is not long (a short tail is
 /// about as long as it is thick, so its tube ratio is near 1 and its
 /// covariance round) still gets a chain when its tip stands this many far

@@ -3,11 +3,14 @@
 
 use std::collections::HashMap;
 
+use glam::Vec3;
+
 use super::root_growth::Growing;
 use super::surface::{collar_of, Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
+use crate::appendage::params::ENCLOSED_CAP_DEPTH;
 use crate::appendage::root::follow_tube;
-use crate::geometry::geodesic_from_starts;
+use crate::geometry::{geodesic_from_starts, ring_radius};
 use crate::stats::percentile;
 
 impl Surface<'_> {
@@ -50,15 +53,19 @@ impl Surface<'_> {
         self.take_root_skin(part, taken, tube.vertices)
     }
 
-    /// A tail's part takes the far skin it encloses: every piece of far
-    /// skin (beyond the far threshold) no other part owns whose only
-    /// neighbours outside it are the part's. The closed end of a tube (its
-    /// tip cap) is bounded by the tube's last ring alone; body skin goes on
-    /// past the part to the rest of the body. Close skin is never taken: a
-    /// fur shell over the whole body meets the tail's part only along the
-    /// tail, and its torso is as enclosed by the tail's fur as a tip cap
-    /// (taking any enclosed skin took it: 0..200 192 -> 165, on
-    /// precision). A piece that grows larger than the part before it closes
+    /// A tail's part takes the skin it encloses: every piece of skin no
+    /// other part owns whose only neighbours outside it are the part's,
+    /// when the piece is all far skin (beyond the far threshold) or is a
+    /// cap closing the part's ring ([`Self::is_cap`]). The closed end of a
+    /// tube (its tip cap) is bounded by the tube's last ring alone; body
+    /// skin goes on past the part to the rest of the body. Close skin must
+    /// be a cap: a fur shell over the whole body meets the tail's part only
+    /// along the tail, and its torso is as enclosed by the tail's fur as a
+    /// tip cap (taking any enclosed skin took it: 0..200 192 -> 165, on
+    /// precision), but runs on far past the ring. A separate tail shell's
+    /// buried start is such a cap of close skin near the pelvis (corpus
+    /// seeds 42 and 53: 23 and 24 welded vertices, recall 0.934 and
+    /// 0.915). A piece that grows larger than the part before it closes
     /// is the body's side of the part's ring and is left. The peel's level
     /// can fall back below its cut along a short hanging tail towards its
     /// tip, and the rigger's growth may close the ring round that tip only
@@ -67,6 +74,7 @@ impl Surface<'_> {
     /// Returns how many vertices it took.
     pub(super) fn take_enclosed(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
         let inside = Members::new(&part.welded, self.graph.vertex_count());
+        let far = self.params.far_ratio * self.height;
         // Which walk reached each outside vertex first (by its start).
         let mut seen: HashMap<u32, u32> = HashMap::new();
         let mut extra = Vec::new();
@@ -76,7 +84,12 @@ impl Surface<'_> {
                     continue;
                 }
                 seen.insert(s, s);
-                if let Some(piece) = self.enclosed_piece(s, &inside, taken, &mut seen) {
+                let Some(piece) = self.enclosed_piece(s, &inside, taken, &mut seen) else {
+                    continue;
+                };
+                if piece.iter().all(|&w| self.dist[w as usize] > far)
+                    || self.is_cap(&piece, &inside)
+                {
                     extra.extend(piece);
                 }
             }
@@ -132,8 +145,32 @@ impl Surface<'_> {
         geodesic_from_starts(self.graph, &self.weld.positions, extra, starts)
     }
 
-    /// The piece of skin outside `inside` reached from `start`, when no
-    /// other part's skin borders it and it closes before it holds more
+    /// Whether `piece` (skin outside `inside`, bounded by it alone) is a
+    /// cap closing the part's ring round it: every vertex of the piece lies
+    /// within [`ENCLOSED_CAP_DEPTH`] ring radii (the ring's diameter) of the
+    /// ring's centre. The ring is the part's vertices next to the piece,
+    /// its radius their median distance from their centre
+    /// ([`ring_radius`]). A tube's closed end is no deeper than its ring is
+    /// wide; the torso under a whole-body fur shell, enclosed by a tail's
+    /// fur as well, runs on for many of the tail's radii.
+    fn is_cap(&self, piece: &[u32], inside: &Members) -> bool {
+        let positions = &self.weld.positions;
+        let mut ring: Vec<u32> = piece
+            .iter()
+            .flat_map(|&v| self.graph.neighbors_of(v as usize).iter().copied())
+            .filter(|&w| inside.contains(w))
+            .collect();
+        ring.sort_unstable();
+        ring.dedup();
+        let Some(radius) = ring_radius(positions, &ring) else {
+            return false;
+        };
+        let centre = ring.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / ring.len() as f32;
+        piece.iter().all(|&v| positions[v as usize].distance(centre) <= ENCLOSED_CAP_DEPTH * radius)
+    }
+
+    /// The piece of skin outside `inside` reached from `start` (far and
+    /// close skin alike), when no other part's skin borders it and it closes before it holds more
     /// vertices than `inside` (see [`Self::take_enclosed`]). A vertex an
     /// earlier walk reached belongs to a piece that walk left unfinished
     /// at that bound (a walk that finishes floods its whole piece, so no
@@ -148,9 +185,8 @@ impl Surface<'_> {
         taken: &[bool],
         seen: &mut HashMap<u32, u32>,
     ) -> Option<Vec<u32>> {
-        let far = self.params.far_ratio * self.height;
         let mut piece = vec![start];
-        let mut enclosed = self.dist[start as usize] > far;
+        let mut enclosed = true;
         let mut i = 0;
         while i < piece.len() {
             let v = piece[i];
@@ -159,7 +195,7 @@ impl Surface<'_> {
                 if inside.contains(w) {
                     continue;
                 }
-                if taken[w as usize] || self.dist[w as usize] <= far {
+                if taken[w as usize] {
                     enclosed = false;
                     continue;
                 }
