@@ -11,7 +11,7 @@
 use caudal::demo::corpus;
 
 use super::density::measure_subdivided;
-use super::harness::{assert_cases_pass, measure_with};
+use super::harness::{assert_cases_pass, measure, measure_with};
 
 #[test]
 fn corpus_a_tail_hanging_behind_the_thighs_is_freed_in_the_trunks_field() {
@@ -32,6 +32,20 @@ fn corpus_a_hanging_tail_is_freed_on_a_denser_mesh_too() {
     // (`SaddleRise::Both`).
     let m = measure_with(&corpus::case(289), measure_subdivided);
     assert!(m.passed(), "seed 289 subdivided: {:?}", m.details);
+}
+
+#[test]
+fn corpus_a_tail_left_with_the_back_is_split_off_again_in_the_trunks_field() {
+    // The trunk-field split cut once, at the region's lowest saddle: a
+    // 16-vertex lobe of the rump meeting the rest at 0.0962 H (564) or
+    // 0.1040 H (160), below the tail's own saddle with the back (564:
+    // 0.0991 H, both sides rising the floor). Above that cut the tail
+    // stayed with the back (434 and 381 welded vertices, centroid ratio
+    // 0.10-0.17: body), no_chain. A piece that still wraps a bone is now
+    // split again at its own lowest saddle (`free_in_trunk_field`).
+    assert_cases_pass(&[564]);
+    let m = measure(&corpus::case(160));
+    assert!(!m.failures.contains(&"no_chain"), "seed 160: {:?}", m.details);
 }
 
 #[test]

@@ -216,25 +216,11 @@ impl Surface<'_> {
                 .map(|sg| point_segment_distance(p, sg.a, sg.b))
                 .fold(f32::INFINITY, f32::min);
         }
-        let min_protrusion = self.params.min_protrusion_ratio * self.height;
-        let floor = MIN_PROTRUSION_FLOOR * self.height;
-        let pieces = split(
-            self.graph,
-            positions,
-            &trunk_dist,
-            welded,
-            self.params.min_part_vertices,
-            floor,
-            min_protrusion,
-            SaddleRise::Both,
-        )?;
         let mut freed = Vec::new();
         let mut in_piece = vec![false; self.weld.count()];
-        for (p, _) in pieces {
-            let Some(piece) = self.freed_in_trunk_field(&p.welded, regions) else { continue };
-            let cut = piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
+        self.free_in_trunk_field(welded, &trunk_dist, regions, 0, &mut freed);
+        for (piece, _) in &freed {
             piece.iter().for_each(|&v| in_piece[v as usize] = true);
-            freed.push((piece, Origin::Peeled { cut_level: cut, necked: false }));
         }
         if freed.is_empty() {
             return None;
@@ -245,6 +231,55 @@ impl Surface<'_> {
             freed.push((rest, Origin::Remainder { pieces }));
         }
         Some(freed)
+    }
+
+    /// Splits `welded` at its lowest saddle of the trunk field and frees
+    /// the pieces [`Self::freed_in_trunk_field`] keeps. A piece that still
+    /// wraps a bone (fails the centroid test, as the whole region did) is
+    /// split again at its own lowest saddle, as peeling in the full field
+    /// does: one cut at the region's lowest saddle leaves a tail hanging
+    /// behind the thighs with the back when a small lobe elsewhere meets
+    /// the rest below the saddle between the tail and the back (corpus seed
+    /// 564: a 16-vertex lobe at 0.0962 H, the tail's saddle with the back at
+    /// 0.0991 H, both rising the floor on each side). Each saddle is judged
+    /// by both sides' rise ([`SaddleRise::Both`]), so the recursion follows
+    /// heights, not vertex counts, and it climbs: every piece lies above
+    /// its parent's saddle.
+    fn free_in_trunk_field(
+        &self,
+        welded: &[u32],
+        trunk_dist: &[f32],
+        regions: &[Vec<u32>],
+        depth: usize,
+        freed: &mut Vec<(Vec<u32>, Origin)>,
+    ) {
+        let positions = &self.weld.positions;
+        let min_protrusion = self.params.min_protrusion_ratio * self.height;
+        let floor = MIN_PROTRUSION_FLOOR * self.height;
+        let n = self.params.min_part_vertices;
+        let split = split(
+            self.graph,
+            positions,
+            trunk_dist,
+            welded,
+            n,
+            floor,
+            min_protrusion,
+            SaddleRise::Both,
+        );
+        for (p, _) in split.into_iter().flatten() {
+            if let Some(piece) = self.freed_in_trunk_field(&p.welded, regions) {
+                let cut =
+                    piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
+                freed.push((piece, Origin::Peeled { cut_level: cut, necked: false }));
+            } else if depth < MAX_PEEL_DEPTH
+                && p.welded.len() >= n
+                && centroid_ratio(&p.welded, positions, self.dist, self.field)
+                    < self.params.min_centroid_ratio
+            {
+                self.free_in_trunk_field(&p.welded, trunk_dist, regions, depth + 1, freed);
+            }
+        }
     }
 
     /// The skin a piece of the trunk-field split frees (see
