@@ -7,6 +7,8 @@ mod anchor;
 mod checks;
 #[path = "appendage/fixtures.rs"]
 mod fixtures;
+#[path = "appendage/geometry.rs"]
+mod geometry;
 #[path = "appendage/synth.rs"]
 pub mod synth;
 #[path = "appendage/synthetic.rs"]

@@ -15,51 +15,39 @@ impl MeshGraph {
     /// Adjacency of `vertex_count` vertices from triangle edges; degenerate
     /// edges (a vertex to itself, from welding) are dropped, duplicates merged.
     pub fn from_triangles(vertex_count: usize, triangles: &[[u32; 3]]) -> MeshGraph {
-        // Every triangle edge in both directions, bucketed per vertex
-        // (counting sort), then each short row sorted and deduplicated:
-        // no global sort of millions of edges.
-        let mut degree = vec![0u32; vertex_count + 1];
-        for t in triangles {
-            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                if a != b {
-                    degree[a as usize + 1] += 1;
-                    degree[b as usize + 1] += 1;
-                }
-            }
-        }
-        for i in 0..vertex_count {
-            degree[i + 1] += degree[i];
-        }
-        let mut fill = degree.clone();
-        let mut raw = vec![0u32; degree[vertex_count] as usize];
-        for t in triangles {
-            for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
-                if a != b {
-                    raw[fill[a as usize] as usize] = b;
-                    fill[a as usize] += 1;
-                    raw[fill[b as usize] as usize] = a;
-                    fill[b as usize] += 1;
-                }
-            }
-        }
-        // Each edge of a closed surface comes twice (once per triangle
-        // beside it): dropping the repeat by a per-vertex mark before
-        // sorting halves every row the sort sees (the sort was most of
-        // building the graph).
-        let mut offsets = Vec::with_capacity(vertex_count + 1);
-        let mut neighbors = Vec::with_capacity(raw.len() / 2);
-        let mut seen_by = vec![u32::MAX; vertex_count];
-        offsets.push(0u32);
+        // Each edge is bucketed once, at its lower end (counting sort): the
+        // upper half of every row. Each of those short rows is deduplicated
+        // and sorted; the lower half of row `w` is then every `u < w` whose
+        // upper half holds `w`, and visiting `u` in increasing order lays
+        // it down already sorted. A row is its lower half then its upper
+        // half: sorted, each neighbour once. Bucketing both ends and sorting
+        // whole rows wrote every entry twice and sorted rows twice as long.
+        let upper = upper_rows(vertex_count, triangles);
+        let mut offsets = vec![0u32; vertex_count + 1];
         for v in 0..vertex_count {
-            let start = neighbors.len();
-            for &w in &raw[degree[v] as usize..degree[v + 1] as usize] {
-                if seen_by[w as usize] != v as u32 {
-                    seen_by[w as usize] = v as u32;
-                    neighbors.push(w);
-                }
+            let row = upper.row(v);
+            offsets[v + 1] += row.len() as u32;
+            for &w in row {
+                offsets[w as usize + 1] += 1;
             }
-            neighbors[start..].sort_unstable();
-            offsets.push(neighbors.len() as u32);
+        }
+        for v in 0..vertex_count {
+            offsets[v + 1] += offsets[v];
+        }
+        // Where each row's lower half goes on: its next free slot.
+        let mut fill: Vec<u32> = offsets[..vertex_count].to_vec();
+        let mut neighbors = vec![0u32; offsets[vertex_count] as usize];
+        for u in 0..vertex_count {
+            let row = upper.row(u);
+            let end = offsets[u + 1] as usize;
+            // A few entries: a loop, not a call to copy them.
+            for (slot, &w) in neighbors[end - row.len()..end].iter_mut().zip(row) {
+                *slot = w;
+            }
+            for &w in row {
+                neighbors[fill[w as usize] as usize] = u as u32;
+                fill[w as usize] += 1;
+            }
         }
         MeshGraph { offsets, neighbors }
     }
@@ -103,21 +91,37 @@ impl MeshGraph {
     /// component id per vertex (`u32::MAX` where not kept); components are
     /// numbered by their lowest vertex index.
     pub fn components(&self, keep: &[bool]) -> (Vec<u32>, usize) {
+        self.components_where(|v| keep[v])
+    }
+
+    /// The connected components of the whole graph (its shells), numbered
+    /// as [`Self::components`] numbers them with every vertex kept. With no
+    /// mask to read for each edge entry, labelling a 200k-vertex body costs
+    /// about half as much.
+    pub fn shells(&self) -> (Vec<u32>, usize) {
+        self.components_where(|_| true)
+    }
+
+    /// [`Self::components`] over the vertices `keep` admits.
+    #[inline]
+    fn components_where(&self, keep: impl Fn(usize) -> bool) -> (Vec<u32>, usize) {
         let n = self.vertex_count();
         let mut comp = vec![u32::MAX; n];
         let mut count = 0u32;
         let mut stack = Vec::new();
         for s in 0..n {
-            if !keep[s] || comp[s] != u32::MAX {
+            if comp[s] != u32::MAX || !keep(s) {
                 continue;
             }
             comp[s] = count;
             stack.push(s as u32);
             while let Some(v) = stack.pop() {
-                for &w in self.neighbors_of(v as usize) {
-                    if keep[w as usize] && comp[w as usize] == u32::MAX {
-                        comp[w as usize] = count;
-                        stack.push(w);
+                let v = v as usize;
+                for &w in &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize] {
+                    let w = w as usize;
+                    if comp[w] == u32::MAX && keep(w) {
+                        comp[w] = count;
+                        stack.push(w as u32);
                     }
                 }
             }
@@ -136,4 +140,64 @@ impl MeshGraph {
         }
         out
     }
+}
+
+/// Each vertex's neighbours above it, each once, sorted: compressed rows.
+struct UpperRows {
+    offsets: Vec<u32>,
+    neighbors: Vec<u32>,
+}
+
+impl UpperRows {
+    #[inline]
+    fn row(&self, v: usize) -> &[u32] {
+        &self.neighbors[self.offsets[v] as usize..self.offsets[v + 1] as usize]
+    }
+}
+
+/// Every triangle edge bucketed at its lower end, then each row
+/// deduplicated (an edge of a closed surface comes once per triangle
+/// beside it) by a per-vertex mark and sorted, compacted in place.
+fn upper_rows(vertex_count: usize, triangles: &[[u32; 3]]) -> UpperRows {
+    let mut start = vec![0u32; vertex_count + 1];
+    for t in triangles {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            if a != b {
+                start[a.min(b) as usize + 1] += 1;
+            }
+        }
+    }
+    for i in 0..vertex_count {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut raw = vec![0u32; start[vertex_count] as usize];
+    for t in triangles {
+        for (a, b) in [(t[0], t[1]), (t[1], t[2]), (t[2], t[0])] {
+            if a != b {
+                let lo = a.min(b) as usize;
+                raw[fill[lo] as usize] = a.max(b);
+                fill[lo] += 1;
+            }
+        }
+    }
+    let mut offsets = fill;
+    offsets[0] = 0;
+    let mut seen_by = vec![u32::MAX; vertex_count];
+    let mut kept = 0usize;
+    for v in 0..vertex_count {
+        let row_start = kept;
+        for i in start[v] as usize..start[v + 1] as usize {
+            let w = raw[i];
+            if seen_by[w as usize] != v as u32 {
+                seen_by[w as usize] = v as u32;
+                raw[kept] = w;
+                kept += 1;
+            }
+        }
+        raw[row_start..kept].sort_unstable();
+        offsets[v + 1] = kept as u32;
+    }
+    raw.truncate(kept);
+    UpperRows { offsets, neighbors: raw }
 }

@@ -42,7 +42,7 @@ pub(super) struct Shells {
 
 impl Shells {
     pub(super) fn of(graph: &MeshGraph, dist: &[f32], far_threshold: f32) -> Shells {
-        let (id, count) = graph.components(&vec![true; graph.vertex_count()]);
+        let (id, count) = graph.shells();
         let mut near = vec![0usize; count];
         for (&s, &d) in id.iter().zip(dist) {
             if d <= far_threshold {
