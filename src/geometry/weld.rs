@@ -52,18 +52,14 @@ impl Cells {
         }
         i
     }
-
-    /// The first welded vertex of cell `k`'s list (`NONE` when empty).
-    #[inline]
-    fn get(&self, k: (i32, i32, i32)) -> u32 {
-        self.heads[self.slot(k)]
-    }
 }
 
 /// Grid cells are this many tolerances wide, so a point only looks into a
 /// neighbouring cell when it lies within the tolerance of that face.
 const CELL_TOLERANCES: f32 = 8.0;
 const NONE: u32 = u32::MAX;
+/// The steps to a cell's neighbours along one axis.
+const CELL_STEPS: [i32; 3] = [-1, 0, 1];
 
 /// `x.floor()`, bit for bit, without the library call the baseline x86-64
 /// target makes for it (it has no rounding instruction; the calls were a
@@ -104,17 +100,26 @@ impl Weld {
             let fl = Vec3::new(floor(q.x), floor(q.y), floor(q.z));
             let k = (fl.x as i32, fl.y as i32, fl.z as i32);
             let f = q - fl;
-            let near = |x: f32| -> (i32, i32) {
-                let lo = if x * CELL_TOLERANCES <= 1.0 { -1 } else { 0 };
-                let hi = if (1.0 - x) * CELL_TOLERANCES <= 1.0 { 1 } else { 0 };
-                (lo, hi)
+            // The cells next to `p`'s own that lie within the tolerance of
+            // it, per axis, as a run of `CELL_STEPS` (a slice: walking it
+            // costs less than an inclusive range).
+            let near = |x: f32| -> &'static [i32] {
+                let lo = if x * CELL_TOLERANCES <= 1.0 { 0 } else { 1 };
+                let hi = if (1.0 - x) * CELL_TOLERANCES <= 1.0 { 3 } else { 2 };
+                &CELL_STEPS[lo..hi]
             };
             let (rx, ry, rz) = (near(f.x), near(f.y), near(f.z));
             let mut found = None;
-            'search: for dz in rz.0..=rz.1 {
-                for dy in ry.0..=ry.1 {
-                    for dx in rx.0..=rx.1 {
-                        let mut w = cells.get((k.0 + dx, k.1 + dy, k.2 + dz));
+            // The slot of `p`'s own cell, which a new welded vertex takes.
+            let mut home = 0;
+            'search: for &dz in rz {
+                for &dy in ry {
+                    for &dx in rx {
+                        let slot = cells.slot((k.0 + dx, k.1 + dy, k.2 + dz));
+                        if dx == 0 && dy == 0 && dz == 0 {
+                            home = slot;
+                        }
+                        let mut w = cells.heads[slot];
                         while w != NONE {
                             if positions[w as usize].distance_squared(p) <= tol2 {
                                 found = Some(w);
@@ -128,12 +133,13 @@ impl Weld {
             welded_of[v] = match found {
                 Some(w) => w,
                 None => {
+                    // Every cell was searched, `p`'s own among them, and
+                    // nothing was inserted since: `home` is still its slot.
                     let w = positions.len() as u32;
                     positions.push(p);
-                    let slot = cells.slot(k);
-                    cells.keys[slot] = k;
-                    next.push(cells.heads[slot]);
-                    cells.heads[slot] = w;
+                    cells.keys[home] = k;
+                    next.push(cells.heads[home]);
+                    cells.heads[home] = w;
                     w
                 }
             };
