@@ -190,12 +190,25 @@ impl SkeletonField {
     /// Each point sees the same arithmetic, in the same order, and keeps
     /// the first smallest value as [`Self::nearest`] does: the same figures,
     /// bit for bit.
+    ///
+    /// Segments are visited nearest the chunk first, and those that cannot
+    /// come nearer any point of it than the point's nearest so far are
+    /// skipped (see [`segment_reach`]): a chunk of mesh lies on a patch of
+    /// skin, near a few bones of dozens. A skipped segment would have left
+    /// every point's least value as it was, so the figures are unchanged.
     fn chunk_distances(&self, points: &[Vec3], out: &mut [f32]) {
         let x: Vec<f32> = points.iter().map(|p| p.x).collect();
         let y: Vec<f32> = points.iter().map(|p| p.y).collect();
         let z: Vec<f32> = points.iter().map(|p| p.z).collect();
         let mut best = vec![f32::INFINITY; points.len()];
-        for &(a, ab, inv) in &self.pre {
+        for (reach, i) in self.segments_by_reach(points) {
+            if reach > 0.0 {
+                let worst = best.iter().fold(0.0f32, |m, &b| if b > m { b } else { m });
+                if reach * reach > worst {
+                    break; // the rest lie further still
+                }
+            }
+            let (a, ab, inv) = self.pre[i];
             for (((b, &px), &py), &pz) in best.iter_mut().zip(&x).zip(&y).zip(&z) {
                 let (apx, apy, apz) = (px - a.x, py - a.y, pz - a.z);
                 let t = (((apx * ab.x) + (apy * ab.y) + (apz * ab.z)) * inv).clamp(0.0, 1.0);
@@ -209,6 +222,25 @@ impl SkeletonField {
         }
     }
 
+    /// Every segment with a distance no point of `points` comes nearer
+    /// than ([`segment_reach`] from their bounding box), nearest first (ties
+    /// by segment).
+    fn segments_by_reach(&self, points: &[Vec3]) -> Vec<(f32, usize)> {
+        let (lo, hi) = points
+            .iter()
+            .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), &p| {
+                (lo.min(p), hi.max(p))
+            });
+        let mut order: Vec<(f32, usize)> = self
+            .pre
+            .iter()
+            .enumerate()
+            .map(|(i, &(a, ab, _))| (segment_reach(lo, hi, a, ab), i))
+            .collect();
+        order.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+        order
+    }
+
     /// Distance from `p` to the bone of joint `j` (all its segments);
     /// infinity when the joint owns no segment.
     pub fn distance_to_joint(&self, p: Vec3, j: usize) -> f32 {
@@ -220,3 +252,22 @@ impl SkeletonField {
             .sqrt()
     }
 }
+
+/// A distance no point of the box `lo..hi` comes nearer than to the
+/// segment `a -> a + ab`: the box's distance to the segment's midpoint less
+/// half its length (every point of the segment lies within that of its
+/// midpoint), less a slack of `REACH_SLACK` times the largest coordinate
+/// involved. The slack covers the rounding of this bound and of the
+/// field's own arithmetic (a few units in the last place of those
+/// coordinates, some hundred times smaller), so a segment skipped for it
+/// would have measured more than each point's least value, never as much.
+fn segment_reach(lo: Vec3, hi: Vec3, a: Vec3, ab: Vec3) -> f32 {
+    let mid = a + 0.5 * ab;
+    let to_box = (lo - mid).max(mid - hi).max(Vec3::ZERO).length();
+    let scale = lo.abs().max(hi.abs()).max(a.abs()).max((a + ab).abs()).max_element();
+    to_box - 0.5 * ab.length() - REACH_SLACK * scale
+}
+
+/// [`segment_reach`]'s slack, a share of the largest coordinate: f32 keeps
+/// about seven digits, so this is some hundred times its rounding.
+const REACH_SLACK: f32 = 1e-4;
