@@ -69,5 +69,6 @@ pub fn apply(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -
         inf.offsets.push(inf.joints.len() as u32);
     }
     parts.influences = inf;
-    Rig::new(parts)
+    // The mesh is the rig's own, checked when it was built.
+    rig.with_mesh_of(parts)
 }

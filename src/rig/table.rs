@@ -470,6 +470,26 @@ impl Rig {
     /// A checked rig from its parts: the mesh, the joints, the bind pair,
     /// the skin weights (normalised when asked), then the rest pose.
     pub fn new(parts: RigParts) -> Result<Rig> {
+        check_mesh(&parts.vertices, &parts.triangles)?;
+        Rig::with_checked_mesh(parts)
+    }
+
+    /// [`Rig::new`] for parts that keep this rig's mesh (new joints, new
+    /// skin rows, the vertices and triangles as they were): the mesh was
+    /// checked when this rig was built, so a mesh equal to it is not
+    /// checked again (a pass over every vertex and triangle corner, a
+    /// twentieth of growing a 200k-vertex creature's chain). Parts with
+    /// another mesh are checked in full.
+    pub(crate) fn with_mesh_of(&self, parts: RigParts) -> Result<Rig> {
+        if parts.vertices != self.vertices || parts.triangles != self.triangles {
+            return Rig::new(parts);
+        }
+        Rig::with_checked_mesh(parts)
+    }
+
+    /// [`Rig::new`] after its mesh check: the joints, the bind pair, the
+    /// skin weights, the rest pose.
+    fn with_checked_mesh(parts: RigParts) -> Result<Rig> {
         let RigParts {
             vertices,
             triangles,
@@ -481,7 +501,6 @@ impl Rig {
             rest_local,
             normalize,
         } = parts;
-        check_mesh(&vertices, &triangles)?;
         let order = check_joints(&joint_names, &parents)?;
         let (bind_world, inverse_bind) = bind_pair(bind_world, inverse_bind, &joint_names)?;
         check_influences(&mut influences, vertices.len(), joint_names.len(), normalize)?;
