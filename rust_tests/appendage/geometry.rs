@@ -23,7 +23,13 @@ fn scrambled_triangles(n: u32, count: usize) -> Vec<[u32; 3]> {
         .map(|_| {
             let a = (next() % u64::from(n - 8)) as u32;
             // Most corners close to the first (a mesh's locality), some anywhere.
-            let pick = |r: u64| if r % 11 == 0 { (r >> 8) as u32 % n } else { a + (r % 8) as u32 };
+            let pick = |r: u64| {
+                if r.is_multiple_of(11) {
+                    (r >> 8) as u32 % n
+                } else {
+                    a + (r % 8) as u32
+                }
+            };
             [a, pick(next()), pick(next())]
         })
         .collect()
