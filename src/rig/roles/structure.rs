@@ -92,7 +92,7 @@ pub struct SkinReading {
     pub weighted: Vec<bool>,
     /// [`credible_heads`], bind space.
     pub heads: Vec<Vec3>,
-    /// Per vertex: the joint carrying most of it ([`crate::rig::Influences::dominant_joint`]).
+    /// Per vertex: the owner carrying most of it ([`crate::rig::Influences::dominant_by`]).
     pub dominant: Vec<u32>,
     /// Per joint: the skin surface it carries ([`skin_surface`]).
     pub surface: Vec<f32>,
@@ -109,31 +109,11 @@ impl SkinReading {
         let owner = super::grown::skin_owner(rig);
         let inf = rig.influences();
         let mut weighted = vec![false; rig.joint_count()];
-        let mut row: Vec<(u32, f32)> = Vec::new();
+        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+            weighted[owner[j as usize]] |= w > 0.0;
+        }
         let dominant = (0..rig.vertex_count())
-            .map(|v| {
-                // The vertex's weights summed per owner; the heaviest owner,
-                // the lower index on a tie (as `dominant_joint`).
-                row.clear();
-                let (js, ws) = inf.of(v);
-                for (&j, &w) in js.iter().zip(ws) {
-                    let o = owner[j as usize] as u32;
-                    weighted[o as usize] |= w > 0.0;
-                    match row.iter_mut().find(|(k, _)| *k == o) {
-                        Some(e) => e.1 += w,
-                        None => row.push((o, w)),
-                    }
-                }
-                row.iter()
-                    .fold((0u32, f32::NEG_INFINITY), |b, &(j, w)| {
-                        if w > b.1 || (w == b.1 && j < b.0) {
-                            (j, w)
-                        } else {
-                            b
-                        }
-                    })
-                    .0
-            })
+            .map(|v| inf.dominant_by(v, |j| owner[j as usize] as u32))
             .collect();
         let heads = credible_heads_of(rig, &weighted);
         let mut surface = vec![0.0; rig.joint_count()];
