@@ -75,3 +75,28 @@ fn a_new_rig_from_parts_leaves_the_old_one_alone() {
     assert_eq!(rig.vertices()[0], Vec3::ZERO);
     assert_eq!(other.vertices()[0], Vec3::splat(5.0));
 }
+
+#[test]
+fn a_vertex_is_dominated_by_the_owner_its_weights_sum_to_most_with_one_tie_rule() {
+    // Known answers on hand-made rows. Joints 2 and 3 are read as owner 0
+    // (a tail chain read as the joint it hangs from), joint 1 as itself.
+    let owner = |j: u32| if j >= 2 { 0 } else { j };
+    let inf = Influences {
+        offsets: vec![0, 3, 5, 7, 9],
+        joints: vec![1, 2, 3, 2, 1, 1, 0, 3, 1],
+        weights: vec![0.4, 0.3, 0.3, 0.5, 0.5, 0.5, 0.5, 0.25, 0.75],
+    };
+    // Row 0: joint 1 is the heaviest single joint (0.4), but owner 0
+    // carries 0.3 + 0.3.
+    assert_eq!(inf.dominant_joint(0), 1);
+    assert_eq!(inf.dominant_by(0, owner), 0);
+    // Rows 1 and 2: a tie, on joints and on owners, goes to the lower
+    // index whichever the row lists first.
+    assert_eq!((inf.dominant_joint(1), inf.dominant_by(1, owner)), (1, 0));
+    assert_eq!((inf.dominant_joint(2), inf.dominant_by(2, owner)), (0, 0));
+    // Row 3: read as themselves, both rules agree.
+    assert_eq!((inf.dominant_joint(3), inf.dominant_by(3, |j| j)), (1, 1));
+    for v in 0..inf.vertex_count() {
+        assert_eq!(inf.dominant_by(v, |j| j), inf.dominant_joint(v), "vertex {v}");
+    }
+}

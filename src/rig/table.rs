@@ -109,17 +109,44 @@ impl Influences {
         (js, ws)
     }
 
-    /// The joint with the largest weight on each vertex.
+    /// The joint with the largest weight on each vertex (the lower index on
+    /// a tie, see [`heaviest`]).
     pub fn dominant_joint(&self, v: usize) -> u32 {
         let (j, w) = self.of(v);
-        let mut best = (0u32, f32::NEG_INFINITY);
-        for (&jj, &ww) in j.iter().zip(w) {
-            if ww > best.1 || (ww == best.1 && jj < best.0) {
-                best = (jj, ww);
-            }
-        }
-        best.0
+        heaviest(j.iter().copied().zip(w.iter().copied()))
     }
+
+    /// The owner carrying most of vertex `v` when each joint's weight is
+    /// read as `owner`'s (the roles read a tail chain's joints as the joint
+    /// the chain hangs from, [`crate::rig::roles::SkinReading`]): the
+    /// vertex's weights summed per owner, in row order, and the heaviest
+    /// owner taken by the same rule as [`Self::dominant_joint`]. Sums in
+    /// place (a row holds a handful of joints), so no buffer per vertex.
+    pub fn dominant_by(&self, v: usize, owner: impl Fn(u32) -> u32) -> u32 {
+        let (j, w) = self.of(v);
+        let owners = || j.iter().map(|&jj| owner(jj));
+        let firsts = owners().enumerate().filter(|&(i, o)| !owners().take(i).any(|p| p == o));
+        heaviest(firsts.map(|(i, o)| {
+            let sum =
+                owners().zip(w).skip(i).filter(|&(p, _)| p == o).fold(0.0, |s, (_, &x)| s + x);
+            (o, sum)
+        }))
+    }
+}
+
+/// The joint of the largest weight among `(joint, weight)` pairs, the lower
+/// index on a tie (so the choice does not depend on the order the file
+/// lists a row's joints in); joint 0 for an empty row. The one tie rule of
+/// [`Influences::dominant_joint`] and [`Influences::dominant_by`].
+fn heaviest(row: impl Iterator<Item = (u32, f32)>) -> u32 {
+    row.fold((0u32, f32::NEG_INFINITY), |best, (j, w)| {
+        if w > best.1 || (w == best.1 && j < best.0) {
+            (j, w)
+        } else {
+            best
+        }
+    })
+    .0
 }
 
 /// The plain, unvalidated parts of a rig. [`Rig::new`] checks them.

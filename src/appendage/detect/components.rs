@@ -12,24 +12,90 @@ use crate::appendage::layers::{are_layers, under_shell};
 use crate::appendage::root::follow_tube;
 use crate::appendage::shape::bounds;
 
-pub(super) struct Component {
-    pub(super) welded: Vec<u32>,
-    pub(super) collar: Vec<u32>,
-    pub(super) box_: (Vec3, Vec3),
-    pub(super) attachment: Option<usize>,
-    pub(super) origin: Origin,
-    /// Where the part meets the body.
-    pub(super) join: Vec3,
-    /// The shell lies on the body (see [`crate::appendage::decide::lies_on_body`]): a
-    /// covering, never merged into a shell that stands out of it.
-    pub(super) covering: bool,
-    /// The geodesic coordinate of `welded` from `collar` and its length
-    /// ([`Surface::geodesic_of`]), measured once for the covering test and
-    /// read again by the walk to the tip's tube and by the part a shell
-    /// makes alone (a 30k-vertex tail's coordinate costs 23 M
-    /// instructions); `None` where it was not measured, and set back to
-    /// `None` wherever `welded` or `collar` change.
-    pub(super) coordinate: Option<(Vec<f32>, f32)>,
+pub(super) use component::Component;
+
+/// A candidate's lists and what is derived from them, kept apart so that
+/// `welded` and `collar` change only through [`Component::set_lists`], which
+/// measures the box again and drops the coordinate measured for the old
+/// lists (three sites reset it by hand before; a fourth could forget).
+mod component {
+    use glam::Vec3;
+
+    use crate::appendage::detect::candidates::Origin;
+    use crate::appendage::shape::bounds;
+
+    pub(in crate::appendage::detect) struct Component {
+        welded: Vec<u32>,
+        collar: Vec<u32>,
+        box_: (Vec3, Vec3),
+        pub(in crate::appendage::detect) attachment: Option<usize>,
+        pub(in crate::appendage::detect) origin: Origin,
+        /// Where the part meets the body.
+        pub(in crate::appendage::detect) join: Vec3,
+        /// The shell lies on the body (see [`crate::appendage::decide::lies_on_body`]): a
+        /// covering, never merged into a shell that stands out of it.
+        pub(in crate::appendage::detect) covering: bool,
+        /// The geodesic coordinate of `welded` from `collar` and its length
+        /// ([`super::Surface::geodesic_of`]), measured once for the covering
+        /// test and read again by the walk to the tip's tube and by the part
+        /// a shell makes alone (a 30k-vertex tail's coordinate costs 23 M
+        /// instructions); `None` where it was not measured, or once the
+        /// lists changed or the part took it.
+        coordinate: Option<(Vec<f32>, f32)>,
+    }
+
+    impl Component {
+        /// A candidate's component; `coordinate`, when given, measured from
+        /// these `welded` and `collar`.
+        pub(in crate::appendage::detect) fn new(
+            (welded, collar): (Vec<u32>, Vec<u32>),
+            positions: &[Vec3],
+            (attachment, origin, join): (Option<usize>, Origin, Vec3),
+            covering: bool,
+            coordinate: Option<(Vec<f32>, f32)>,
+        ) -> Component {
+            let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+            Component { welded, collar, box_, attachment, origin, join, covering, coordinate }
+        }
+
+        /// The part's welded vertices, sorted.
+        pub(in crate::appendage::detect) fn welded(&self) -> &[u32] {
+            &self.welded
+        }
+
+        /// Where the part meets the body (welded vertices, sorted).
+        pub(in crate::appendage::detect) fn collar(&self) -> &[u32] {
+            &self.collar
+        }
+
+        /// The bounding box of `welded`.
+        pub(in crate::appendage::detect) fn box_(&self) -> (Vec3, Vec3) {
+            self.box_
+        }
+
+        /// The coordinate measured for the current lists, if any.
+        pub(in crate::appendage::detect) fn coordinate(&self) -> Option<(&[f32], f32)> {
+            self.coordinate.as_ref().map(|(g, l)| (g.as_slice(), *l))
+        }
+
+        /// Hands the coordinate measured for the current lists over (the
+        /// part this shell makes alone); the component keeps none.
+        pub(in crate::appendage::detect) fn take_coordinate(&mut self) -> Option<(Vec<f32>, f32)> {
+            self.coordinate.take()
+        }
+
+        /// New lists: the box is measured again and the coordinate, measured
+        /// for the old ones, is dropped.
+        pub(in crate::appendage::detect) fn set_lists(
+            &mut self,
+            welded: Vec<u32>,
+            collar: Vec<u32>,
+            positions: &[Vec3],
+        ) {
+            self.box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
+            (self.welded, self.collar, self.coordinate) = (welded, collar, None);
+        }
+    }
 }
 
 /// The outer share of a part, by geodesic distance from its collar, that
@@ -53,7 +119,6 @@ impl Surface<'_> {
                 let join = cut_centre(self.graph, positions, &welded, &collar);
                 let attachment =
                     attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
-                let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
                 // Remainders never merge (see [`merge_shells`]).
                 let coordinate = (!matches!(origin, Origin::Remainder { .. })
                     && welded.len() >= MIN_TUBE_VERTICES)
@@ -61,7 +126,8 @@ impl Surface<'_> {
                 let covering = coordinate.as_ref().is_some_and(|(geodesic, length)| {
                     self.lies_on_body(&welded, geodesic, *length)
                 });
-                Component { welded, collar, box_, attachment, origin, join, covering, coordinate }
+                let lists = (welded, collar);
+                Component::new(lists, positions, (attachment, origin, join), covering, coordinate)
             })
             .collect()
     }
@@ -81,18 +147,18 @@ impl Surface<'_> {
             if remainder(&comps[f]) || !own_shell[f] {
                 continue;
             }
-            let shell = points(&comps[f].welded);
+            let shell = points(comps[f].welded());
             for c in 0..comps.len() {
                 if c == f || remainder(&comps[c]) || comps[c].attachment == comps[f].attachment {
                     continue;
                 }
-                let other = points(&comps[c].welded);
-                if are_layers(&shell, comps[f].box_, &other, comps[c].box_) {
+                let other = points(comps[c].welded());
+                if are_layers(&shell, comps[f].box_(), &other, comps[c].box_()) {
                     continue; // the whole part is the shell's layer: T5 merges them
                 }
-                let under = under_shell(&shell, comps[f].box_, &other);
+                let under = under_shell(&shell, comps[f].box_(), &other);
                 let skin: Vec<u32> = comps[c]
-                    .welded
+                    .welded()
                     .iter()
                     .zip(&under)
                     .filter(|(_, &u)| u)
@@ -100,29 +166,25 @@ impl Surface<'_> {
                     .collect();
                 let skin_box = bounds(skin.iter().map(|&v| positions[v as usize]));
                 if skin.len() < self.params.min_part_vertices
-                    || skin.len() == comps[c].welded.len()
-                    || !are_layers(&points(&skin), skin_box, &shell, comps[f].box_)
+                    || skin.len() == comps[c].welded().len()
+                    || !are_layers(&points(&skin), skin_box, &shell, comps[f].box_())
                 {
                     continue;
                 }
                 let kept: Vec<u32> = comps[c]
-                    .welded
+                    .welded()
                     .iter()
                     .zip(&under)
                     .filter(|(_, &u)| !u)
                     .map(|(&v, _)| v)
                     .collect();
-                comps[c].welded = kept;
-                comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph);
-                comps[c].coordinate = None;
-                comps[c].box_ = bounds(comps[c].welded.iter().map(|&v| positions[v as usize]));
-                let mut welded = std::mem::take(&mut comps[f].welded);
+                let collar = collar_of(&kept, self.dist, self.graph);
+                comps[c].set_lists(kept, collar, positions);
+                let mut welded = comps[f].welded().to_vec();
                 welded.extend(skin);
                 welded.sort_unstable();
-                comps[f].collar = collar_of(&welded, self.dist, self.graph);
-                comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
-                comps[f].welded = welded;
-                comps[f].coordinate = None;
+                let collar = collar_of(&welded, self.dist, self.graph);
+                comps[f].set_lists(welded, collar, positions);
             }
         }
     }
@@ -140,32 +202,36 @@ impl Surface<'_> {
         let positions = &self.weld.positions;
         for c in comps.iter_mut() {
             if !matches!(c.origin, Origin::Far { .. })
-                || c.welded.len() < MIN_TUBE_VERTICES
+                || c.welded().len() < MIN_TUBE_VERTICES
                 || self.region_of(c.attachment, c.join) != Region::Spine
             {
                 continue;
             }
-            let (geodesic, length) = match &c.coordinate {
-                Some((geodesic, length)) => (geodesic.clone(), *length),
-                None => self.geodesic_of(&c.welded, &c.collar),
+            let measured;
+            let (geodesic, length) = match c.coordinate() {
+                Some(coordinate) => coordinate,
+                None => {
+                    measured = self.geodesic_of(c.welded(), c.collar());
+                    (measured.0.as_slice(), measured.1)
+                }
             };
             let mut tip: Vec<u32> = c
-                .welded
+                .welded()
                 .iter()
-                .zip(&geodesic)
+                .zip(geodesic)
                 .filter(|&(_, &g)| g >= TIP_BAND_SHARE * length)
                 .map(|(&v, _)| v)
                 .collect();
             tip.sort_unstable();
             let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph)
                 .into_iter()
-                .filter(|v| c.welded.binary_search(v).is_ok())
+                .filter(|v| c.welded().binary_search(v).is_ok())
                 .collect();
             if tip.is_empty() || ring.is_empty() {
                 continue;
             }
             let taken = vec![false; self.weld.count()];
-            let in_part = |v: u32| c.welded.binary_search(&v).is_ok();
+            let in_part = |v: u32| c.welded().binary_search(&v).is_ok();
             let tube =
                 follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
             if tube.is_empty() {
@@ -174,7 +240,7 @@ impl Surface<'_> {
             let mut welded: Vec<u32> = tip.into_iter().chain(tube).collect();
             welded.sort_unstable();
             welded.dedup();
-            if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded.len() {
+            if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded().len() {
                 continue;
             }
             let collar = collar_of(&welded, self.dist, self.graph);
@@ -184,9 +250,8 @@ impl Surface<'_> {
             if self.region_of(attachment, join) != Region::Pelvis {
                 continue;
             }
-            c.box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
-            (c.welded, c.collar, c.join, c.attachment) = (welded, collar, join, attachment);
-            c.coordinate = None;
+            c.set_lists(welded, collar, positions);
+            (c.join, c.attachment) = (join, attachment);
         }
     }
 
@@ -202,10 +267,10 @@ impl Surface<'_> {
         let shells = self.shells;
         comps
             .iter()
-            .map(|c| match c.welded.first() {
+            .map(|c| match c.welded().first() {
                 Some(&v0) => {
                     let s = shells.id[v0 as usize];
-                    shells.own(v0) && c.welded.iter().all(|&v| shells.id[v as usize] == s)
+                    shells.own(v0) && c.welded().iter().all(|&v| shells.id[v as usize] == s)
                 }
                 None => false,
             })

@@ -23,9 +23,11 @@ pub(super) fn merge_shells(
     height: f32,
 ) -> Vec<Vec<usize>> {
     let pad = 1e-3 * height;
-    let points =
-        |c: &Component| -> Vec<Vec3> { c.welded.iter().map(|&v| positions[v as usize]).collect() };
-    let layers = |a: &Component, b: &Component| are_layers(&points(a), a.box_, &points(b), b.box_);
+    let points = |c: &Component| -> Vec<Vec3> {
+        c.welded().iter().map(|&v| positions[v as usize]).collect()
+    };
+    let layers =
+        |a: &Component, b: &Component| are_layers(&points(a), a.box_(), &points(b), b.box_());
     let mut root: Vec<usize> = (0..comps.len()).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
         while root[i] != i {
@@ -40,7 +42,7 @@ pub(super) fn merge_shells(
             if comps[a].covering == comps[b].covering
                 && !remainder(&comps[a])
                 && !remainder(&comps[b])
-                && box_overlap(comps[a].box_, comps[b].box_, pad) > params.merge_overlap
+                && box_overlap(comps[a].box_(), comps[b].box_(), pad) > params.merge_overlap
                 && (comps[a].attachment == comps[b].attachment || layers(&comps[a], &comps[b]))
             {
                 let (ra, rb) = (find(&mut root, a), find(&mut root, b));
@@ -67,10 +69,10 @@ pub(super) fn merge_shells(
 /// of merged components.
 pub(super) fn merged_shells(group: &[usize], comps: &[Component]) -> (Vec<u32>, Vec<u32>) {
     let mut welded: Vec<u32> =
-        group.iter().flat_map(|&c| comps[c].welded.iter().copied()).collect();
+        group.iter().flat_map(|&c| comps[c].welded().iter().copied()).collect();
     welded.sort_unstable();
     let mut collar: Vec<u32> =
-        group.iter().flat_map(|&c| comps[c].collar.iter().copied()).collect();
+        group.iter().flat_map(|&c| comps[c].collar().iter().copied()).collect();
     collar.sort_unstable();
     collar.dedup();
     (welded, collar)

@@ -136,7 +136,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     // by a tail's root.
     let mut taken = vec![false; weld.count()];
     for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
-        for &v in &c.welded {
+        for &v in c.welded() {
             taken[v as usize] = true;
         }
     }
@@ -144,7 +144,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
         let (report, part) =
-            surface.part(index, group, &comps, paired[index], &mut taken, &bone_distance)?;
+            surface.part(index, group, &mut comps, paired[index], &mut taken, &bone_distance)?;
         reports.push(report);
         parts.push(part);
     }

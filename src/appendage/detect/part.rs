@@ -29,7 +29,7 @@ impl Surface<'_> {
         &self,
         index: usize,
         group: &[usize],
-        comps: &[Component],
+        comps: &mut [Component],
         paired: Option<Paired>,
         taken: &mut [bool],
         bone_distance: &BoneDistance,
@@ -294,19 +294,22 @@ pub(super) fn release_claimed_skin(
 }
 
 /// The geodesic coordinate of a part made of `group`'s shells (`welded`
-/// and `collar` merged): a shell alone keeps the coordinate measured for
-/// its covering test ([`Component::coordinate`]) when its lists are the
-/// merged ones, else it is measured here.
+/// and `collar` merged): a shell alone hands over the coordinate measured
+/// for its covering test ([`Component::take_coordinate`]; each component is
+/// in one group, so no other part reads it) when its lists are the merged
+/// ones, else it is measured here.
 fn coordinate_of(
     surface: &Surface<'_>,
     group: &[usize],
-    comps: &[Component],
+    comps: &mut [Component],
     welded: &[u32],
     collar: &[u32],
 ) -> (Vec<f32>, f32) {
     let alone = match group {
-        [c] if comps[*c].welded == welded && comps[*c].collar == collar => &comps[*c].coordinate,
-        _ => &None,
+        [c] if comps[*c].welded() == welded && comps[*c].collar() == collar => {
+            comps[*c].take_coordinate()
+        }
+        _ => None,
     };
-    alone.clone().unwrap_or_else(|| surface.geodesic_of(welded, collar))
+    alone.unwrap_or_else(|| surface.geodesic_of(welded, collar))
 }

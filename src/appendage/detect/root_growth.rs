@@ -77,24 +77,24 @@ impl Surface<'_> {
         let touched: Vec<usize> = (0..comps.len())
             .filter(|&c| {
                 matches!(comps[c].origin, Origin::Remainder { .. })
-                    && comps[c].welded.iter().any(|&v| on_ring[v as usize])
+                    && comps[c].welded().iter().any(|&v| on_ring[v as usize])
             })
             .collect();
         let points = |c: usize| -> Vec<Vec3> {
-            comps[c].welded.iter().map(|&v| positions[v as usize]).collect()
+            comps[c].welded().iter().map(|&v| positions[v as usize]).collect()
         };
-        let shell_of = |c: usize| self.shells.id[comps[c].welded[0] as usize];
+        let shell_of = |c: usize| self.shells.id[comps[c].welded()[0] as usize];
         let mut extra = Vec::new();
         for &a in &touched {
             let layered = touched.iter().any(|&b| {
                 b != a
                     && shell_of(a) != shell_of(b)
-                    && are_layers(&points(a), comps[a].box_, &points(b), comps[b].box_)
+                    && are_layers(&points(a), comps[a].box_(), &points(b), comps[b].box_())
             });
             if layered {
                 extra.extend(
                     comps[a]
-                        .welded
+                        .welded()
                         .iter()
                         .copied()
                         .filter(|&v| !taken[v as usize] && part.welded.binary_search(&v).is_err()),

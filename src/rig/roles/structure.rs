@@ -25,6 +25,11 @@ use crate::rig::Rig;
 /// comes from the file's node pose instead, placed relative to the nearest
 /// joint that does move skin (an ancestor first, else a descendant), whose
 /// bind is exact.
+///
+/// A grown chain's joints move skin and keep their bind heads here (caudal
+/// writes their binds; read as the joint the chain hangs from, as the
+/// roles read them, they would be placed from the node pose instead, which
+/// a rigger's own posed `Tail_1..` need not agree with).
 pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
     credible_heads_of(rig, &weighted_joints(rig))
 }
@@ -32,6 +37,17 @@ pub fn credible_heads(rig: &Rig) -> Vec<Vec3> {
 /// Joints that move at least one vertex. Unweighted helpers (IK targets,
 /// pole targets, scene roots) are not bones of the skin: the roles and the
 /// skeleton field (`crate::geometry`, which re-exports this) leave them out.
+///
+/// Read literally: a grown chain's joints move the tail's skin and count
+/// here as their own, unlike in the roles ([`SkinReading::weighted`] reads
+/// them as the joint the chain hangs from). This is a fact about the skin,
+/// not a role: the skeleton field draws the chain's bones from it (the
+/// weighted bone distance of a grown rig is measured to its chain), and
+/// on a grown rig the joint a chain hangs from keeps the body skin round
+/// the tail's root (`appendage::anchor` hangs it from a joint
+/// carrying that skin), so the roles' questions asked of this reading
+/// (the crouch's "does a trunk joint beside the pelvis move skin") get
+/// the source rig's answer.
 pub fn weighted_joints(rig: &Rig) -> Vec<bool> {
     let mut weighted = vec![false; rig.joint_count()];
     let inf = rig.influences();
@@ -92,7 +108,7 @@ pub struct SkinReading {
     pub weighted: Vec<bool>,
     /// [`credible_heads`], bind space.
     pub heads: Vec<Vec3>,
-    /// Per vertex: the joint carrying most of it ([`crate::rig::Influences::dominant_joint`]).
+    /// Per vertex: the owner carrying most of it ([`crate::rig::Influences::dominant_by`]).
     pub dominant: Vec<u32>,
     /// Per joint: the skin surface it carries ([`skin_surface`]).
     pub surface: Vec<f32>,
@@ -109,31 +125,11 @@ impl SkinReading {
         let owner = super::grown::skin_owner(rig);
         let inf = rig.influences();
         let mut weighted = vec![false; rig.joint_count()];
-        let mut row: Vec<(u32, f32)> = Vec::new();
+        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
+            weighted[owner[j as usize]] |= w > 0.0;
+        }
         let dominant = (0..rig.vertex_count())
-            .map(|v| {
-                // The vertex's weights summed per owner; the heaviest owner,
-                // the lower index on a tie (as `dominant_joint`).
-                row.clear();
-                let (js, ws) = inf.of(v);
-                for (&j, &w) in js.iter().zip(ws) {
-                    let o = owner[j as usize] as u32;
-                    weighted[o as usize] |= w > 0.0;
-                    match row.iter_mut().find(|(k, _)| *k == o) {
-                        Some(e) => e.1 += w,
-                        None => row.push((o, w)),
-                    }
-                }
-                row.iter()
-                    .fold((0u32, f32::NEG_INFINITY), |b, &(j, w)| {
-                        if w > b.1 || (w == b.1 && j < b.0) {
-                            (j, w)
-                        } else {
-                            b
-                        }
-                    })
-                    .0
-            })
+            .map(|v| inf.dominant_by(v, |j| owner[j as usize] as u32))
             .collect();
         let heads = credible_heads_of(rig, &weighted);
         let mut surface = vec![0.0; rig.joint_count()];
@@ -305,6 +301,11 @@ pub struct Structure {
 /// Per joint: carries weight, or lies on the path between two joints that
 /// do (within one tree of the joint forest). Where fewer than two joints
 /// carry weight nothing tells bones from helpers, and every joint counts.
+///
+/// The deforming skeleton as it is, a grown chain's joints included (they
+/// deform the tail): the skeleton field's bones. The roles' structure
+/// ([`Structure`], [`crate::rig::roles::JointRoles::structural`]) reads the
+/// chain as the joint it hangs from and leaves its joints out.
 pub fn structural_joints(rig: &Rig) -> Vec<bool> {
     structural_joints_of(rig, &weighted_joints(rig))
 }
