@@ -47,7 +47,7 @@ impl Surface<'_> {
         candidates
             .into_iter()
             .map(|(welded, origin)| {
-                let collar = collar_of(&welded, self.dist, self.graph);
+                let collar = collar_of(&welded, self.dist, self.graph, positions);
                 // Where the part joins the body decides where it hangs, not
                 // what it passes near (a rat's tail lies along its feet).
                 let join = cut_centre(self.graph, positions, &welded, &collar);
@@ -113,13 +113,13 @@ impl Surface<'_> {
                     .map(|(&v, _)| v)
                     .collect();
                 comps[c].welded = kept;
-                comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph);
+                comps[c].collar = collar_of(&comps[c].welded, self.dist, self.graph, positions);
                 comps[c].coordinate = None;
                 comps[c].box_ = bounds(comps[c].welded.iter().map(|&v| positions[v as usize]));
                 let mut welded = std::mem::take(&mut comps[f].welded);
                 welded.extend(skin);
                 welded.sort_unstable();
-                comps[f].collar = collar_of(&welded, self.dist, self.graph);
+                comps[f].collar = collar_of(&welded, self.dist, self.graph, positions);
                 comps[f].box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
                 comps[f].welded = welded;
                 comps[f].coordinate = None;
@@ -157,7 +157,7 @@ impl Surface<'_> {
                 .map(|(&v, _)| v)
                 .collect();
             tip.sort_unstable();
-            let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph)
+            let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph, positions)
                 .into_iter()
                 .filter(|v| c.welded.binary_search(v).is_ok())
                 .collect();
@@ -177,7 +177,7 @@ impl Surface<'_> {
             if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded.len() {
                 continue;
             }
-            let collar = collar_of(&welded, self.dist, self.graph);
+            let collar = collar_of(&welded, self.dist, self.graph, positions);
             let join = cut_centre(self.graph, positions, &welded, &collar);
             let attachment =
                 attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
