@@ -87,3 +87,18 @@ fn corpus_a_separate_tail_shells_buried_start_joins_its_chain() {
     // the ring's diameter: a cap (`is_cap`), and joins the tail.
     assert_cases_pass(&[42, 53]);
 }
+
+#[test]
+fn corpus_a_separate_shell_tail_is_rooted_at_its_wider_end() {
+    // A hanging tail modelled as a shell of its own, its start buried in
+    // the rump: no edge joins it to the body, and the skin nearest the
+    // bones lay along the tail (the hanging tip swings nearer the pelvis
+    // bone than the buried start: 449's spans 0.14-0.67 of the shell's
+    // length from the tip, 223's 0-0.56) or on the side of the tail facing
+    // the bones (415: 0.58-1.0, its centre 1.07 ring radii off the
+    // skeleton), so the chain was rooted mid-tail or a radius off its
+    // centre line (joint_outside on all four). The shell's seven rings
+    // narrow steadily towards the tip (Kendall's S 19-21 of 21), so the
+    // collar is the cap at the wide end (`thicker_end_cap`).
+    assert_cases_pass(&[223, 415, 449, 456]);
+}

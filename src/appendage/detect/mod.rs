@@ -26,6 +26,7 @@ mod merge;
 mod part;
 mod root_growth;
 mod surface;
+mod taper;
 mod tip_growth;
 mod verdict;
 

@@ -267,7 +267,7 @@ impl Surface<'_> {
             self.graph,
             &self.weld.positions,
             welded,
-            &collar_of(welded, self.dist, self.graph),
+            &collar_of(welded, self.dist, self.graph, &self.weld.positions),
         )
         .0
     }

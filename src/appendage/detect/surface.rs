@@ -129,7 +129,12 @@ pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar:
 
 /// The collar: welded vertices next to the part but not in it (for a far
 /// component these are exactly its non-far neighbours).
-pub(super) fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<u32> {
+pub(super) fn collar_of(
+    welded: &[u32],
+    dist: &[f32],
+    graph: &MeshGraph,
+    positions: &[Vec3],
+) -> Vec<u32> {
     let inside = Members::new(welded, graph.vertex_count());
     let mut collar: Vec<u32> = welded
         .iter()
@@ -143,6 +148,9 @@ pub(super) fn collar_of(welded: &[u32], dist: &[f32], graph: &MeshGraph) -> Vec<
         let hi = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
         let cut = lo + DETACHED_COLLAR_SHARE * (hi - lo);
         collar = welded.iter().copied().filter(|&v| dist[v as usize] <= cut).collect();
+        if let Some(cap) = super::taper::thicker_end_cap(welded, graph, positions, &collar) {
+            collar = cap;
+        }
     }
     collar
 }

@@ -30,7 +30,7 @@ impl Surface<'_> {
     /// 0.663). Returns how many vertices it took.
     pub(super) fn grow_to_tip(&self, part: &mut Growing, taken: &mut [bool], reach: f32) -> usize {
         let positions = &self.weld.positions;
-        let collar = collar_of(&part.welded, self.dist, self.graph);
+        let collar = collar_of(&part.welded, self.dist, self.graph, positions);
         let (_, far_end) = root_collar(self.graph, positions, &part.welded, &collar);
         let far_end: Vec<u32> = far_end.into_iter().filter(|&v| !taken[v as usize]).collect();
         if far_end.is_empty() {
