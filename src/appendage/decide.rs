@@ -60,10 +60,8 @@ pub fn decide(
         );
     }
     let long = is_long(params, elongation, tube_ratio);
-    if region == Region::Pelvis
-        && !long
-        && is_stub(params, length_ratio, tube_ratio, reach_ratio, collar_radius_ratio)
-    {
+    let stub = is_stub(params, length_ratio, tube_ratio, reach_ratio, collar_radius_ratio);
+    if region == Region::Pelvis && !long && stub {
         return v(
             Kind::Tail,
             Decision::Chain,
