@@ -102,3 +102,16 @@ fn corpus_a_separate_shell_tail_is_rooted_at_its_wider_end() {
     // collar is the cap at the wide end (`thicker_end_cap`).
     assert_cases_pass(&[223, 415, 449, 456]);
 }
+
+#[test]
+fn corpus_a_thin_tail_cut_along_its_length_rises_its_collars_radius() {
+    // The far cut runs along this thin hanging tail to its tip (its
+    // collar spans 3.5 of its radii along the tail): the part's geodesic
+    // bands run along it, mean radius 0.051 H. Its tip, 1.46 far
+    // thresholds off the bones (under the stub reach), rises 0.033 H above
+    // the far cut: under that mean radius (broad, no_chain), over its
+    // collar's radius (0.026 H), which the thin-stub bar now measures
+    // (`rises_its_radius`): a stub tail with a chain.
+    let m = measure(&corpus::case(533));
+    assert!(!m.failures.contains(&"no_chain"), "seed 533: {:?}", m.details);
+}

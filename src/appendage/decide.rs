@@ -32,6 +32,7 @@ pub fn decide(
     elongation: f32,
     tube_ratio: f32,
     reach_ratio: f32,
+    collar_radius_ratio: f32,
 ) -> Verdict {
     let v = |kind, decision, reason: String| Verdict { kind, decision, reason };
     // Few vertices make a claw tip or a stray spike, unless they reach far:
@@ -59,7 +60,8 @@ pub fn decide(
         );
     }
     let long = is_long(params, elongation, tube_ratio);
-    if region == Region::Pelvis && !long && is_stub(params, length_ratio, tube_ratio, reach_ratio) {
+    let stub = is_stub(params, length_ratio, tube_ratio, reach_ratio, collar_radius_ratio);
+    if region == Region::Pelvis && !long && stub {
         return v(
             Kind::Tail,
             Decision::Chain,
@@ -119,8 +121,8 @@ fn standoff(length_ratio: f32, tube_ratio: f32, reach_ratio: f32) -> f32 {
 }
 
 /// A stub tail: too short to pass as long, but its tip stands well past the
-/// far cut ([`super::params::MIN_STUB_REACH`], or its own radius above it for
-/// a thin one, [`STUB_RISE_RADII`]) and at least about its own
+/// far cut ([`super::params::MIN_STUB_REACH`], or its base ring's radius
+/// above it for a thin one, [`STUB_RISE_RADII`]) and at least about its own
 /// width off the skeleton ([`super::params::MIN_STUB_STANDOFF`]), which a
 /// body bulge and a garment over the rump do not.
 pub fn is_stub(
@@ -128,21 +130,22 @@ pub fn is_stub(
     length_ratio: f32,
     tube_ratio: f32,
     reach_ratio: f32,
+    collar_radius_ratio: f32,
 ) -> bool {
     let stands_out = past_stub_reach(params, reach_ratio)
-        || rises_its_radius(length_ratio, tube_ratio, reach_ratio, params.far_ratio);
+        || rises_its_radius(collar_radius_ratio, reach_ratio, params.far_ratio);
     stands_out && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
 }
 
 /// Which of [`is_stub`]'s two reach bars the part met, for its reason: the
 /// reach in far thresholds, or (a thin stub under it) its rise above the far
-/// cut in its own radius.
+/// cut in its collar's radius.
 fn stub_reach_reason(params: &DetectParams, reach_ratio: f32) -> String {
     if past_stub_reach(params, reach_ratio) {
         format!(">= min_stub_reach {} far thresholds", params.min_stub_reach)
     } else {
         format!(
-            "< min_stub_reach {} far thresholds, but it rises at least STUB_RISE_RADII {STUB_RISE_RADII} of its own radius above the far cut",
+            "< min_stub_reach {} far thresholds, but it rises at least STUB_RISE_RADII {STUB_RISE_RADII} of its collar's radius above the far cut",
             params.min_stub_reach
         )
     }
@@ -155,14 +158,12 @@ fn past_stub_reach(params: &DetectParams, reach_ratio: f32) -> bool {
 }
 
 /// The tip rises above the far cut at least [`STUB_RISE_RADII`] of the
-/// part's own mean radius (its mean width, geodesic length over tube ratio,
-/// halved); all in H.
-fn rises_its_radius(length_ratio: f32, tube_ratio: f32, reach_ratio: f32, far_ratio: f32) -> bool {
-    if tube_ratio <= 0.0 {
-        return false;
-    }
-    let radius = 0.5 * length_ratio / tube_ratio;
-    reach_ratio - far_ratio >= STUB_RISE_RADII * radius
+/// radius of the part's base ring, its collar (`collar_radius_ratio`: the
+/// collar's median distance from its centre, [`crate::geometry::ring_radius`],
+/// as the peel measures a piece's base for
+/// [`super::peel::PROTRUSION_ASPECT`]); all in H.
+fn rises_its_radius(collar_radius_ratio: f32, reach_ratio: f32, far_ratio: f32) -> bool {
+    collar_radius_ratio > 0.0 && reach_ratio - far_ratio >= STUB_RISE_RADII * collar_radius_ratio
 }
 
 /// A part lies on the body, not out of it, when its tip stands off the

@@ -108,17 +108,22 @@ pub const MIN_STUB_REACH: f32 = 1.6;
 /// A thin stub tail stands out of the far cut by its own radius even where
 /// its tip stays under [`MIN_STUB_REACH`]: a stub also counts when its tip
 /// rises above the far cut (reach minus the far threshold) at least this
-/// many times its own mean radius (half the mean diameter of its geodesic
-/// cross-sections). A bulge of body skin that crosses the far cut swells
-/// over a base wider than it rises; a tube's end rises at least its radius,
-/// as a peeled piece must rise its base ring's radius
-/// ([`super::peel::PROTRUSION_ASPECT`]). [`MIN_STUB_REACH`] is in far
-/// thresholds (H), blind to how thin the part is: a tail 0.05-0.07 H long
-/// and 0.015-0.02 H thick hanging behind the thighs stands 1.48-1.57 far
-/// thresholds off its bones. Measured in corpus seeds 0..400 at the
-/// decision, on parts on the pelvis that are not long and not peel
-/// remainders: the body patches under [`MIN_STUB_REACH`] rise 0.11-0.37 of
-/// their mean width above the cut, those three short tails 0.59-0.71.
+/// many times the radius of its base ring, its collar (the collar's median
+/// distance from its centre, as the peel measures a piece's base). A bulge
+/// of body skin that crosses the far cut swells over a base wider than it
+/// rises; a tube's end rises at least its radius, as a peeled piece must
+/// rise its base ring's radius ([`super::peel::PROTRUSION_ASPECT`]).
+/// [`MIN_STUB_REACH`] is in far thresholds (H), blind to how thin the part
+/// is: a tail 0.05-0.07 H long and 0.015-0.02 H thick hanging behind the
+/// thighs stands 1.46-1.57 far thresholds off its bones. The part's mean
+/// width (the mean diameter of its geodesic cross-sections) is no measure
+/// of that base where the far cut runs along such a tail: the bands from
+/// that slanted collar run along the tail, not across it (corpus seed 533:
+/// a mean radius 0.051 H, its collar's 0.026 H, its tip rising 0.033 H).
+/// Measured in corpus seeds 0..600 at the decision, on parts on the pelvis
+/// that are not long and not small, under [`MIN_STUB_REACH`]: body and
+/// broad parts rise 0.05-0.77 of their collar's radius above the cut, the
+/// four short tails 1.24-2.95.
 pub const STUB_RISE_RADII: f32 = 1.0;
 /// A stub tail must also stand off the skeleton at least this share of
 /// its own mean width (reach over the mean diameter of its geodesic

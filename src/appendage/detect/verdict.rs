@@ -77,6 +77,7 @@ impl Surface<'_> {
             tests.elongation,
             tests.tube,
             tests.reach / height,
+            ring_radius(&self.weld.positions, shape.collar).unwrap_or(0.0) / height,
         );
         self.demote_flat(&mut verdict, shape);
         self.round_stub(&mut verdict, shape, region, attachment);
