@@ -24,6 +24,8 @@ mod hanging_tails;
 pub mod harness;
 #[path = "corpus/layers.rs"]
 mod layers;
+#[path = "corpus/peel_trace.rs"]
+mod peel_trace;
 #[path = "corpus/precision.rs"]
 mod precision;
 #[path = "corpus/protrusion.rs"]
