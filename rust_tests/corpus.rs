@@ -32,6 +32,8 @@ mod precision;
 mod protrusion;
 #[path = "corpus/recall.rs"]
 mod recall;
+#[path = "corpus/ridge_band.rs"]
+mod ridge_band;
 #[path = "corpus/rigger_bones.rs"]
 mod rigger_bones;
 #[path = "corpus/roles_only.rs"]
