@@ -26,12 +26,16 @@ pub mod harness;
 mod layers;
 #[path = "corpus/outside_trace.rs"]
 mod outside_trace;
+#[path = "corpus/peel_trace.rs"]
+mod peel_trace;
 #[path = "corpus/precision.rs"]
 mod precision;
 #[path = "corpus/protrusion.rs"]
 mod protrusion;
 #[path = "corpus/recall.rs"]
 mod recall;
+#[path = "corpus/ridge_band.rs"]
+mod ridge_band;
 #[path = "corpus/rigger_bones.rs"]
 mod rigger_bones;
 #[path = "corpus/roles_only.rs"]

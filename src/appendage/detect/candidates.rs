@@ -8,8 +8,8 @@ use super::surface::Surface;
 use crate::appendage::attach::Region;
 use crate::appendage::params::DetectParams;
 use crate::appendage::peel::{
-    base_radius_of, split, trim_at_neck, tube_lobe, SaddleRise, FREED_SHELL_CLEARANCE,
-    MIN_PROTRUSION_FLOOR,
+    base_radius_of, split, trim_at_neck, tube_lobe, without_bands, SaddleRise,
+    FREED_SHELL_CLEARANCE, MIN_PROTRUSION_FLOOR,
 };
 use crate::appendage::shape::centroid;
 use crate::geometry::{point_segment_distance, MeshGraph, SkeletonField};
@@ -62,11 +62,23 @@ fn peel_region(
     // level is always looked at for saddles.
     let remainder = matches!(origin, Origin::Remainder { .. });
     let look = fails || remainder || welded.len() >= 2 * params.min_part_vertices;
-    // A finished peeled piece ends at its neck; the skin below the neck
-    // stays with the body.
+    let floor =
+        MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
+    let n = params.min_part_vertices;
+    // A finished peeled piece ends at its neck, its bands ([`without_bands`]) back on the body.
     let finish = |welded: Vec<u32>, origin: Origin, out: &mut Vec<(Vec<u32>, Origin)>| {
         let (welded, origin) = match origin {
             Origin::Peeled { cut_level, .. } if !fails => {
+                let welded = without_bands(
+                    graph,
+                    positions,
+                    dist,
+                    welded,
+                    cut_level,
+                    n,
+                    floor,
+                    min_protrusion,
+                );
                 let (w, necked) = trim_at_neck(graph, positions, dist, &welded);
                 (w, Origin::Peeled { cut_level, necked })
             }
@@ -78,9 +90,6 @@ fn peel_region(
         finish(welded, origin, out);
         return;
     }
-    let floor =
-        MIN_PROTRUSION_FLOOR / params.min_protrusion_ratio.max(f32::MIN_POSITIVE) * min_protrusion;
-    let n = params.min_part_vertices;
     match split(graph, positions, dist, &welded, n, floor, min_protrusion, SaddleRise::Elder) {
         Some(pieces) => {
             // Pieces that stick out are judged (and peeled again if they
