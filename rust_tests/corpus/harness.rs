@@ -6,7 +6,7 @@
 //! weighted bone distance, false chains on other parts, and roles. Prints
 //! a table by failure class.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use caudal::appendage::{Decision, Report};
 use caudal::chain::{grow_chains, ChainParams};
@@ -134,6 +134,31 @@ pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
         out.extend(l.vertices.iter().map(|&v| (p.vertex_offset + v as usize) as u32));
     }
     out
+}
+
+/// Look-window seeds named in `CAUDAL_TRACE_SEEDS=a,b` for the ignored
+/// diagnostics; a held-out seed is refused, so a trace cannot tune on it.
+pub fn trace_seeds() -> Vec<u64> {
+    let seeds: Vec<u64> = std::env::var("CAUDAL_TRACE_SEEDS")
+        .unwrap_or_default()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    assert!(seeds.iter().all(|&s| s < 600), "look window only (seeds below 600)");
+    seeds
+}
+
+/// Each true tail vertex (character rig index) with its share along the
+/// tail (`tail_u`: root 0, tip 1; NaN where the truth gives none).
+pub fn tail_u_by_vertex(model: &Character, tail: &TailTruth) -> HashMap<u32, f32> {
+    let mut u = HashMap::new();
+    for l in &tail.vertices {
+        let at = rig_vertices(model, std::slice::from_ref(l));
+        for (i, v) in at.into_iter().enumerate() {
+            u.insert(v, l.tail_u.get(i).copied().unwrap_or(f32::NAN));
+        }
+    }
+    u
 }
 
 /// Distance from `p` to the true centre line (a separate shell's buried

@@ -1,43 +1,23 @@
 //! Diagnostic (outside16): cues at the two ends of a tail part's geodesic
 //! diameter, against the truth's `tail_u` (look window only).
-use std::collections::HashMap;
 
 use caudal::appendage::{detect, DetectParams};
 use caudal::demo::corpus;
 use caudal::geometry::{geodesic_from, points_ring_radius, SkeletonField};
 
-use super::harness::{arc_share, offset_in_radii, per_character};
+use super::harness::{arc_share, offset_in_radii, per_character, tail_u_by_vertex, trace_seeds};
 
 #[test]
 #[ignore = "diagnostic"]
 fn corpus_outside_trace() {
-    let seeds: Vec<u64> = std::env::var("CAUDAL_TRACE_SEEDS")
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
-        .collect();
-    for seed in seeds {
-        assert!(seed < 600);
+    for seed in trace_seeds() {
         let case = corpus::case(seed);
         per_character(seed, &case, |seed, classes, model, truth| {
             eprintln!("seed {seed} [{classes}] {}", truth.name);
             let params = DetectParams::default();
             let Ok(d) = detect(&model.rig, &params) else { return Vec::<()>::new() };
             let Some(t) = truth.tails.first() else { return Vec::new() };
-            let mut u: HashMap<u32, f32> = HashMap::new();
-            for l in &t.vertices {
-                let p = model
-                    .primitives
-                    .iter()
-                    .find(|p| p.mesh == l.mesh && p.primitive == l.primitive)
-                    .unwrap();
-                for (i, &v) in l.vertices.iter().enumerate() {
-                    u.insert(
-                        (p.vertex_offset + v as usize) as u32,
-                        l.tail_u.get(i).copied().unwrap_or(f32::NAN),
-                    );
-                }
-            }
+            let u = tail_u_by_vertex(model, t);
             eprintln!(
                 "  tail r {:.4} len {:.3} buried {:?} sep {} fur {}",
                 t.root_radius, t.length, t.buried_start, t.separate_shell, t.fur_shell

@@ -2,24 +2,17 @@
 //! holding tail skin, with its collar, root and the extras (non-tail skin)
 //! it holds, by where they sit along the part's geodesic coordinate.
 //! `CAUDAL_TRACE_SEEDS=a,b` (look window only).
-use std::collections::HashMap;
 
 use caudal::appendage::{detect, DetectParams};
 use caudal::demo::corpus;
 use glam::Vec3;
 
-use super::harness::{arc_share, offset_in_radii, per_character};
+use super::harness::{arc_share, offset_in_radii, per_character, tail_u_by_vertex, trace_seeds};
 
 #[test]
 #[ignore = "diagnostic: CAUDAL_TRACE_SEEDS=a,b --ignored --nocapture"]
 fn corpus_peel_trace() {
-    let seeds: Vec<u64> = std::env::var("CAUDAL_TRACE_SEEDS")
-        .unwrap_or_default()
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
-        .collect();
-    for seed in seeds {
-        assert!(seed < 600, "look window only");
+    for seed in trace_seeds() {
         let case = corpus::case(seed);
         per_character(seed, &case, |seed, classes, model, truth| {
             eprintln!("seed {seed} [{classes}] {}", truth.name);
@@ -27,20 +20,7 @@ fn corpus_peel_trace() {
                 return Vec::<()>::new();
             };
             let Some(t) = truth.tails.first() else { return Vec::new() };
-            let mut u: HashMap<u32, f32> = HashMap::new();
-            for l in &t.vertices {
-                let p = model
-                    .primitives
-                    .iter()
-                    .find(|p| p.mesh == l.mesh && p.primitive == l.primitive)
-                    .unwrap();
-                for (i, &v) in l.vertices.iter().enumerate() {
-                    u.insert(
-                        (p.vertex_offset + v as usize) as u32,
-                        l.tail_u.get(i).copied().unwrap_or(f32::NAN),
-                    );
-                }
-            }
+            let u = tail_u_by_vertex(model, t);
             eprintln!(
                 "  tail: root {:?} tip {:?} r {:.4} len {:.3} sep {} fur {} H {:.3}",
                 t.root_centre,
