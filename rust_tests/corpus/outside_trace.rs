@@ -106,3 +106,94 @@ fn corpus_outside_trace() {
         });
     }
 }
+
+/// Diagnostic (outside18): each grown joint of a chain part against the
+/// truth, unsmoothed and smoothed, with the level ring it is held to and the
+/// collar's `tail_u` span. `CAUDAL_TRACE_SEEDS=a,b` (look window only).
+#[test]
+#[ignore = "diagnostic: CAUDAL_TRACE_SEEDS=a,b --ignored --nocapture"]
+fn corpus_chain_joint_trace() {
+    use caudal::chain::{bone_count, chain_joints, tail_thickness, thickness_cap, ChainParams};
+    for seed in trace_seeds() {
+        let case = corpus::case(seed);
+        per_character(seed, &case, |seed, classes, model, truth| {
+            eprintln!("seed {seed} [{classes}] {}", truth.name);
+            let cp = ChainParams::default();
+            let Ok(d) = detect(&model.rig, &cp.detect) else { return Vec::<()>::new() };
+            let Some(t) = truth.tails.first() else { return Vec::new() };
+            let u = tail_u_by_vertex(model, t);
+            let uw = |w: u32| d.weld.members_of(w as usize).iter().find_map(|v| u.get(v).copied());
+            let pos = &d.weld.positions;
+            eprintln!(
+                "  tail r {:.4} len {:.3} buried {:?} sep {} fur {} H {:.3} radii {:?}",
+                t.root_radius, t.length, t.buried_start, t.separate_shell, t.fur_shell,
+                d.report.height, t.centre_radius
+            );
+            for (r, g) in d.report.parts.iter().zip(&d.parts) {
+                if r.decision != caudal::appendage::Decision::Chain {
+                    continue;
+                }
+                let cu: Vec<f32> = g.collar.iter().filter_map(|&w| uw(w)).collect();
+                let lo = cu.iter().copied().fold(f32::INFINITY, f32::min);
+                let hi = cu.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let tail_n = g.welded.iter().filter(|&&w| uw(w).is_some()).count();
+                eprintln!(
+                    "  part {} welded {} tail {} collar {} (tail {} u {:.2}..{:.2}) len {:.3} root {:.2}@{:.2}",
+                    r.index, g.welded.len(), tail_n, g.collar.len(), cu.len(), lo, hi, g.length,
+                    offset_in_radii(g.root, t), arc_share(g.root, t)
+                );
+                let k = bone_count(g.length, d.report.height, cp.segment_ratio, cp.min_bones, cp.max_bones);
+                let h = chain_joints(g, pos, &d.graph, k, cp.smoothing_passes);
+                let th = tail_thickness(g, pos, &h);
+                let k = thickness_cap(k, g.length, th, cp.segment_thickness, cp.min_bones).min(k);
+                let raw = chain_joints(g, pos, &d.graph, k, 0);
+                let h = chain_joints(g, pos, &d.graph, k, cp.smoothing_passes);
+                for i in 0..=k {
+                    let target = i as f32 * g.length / k as f32;
+                    // The skin within half a segment: its tail_u span and non-tail count.
+                    let band: Vec<u32> = g
+                        .welded
+                        .iter()
+                        .zip(&g.geodesic)
+                        .filter(|(_, &x)| (x - target).abs() <= 0.5 * g.length / k as f32)
+                        .map(|(&w, _)| w)
+                        .collect();
+                    let bu: Vec<f32> = band.iter().filter_map(|&w| uw(w)).collect();
+                    let blo = bu.iter().copied().fold(f32::INFINITY, f32::min);
+                    let bhi = bu.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                    // The level ring at `target` (as chain::level_ring reads it).
+                    let at = |a: usize| pos[g.welded[a] as usize];
+                    let idx: std::collections::HashMap<u32, usize> =
+                        g.welded.iter().enumerate().map(|(i, &w)| (w, i)).collect();
+                    let mut ring = Vec::new();
+                    for (a, &w) in g.welded.iter().enumerate() {
+                        for &n in d.graph.neighbors_of(w as usize) {
+                            let Some(&b) = idx.get(&n) else { continue };
+                            let (ga, gb) = (g.geodesic[a], g.geodesic[b]);
+                            if ga.is_finite() && gb.is_finite() && ga < target && target <= gb {
+                                ring.push(at(a).lerp(at(b), (target - ga) / (gb - ga).max(1e-12)));
+                            }
+                        }
+                    }
+                    let c = ring.iter().copied().sum::<glam::Vec3>() / ring.len().max(1) as f32;
+                    let mut rd: Vec<f32> = ring.iter().map(|p| p.distance(c)).collect();
+                    rd.sort_by(f32::total_cmp);
+                    let rr = rd.get(rd.len() / 2).copied().unwrap_or(f32::NAN);
+                    let us = arc_share(c, t).clamp(0.0, 1.0);
+                    let local = t.centre_radius[(us * (t.centre_radius.len() - 1) as f32).round() as usize];
+                    eprintln!(
+                        "       ring n {} centre {:.2}@{:.2} radius {:.2} local (slack {:.2}) raw-from-centre {:.2} smooth-from-centre {:.2}",
+                        ring.len(), offset_in_radii(c, t), arc_share(c, t), rr / local,
+                        0.5 * rr / local, raw[i].distance(c) / local, h[i].distance(c) / local
+                    );
+                    eprintln!(
+                        "    J{i} g {:.3} raw {:.2}@{:.2} smooth {:.2}@{:.2} band {} (tail {} u {:.2}..{:.2})",
+                        target, offset_in_radii(raw[i], t), arc_share(raw[i], t),
+                        offset_in_radii(h[i], t), arc_share(h[i], t), band.len(), bu.len(), blo, bhi
+                    );
+                }
+            }
+            Vec::new()
+        });
+    }
+}
