@@ -126,8 +126,13 @@ fn corpus_chain_joint_trace() {
             let pos = &d.weld.positions;
             eprintln!(
                 "  tail r {:.4} len {:.3} buried {:?} sep {} fur {} H {:.3} radii {:?}",
-                t.root_radius, t.length, t.buried_start, t.separate_shell, t.fur_shell,
-                d.report.height, t.centre_radius
+                t.root_radius,
+                t.length,
+                t.buried_start,
+                t.separate_shell,
+                t.fur_shell,
+                d.report.height,
+                t.centre_radius
             );
             for (r, g) in d.report.parts.iter().zip(&d.parts) {
                 if r.decision != caudal::appendage::Decision::Chain {
@@ -142,7 +147,13 @@ fn corpus_chain_joint_trace() {
                     r.index, g.welded.len(), tail_n, g.collar.len(), cu.len(), lo, hi, g.length,
                     offset_in_radii(g.root, t), arc_share(g.root, t)
                 );
-                let k = bone_count(g.length, d.report.height, cp.segment_ratio, cp.min_bones, cp.max_bones);
+                let k = bone_count(
+                    g.length,
+                    d.report.height,
+                    cp.segment_ratio,
+                    cp.min_bones,
+                    cp.max_bones,
+                );
                 let h = chain_joints(g, pos, &d.graph, k, cp.smoothing_passes);
                 let th = tail_thickness(g, pos, &h);
                 let k = thickness_cap(k, g.length, th, cp.segment_thickness, cp.min_bones).min(k);
@@ -180,7 +191,8 @@ fn corpus_chain_joint_trace() {
                     rd.sort_by(f32::total_cmp);
                     let rr = rd.get(rd.len() / 2).copied().unwrap_or(f32::NAN);
                     let us = arc_share(c, t).clamp(0.0, 1.0);
-                    let local = t.centre_radius[(us * (t.centre_radius.len() - 1) as f32).round() as usize];
+                    let local =
+                        t.centre_radius[(us * (t.centre_radius.len() - 1) as f32).round() as usize];
                     eprintln!(
                         "       ring n {} centre {:.2}@{:.2} radius {:.2} local (slack {:.2}) raw-from-centre {:.2} smooth-from-centre {:.2}",
                         ring.len(), offset_in_radii(c, t), arc_share(c, t), rr / local,

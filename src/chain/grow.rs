@@ -60,7 +60,6 @@ pub fn chain_joints(
         joints.push(ring.map_or(band, |(c, r)| held(band, c, JOINT_RING_SLACK * r)));
         rings.push(ring);
     }
-    let unsmoothed = joints.clone();
     for _ in 0..passes {
         let prev = joints.clone();
         for i in 1..k {
@@ -68,8 +67,8 @@ pub fn chain_joints(
         }
     }
     for i in 1..k {
-        if let Some((c, _)) = rings[i] {
-            joints[i] = held(joints[i], c, unsmoothed[i].distance(c));
+        if let Some((c, r)) = rings[i] {
+            joints[i] = held(joints[i], c, JOINT_RING_SLACK * r);
         }
     }
     joints
