@@ -64,29 +64,38 @@ impl TailWeights {
         attachment: Option<usize>,
         pelvis: Option<usize>,
     ) -> Option<TailWeights> {
-        let mut total = vec![0f64; rig.joint_count()];
-        for &w in welded {
-            for &v in weld.members_of(w as usize) {
-                let (js, ws) = rig.influences().of(v as usize);
-                for (&j, &x) in js.iter().zip(ws) {
-                    total[j as usize] += x as f64;
-                }
-            }
-        }
-        let sum: f64 = total.iter().sum();
-        if sum.is_nan() || sum <= 0.0 {
-            return None;
-        }
-        let bones: Vec<bool> = total
-            .iter()
-            .enumerate()
-            .map(|(j, &t)| {
-                Some(j) != attachment && Some(j) != pelvis && t >= TAIL_BONE_SHARE as f64 * sum
-            })
-            .collect();
-        let tw = TailWeights { bones };
+        let tw = TailWeights { bones: held_bones(rig, weld, welded, attachment, pelvis)? };
         let reading = welded.iter().filter(|&&w| tw.reads_as_tail(rig, weld, w)).count();
         (reading as f32 >= SIGNATURE_SHARE * welded.len() as f32 && reading > 0).then_some(tw)
+    }
+
+    /// The rigger's tail bones read again on the tube grown back to the
+    /// body (`welded`), added to those read on the part's own skin. A
+    /// piece peeled off a hanging tail's far end holds the bones the rigger
+    /// gave the far end (a template rigger's nearest: the shin, the foot);
+    /// the last rings before the body it gave to the bones nearest them (a
+    /// thigh), which hold under [`TAIL_BONE_SHARE`] of the piece's weight.
+    /// Read on the piece alone, those rings are body, and the rigger's root
+    /// growth stops a ring or two short of where the tail leaves the body
+    /// (corpus seed 417: 13 true tail vertices at tail_u 0-0.12 left in
+    /// peel remainders, all of them read as tail on the finished tube's
+    /// bones; the five next to the part when the rigger's growth ran did
+    /// not read as tail on the piece's). The signature itself stays the
+    /// piece's (its test is not taken again on skin the walk back chose).
+    pub fn with_tube(
+        &self,
+        rig: &Rig,
+        weld: &Weld,
+        welded: &[u32],
+        attachment: Option<usize>,
+        pelvis: Option<usize>,
+    ) -> TailWeights {
+        let grown = held_bones(rig, weld, welded, attachment, pelvis);
+        let bones = match grown {
+            Some(g) => self.bones.iter().zip(g).map(|(&a, b)| a || b).collect(),
+            None => self.bones.clone(),
+        };
+        TailWeights { bones }
     }
 
     /// Whether the rigger weighted welded vertex `w` like the tail: every
@@ -102,6 +111,35 @@ impl TailWeights {
             on_tail > TAIL_WEIGHT_SHARE && largest.is_some_and(|k| self.bones[js[k] as usize])
         })
     }
+}
+
+/// Per joint: whether it holds at least [`TAIL_BONE_SHARE`] of the skin
+/// weight of `welded` (`attachment` and the `pelvis` excluded, see
+/// [`TailWeights::find`]); `None` when the skin carries no weight.
+fn held_bones(
+    rig: &Rig,
+    weld: &Weld,
+    welded: &[u32],
+    attachment: Option<usize>,
+    pelvis: Option<usize>,
+) -> Option<Vec<bool>> {
+    let mut total = vec![0f64; rig.joint_count()];
+    for &w in welded {
+        for &v in weld.members_of(w as usize) {
+            let (js, ws) = rig.influences().of(v as usize);
+            for (&j, &x) in js.iter().zip(ws) {
+                total[j as usize] += x as f64;
+            }
+        }
+    }
+    let sum: f64 = total.iter().sum();
+    if sum.is_nan() || sum <= 0.0 {
+        return None;
+    }
+    let held = |(j, &t): (usize, &f64)| {
+        Some(j) != attachment && Some(j) != pelvis && t >= TAIL_BONE_SHARE as f64 * sum
+    };
+    Some(total.iter().enumerate().map(held).collect())
 }
 
 /// A vertex sits on its own bone when at least this share of its weight is

@@ -73,7 +73,7 @@ impl Surface<'_> {
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
-            let (root, grown) = self.grow_rigger_root(&mut part, tw, taken);
+            let (root, grown) = self.grow_rigger_root(&mut part, tw, attachment, taken);
             if grown > 0 {
                 tube_root = Some(root);
                 root_vertices += grown;

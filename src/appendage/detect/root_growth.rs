@@ -275,14 +275,18 @@ impl Surface<'_> {
     /// Where the tail leaves the body, before the rigger's skin round the
     /// root joins: that skin belongs to the tail, but the tube (and the
     /// chain's root joint) starts here; the grown ring lies to one side of
-    /// it (on the Shiba Inu, the underside ring towards the legs). Returns
-    /// that point and how many vertices joined.
+    /// it (on the Shiba Inu, the underside ring towards the legs). The
+    /// tail's bones are read again on the part as grown back to the body
+    /// ([`TailWeights::with_tube`]). Returns that point and how many
+    /// vertices joined.
     pub(super) fn grow_rigger_root(
         &self,
         part: &mut Growing,
         tw: &TailWeights,
+        attachment: Option<usize>,
         taken: &mut [bool],
     ) -> (Vec3, usize) {
+        let tw = &tw.with_tube(self.rig, self.weld, &part.welded, attachment, self.roles.pelvis);
         let positions = &self.weld.positions;
         let root = cut_centre(self.graph, positions, &part.welded, &part.collar);
         let extra = grow_root(
