@@ -123,12 +123,43 @@ pub fn sits_on_own_bone(rig: &Rig, weld: &Weld, field: &SkeletonField, w: u32) -
     })
 }
 
+/// Whether welded vertex `w` lies nearer the tail's `root` than every bone
+/// of the tail's (`tail.bones`) that carries its weight (every member: seam
+/// copies carry their own weights). Skin the rigger moved with the tail
+/// onto bones elsewhere lies by the tail, far from those bones (the Wolf's
+/// root skin weighted to its shin). Skin that lies nearer a bone it is
+/// weighted to than the tail's root is that bone's own skin, whatever bone
+/// it happens to sit next to: on corpus seed 286 (a biped whose rigger gave
+/// the tail to the lower spine) the hip skin beside the hanging arm sits on
+/// the arm, is weighted to the spine it wraps, and read as moved tail skin
+/// it grew the rigger's root four root radii up the hip (43 vertices).
+pub fn nearer_root_than_its_bones(
+    rig: &Rig,
+    weld: &Weld,
+    field: &SkeletonField,
+    tail: &TailWeights,
+    w: u32,
+    root: Vec3,
+) -> bool {
+    let p = weld.positions[w as usize];
+    let to_root = p.distance(root);
+    weld.members_of(w as usize).iter().all(|&v| {
+        let (js, ws) = rig.influences().of(v as usize);
+        js.iter()
+            .zip(ws)
+            .filter(|(&j, &x)| x > 0.0 && tail.bones[j as usize])
+            .all(|(&j, _)| to_root < field.distance_to_joint(p, j as usize))
+    })
+}
+
 /// Welded vertices beyond the part (sorted `welded`) that continue the
 /// rigger's tail: reached from the part through vertices that read as tail
 /// and that either lie nearer `root` (where the tail leaves the body) than
 /// their skeleton distance `dist` (a rigger that had the tail's bones would
-/// give them to those) or are not weighted to the bone they sit on (skin
-/// the rigger moved with the tail onto bones elsewhere). `taken[v]` marks
+/// give them to those) or are not weighted to the bone they sit on while
+/// lying nearer `root` than the tail bones they are weighted to (skin the
+/// rigger moved with the tail onto bones elsewhere,
+/// [`nearer_root_than_its_bones`]). `taken[v]` marks
 /// skin another part owns.
 #[allow(clippy::too_many_arguments)]
 pub fn grow_root(
@@ -148,7 +179,8 @@ pub fn grow_root(
             && welded.binary_search(&v).is_err()
             && tail.reads_as_tail(rig, weld, v)
             && (positions[v as usize].distance(root) < dist[v as usize]
-                || !sits_on_own_bone(rig, weld, field, v))
+                || (!sits_on_own_bone(rig, weld, field, v)
+                    && nearer_root_than_its_bones(rig, weld, field, tail, v, root)))
     };
     let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
     graph.flood(seeds, accept)
