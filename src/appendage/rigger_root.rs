@@ -153,6 +153,25 @@ pub fn nearer_root_than_its_bones(
     })
 }
 
+/// Whether a point sits on a bone round a tail's root: one of the pelvis
+/// region's (the rear trunk, the hind legs' connectors and thighs, whose
+/// heads ring the root) or one of the rigger's tail bones. Skin the rigger
+/// moved with the tail onto bones elsewhere still sits there; on corpus
+/// seed 286 (a biped whose rigger gave the tail to the lower spine) the hip
+/// skin beside the hanging arm sits on the arm, is weighted to the spine
+/// it wraps, and read as moved tail skin it grew the rigger's root four
+/// root radii up the hip (43 vertices).
+pub fn sits_by_the_root(
+    field: &SkeletonField,
+    regions: &[crate::rig::roles::Region],
+    tail: &TailWeights,
+    p: Vec3,
+) -> bool {
+    let (_, s) = field.nearest(p);
+    let j = field.segments[s].joint;
+    tail.bones[j] || regions.get(j) == Some(&crate::rig::roles::Region::Pelvis)
+}
+
 /// Welded vertices beyond the part (sorted `welded`) that continue the
 /// rigger's tail: reached from the part through vertices that read as tail
 /// and that either lie nearer `root` (where the tail leaves the body) than
@@ -171,6 +190,7 @@ pub fn grow_root(
     dist: &[f32],
     welded: &[u32],
     root: Vec3,
+    regions: &[crate::rig::roles::Region],
     tail: &TailWeights,
     taken: &[bool],
 ) -> Vec<u32> {
@@ -181,7 +201,8 @@ pub fn grow_root(
             && tail.reads_as_tail(rig, weld, v)
             && (positions[v as usize].distance(root) < dist[v as usize]
                 || (!sits_on_own_bone(rig, weld, field, v)
-                    && nearer_root_than_its_bones(rig, weld, field, tail, v, root)))
+                    && (sits_by_the_root(field, regions, tail, positions[v as usize])
+                        || nearer_root_than_its_bones(rig, weld, field, tail, v, root))))
     };
     let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
     graph.flood(seeds, accept)

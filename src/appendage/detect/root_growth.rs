@@ -293,6 +293,7 @@ impl Surface<'_> {
             self.dist,
             &part.welded,
             root,
+            self.regions,
             tw,
             taken,
         );
