@@ -40,3 +40,17 @@ fn corpus_the_riggers_tail_bones_are_read_on_the_tube_grown_to_the_body() {
     // all at tail_u 0-0.12) with the bones read on the peeled piece only.
     assert_cases_pass(&[384, 417]);
 }
+
+/// A nearest-bone rigger that gave a biped's tail to the lower spine
+/// (`rigger_nearest`): the hip skin beside the hanging arm sits on the arm
+/// (its nearest bone) but is weighted to the spine it wraps, so it read as
+/// skin the rigger moved with the tail onto bones elsewhere, and the
+/// rigger's root grew up the hip. Moved skin lies nearer the tail's root
+/// than the tail bones it is weighted to; that hip skin lies nearer the
+/// spine (`appendage::rigger_root::nearer_root_than_its_bones`).
+#[test]
+fn corpus_hip_skin_on_the_riggers_tail_bones_is_not_moved_tail_skin() {
+    // Seed 286: the rigger's root took 43 vertices up to 4 root radii from
+    // the root (precision 0.849); now 8, within 1.7 radii.
+    assert_cases_pass(&[286]);
+}

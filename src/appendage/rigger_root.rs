@@ -161,13 +161,67 @@ pub fn sits_on_own_bone(rig: &Rig, weld: &Weld, field: &SkeletonField, w: u32) -
     })
 }
 
+/// Whether welded vertex `w` lies nearer the tail's `root` than the tail
+/// bone carrying its largest weight (every member: seam copies carry their
+/// own weights). Skin the rigger moved with the tail onto bones elsewhere
+/// lies by the tail, far from those bones (the Wolf's root skin weighted
+/// to its shin); skin nearer the bone it is weighted to than the tail's
+/// root is that bone's own skin. On corpus seed 286 (a biped whose rigger
+/// gave the tail to the lower spine) the hip skin beside the hanging arm
+/// lies nearer the spine it is weighted to. Against every tail bone
+/// carrying weight (not only the largest) the rat fixture lost recall
+/// (0.914 -> 0.897): its root skin carries some weight on a bone nearby.
+pub fn nearer_root_than_its_bones(
+    rig: &Rig,
+    weld: &Weld,
+    field: &SkeletonField,
+    tail: &TailWeights,
+    w: u32,
+    root: Vec3,
+) -> bool {
+    let p = weld.positions[w as usize];
+    let to_root = p.distance(root);
+    weld.members_of(w as usize).iter().all(|&v| {
+        let (js, ws) = rig.influences().of(v as usize);
+        let largest = (0..js.len()).max_by(|&a, &b| ws[a].total_cmp(&ws[b]).then(b.cmp(&a)));
+        largest.is_some_and(|k| {
+            let j = js[k] as usize;
+            tail.bones[j] && to_root < field.distance_to_joint(p, j)
+        })
+    })
+}
+
+/// Whether a point sits on a bone round a tail's root: one of the pelvis
+/// region's (the rear trunk, the hind legs' connectors and thighs, whose
+/// heads ring the root) or one of the rigger's tail bones. Skin the rigger
+/// moved with the tail onto bones elsewhere still sits there; on corpus
+/// seed 286 (a biped whose rigger gave the tail to the lower spine) the hip
+/// skin beside the hanging arm sits on the arm, is weighted to the spine
+/// it wraps, and read as moved tail skin it grew the rigger's root four
+/// root radii up the hip (43 vertices).
+pub fn sits_by_the_root(
+    field: &SkeletonField,
+    regions: &[crate::rig::roles::Region],
+    tail: &TailWeights,
+    p: Vec3,
+) -> bool {
+    let (_, s) = field.nearest(p);
+    let j = field.segments[s].joint;
+    tail.bones[j] || regions.get(j) == Some(&crate::rig::roles::Region::Pelvis)
+}
+
 /// Welded vertices beyond the part (sorted `welded`) that continue the
 /// rigger's tail: reached from the part through vertices that read as tail
 /// and that either lie nearer `root` (where the tail leaves the body) than
 /// their skeleton distance `dist` (a rigger that had the tail's bones would
 /// give them to those) or are not weighted to the bone they sit on (skin
-/// the rigger moved with the tail onto bones elsewhere). `taken[v]` marks
-/// skin another part owns.
+/// the rigger moved with the tail onto bones elsewhere) while still lying
+/// by the root: on a bone round it ([`sits_by_the_root`]) or nearer it
+/// than their own weights' bone ([`nearer_root_than_its_bones`]). Either
+/// test alone cost a fixture recall (the rabbit's rigify rigger put its
+/// real root skin nearer the spine than the root; the rat's sits on a bone
+/// outside the pelvis region). `regions` are the joints' body regions.
+/// `taken[v]` marks skin another part owns.
 #[allow(clippy::too_many_arguments)]
 pub fn grow_root(
     rig: &Rig,
@@ -177,6 +231,7 @@ pub fn grow_root(
     dist: &[f32],
     welded: &[u32],
     root: Vec3,
+    regions: &[crate::rig::roles::Region],
     tail: &TailWeights,
     taken: &[bool],
 ) -> Vec<u32> {
@@ -186,7 +241,9 @@ pub fn grow_root(
             && welded.binary_search(&v).is_err()
             && tail.reads_as_tail(rig, weld, v)
             && (positions[v as usize].distance(root) < dist[v as usize]
-                || !sits_on_own_bone(rig, weld, field, v))
+                || (!sits_on_own_bone(rig, weld, field, v)
+                    && (sits_by_the_root(field, regions, tail, positions[v as usize])
+                        || nearer_root_than_its_bones(rig, weld, field, tail, v, root))))
     };
     let seeds = welded.iter().flat_map(|&v| graph.neighbors_of(v as usize).iter().copied());
     graph.flood(seeds, accept)

@@ -297,6 +297,7 @@ impl Surface<'_> {
             self.dist,
             &part.welded,
             root,
+            self.regions,
             tw,
             taken,
         );
