@@ -151,7 +151,8 @@ pub struct SpringParams {
     /// Ground contact on or off.
     #[serde(deserialize_with = "crate::error::bool_only")]
     pub ground: bool,
-    /// Floor height `g0`, metres (see [`Units`]); world Y.
+    /// Floor height `g0`, metres (see [`Units`]); along the character's up
+    /// (`spring::body_up`: world Y for an upright bind).
     pub floor_height: f32,
     /// Centre-line clearance `ρ`, metres (see [`Units`]).
     pub clearance: f32,
