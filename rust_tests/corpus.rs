@@ -42,6 +42,8 @@ mod rigger_bones;
 mod roles_only;
 #[path = "corpus/runs.rs"]
 mod runs;
+#[path = "corpus/spring_up.rs"]
+mod spring_up;
 #[path = "corpus/tapering_tails.rs"]
 mod tapering_tails;
 #[path = "corpus/thin_stubs.rs"]

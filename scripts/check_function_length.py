@@ -68,7 +68,7 @@ TO_SPLIT: dict[str, int] = {
     "src/solve/surface.rs::solve_measured": 112,
     "src/solve/synthetic.rs::creature": 114,
     "src/spring/params.rs::validate": 94,
-    "src/spring/solver.rs::substep": 137,
+    "src/spring/solver.rs::substep_along": 138,
 }
 
 FN = re.compile(r"\bfn\s+([A-Za-z_][A-Za-z0-9_]*)")

@@ -227,13 +227,16 @@ impl<'a> StretchHarness<'a> {
     pub fn crouch(&self, truth: Option<&[u32]>) -> Result<CrouchCheck> {
         let original = &self.model.characters[self.character].rig;
         let depth = CROUCH_DEPTH_SHARE * original.height();
-        let up = self.bake.spring.up;
+        // The character's own up (the ground it stands on, when its file is
+        // pitched): the crouch sinks along it and the floor is raised along
+        // it, as the spring's floor lies.
+        let up = spring::body_up(&self.grown, &self.bake.spring);
         let forward = spring::body_facing(&self.grown, &self.bake.spring);
         let sampled = crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;
         let radius = collar_band(&self.grown, tail, anchor, COLLAR_BAND_DIAMETERS)?.root_radius;
-        let rigid_lowest = lowest_point(&self.rigid, &sampled, tail);
+        let rigid_lowest = lowest_point(&self.rigid, &sampled, tail, up);
         let own_spring =
             TailSpring::new(&self.grown, self.chains[0].clone(), self.bake.spring.clone())?;
         let (units, ground) = (own_spring.units_per_metre(), own_spring.ground());

@@ -91,6 +91,7 @@ pub(crate) struct PathLanes<L: Lane> {
     units_follow_scale: L::Mask,
     gravity: L,
     floor: L,
+    ground_up: V3<L>,
 }
 
 impl<L: Lane> PathLanes<L> {
@@ -122,6 +123,7 @@ impl<L: Lane> PathLanes<L> {
             units_follow_scale: flag(&|i| c(i).0.units_follow_scale),
             gravity: s(&|i| c(i).1.gravity),
             floor: s(&|i| c(i).1.floor),
+            ground_up: v(&|i| c(i).0.up),
         }
     }
 
@@ -158,6 +160,7 @@ impl<L: Lane> PathLanes<L> {
             up: up.div(up.length()),
             gravity_y: -(self.gravity * units),
             floor: self.floor * units,
+            ground_up: self.ground_up,
             sigma,
         }
     }

@@ -52,16 +52,92 @@ pub(crate) fn forward_plane_lanes<L: Lane>(
     (hit, V3::select(hit, V3::select(lift, level, back), dir))
 }
 
+/// Which way is up for the floor and gravity: world +Y ([`WorldY`], an
+/// upright bind) or the normal of the ground a pitched bind stands on
+/// ([`Along`]). One trait so the contact and the substep are written once;
+/// the level form computes exactly what it did before the tilted one was
+/// added (no products with a zero or one axis).
+pub(crate) trait Vertical<L: Lane>: Copy {
+    /// Height of `v` along up.
+    fn height(&self, v: V3<L>) -> L;
+    /// `v` without its part along up.
+    fn horizontal(&self, v: V3<L>) -> V3<L>;
+    /// `v` plus `h` along up.
+    fn raise(&self, v: V3<L>, h: L) -> V3<L>;
+    /// The up axis.
+    fn axis(&self) -> V3<L>;
+    /// `v` without a downward part (a grounded particle is not pulled
+    /// into the floor).
+    fn not_down(&self, v: V3<L>) -> V3<L>;
+}
+
+/// Up is world +Y.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WorldY;
+
+impl<L: Lane> Vertical<L> for WorldY {
+    #[inline(always)]
+    fn height(&self, v: V3<L>) -> L {
+        v.y
+    }
+    #[inline(always)]
+    fn horizontal(&self, v: V3<L>) -> V3<L> {
+        V3::new(v.x, L::splat(0.0), v.z)
+    }
+    #[inline(always)]
+    fn raise(&self, v: V3<L>, h: L) -> V3<L> {
+        V3::new(v.x, v.y + h, v.z)
+    }
+    #[inline(always)]
+    fn axis(&self) -> V3<L> {
+        V3::new(L::splat(0.0), L::splat(1.0), L::splat(0.0))
+    }
+    #[inline(always)]
+    fn not_down(&self, v: V3<L>) -> V3<L> {
+        V3::new(v.x, v.y.max(L::splat(0.0)), v.z)
+    }
+}
+
+/// Up is this unit vector (per lane).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Along<L: Lane>(pub V3<L>);
+
+impl<L: Lane> Vertical<L> for Along<L> {
+    #[inline(always)]
+    fn height(&self, v: V3<L>) -> L {
+        v.dot(self.0)
+    }
+    #[inline(always)]
+    fn horizontal(&self, v: V3<L>) -> V3<L> {
+        v - self.0.scale(v.dot(self.0))
+    }
+    #[inline(always)]
+    fn raise(&self, v: V3<L>, h: L) -> V3<L> {
+        v + self.0.scale(h)
+    }
+    #[inline(always)]
+    fn axis(&self) -> V3<L> {
+        self.0
+    }
+    #[inline(always)]
+    fn not_down(&self, v: V3<L>) -> V3<L> {
+        v - self.0.scale(v.dot(self.0).min(L::splat(0.0)))
+    }
+}
+
 /// Ground contact on the circle where the bone's sphere meets the floor
-/// `y = floor`: `p' = h + ℓ (sqrt(1-u²) t + u e_y)`, `u = (F - h_y)/ℓ`
-/// clamped to [-1, 1] (a head too far below cannot be helped by turning the
-/// bone; it is never stretched and the body never lifted). `t` is the
-/// horizontal part of the candidate direction (fallback: the rest direction,
-/// then straight back). `plane` = (root, forward normal) restricts the circle
-/// to the part behind the forward plane where that is possible; the floor wins
-/// where it is not. Returns the lanes in contact and the directions.
+/// (height `floor` along `up`): `p' = h + ℓ (sqrt(1-u²) t + u e_up)`,
+/// `u = (F - h·e_up)/ℓ` clamped to [-1, 1] (a head too far below cannot be
+/// helped by turning the bone; it is never stretched and the body never
+/// lifted). `t` is the horizontal part of the candidate direction
+/// (fallback: the rest direction, then straight back). `plane` = (root,
+/// forward normal) restricts the circle to the part behind the forward
+/// plane where that is possible; the floor wins where it is not. Returns
+/// the lanes in contact and the directions.
 #[inline(always)]
-pub(crate) fn ground_lanes<L: Lane>(
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn ground_lanes<L: Lane, U: Vertical<L>>(
+    up: U,
     head: V3<L>,
     dir: V3<L>,
     length: L,
@@ -70,37 +146,37 @@ pub(crate) fn ground_lanes<L: Lane>(
     back: V3<L>,
     plane: Option<(V3<L>, V3<L>)>,
 ) -> (L::Mask, V3<L>) {
-    let hit = (head.y + length * dir.y).lt(floor);
+    let hit = (up.height(head) + length * up.height(dir)).lt(floor);
     if !L::any(hit) {
         return (hit, dir);
     }
     let (zero, one, eps) = (L::splat(0.0), L::splat(1.0), L::splat(1e-6));
-    let u = ((floor - head.y) / length).clamp(-1.0, 1.0);
+    let u = ((floor - up.height(head)) / length).clamp(-1.0, 1.0);
     let s = (one - u * u).max(zero).sqrt();
-    let horizontal = |v: V3<L>| V3::new(v.x, zero, v.z);
     let unit_or = |v: V3<L>, otherwise: V3<L>| {
-        let h = horizontal(v);
+        let h = up.horizontal(v);
         let l = h.length();
         V3::select(l.gt(eps), h.div(l), otherwise)
     };
-    let mut t = unit_or(dir, unit_or(fallback, unit_or(back, V3::new(one, zero, zero))));
+    let x = V3::new(one, zero, zero);
+    let mut t = unit_or(dir, unit_or(fallback, unit_or(back, unit_or(x, x))));
     if let Some((root, normal)) = plane {
-        let nh = horizontal(normal);
+        let nh = up.horizontal(normal);
         let a = nh.length();
         let nh = nh.div(a);
-        // (head + ℓ(s t + u e_y) - root)·n <= 0, solved for t·n̂h.
-        let rhs = -(head - root).dot(normal) - length * u * normal.y;
+        // (head + ℓ(s t + u e_up) - root)·n <= 0, solved for t·n̂h.
+        let rhs = -(head - root).dot(normal) - length * u * up.height(normal);
         let m = rhs / (length * s * a);
         let turn = a.gt(eps) & s.gt(eps) & t.dot(nh).gt(m) & m.ge(L::splat(-1.0));
         if L::any(turn) {
             // t and n̂h are horizontal, so this perpendicular is too.
-            let perp = tangent(t, nh, V3::new(zero, one, zero).cross(nh));
+            let perp = tangent(t, nh, up.axis().cross(nh));
             let m = m.min(one);
             let turned = nh.scale(m) + perp.scale((one - m * m).max(zero).sqrt());
             t = V3::select(turn, turned, t);
         }
     }
-    let on_circle = V3::new(s * t.x, s * t.y + u, s * t.z);
+    let on_circle = up.raise(t.scale(s), u);
     (hit, V3::select(hit, on_circle, dir))
 }
 
@@ -143,6 +219,7 @@ pub fn ground(
     plane: Option<(Vec3, Vec3)>,
 ) -> Option<Vec3> {
     let (hit, d) = ground_lanes(
+        WorldY,
         lane(head),
         lane(dir),
         length,

@@ -47,6 +47,15 @@ pub const STOP_DEG: f32 = 30.0;
 /// and the Wolf (1.0); the Shiba Inu's curl (0.26) and the Alpaca's stub
 /// (0.34) tore at the article's 50° carry and 30° stop. 0 turns it off.
 pub const BEND_CAPACITY: f32 = 0.5;
+/// Furthest a skeleton's facing may lie from a file axis and still be
+/// snapped to it (`spring::body_facing`), degrees: a real rig's
+/// pelvis-to-head line wanders a degree or so off the axis its file models
+/// it along (the rat's and zebra's heads 0.5 degrees off +Z); a file whose
+/// character is turned about its up (the corpus' `rotated_bind`, 20-160
+/// degrees) faces up to 45 degrees off every axis, and snapping it turned
+/// the rest arc's and the forward plane's axes that far.
+pub const FACING_SNAP_DEG: f32 = 10.0;
+
 /// Floor height `g0`, metres (SPEC S8: world up = 0).
 pub const FLOOR_HEIGHT_M: f32 = 0.0;
 /// Centre-line clearance `ρ` above the floor for the tail's thickness, metres.
@@ -142,7 +151,8 @@ pub struct SpringParams {
     /// Ground contact on or off.
     #[serde(deserialize_with = "crate::error::bool_only")]
     pub ground: bool,
-    /// Floor height `g0`, metres (see [`Units`]); world Y.
+    /// Floor height `g0`, metres (see [`Units`]); along the character's up
+    /// (`spring::body_up`: world Y for an upright bind).
     pub floor_height: f32,
     /// Centre-line clearance `ρ`, metres (see [`Units`]).
     pub clearance: f32,

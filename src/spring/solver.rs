@@ -14,7 +14,7 @@
 
 use glam::{Mat3A, Vec3A};
 
-use super::contact::{forward_plane_lanes, ground_lanes};
+use super::contact::{forward_plane_lanes, ground_lanes, Along, Vertical, WorldY};
 use super::coupling::ElasticStop;
 use super::lane::Lane;
 use super::lane_geometry::{fast_slerp_raw, half_slerp, swing_to, Blend, ShortArc, M3, Q, V3};
@@ -42,6 +42,9 @@ pub(crate) struct Switches {
     pub couple: bool,
     pub forward_plane: bool,
     pub ground: bool,
+    /// Up (the floor's normal, against gravity) is not world +Y: the
+    /// character stands on a pitched ground (`ChainRest::up`).
+    pub tilted: bool,
 }
 
 impl Switches {
@@ -50,6 +53,7 @@ impl Switches {
             couple: rest.links.len() > 1 && rules.coupling_rate > 0.0,
             forward_plane: rules.forward_plane,
             ground: rules.ground,
+            tilted: rest.up != glam::Vec3::Y,
         }
     }
 }
@@ -140,6 +144,9 @@ pub(crate) struct FrameLanes<L: Lane> {
     pub up: V3<L>,
     pub gravity_y: L,
     pub floor: L,
+    /// The character's up in world (`ChainRest::up`): the floor's normal;
+    /// read only by tilted groups.
+    pub ground_up: V3<L>,
     /// Uniform scale of the anchor.
     pub sigma: L,
 }
@@ -219,10 +226,27 @@ pub(crate) fn substep<L: Lane>(
     frame: &FrameLanes<L>,
     state: &mut StateLanes<L>,
 ) {
+    if on.tilted {
+        substep_along(Along(frame.ground_up), links, rules, on, frame, state)
+    } else {
+        substep_along(WorldY, links, rules, on, frame, state)
+    }
+}
+
+/// [`substep`] with the floor and gravity along `up`.
+#[inline(always)]
+fn substep_along<L: Lane, U: Vertical<L>>(
+    up: U,
+    links: &[LinkLanes<L>],
+    rules: &RuleLanes<L>,
+    on: Switches,
+    frame: &FrameLanes<L>,
+    state: &mut StateLanes<L>,
+) {
     let n = links.len();
     let dt = rules.dt;
     let zero = L::splat(0.0);
-    let gravity = V3::new(zero, frame.gravity_y, zero);
+    let gravity = up.raise(V3::new(zero, zero, zero), frame.gravity_y);
     let normal = frame.normal;
     let plane = on.forward_plane.then_some((frame.root, normal));
     if on.couple {
@@ -301,7 +325,7 @@ pub(crate) fn substep<L: Lane>(
             None => (L::no_lanes(), stop_dir),
         };
         let (grounded, dir) = if on.ground {
-            ground_lanes(head, dir, length, frame.floor, rest_dir, -normal, plane)
+            ground_lanes(up, head, dir, length, frame.floor, rest_dir, -normal, plane)
         } else {
             (L::no_lanes(), dir)
         };
@@ -325,7 +349,7 @@ pub(crate) fn substep<L: Lane>(
         // Rope: no velocity along the bone.
         v = v - dir.scale(v.dot(dir));
         if L::any(grounded) {
-            let kept = V3::new(v.x, v.y.max(zero), v.z).scale(rules.ground_keep);
+            let kept = up.not_down(v).scale(rules.ground_keep);
             v = V3::select(grounded, kept, v);
         }
 

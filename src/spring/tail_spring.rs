@@ -51,7 +51,7 @@ pub(crate) fn check_dt(dt: f32) -> Result<()> {
     }
 }
 
-/// `ground`: metres of world Y the character stands on (`ChainRest::ground`).
+/// `ground`: metres along the character's up it stands on (`ChainRest::ground`).
 fn rules_of(p: &SpringParams, ground: f32) -> StepRules {
     StepRules {
         dt: 1.0 / p.substep_rate,
@@ -296,8 +296,9 @@ impl TailSpring {
         }
     }
     /// The ground the floor stands on (`floor_height` counts from it),
-    /// world units of the bind pose: world 0, or the bind pose's lowest
-    /// skin point when below it (`spring::bind_ground`).
+    /// world units of the bind pose along the character's up
+    /// (`spring::body_up`, world Y for an upright bind): 0, or the bind
+    /// pose's lowest body skin point when below it (`spring::bind_ground_along`).
     pub fn ground(&self) -> f32 {
         self.rest.ground * self.rest.units_per_metre
     }

@@ -485,11 +485,14 @@ pub fn rig_rows(
     Ok(rows_of(rig, "rig", &regions, &r, &frames))
 }
 
-/// Lowest point (world Y) of `vertices` of `rig` over every frame of `clip`.
-pub fn lowest_point(rig: &Rig, clip: &Clip, vertices: &[u32]) -> f32 {
+/// Lowest point of `vertices` of `rig` over every frame of `clip`, as height
+/// along `up` (world Y exactly for +Y; the character's own up on a pitched
+/// file, see `spring::body_up`).
+pub fn lowest_point(rig: &Rig, clip: &Clip, vertices: &[u32], up: Vec3) -> f32 {
     let frames: Vec<usize> = (0..clip.frame_count()).collect();
+    let height = |p: Vec3| if up == Vec3::Y { p.y } else { p.dot(up) };
     pose(rig, clip, &frames)
         .iter()
-        .flat_map(|p| vertices.iter().map(move |&v| p[v as usize].y))
+        .flat_map(|p| vertices.iter().map(move |&v| height(p[v as usize])))
         .fold(f32::INFINITY, f32::min)
 }

@@ -161,6 +161,11 @@ pub struct JointRoles {
     /// from the pelvis to the head, or along the hind feet; `None` when the
     /// skeleton shows neither.
     pub facing: Option<Vec3>,
+    /// The rotation this reading levelled the bind by ([`ground_level`]):
+    /// the identity when the bind was read as it stands (upright, or a
+    /// ground read from the skin that did not read the skeleton better).
+    /// `level⁻¹ · Y` is the up of the ground the character stands on.
+    pub level: Quat,
 }
 
 fn side_label(role: &str, side: usize) -> String {
@@ -216,7 +221,8 @@ impl JointRoles {
             }
         }
         let finder = Finder { rig, overrides, s: &s, pairs: &pairs, axial: &axial, junctions };
-        let mut roles = JointRoles { structural: s.structural.clone(), ..Default::default() };
+        let mut roles =
+            JointRoles { structural: s.structural.clone(), level, ..Default::default() };
         finder.pelvis(&mut roles)?;
         finder.named_legs(&mut roles)?;
         finder.trunk(&mut roles)?;
