@@ -182,12 +182,8 @@ pub fn nearer_root_than_its_bones(
     let p = weld.positions[w as usize];
     let to_root = p.distance(root);
     weld.members_of(w as usize).iter().all(|&v| {
-        let (js, ws) = rig.influences().of(v as usize);
-        let largest = (0..js.len()).max_by(|&a, &b| ws[a].total_cmp(&ws[b]).then(b.cmp(&a)));
-        largest.is_some_and(|k| {
-            let j = js[k] as usize;
-            tail.bones[j] && to_root < field.distance_to_joint(p, j)
-        })
+        let j = rig.influences().dominant_joint(v as usize) as usize;
+        tail.bones[j] && to_root < field.distance_to_joint(p, j)
     })
 }
 
