@@ -115,3 +115,16 @@ fn corpus_a_thin_tail_cut_along_its_length_rises_its_collars_radius() {
     let m = measure(&corpus::case(533));
     assert!(!m.failures.contains(&"no_chain"), "seed 533: {:?}", m.details);
 }
+
+#[test]
+fn corpus_a_fur_tails_joints_are_held_in_the_skin_under_it() {
+    // The Cat's hanging tail is skin with fur over it, one part of two
+    // shells whose geodesic coordinates disagree: the level g = iL/K
+    // crosses the skin at tail_u 0.12-0.16 and the fur at 0.05-0.12, two
+    // rings about 2 skin radii apart. Read as one ring, its radius measured
+    // that gap (1.4-1.8 skin radii), and half of it let the smoothed joints
+    // 0.4-1.0 radii off the centre line (joint_outside). The joints are
+    // held in the innermost shell's own ring (`level_ring`): the skin's.
+    let m = measure(&corpus::case(244));
+    assert!(!m.failures.contains(&"joint_outside"), "seed 244: {:?}", m.details);
+}

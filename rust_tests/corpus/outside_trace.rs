@@ -124,6 +124,7 @@ fn corpus_chain_joint_trace() {
             let u = tail_u_by_vertex(model, t);
             let uw = |w: u32| d.weld.members_of(w as usize).iter().find_map(|v| u.get(v).copied());
             let pos = &d.weld.positions;
+            let (sid, _) = d.graph.components(&vec![true; d.graph.vertex_count()]);
             eprintln!(
                 "  tail r {:.4} len {:.3} buried {:?} sep {} fur {} H {:.3} radii {:?}",
                 t.root_radius,
@@ -132,7 +133,7 @@ fn corpus_chain_joint_trace() {
                 t.separate_shell,
                 t.fur_shell,
                 d.report.height,
-                t.centre_radius
+                t.centre_radius.len()
             );
             for (r, g) in d.report.parts.iter().zip(&d.parts) {
                 if r.decision != caudal::appendage::Decision::Chain {
@@ -177,14 +178,51 @@ fn corpus_chain_joint_trace() {
                     let idx: std::collections::HashMap<u32, usize> =
                         g.welded.iter().enumerate().map(|(i, &w)| (w, i)).collect();
                     let mut ring = Vec::new();
+                    let mut shell_of = Vec::new();
                     for (a, &w) in g.welded.iter().enumerate() {
                         for &n in d.graph.neighbors_of(w as usize) {
                             let Some(&b) = idx.get(&n) else { continue };
                             let (ga, gb) = (g.geodesic[a], g.geodesic[b]);
                             if ga.is_finite() && gb.is_finite() && ga < target && target <= gb {
                                 ring.push(at(a).lerp(at(b), (target - ga) / (gb - ga).max(1e-12)));
+                                shell_of.push(sid[w as usize]);
                             }
                         }
+                    }
+                    {
+                        let mut shells: Vec<u32> = shell_of.clone();
+                        shells.sort();
+                        shells.dedup();
+                        let desc: Vec<String> = shells
+                            .iter()
+                            .map(|&s| {
+                                let mut o: Vec<f32> = ring
+                                    .iter()
+                                    .zip(&shell_of)
+                                    .filter(|(_, &x)| x == s)
+                                    .map(|(&p, _)| offset_in_radii(p, t))
+                                    .collect();
+                                o.sort_by(f32::total_cmp);
+                                let us: Vec<f32> = ring
+                                    .iter()
+                                    .zip(&shell_of)
+                                    .filter(|(_, &x)| x == s)
+                                    .map(|(&p, _)| arc_share(p, t))
+                                    .collect();
+                                let ulo = us.iter().copied().fold(f32::INFINITY, f32::min);
+                                let uhi = us.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                                format!(
+                                    "shell {s} n {} off {:.2}/{:.2}/{:.2} u {:.2}..{:.2}",
+                                    o.len(),
+                                    o[0],
+                                    o[o.len() / 2],
+                                    o[o.len() - 1],
+                                    ulo,
+                                    uhi
+                                )
+                            })
+                            .collect();
+                        eprintln!("       {}", desc.join(" | "));
                     }
                     let c = ring.iter().copied().sum::<glam::Vec3>() / ring.len().max(1) as f32;
                     let mut rd: Vec<f32> = ring.iter().map(|p| p.distance(c)).collect();

@@ -49,13 +49,14 @@ pub fn chain_joints(
 ) -> Vec<Vec3> {
     let l = part.length;
     let edges = part_edges(part, graph);
+    let shells = part_shells(part, &edges);
     let mut joints = Vec::with_capacity(k + 1);
     let mut rings: Vec<Option<(Vec3, f32)>> = vec![None];
     joints.push(part.root);
     for i in 1..=k {
         let target = i as f32 * l / k as f32;
         let (band, band_radius) = band_centre(part, positions, target, 0.5 * l / k as f32);
-        let ring = if i < k { level_ring(part, positions, &edges, target) } else { None };
+        let ring = if i < k { level_ring(part, positions, &edges, &shells, target) } else { None };
         let ring = ring.or(band_radius.map(|r| (band, r)));
         joints.push(ring.map_or(band, |(c, r)| held(band, c, JOINT_RING_SLACK * r)));
         rings.push(ring);
@@ -157,27 +158,76 @@ fn part_edges(part: &PartGeometry, graph: &MeshGraph) -> Vec<(usize, usize)> {
 /// distance from it (the ring's radius). A ring is as thin as the level
 /// set, so a bend does not pull its centre off the tail's axis; `None`
 /// where no edge crosses the level.
+///
+/// A part of several shells (`shell`: each `part.welded` index's shell, as
+/// [`part_shells`] labels them) crosses the level once per shell, and the
+/// shells' coordinates need not agree: fur reached from its own base runs
+/// ahead of the skin under it (corpus seed 244: the fur's crossing lies 2
+/// skin radii nearer the root than the skin's). The crossings together
+/// are then two rings apart along the tail, their median distance from
+/// their mean measures that gap, not the tail (1.4-1.8 skin radii there),
+/// and a joint held within half of it leaves the skin. So the ring read
+/// is the innermost shell's own, the skin under the fur: of the shells'
+/// rings whose centre lies inside the whole crossing (a layer of the tube,
+/// not a piece at its rim), the one of least radius, with its own centre.
 pub fn level_ring(
     part: &PartGeometry,
     positions: &[Vec3],
     edges: &[(usize, usize)],
+    shell: &[u32],
     target: f32,
 ) -> Option<(Vec3, f32)> {
     let at = |a: usize| positions[part.welded[a] as usize];
-    let ring: Vec<Vec3> = edges
+    let (ring, of): (Vec<Vec3>, Vec<u32>) = edges
         .iter()
         .filter_map(|&(a, b)| {
             let (ga, gb) = (part.geodesic[a], part.geodesic[b]);
             let ((lo, glo), (hi, ghi)) =
                 if ga <= gb { ((a, ga), (b, gb)) } else { ((b, gb), (a, ga)) };
             (glo < target && target <= ghi)
-                .then(|| at(lo).lerp(at(hi), (target - glo) / (ghi - glo).max(1e-12)))
+                .then(|| (at(lo).lerp(at(hi), (target - glo) / (ghi - glo).max(1e-12)), shell[lo]))
         })
-        .collect();
-    match centre_and_radius(&ring) {
-        (c, Some(r)) => Some((c, r)),
-        _ => None,
+        .unzip();
+    let (c, r) = match centre_and_radius(&ring) {
+        (c, Some(r)) => (c, r),
+        _ => return None,
+    };
+    let mut shells = of.clone();
+    shells.sort_unstable();
+    shells.dedup();
+    if shells.len() < 2 {
+        return Some((c, r));
     }
+    shells
+        .iter()
+        .filter_map(|&s| {
+            let own: Vec<Vec3> =
+                ring.iter().zip(&of).filter(|(_, &x)| x == s).map(|(&p, _)| p).collect();
+            match centre_and_radius(&own) {
+                (cs, Some(rs)) if own.len() >= 3 && cs.distance(c) <= r => Some((cs, rs)),
+                _ => None,
+            }
+        })
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .or(Some((c, r)))
+}
+
+/// Each `part.welded` index's shell: the connected piece of the part its
+/// `edges` put it in, labelled by the piece's least index.
+fn part_shells(part: &PartGeometry, edges: &[(usize, usize)]) -> Vec<u32> {
+    let mut up: Vec<u32> = (0..part.welded.len() as u32).collect();
+    fn root(up: &mut [u32], mut a: u32) -> u32 {
+        while up[a as usize] != a {
+            up[a as usize] = up[up[a as usize] as usize];
+            a = up[a as usize];
+        }
+        a
+    }
+    for &(a, b) in edges {
+        let (ra, rb) = (root(&mut up, a as u32), root(&mut up, b as u32));
+        up[ra.max(rb) as usize] = ra.min(rb);
+    }
+    (0..up.len() as u32).map(|a| root(&mut up, a)).collect()
 }
 
 /// How far from its ring's centre, in ring radii, a smoothed joint may sit.
