@@ -109,11 +109,12 @@ impl Influences {
         (js, ws)
     }
 
-    /// The joint with the largest weight on each vertex (the lower index on
-    /// a tie, see [`heaviest`]).
+    /// The joint carrying most of vertex `v`: its weights summed per joint
+    /// (glTF lets a file list one joint in two slots of a row, and a row
+    /// read slot by slot would then lose it to a lighter joint), the lower
+    /// index on a tie (see [`heaviest`]).
     pub fn dominant_joint(&self, v: usize) -> u32 {
-        let (j, w) = self.of(v);
-        heaviest(j.iter().copied().zip(w.iter().copied()))
+        self.dominant_by(v, |j| j)
     }
 
     /// The owner carrying most of vertex `v` when each joint's weight is
