@@ -245,3 +245,16 @@ fn corpus_a_tail_peeled_along_its_length_is_walked_back_from_a_ring_across_it() 
     // Recall 0.842 with the walk from the slanted ring only.
     super::harness::assert_cases_pass(&[37]);
 }
+
+/// A fur-and-skin tail peeled at a neck of its fur holds the skin only
+/// from a saddle half way along: its root ring is the fur's ring at the
+/// body and the skin's cut ring inside the fur, together 8x the tail's
+/// radius. The walk back down the skin is measured in the widest single
+/// ring's radius (`largest_ring_radius` in src/appendage/root.rs), not
+/// the two rings' joint radius, so the skin's taper is not read as the
+/// body's flare.
+#[test]
+fn corpus_the_walk_back_is_measured_in_one_rings_radius() {
+    // Recall 0.848 with the joint radius: the skin's first 0.27 in no part.
+    super::harness::assert_cases_pass(&[133]);
+}
