@@ -381,7 +381,6 @@ impl Tube {
     }
 }
 
-/// The vertices of `welded` with a neighbour marked in `marks`.
 /// The radius of the widest single ring among `ring` (sorted welded
 /// vertices): its pieces connected by mesh edges, each measured as a ring
 /// ([`ring_radius`]); `None` when no piece has a radius. A part's root ring
@@ -426,6 +425,7 @@ fn largest_ring_radius(graph: &MeshGraph, positions: &[Vec3], ring: &[u32]) -> O
     widest
 }
 
+/// The vertices of `welded` with a neighbour marked in `marks`.
 fn next_to(graph: &MeshGraph, welded: &[u32], marks: &[bool]) -> Vec<u32> {
     let near = |v: u32| graph.neighbors_of(v as usize).iter().any(|&w| marks[w as usize]);
     welded.iter().copied().filter(|&v| near(v)).collect()
