@@ -53,15 +53,22 @@ fn corpus_a_tail_resting_on_a_pitched_ground_is_not_folded_by_the_floor() {
     assert_eq!(checked.len(), 1);
 }
 
+/// The seeds `CAUDAL_UP_SEEDS` (a..b, `default` when unset), in the look
+/// window only.
+fn up_seeds(default: &str) -> (u64, u64) {
+    let range = std::env::var("CAUDAL_UP_SEEDS").unwrap_or_else(|_| default.into());
+    let (a, b) = range.split_once("..").unwrap();
+    let (a, b): (u64, u64) = (a.parse().unwrap(), b.parse().unwrap());
+    assert!(b <= 600, "look window only");
+    (a, b)
+}
+
 /// Per character of seeds `CAUDAL_UP_SEEDS` (a..b, look window): its
 /// classes, the tilt of the spring's up off world Y, and the facing.
 #[test]
 #[ignore]
 fn corpus_spring_up_trace() {
-    let range = std::env::var("CAUDAL_UP_SEEDS").unwrap_or_else(|_| "0..200".into());
-    let (a, b) = range.split_once("..").unwrap();
-    let (a, b): (u64, u64) = (a.parse().unwrap(), b.parse().unwrap());
-    assert!(b <= 600, "look window only");
+    let (a, b) = up_seeds("0..200");
     let params = SpringParams::default();
     for seed in a..b {
         let spec = corpus::CaseSpec::from_seed(seed);
@@ -96,10 +103,7 @@ fn corpus_spring_up_trace() {
 #[test]
 #[ignore]
 fn corpus_up_truth_trace() {
-    let range = std::env::var("CAUDAL_UP_SEEDS").unwrap_or_else(|_| "0..600".into());
-    let (a, b) = range.split_once("..").unwrap();
-    let (a, b): (u64, u64) = (a.parse().unwrap(), b.parse().unwrap());
-    assert!(b <= 600, "look window only");
+    let (a, b) = up_seeds("0..600");
     let params = SpringParams::default();
     for seed in a..b {
         let spec = corpus::CaseSpec::from_seed(seed);
