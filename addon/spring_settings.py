@@ -76,7 +76,11 @@ FIELDS = (
         min=0.0,
         soft_max=2.0,
     ),
-    SpringField("ground", "Floor", "Ground contact: the tail slides on a horizontal floor"),
+    SpringField(
+        "ground",
+        "Floor",
+        "Ground contact: the tail slides on the floor the character stands on (along its ground when the file is pitched)",
+    ),
     SpringField(
         "floor_height",
         "Floor Height",

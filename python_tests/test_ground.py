@@ -64,3 +64,30 @@ def test_bad_input_names_the_field(crouch):
         caudal.body_floor(rig, tail_joints=["Nope"])
     with pytest.raises(caudal.ParameterError, match="depth"):
         caudal.crouch_clip(rig, -1.0)
+
+
+def test_a_crouch_sinks_along_the_characters_own_up_on_a_pitched_file():
+    """Corpus seed 3 (look window) stands on a ground pitched 24.2 degrees.
+    By default the crouch sinks its pelvis along the character's up (the
+    ground the roles level it by, read within their 3-degree step), as the
+    spring's floor and the stretch harness lie; world +Y stays available."""
+    import math
+
+    glb, _, truth = caudal.generated_creature(3)
+    rig = caudal.load_bytes(glb).rig
+    pelvis = rig.joint_names.index(rig.roles()["pelvis"])
+    spec = truth["spec"]
+    yaw, pitch = math.radians(spec["yaw_deg"]), math.radians(spec["pitch_deg"])
+    # The generator's turn of +Y: about Y by the yaw after about X by the pitch.
+    x, y, z = 0.0, math.cos(pitch), math.sin(pitch)
+    true_up = np.array(
+        [math.cos(yaw) * x + math.sin(yaw) * z, y, -math.sin(yaw) * x + math.cos(yaw) * z]
+    )
+
+    def sink(**kw):
+        t = np.asarray(caudal.crouch_clip(rig, 0.1 * rig.height, **kw).translations)
+        d = t[0, pelvis] - t[-1, pelvis]  # the pelvis is a root: its local is world
+        return math.degrees(math.acos(np.clip(d @ true_up / np.linalg.norm(d), -1.0, 1.0)))
+
+    assert sink() < 6.0
+    assert sink(up=[0.0, 1.0, 0.0], forward=[0.0, 0.0, 1.0]) > 20.0

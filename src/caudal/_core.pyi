@@ -317,7 +317,15 @@ def pelvis_lift(
     calibration: Clip | None = None,
     up: _ArrayLike | None = None,
 ) -> PelvisLift: ...
-def crouch_clip(rig: Rig, depth: float, *, duration: float = 1.5, rate: float = 30.0) -> Clip: ...
+def crouch_clip(
+    rig: Rig,
+    depth: float,
+    *,
+    duration: float = 1.5,
+    rate: float = 30.0,
+    up: _ArrayLike | None = None,
+    forward: _ArrayLike | None = None,
+) -> Clip: ...
 
 # Appendages and tail chains (SPEC T1-T10): reports are dicts (the JSON of
 # `caudal tail --report`), each part with its `vertices` (u32 indices).

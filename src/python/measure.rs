@@ -291,18 +291,36 @@ fn pelvis_lift<'py>(
 
 /// A generated crouch: the pelvis sinks `depth` (world units) while two-bone
 /// IK keeps both feet planted; every other joint (a tail too) at its bind
-/// local. Needs pelvis, thigh and shin roles.
+/// local. Needs pelvis, thigh and shin roles. `up` (the way the pelvis
+/// rises) and `forward` (the way straight knees bend) default to the
+/// character's own, as the spring and the stretch harness read them
+/// (`spring::body_up`, `spring::body_facing`): +Y and the file axis it
+/// faces for an upright bind, the ground's normal for a pitched one (world
+/// +Y and +Z before: a pitched file crouched along the wrong line, a file
+/// facing -X bent its knees sideways).
 #[pyfunction]
-#[pyo3(signature = (rig, depth, *, duration=1.5, rate=30.0))]
+#[pyo3(signature = (rig, depth, *, duration=1.5, rate=30.0, up=None, forward=None))]
 fn crouch_clip(
     py: Python<'_>,
     rig: &PyRig,
     depth: f32,
     duration: f32,
     rate: f32,
+    up: Option<&Bound<'_, PyAny>>,
+    forward: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyClip> {
+    let vec = |v: Option<&Bound<'_, PyAny>>, name: &str| -> PyResult<Option<Vec3>> {
+        v.map(|v| f32_flat(v, name, &[Some(3)]).map(|(d, _)| Vec3::new(d[0], d[1], d[2])))
+            .transpose()
+    };
+    let (up, forward) = (vec(up, "up")?, vec(forward, "forward")?);
     let r = rig.inner.clone();
-    let c = py.core(move || core_crouch(&r, depth, duration, rate, Vec3::Y, Vec3::Z))?;
+    let c = py.core(move || {
+        let params = crate::spring::SpringParams::default();
+        let up = up.unwrap_or_else(|| crate::spring::body_up(&r, &params));
+        let forward = forward.unwrap_or_else(|| crate::spring::body_facing(&r, &params));
+        core_crouch(&r, depth, duration, rate, up, forward)
+    })?;
     Ok(PyClip::wrap(c))
 }
 
