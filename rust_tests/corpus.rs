@@ -42,6 +42,8 @@ mod rigger_bones;
 mod roles_only;
 #[path = "corpus/runs.rs"]
 mod runs;
+#[path = "corpus/slanted_flare.rs"]
+mod slanted_flare;
 #[path = "corpus/spring_up.rs"]
 mod spring_up;
 #[path = "corpus/tapering_tails.rs"]

@@ -11,7 +11,7 @@ use crate::appendage::contact::root_collar;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII,
+    extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII, TUBE_SPREAD_RADII,
 };
 
 /// A part's surface as it grows: its welded vertices (sorted), collar, and
@@ -179,13 +179,40 @@ impl Surface<'_> {
                 tube = shape;
             }
         }
-        let walked = tube.reach;
-        count += self.take_root_skin(part, taken, tube.vertices);
-        // The tube walked from a ring across it also reaches the near-bone
-        // side of the tail's root that the walk from the slanted ring left,
-        // when it carries the tube a ring further back than that walk (see
-        // [`Self::walk_across_tube`]).
-        if across.reach <= walked + RIGGER_ROOT_TUBE_RADII {
+        count + self.take_walks(part, taken, tube, across)
+    }
+
+    /// The skin of the walk back from the part's root ring (`tube`) and of
+    /// the walk from the ring across its tube (`across`, see
+    /// [`Self::walk_across_tube`]) joins the part. The walk across also
+    /// reaches the near-bone side of the tail's root that the walk from the
+    /// slanted ring left, when it carries the tube a ring further back than
+    /// that walk ([`RIGGER_ROOT_TUBE_RADII`]); then both join. But when the
+    /// walk from the slanted ring kept less than [`TUBE_SPREAD_RADII`] of
+    /// tube, it stopped in the flare where the ring's low side already
+    /// meets the body, and no walk that short tells a tube from the body it
+    /// spreads over: what it kept past its ring is the flare's skin, the
+    /// ring of body skin round the root (the truth's collar, weighted a
+    /// quarter to the tail by the artist), and only the walk across joins.
+    /// Corpus seed 436 (a thick hanging tail): the walk from the slanted
+    /// ring kept 0.5 radii, 10 vertices of which 6 were collar and rump
+    /// skin; the walk across kept 2.0 radii and every tail vertex of those
+    /// 10; precision 0.949 -> passes. Seed 314's walk from its slanted ring
+    /// kept 2.25 radii of its thin level tail (the walk across 4.25): both
+    /// still join, and recall stays. Returns how many vertices joined.
+    fn take_walks(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        tube: Tube,
+        across: Tube,
+    ) -> usize {
+        let further = across.reach > tube.reach + RIGGER_ROOT_TUBE_RADII;
+        let mut count = 0;
+        if !further || tube.reach >= TUBE_SPREAD_RADII {
+            count += self.take_root_skin(part, taken, tube.vertices);
+        }
+        if !further {
             return count;
         }
         let across: Vec<u32> =
