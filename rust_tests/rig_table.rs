@@ -105,10 +105,7 @@ fn a_vertex_is_dominated_by_the_owner_its_weights_sum_to_most_with_one_tie_rule(
 fn a_joint_listed_twice_in_a_row_carries_the_sum_of_its_slots() {
     // glTF allows one joint in two slots: joint 3 holds 0.3 + 0.3 against
     // joint 1's 0.4, so it carries the vertex.
-    let inf = Influences {
-        offsets: vec![0, 3],
-        joints: vec![1, 3, 3],
-        weights: vec![0.4, 0.3, 0.3],
-    };
+    let inf =
+        Influences { offsets: vec![0, 3], joints: vec![1, 3, 3], weights: vec![0.4, 0.3, 0.3] };
     assert_eq!(inf.dominant_joint(0), 3);
 }
