@@ -117,19 +117,22 @@ fn steady_taper(
     graph: &MeshGraph,
     positions: &[Vec3],
 ) -> Option<(bool, Vec<Ring>)> {
+    // Each ring and the two either side of it that give its axis: all
+    // cut in one pass over the shell's edges.
+    let levels: Vec<f32> = TAPER_LEVELS
+        .iter()
+        .flat_map(|&share| [share, share - TANGENT_HALF_STEP, share + TANGENT_HALF_STEP])
+        .map(|s| s * diameter)
+        .collect();
+    let cuts = level_points(welded, g, &levels, graph, positions);
     let mut rings = Vec::with_capacity(TAPER_LEVELS.len());
-    for share in TAPER_LEVELS {
-        let at = |s: f32| level_points(welded, g, s * diameter, graph, positions);
-        let ring = at(share);
-        let (Some(centre), Some(c0), Some(c1)) = (
-            mean(&ring),
-            mean(&at(share - TANGENT_HALF_STEP)),
-            mean(&at(share + TANGENT_HALF_STEP)),
-        ) else {
+    for at in cuts.chunks(3) {
+        let ring = &at[0];
+        let (Some(centre), Some(c0), Some(c1)) = (mean(ring), mean(&at[1]), mean(&at[2])) else {
             return None;
         };
         let axis = (c1 - c0).try_normalize()?;
-        let (radius, spread) = square_radius(&ring, centre, axis);
+        let (radius, spread) = square_radius(ring, centre, axis);
         rings.push(Ring { centre, axis, radius, spread });
     }
     let mut order = 0i32;
@@ -206,23 +209,34 @@ fn mean(points: &[Vec3]) -> Option<Vec3> {
     (!points.is_empty()).then(|| points.iter().copied().sum::<Vec3>() / points.len() as f32)
 }
 
-/// The points where the geodesic `g` (aligned with `welded`, sorted)
-/// crosses `level` on the part's edges.
+/// Per level of `levels`: the points where the geodesic `g` (aligned with
+/// `welded`, sorted) crosses it on the part's edges. One pass over the
+/// edges for every level: a shell's taper reads 21 levels, and a pass per
+/// level made this most of detection's cost on a large detached shell.
 fn level_points(
     welded: &[u32],
     g: &[f32],
-    level: f32,
+    levels: &[f32],
     graph: &MeshGraph,
     positions: &[Vec3],
-) -> Vec<Vec3> {
-    let mut points = Vec::new();
+) -> Vec<Vec<Vec3>> {
+    let mut points = vec![Vec::new(); levels.len()];
     for (i, &v) in welded.iter().enumerate() {
+        let gv = g[i];
+        if !gv.is_finite() {
+            continue;
+        }
         for &w in graph.neighbors_of(v as usize) {
             let Ok(k) = welded.binary_search(&w) else { continue };
-            let (gv, gw) = (g[i], g[k]);
-            if gv.is_finite() && gw.is_finite() && gv < level && level <= gw {
-                let t = (level - gv) / (gw - gv);
-                points.push(positions[v as usize].lerp(positions[w as usize], t));
+            let gw = g[k];
+            if !(gw.is_finite() && gv < gw) {
+                continue;
+            }
+            for (out, &level) in points.iter_mut().zip(levels) {
+                if gv < level && level <= gw {
+                    let t = (level - gv) / (gw - gv);
+                    out.push(positions[v as usize].lerp(positions[w as usize], t));
+                }
             }
         }
     }
