@@ -189,12 +189,76 @@ impl JointRoles {
     pub fn find(rig: &Rig, overrides: &RoleOverrides) -> Result<JointRoles> {
         let skin = SkinReading::of(rig);
         let upright = Self::find_in(rig, &skin, overrides, Quat::IDENTITY)?;
+        if let Some(on_toes) = Self::on_toes(rig, &skin, overrides, &upright)? {
+            return Ok(on_toes);
+        }
         let level = ground_level_of(rig, &skin);
         if level == Quat::IDENTITY {
             return Ok(upright);
         }
         let levelled = Self::find_in(rig, &skin, overrides, level)?;
         Ok(if levelled.found() > upright.found() { levelled } else { upright })
+    }
+
+    /// The reading levelled with the plane the toes of `upright`'s legs lie
+    /// in ([`ground::toes_up`]), when that plane is tilted past what the
+    /// roles resolve (half of [`TILT_STEP_DEG`]) and the levelled reading
+    /// finds as much as `upright` (the toes are the skeleton's own cue, not
+    /// the skin's, so a tie goes to them). A reading that finds more legs
+    /// than the one it was levelled from reads its toes again: a quadruped
+    /// pitched nose-down reads upright on its front legs only, whose toe
+    /// bones slope down to their tips, and levelled with them it finds its
+    /// hind legs, whose four tips fix the ground exactly.
+    fn on_toes(
+        rig: &Rig,
+        skin: &SkinReading,
+        overrides: &RoleOverrides,
+        upright: &JointRoles,
+    ) -> Result<Option<JointRoles>> {
+        let mut best: Option<JointRoles> = None;
+        let mut legs = 0;
+        for _ in 0..2 {
+            let from = best.as_ref().unwrap_or(upright);
+            let toes = from.toes(rig, &skin.heads);
+            if toes.len() <= legs {
+                break;
+            }
+            legs = toes.len();
+            let Some(up) = ground::toes_up(&toes) else { break };
+            if up.angle_between(Vec3::Y).to_degrees() <= 0.5 * TILT_STEP_DEG {
+                break;
+            }
+            let levelled = Self::find_in(rig, skin, overrides, ground::levelling(up))?;
+            if levelled.found() < from.found() {
+                break;
+            }
+            best = Some(levelled);
+        }
+        Ok(best)
+    }
+
+    /// Each leg's toe as (head, tip) in bind space: the last bone of every
+    /// leg chain, from its last joint to that joint's tip (the first child
+    /// down to a leaf: a toe's end joint carries no skin, so the chain
+    /// stops before it), or the chain's last bone when the toe has no tip.
+    fn toes(&self, rig: &Rig, heads: &[Vec3]) -> Vec<(Vec3, Vec3)> {
+        let mut out = Vec::new();
+        for limb in self.limbs.iter().filter(|p| p.legs).flat_map(|p| &p.limbs) {
+            let Some(&last) = limb.chain.last() else { continue };
+            let mut tip = last;
+            for _ in 0..limbs::MAX_CHAIN_JOINTS {
+                match rig.children(tip).next() {
+                    Some(c) => tip = c,
+                    None => break,
+                }
+            }
+            if tip != last {
+                out.push((heads[last], heads[tip]));
+            } else if limb.chain.len() >= 2 {
+                out.push((heads[limb.chain[limb.chain.len() - 2]], heads[last]));
+            }
+        }
+        out
     }
 
     /// How many of the pelvis, the two thighs and the head were found, then
