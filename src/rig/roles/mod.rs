@@ -220,12 +220,17 @@ impl JointRoles {
         for _ in 0..2 {
             let from = best.as_ref().unwrap_or(upright);
             let toes = from.toes(rig, &skin.heads);
-            if toes.len() <= legs {
+            // Two feet first: four already fix the skin's ground (a real
+            // quadruped's toe tips sit at its paws' own heights, a Rigify
+            // rabbit's front ones 0.14 above its hind ones).
+            if toes.len() <= legs || (legs == 0 && toes.len() != 2) {
                 break;
             }
             legs = toes.len();
             let Some(up) = ground::toes_up(&toes) else { break };
-            if up.angle_between(Vec3::Y).to_degrees() <= 0.5 * TILT_STEP_DEG {
+            if up.angle_between(Vec3::Y).to_degrees() <= 0.5 * TILT_STEP_DEG
+                || !from.soles_rest_on(rig, skin, up)
+            {
                 break;
             }
             let levelled = Self::find_in(rig, skin, overrides, ground::levelling(up))?;
@@ -237,10 +242,42 @@ impl JointRoles {
         Ok(best)
     }
 
+    /// Whether the soles of this reading's legs (the skin their last two
+    /// joints carry most of, foot and toe) lie flatter on the plane of up
+    /// `up` than on the horizontal one: more of their surface within
+    /// [`CONTACT`] of the model height of their lowest point along each.
+    /// A real rig's toe bones may slope (a fox's, a Rigify toe) while its
+    /// soles stand flat on the horizontal floor; a pitched file's soles
+    /// touch the horizontal plane only at their heels' edge.
+    fn soles_rest_on(&self, rig: &Rig, skin: &SkinReading, up: Vec3) -> bool {
+        let mut foot = vec![false; rig.joint_count()];
+        for limb in self.limbs.iter().filter(|p| p.legs).flat_map(|p| &p.limbs) {
+            for &j in limb.chain.iter().rev().take(2) {
+                foot[j] = true;
+            }
+        }
+        let area = structure::vertex_areas(rig);
+        let tolerance = CONTACT * rig.height();
+        let contact = |n: Vec3| {
+            let soles: Vec<usize> =
+                (0..rig.vertex_count()).filter(|&v| foot[skin.dominant[v] as usize]).collect();
+            let floor =
+                soles.iter().map(|&v| rig.vertices()[v].dot(n)).fold(f32::INFINITY, f32::min);
+            soles
+                .iter()
+                .filter(|&&v| rig.vertices()[v].dot(n) - floor <= tolerance)
+                .map(|&v| area[v])
+                .sum::<f64>()
+        };
+        contact(up) > contact(Vec3::Y)
+    }
+
     /// Each leg's toe as (head, tip) in bind space: the last bone of every
-    /// leg chain, from its last joint to that joint's tip (the first child
+    /// leg, from its chain's last joint to that joint's tip (the first child
     /// down to a leaf: a toe's end joint carries no skin, so the chain
-    /// stops before it), or the chain's last bone when the toe has no tip.
+    /// stops before it). A leg whose last joint has no tip gives none: its
+    /// last bone may be a shin (a rig without toes), which does not lie
+    /// along the ground.
     fn toes(&self, rig: &Rig, heads: &[Vec3]) -> Vec<(Vec3, Vec3)> {
         let mut out = Vec::new();
         for limb in self.limbs.iter().filter(|p| p.legs).flat_map(|p| &p.limbs) {
@@ -254,8 +291,6 @@ impl JointRoles {
             }
             if tip != last {
                 out.push((heads[last], heads[tip]));
-            } else if limb.chain.len() >= 2 {
-                out.push((heads[limb.chain[limb.chain.len() - 2]], heads[last]));
             }
         }
         out
