@@ -544,4 +544,3 @@ fn a_skeleton_that_reads_whole_upright_is_not_levelled_by_its_feathers() {
     assert_eq!(r.thighs.map(name), ["B_Left_Thigh_035", "B_Right_Thigh_038"]);
     assert_eq!(name(r.head), "b_Head_06");
 }
-
