@@ -53,6 +53,29 @@ fn corpus_a_tail_resting_on_a_pitched_ground_is_not_folded_by_the_floor() {
     assert_eq!(checked.len(), 1);
 }
 
+/// Seed 15 (`rotated_bind`, a dinosaur pitched about 20 degrees nose-up)
+/// rests on a tripod of its heels and its tail on the horizontal plane, its
+/// weight over it, so the skin read it upright. Its toes (Toe to ToeNub)
+/// lie along the ground it stands on, and with the line between its two
+/// feet they fix that plane: the roles read the file's true up.
+#[test]
+fn corpus_a_pitched_dinosaur_on_its_heels_and_tail_is_levelled_by_its_toes() {
+    let spec = corpus::CaseSpec::from_seed(15);
+    let truth = glam::Quat::from_rotation_y(spec.yaw_deg.to_radians())
+        * glam::Quat::from_rotation_x(spec.pitch_deg.to_radians())
+        * Vec3::Y;
+    assert!(spec.pitch_deg.abs() > 10.0, "seed 15 is pitched");
+    let case = corpus::case(15);
+    let checked = per_character(15, &case, |_, _, ch, _| {
+        let roles = JointRoles::find(&ch.rig, &RoleOverrides::default()).unwrap();
+        let up = roles.level.inverse() * Vec3::Y;
+        let off = up.angle_between(truth).to_degrees();
+        assert!(off < 5.0, "the roles' up {up} is {off:.1} deg off the file's {truth}");
+        vec![()]
+    });
+    assert_eq!(checked.len(), 1);
+}
+
 /// The seeds `CAUDAL_UP_SEEDS` (a..b, `default` when unset), in the look
 /// window only.
 fn up_seeds(default: &str) -> (u64, u64) {

@@ -231,3 +231,74 @@ pub fn levelling(up: Vec3) -> Quat {
         Quat::from_rotation_arc(up, Vec3::Y)
     }
 }
+
+/// The up of the plane the toes lie in, or `None` when they fix none.
+///
+/// A foot's last bone (toe to toe tip, or foot to toe on a rig without tip
+/// joints) runs along the ground it stands on: the generator's toes and a
+/// real rig's toe ends lie flat on the floor. `toes` holds each leg's toe
+/// as (head, tip). Three or more legs fix the plane by their tips alone (a
+/// quadruped's four toe tips; its toe bones slope down to them). Two feet
+/// give only the line between them, and the plane is fixed with the toes'
+/// own direction: it is fitted through both toes' heads and tips. The up
+/// is the least-squares plane's normal, turned towards `+Y`; `None` past
+/// [`MAX_TILT_DEG`] (a creature's toes are not the floor there) or when the
+/// points span no plane. Unlike the skin's ground, it cannot be fooled by a
+/// tail resting on the horizontal plane: a dinosaur pitched nose-up stands
+/// on its heels and tail there, its toes raised.
+pub fn toes_up(toes: &[(Vec3, Vec3)]) -> Option<Vec3> {
+    let points: Vec<Vec3> = match toes.len() {
+        0 | 1 => return None,
+        2 => toes.iter().flat_map(|&(h, t)| [h, t]).collect(),
+        _ => toes.iter().map(|&(_, t)| t).collect(),
+    };
+    let up = plane_normal(&points)?;
+    let up = if up.y < 0.0 { -up } else { up };
+    (up.is_finite() && up.y >= MAX_TILT_DEG.to_radians().cos()).then_some(up)
+}
+
+/// The unit normal of the least-squares plane through `points` (the
+/// scatter's least axis), or `None` when they span no plane (fewer than
+/// three, or all on a line: the two largest axes must both carry spread).
+fn plane_normal(points: &[Vec3]) -> Option<Vec3> {
+    if points.len() < 3 {
+        return None;
+    }
+    let n = points.len() as f64;
+    let c = points.iter().fold(glam::DVec3::ZERO, |s, p| s + p.as_dvec3()) / n;
+    let mut m = glam::DMat3::ZERO;
+    for p in points {
+        let d = p.as_dvec3() - c;
+        m += glam::DMat3::from_cols(d * d.x, d * d.y, d * d.z);
+    }
+    // The scatter's least axis is the largest of `trace - m`'s (both
+    // positive semi-definite): power iteration from the horizontal
+    // plane's normal, which the ground is near.
+    let trace = m.x_axis.x + m.y_axis.y + m.z_axis.z;
+    if trace <= 0.0 {
+        return None;
+    }
+    let flip = glam::DMat3::from_diagonal(glam::DVec3::splat(trace)) - m;
+    let mut v = glam::DVec3::Y;
+    for _ in 0..POWER_STEPS {
+        let w = flip * v;
+        if w.length_squared() == 0.0 {
+            return None;
+        }
+        v = w.normalize();
+    }
+    // The spread along the plane: it must not be a line (both in-plane
+    // axes carry spread, the smaller at least the normal's own).
+    let least = v.dot(m * v);
+    let e1 = v.any_orthonormal_vector();
+    let e2 = v.cross(e1);
+    let (a, b, ab) = (e1.dot(m * e1), e2.dot(m * e2), e1.dot(m * e2));
+    let minor = 0.5 * (a + b) - (0.25 * (a - b).powi(2) + ab * ab).sqrt();
+    (minor > least && minor > 0.0).then(|| v.as_vec3())
+}
+
+/// Power iterations for the toes' plane: `trace - m`'s two largest axes
+/// differ by the toes' in-plane spread, which a character's feet make a
+/// good share of the trace, so the error shrinks geometrically well below
+/// a degree long before this.
+const POWER_STEPS: usize = 256;

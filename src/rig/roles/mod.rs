@@ -189,12 +189,111 @@ impl JointRoles {
     pub fn find(rig: &Rig, overrides: &RoleOverrides) -> Result<JointRoles> {
         let skin = SkinReading::of(rig);
         let upright = Self::find_in(rig, &skin, overrides, Quat::IDENTITY)?;
+        if let Some(on_toes) = Self::on_toes(rig, &skin, overrides, &upright)? {
+            return Ok(on_toes);
+        }
         let level = ground_level_of(rig, &skin);
         if level == Quat::IDENTITY {
             return Ok(upright);
         }
         let levelled = Self::find_in(rig, &skin, overrides, level)?;
         Ok(if levelled.found() > upright.found() { levelled } else { upright })
+    }
+
+    /// The reading levelled with the plane the toes of `upright`'s legs lie
+    /// in ([`ground::toes_up`]), when that plane is tilted past what the
+    /// roles resolve (half of [`TILT_STEP_DEG`]) and the levelled reading
+    /// finds as much as `upright` (the toes are the skeleton's own cue, not
+    /// the skin's, so a tie goes to them). A reading that finds more legs
+    /// than the one it was levelled from reads its toes again: a quadruped
+    /// pitched nose-down reads upright on its front legs only, whose toe
+    /// bones slope down to their tips, and levelled with them it finds its
+    /// hind legs, whose four tips fix the ground exactly.
+    fn on_toes(
+        rig: &Rig,
+        skin: &SkinReading,
+        overrides: &RoleOverrides,
+        upright: &JointRoles,
+    ) -> Result<Option<JointRoles>> {
+        let mut best: Option<JointRoles> = None;
+        let mut legs = 0;
+        for _ in 0..2 {
+            let from = best.as_ref().unwrap_or(upright);
+            let toes = from.toes(rig, &skin.heads);
+            // Two feet first: four already fix the skin's ground (a real
+            // quadruped's toe tips sit at its paws' own heights, a Rigify
+            // rabbit's front ones 0.14 above its hind ones).
+            if toes.len() <= legs || (legs == 0 && toes.len() != 2) {
+                break;
+            }
+            legs = toes.len();
+            let Some(up) = ground::toes_up(&toes) else { break };
+            if up.angle_between(Vec3::Y).to_degrees() <= 0.5 * TILT_STEP_DEG
+                || !from.soles_rest_on(rig, skin, up)
+            {
+                break;
+            }
+            let levelled = Self::find_in(rig, skin, overrides, ground::levelling(up))?;
+            if levelled.found() < from.found() {
+                break;
+            }
+            best = Some(levelled);
+        }
+        Ok(best)
+    }
+
+    /// Whether the soles of this reading's legs (the skin their last two
+    /// joints carry most of, foot and toe) lie flatter on the plane of up
+    /// `up` than on the horizontal one: more of their surface within
+    /// [`CONTACT`] of the model height of their lowest point along each.
+    /// A real rig's toe bones may slope (a fox's, a Rigify toe) while its
+    /// soles stand flat on the horizontal floor; a pitched file's soles
+    /// touch the horizontal plane only at their heels' edge.
+    fn soles_rest_on(&self, rig: &Rig, skin: &SkinReading, up: Vec3) -> bool {
+        let mut foot = vec![false; rig.joint_count()];
+        for limb in self.limbs.iter().filter(|p| p.legs).flat_map(|p| &p.limbs) {
+            for &j in limb.chain.iter().rev().take(2) {
+                foot[j] = true;
+            }
+        }
+        let area = structure::vertex_areas(rig);
+        let tolerance = CONTACT * rig.height();
+        let contact = |n: Vec3| {
+            let soles: Vec<usize> =
+                (0..rig.vertex_count()).filter(|&v| foot[skin.dominant[v] as usize]).collect();
+            let floor =
+                soles.iter().map(|&v| rig.vertices()[v].dot(n)).fold(f32::INFINITY, f32::min);
+            soles
+                .iter()
+                .filter(|&&v| rig.vertices()[v].dot(n) - floor <= tolerance)
+                .map(|&v| area[v])
+                .sum::<f64>()
+        };
+        contact(up) > contact(Vec3::Y)
+    }
+
+    /// Each leg's toe as (head, tip) in bind space: the last bone of every
+    /// leg, from its chain's last joint to that joint's tip (the first child
+    /// down to a leaf: a toe's end joint carries no skin, so the chain
+    /// stops before it). A leg whose last joint has no tip gives none: its
+    /// last bone may be a shin (a rig without toes), which does not lie
+    /// along the ground.
+    fn toes(&self, rig: &Rig, heads: &[Vec3]) -> Vec<(Vec3, Vec3)> {
+        let mut out = Vec::new();
+        for limb in self.limbs.iter().filter(|p| p.legs).flat_map(|p| &p.limbs) {
+            let Some(&last) = limb.chain.last() else { continue };
+            let mut tip = last;
+            for _ in 0..limbs::MAX_CHAIN_JOINTS {
+                match rig.children(tip).next() {
+                    Some(c) => tip = c,
+                    None => break,
+                }
+            }
+            if tip != last {
+                out.push((heads[last], heads[tip]));
+            }
+        }
+        out
     }
 
     /// How many of the pelvis, the two thighs and the head were found, then

@@ -143,7 +143,7 @@ impl SkinReading {
 /// Each vertex's share of the surface: a third of the area of every
 /// triangle it is a corner of. A point cloud (no triangles, or none with
 /// area) has no surface to share; each of its points counts one.
-fn vertex_areas(rig: &Rig) -> Vec<f64> {
+pub(super) fn vertex_areas(rig: &Rig) -> Vec<f64> {
     let p = rig.vertices();
     let mut area = vec![0f64; p.len()];
     for t in rig.triangles() {
