@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{collar_of, cut_centre, Surface};
+use super::surface::{cut_centre, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
@@ -113,7 +113,7 @@ impl Surface<'_> {
         candidates
             .into_iter()
             .map(|(welded, origin)| {
-                let collar = collar_of(&welded, self.dist, self.graph, positions);
+                let collar = self.collar(&welded);
                 // Where the part joins the body decides where it hangs, not
                 // what it passes near (a rat's tail lies along its feet).
                 let join = cut_centre(self.graph, positions, &welded, &collar);
@@ -178,12 +178,12 @@ impl Surface<'_> {
                     .filter(|(_, &u)| !u)
                     .map(|(&v, _)| v)
                     .collect();
-                let collar = collar_of(&kept, self.dist, self.graph, positions);
+                let collar = self.collar(&kept);
                 comps[c].set_lists(kept, collar, positions);
                 let mut welded = comps[f].welded().to_vec();
                 welded.extend(skin);
                 welded.sort_unstable();
-                let collar = collar_of(&welded, self.dist, self.graph, positions);
+                let collar = self.collar(&welded);
                 comps[f].set_lists(welded, collar, positions);
             }
         }
@@ -223,7 +223,8 @@ impl Surface<'_> {
                 .map(|(&v, _)| v)
                 .collect();
             tip.sort_unstable();
-            let ring: Vec<u32> = collar_of(&tip, self.dist, self.graph, positions)
+            let ring: Vec<u32> = self
+                .collar(&tip)
                 .into_iter()
                 .filter(|v| c.welded().binary_search(v).is_ok())
                 .collect();
@@ -243,7 +244,7 @@ impl Surface<'_> {
             if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded().len() {
                 continue;
             }
-            let collar = collar_of(&welded, self.dist, self.graph, positions);
+            let collar = self.collar(&welded);
             let join = cut_centre(self.graph, positions, &welded, &collar);
             let attachment =
                 attachment_joint(join, self.field, self.regions, self.params.attachment_bias);

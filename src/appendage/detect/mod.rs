@@ -120,6 +120,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         roles: &roles,
         regions: &regions,
         shells: &Shells::of(&graph, &dist, far_threshold),
+        detached: Default::default(),
     };
     let mut comps = surface.components(surface.candidates(far_threshold));
     surface.carve_under_shells(&mut comps);

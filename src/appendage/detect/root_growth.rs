@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use super::candidates::Origin;
 use super::components::Component;
-use super::surface::{collar_of, cut_centre, Surface};
+use super::surface::{cut_centre, Surface};
 use crate::appendage::contact::root_collar;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
@@ -290,13 +290,7 @@ impl Surface<'_> {
     /// The collar round the root of `welded` (its contact with the body
     /// elsewhere left out).
     pub(super) fn root_ring(&self, welded: &[u32]) -> Vec<u32> {
-        root_collar(
-            self.graph,
-            &self.weld.positions,
-            welded,
-            &collar_of(welded, self.dist, self.graph, &self.weld.positions),
-        )
-        .0
+        root_collar(self.graph, &self.weld.positions, welded, &self.collar(welded)).0
     }
 
     /// Where the tail leaves the body, before the rigger's skin round the

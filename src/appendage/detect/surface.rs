@@ -2,6 +2,8 @@
 //! skeleton distance) and the measures the stages share: a part's collar,
 //! where it leaves the body, its geodesic coordinate and its region.
 
+use std::sync::Mutex;
+
 use glam::Vec3;
 
 use crate::appendage::attach::Region;
@@ -26,7 +28,16 @@ pub(super) struct Surface<'a> {
     pub(super) roles: &'a JointRoles,
     pub(super) regions: &'a [Region],
     pub(super) shells: &'a Shells,
+    /// Detached shells' collars already read ([`Surface::collar`]).
+    pub(super) detached: DetachedCollars,
 }
+
+/// Each detached shell's collar, read once: a shell touching no other skin
+/// has its collar from its taper ([`super::taper::thicker_end_cap`]: three
+/// geodesics over the shell and its rings), and the stages ask for the same
+/// shell's collar several times (the part, its root ring, its tip growth).
+#[derive(Default)]
+pub(super) struct DetachedCollars(Mutex<Vec<(Vec<u32>, Vec<u32>)>>);
 
 /// The connected pieces of the welded surface, and which is the body's.
 pub(super) struct Shells {
@@ -127,14 +138,28 @@ pub fn cut_centre(graph: &MeshGraph, positions: &[Vec3], welded: &[u32], collar:
     (acc / n as f64).as_vec3()
 }
 
-/// The collar: welded vertices next to the part but not in it (for a far
-/// component these are exactly its non-far neighbours).
-pub(super) fn collar_of(
-    welded: &[u32],
-    dist: &[f32],
-    graph: &MeshGraph,
-    positions: &[Vec3],
-) -> Vec<u32> {
+impl Surface<'_> {
+    /// The collar of `welded`: the welded vertices next to it but not in it
+    /// (for a far component these are exactly its non-far neighbours); for
+    /// a shell touching no other skin, its root end ([`detached_collar`]),
+    /// read once per shell.
+    pub(super) fn collar(&self, welded: &[u32]) -> Vec<u32> {
+        let collar = neighbour_collar(welded, self.graph);
+        if !collar.is_empty() {
+            return collar;
+        }
+        let mut read = self.detached.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, c)) = read.iter().find(|(w, _)| w.as_slice() == welded) {
+            return c.clone();
+        }
+        let c = detached_collar(welded, self.dist, self.graph, &self.weld.positions);
+        read.push((welded.to_vec(), c.clone()));
+        c
+    }
+}
+
+/// The welded vertices next to `welded` but not in it, sorted.
+fn neighbour_collar(welded: &[u32], graph: &MeshGraph) -> Vec<u32> {
     let inside = Members::new(welded, graph.vertex_count());
     let mut collar: Vec<u32> = welded
         .iter()
@@ -143,16 +168,23 @@ pub(super) fn collar_of(
         .collect();
     collar.sort_unstable();
     collar.dedup();
-    if collar.is_empty() {
-        let lo = welded.iter().map(|&v| dist[v as usize]).fold(f32::INFINITY, f32::min);
-        let hi = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
-        let cut = lo + DETACHED_COLLAR_SHARE * (hi - lo);
-        collar = welded.iter().copied().filter(|&v| dist[v as usize] <= cut).collect();
-        if let Some(cap) = super::taper::thicker_end_cap(welded, graph, positions, &collar) {
-            collar = cap;
-        }
-    }
     collar
+}
+
+/// A detached shell's collar: the skin within [`DETACHED_COLLAR_SHARE`] of
+/// its skeleton-distance range from the bones, or the cap at its wide end
+/// when it tapers steadily ([`super::taper::thicker_end_cap`]).
+fn detached_collar(
+    welded: &[u32],
+    dist: &[f32],
+    graph: &MeshGraph,
+    positions: &[Vec3],
+) -> Vec<u32> {
+    let lo = welded.iter().map(|&v| dist[v as usize]).fold(f32::INFINITY, f32::min);
+    let hi = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
+    let cut = lo + DETACHED_COLLAR_SHARE * (hi - lo);
+    let collar: Vec<u32> = welded.iter().copied().filter(|&v| dist[v as usize] <= cut).collect();
+    super::taper::thicker_end_cap(welded, graph, positions, &collar).unwrap_or(collar)
 }
 
 /// `a` and `b` together, sorted, each once: merged when both are sorted

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use glam::Vec3;
 
 use super::root_growth::Growing;
-use super::surface::{collar_of, Members, Surface, LENGTH_PERCENTILE};
+use super::surface::{Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
 use crate::appendage::params::ENCLOSED_CAP_DEPTH;
 use crate::appendage::root::follow_tube;
@@ -30,7 +30,7 @@ impl Surface<'_> {
     /// 0.663). Returns how many vertices it took.
     pub(super) fn grow_to_tip(&self, part: &mut Growing, taken: &mut [bool], reach: f32) -> usize {
         let positions = &self.weld.positions;
-        let collar = collar_of(&part.welded, self.dist, self.graph, positions);
+        let collar = self.collar(&part.welded);
         let (_, far_end) = root_collar(self.graph, positions, &part.welded, &collar);
         let far_end: Vec<u32> = far_end.into_iter().filter(|&v| !taken[v as usize]).collect();
         if far_end.is_empty() {
