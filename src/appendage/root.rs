@@ -397,32 +397,16 @@ impl Tube {
 /// 0.27 of the tail, in no part (recall 0.848). The widest piece is the
 /// scale the walk needs: a single ring gives the radius it gave before.
 fn largest_ring_radius(graph: &MeshGraph, positions: &[Vec3], ring: &[u32]) -> Option<f32> {
-    let on_ring = marks(graph.vertex_count(), ring);
-    let mut seen = vec![false; graph.vertex_count()];
-    let mut widest: Option<f32> = None;
-    for &start in ring {
-        if seen[start as usize] {
-            continue;
-        }
-        seen[start as usize] = true;
-        let mut piece = vec![start];
-        let mut i = 0;
-        while i < piece.len() {
-            let v = piece[i];
-            i += 1;
-            for &w in graph.neighbors_of(v as usize) {
-                if on_ring[w as usize] && !seen[w as usize] {
-                    seen[w as usize] = true;
-                    piece.push(w);
-                }
-            }
-        }
-        piece.sort_unstable();
-        if let Some(r) = ring_radius(positions, &piece).filter(|r| *r > 0.0) {
-            widest = Some(widest.map_or(r, |x: f32| x.max(r)));
-        }
+    let (piece_of, pieces) = graph.components(&marks(graph.vertex_count(), ring));
+    // `ring` is sorted, so each piece's vertices come out sorted.
+    let mut by_piece = vec![Vec::new(); pieces];
+    for &v in ring {
+        by_piece[piece_of[v as usize] as usize].push(v);
     }
-    widest
+    by_piece
+        .iter()
+        .filter_map(|piece| ring_radius(positions, piece).filter(|r| *r > 0.0))
+        .reduce(f32::max)
 }
 
 /// The vertices of `welded` with a neighbour marked in `marks`.

@@ -230,8 +230,7 @@ impl<'a> StretchHarness<'a> {
         // The character's own up (the ground it stands on, when its file is
         // pitched): the crouch sinks along it and the floor is raised along
         // it, as the spring's floor lies.
-        let up = spring::body_up(&self.grown, &self.bake.spring);
-        let forward = spring::body_facing(&self.grown, &self.bake.spring);
+        let (up, forward) = spring::body_frame(&self.grown, &self.bake.spring);
         let sampled = crouch_clip(original, depth, CROUCH_SECONDS, self.bake.rate, up, forward)?;
         let tail = truth.unwrap_or(&self.tail);
         let anchor = self.chains[0].anchor;

@@ -316,9 +316,14 @@ fn crouch_clip(
     let (up, forward) = (vec(up, "up")?, vec(forward, "forward")?);
     let r = rig.inner.clone();
     let c = py.core(move || {
-        let params = crate::spring::SpringParams::default();
-        let up = up.unwrap_or_else(|| crate::spring::body_up(&r, &params));
-        let forward = forward.unwrap_or_else(|| crate::spring::body_facing(&r, &params));
+        let (up, forward) = match (up, forward) {
+            (Some(u), Some(f)) => (u, f),
+            (u, f) => {
+                let (own_up, own_facing) =
+                    crate::spring::body_frame(&r, &crate::spring::SpringParams::default());
+                (u.unwrap_or(own_up), f.unwrap_or(own_facing))
+            }
+        };
         core_crouch(&r, depth, duration, rate, up, forward)
     })?;
     Ok(PyClip::wrap(c))

@@ -58,6 +58,6 @@ pub use coupling::{
     ElasticStop,
 };
 pub use params::*;
-pub use rest::{bind_ground, bind_ground_along, body_facing, body_level, body_up};
+pub use rest::{bind_ground, bind_ground_along, body_facing, body_frame, body_level, body_up};
 pub use simulate::{carry_reference, simulate, TailTrack};
 pub use tail_spring::TailSpring;

@@ -120,6 +120,13 @@ pub fn body_up(rig: &Rig, params: &SpringParams) -> Vec3 {
     up_of(body_level(rig, params), params)
 }
 
+/// [`body_up`] and [`body_facing`] from one reading of the roles (each
+/// alone reads them again).
+pub fn body_frame(rig: &Rig, params: &SpringParams) -> (Vec3, Vec3) {
+    let (level, facing) = read_body(rig, params);
+    (up_of(level, params), facing_of(params, level, facing))
+}
+
 fn up_of(level: Quat, params: &SpringParams) -> Vec3 {
     if level == Quat::IDENTITY {
         params.up.normalize()
@@ -149,8 +156,7 @@ fn up_of(level: Quat, params: &SpringParams) -> Vec3 {
 /// crouches tore the skin by the repair on 33 of 59 rows of corpus 0..200
 /// against 46 of 164 for the rest (21 of 59 kept as shown).
 pub fn body_facing(rig: &Rig, params: &SpringParams) -> Vec3 {
-    let (level, facing) = read_body(rig, params);
-    facing_of(params, level, facing)
+    body_frame(rig, params).1
 }
 
 fn facing_of(params: &SpringParams, level: Quat, facing: Option<Vec3>) -> Vec3 {
@@ -255,8 +261,8 @@ pub(crate) fn build(
     let tips = bone_tips(rig, chain, &neutral)?;
     let lengths = anchor_lengths(chain, &neutral, &tips);
     let anchor_rot = rig.bind_world()[chain.anchor].to_scale_rotation_translation().1.normalize();
-    let (level, facing) = read_body(rig, params);
-    let (forward, up, lateral) = body_axes(facing_of(params, level, facing), up_of(level, params));
+    let (up, facing) = body_frame(rig, params);
+    let (forward, up, lateral) = body_axes(facing, up);
     let (r_bind, authored) = authored_directions(chain, &neutral, &tips, anchor_rot);
 
     // Centred arc (S7): the root direction without its lateral part.

@@ -258,9 +258,9 @@ impl JointRoles {
         }
         let area = structure::vertex_areas(rig);
         let tolerance = CONTACT * rig.height();
+        let soles: Vec<usize> =
+            (0..rig.vertex_count()).filter(|&v| foot[skin.dominant[v] as usize]).collect();
         let contact = |n: Vec3| {
-            let soles: Vec<usize> =
-                (0..rig.vertex_count()).filter(|&v| foot[skin.dominant[v] as usize]).collect();
             let floor =
                 soles.iter().map(|&v| rig.vertices()[v].dot(n)).fold(f32::INFINITY, f32::min);
             soles
