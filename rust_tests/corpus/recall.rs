@@ -258,3 +258,15 @@ fn corpus_the_walk_back_is_measured_in_one_rings_radius() {
     // Recall 0.848 with the joint radius: the skin's first 0.27 in no part.
     super::harness::assert_cases_pass(&[133]);
 }
+
+/// A separate tail shell's buried start under a peeled part whose ring is
+/// cut slanted along the hanging tail: the ring's centre lies up the tube,
+/// so the cap under the ring's low side lies 2.94 ring radii from that
+/// centre but 1.98 from the ring itself. A cap's depth is read from the
+/// ring (`is_cap` in src/appendage/detect/tip_growth.rs).
+#[test]
+fn corpus_a_cap_under_a_slanted_ring_is_measured_from_the_ring() {
+    // Recall 0.897 measured from the ring's centre: the buried start (29
+    // vertices in a body remainder, 2 close ones) left on the body.
+    super::harness::assert_cases_pass(&[26]);
+}

@@ -88,13 +88,15 @@ pub const FLAT_CAP_THICKNESS: f32 = 0.1;
 
 /// Close skin a tail's part encloses (bounded by the part alone) joins the
 /// tail only when it is a cap closing the part's ring: no vertex of it lies
-/// farther than this many of the ring's radii from the ring's centre (the
-/// ring's diameter). A tube's closed end is no deeper than its ring is wide
-/// (a hemisphere lies one radius from its ring's centre); a separate tail
-/// shell's buried start goes on about a root radius past where the tail
-/// leaves the body. The torso under a whole-body fur shell, which a tail's
-/// fur encloses as well, runs on for many of the tail's radii. Measured on
-/// the look window's buried starts (seeds 42, 53): 1.30 and 1.58.
+/// farther than this many of the ring's radii from the ring (its nearest
+/// ring vertex; the ring's diameter). A tube's closed end is no deeper than
+/// its ring is wide (a hemisphere's pole lies 1.41 radii from its ring); a
+/// separate tail shell's buried start goes on about a root radius past
+/// where the tail leaves the body. The torso under a whole-body fur shell,
+/// which a tail's fur encloses as well, runs on for many of the tail's
+/// radii. Measured on the look window's buried starts (seeds 42, 53) from
+/// the ring's centre: 1.30 and 1.58; seed 26, whose ring is slanted along
+/// the tail: 2.94 from the centre, 1.98 from the ring.
 pub const ENCLOSED_CAP_DEPTH: f32 = 2.0;
 
 /// A stub tail: a part on the pelvis that is not long (a short tail is

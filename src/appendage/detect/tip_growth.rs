@@ -3,8 +3,6 @@
 
 use std::collections::HashMap;
 
-use glam::Vec3;
-
 use super::root_growth::Growing;
 use super::surface::{Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
@@ -148,11 +146,16 @@ impl Surface<'_> {
     /// Whether `piece` (skin outside `inside`, bounded by it alone) is a
     /// cap closing the part's ring round it: every vertex of the piece lies
     /// within [`ENCLOSED_CAP_DEPTH`] ring radii (the ring's diameter) of the
-    /// ring's centre. The ring is the part's vertices next to the piece,
-    /// its radius their median distance from their centre
-    /// ([`ring_radius`]). A tube's closed end is no deeper than its ring is
-    /// wide; the torso under a whole-body fur shell, enclosed by a tail's
-    /// fur as well, runs on for many of the tail's radii.
+    /// ring itself (its nearest ring vertex). The ring is the part's
+    /// vertices next to the piece, its radius their median distance from
+    /// their centre ([`ring_radius`]). A tube's closed end is no deeper than
+    /// its ring is wide; the torso under a whole-body fur shell, enclosed by
+    /// a tail's fur as well, runs on for many of the tail's radii. The
+    /// depth is read from the ring, not from its centre: a peeled part's
+    /// ring can be cut slanted along a hanging tail, its centre then lies
+    /// up the tube and a cap under its low side reads deep (corpus seed 26:
+    /// the separate shell's buried start, 31 vertices all tail, 2.94 radii
+    /// from the ring's centre and 1.98 from the ring, recall 0.897).
     fn is_cap(&self, piece: &[u32], inside: &Members) -> bool {
         let positions = &self.weld.positions;
         let mut ring: Vec<u32> = piece
@@ -165,8 +168,11 @@ impl Surface<'_> {
         let Some(radius) = ring_radius(positions, &ring) else {
             return false;
         };
-        let centre = ring.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / ring.len() as f32;
-        piece.iter().all(|&v| positions[v as usize].distance(centre) <= ENCLOSED_CAP_DEPTH * radius)
+        let depth = ENCLOSED_CAP_DEPTH * radius;
+        piece.iter().all(|&v| {
+            let p = positions[v as usize];
+            ring.iter().any(|&w| positions[w as usize].distance(p) <= depth)
+        })
     }
 
     /// The piece of skin outside `inside` reached from `start` (far and
