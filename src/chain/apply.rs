@@ -48,8 +48,10 @@ pub fn apply(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -
     let old = rig.influences();
     let mut inf = Influences {
         offsets: Vec::with_capacity(old.offsets.len()),
-        joints: Vec::new(),
-        weights: Vec::new(),
+        // About the old rows' size (a chain's rows hold a few joints as
+        // the rigger's did): reserved once rather than grown push by push.
+        joints: Vec::with_capacity(old.joints.len()),
+        weights: Vec::with_capacity(old.weights.len()),
     };
     inf.offsets.push(0);
     for v in 0..rig.vertex_count() {

@@ -17,7 +17,10 @@ pub fn chain_weights(g: f32, length: f32, bones: &[u32], blend: f32) -> Vec<(u32
     let w_next =
         if k + 1 < k_count { 0.5 * (1.0 - (1.0 - f) / blend).clamp(0.0, 1.0) } else { 0.0 };
     let w_self = 1.0 - w_prev - w_next;
-    let mut out = vec![(bones[k + 1], w_self)];
+    // Room for the three at once: a row grown from one had to move (a
+    // reallocation per vertex of a blended tail).
+    let mut out = Vec::with_capacity(3);
+    out.push((bones[k + 1], w_self));
     if w_prev > 0.0 {
         out.push((bones[k], w_prev));
     }

@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use super::candidates::Origin;
 use super::components::Component;
-use super::surface::{cut_centre, Surface};
+use super::surface::{cut_centre, with_added, Surface};
 use crate::appendage::contact::root_collar;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
@@ -38,8 +38,7 @@ impl Surface<'_> {
         for &v in &contact {
             taken[v as usize] = true;
         }
-        part.welded.extend(contact);
-        part.welded.sort_unstable();
+        part.welded = with_added(std::mem::take(&mut part.welded), contact);
         part.collar = root_ring;
         (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
         count
@@ -280,8 +279,7 @@ impl Surface<'_> {
         for &v in &extra {
             taken[v as usize] = true;
         }
-        part.welded.extend(extra);
-        part.welded.sort_unstable();
+        part.welded = with_added(std::mem::take(&mut part.welded), extra);
         part.collar = self.root_ring(&part.welded);
         (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
         count

@@ -215,6 +215,34 @@ pub(super) fn sorted_union(a: &[u32], b: &[u32]) -> Vec<u32> {
     out
 }
 
+/// `sorted` with `extra` added, sorted, duplicates kept: the list a sort of
+/// the two together gives, merged instead (a part's welded list is sorted
+/// and long, the skin joining it short; sorting the whole list again at
+/// every growth was a tenth of the bench tail's root growth).
+pub(super) fn with_added(sorted: Vec<u32>, mut extra: Vec<u32>) -> Vec<u32> {
+    extra.sort_unstable();
+    if !sorted.is_sorted() {
+        let mut all = sorted;
+        all.extend(extra);
+        all.sort_unstable();
+        return all;
+    }
+    let mut out = Vec::with_capacity(sorted.len() + extra.len());
+    let mut rest = extra.as_slice();
+    for v in sorted {
+        while let Some((&x, tail)) = rest.split_first() {
+            if x >= v {
+                break;
+            }
+            out.push(x);
+            rest = tail;
+        }
+        out.push(v);
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
 /// The rig's vertices behind welded vertices, sorted.
 pub(super) fn rig_vertices(weld: &Weld, welded: &[u32]) -> Vec<u32> {
     let mut vertices: Vec<u32> =

@@ -78,7 +78,6 @@ pub(super) fn thicker_end_cap(
     let a = farthest(&from(first))?;
     let ga = from(welded[a]);
     let b = farthest(&ga)?;
-    let gb = from(welded[b]);
     let diameter = ga[b];
     if diameter <= 0.0 {
         return None;
@@ -89,7 +88,10 @@ pub(super) fn thicker_end_cap(
     // patch to one side of the axis (corpus seeds 20, 41, 102: one rim
     // vertex, the root one radius off the centre line); from the tip the
     // levels are rings round the tube.
-    let g_tip = if narrows_to_a { &ga } else { &gb };
+    // The geodesic from the far end is measured only when that end is the
+    // tip (one walk over the shell fewer otherwise).
+    let g_tip = if narrows_to_a { ga } else { from(welded[b]) };
+    let g_tip = &g_tip;
     if rings_wide_end(welded, g_tip, diameter, positions, nearest_bones, &rings) {
         return None;
     }
@@ -212,7 +214,12 @@ fn mean(points: &[Vec3]) -> Option<Vec3> {
 /// Per level of `levels`: the points where the geodesic `g` (aligned with
 /// `welded`, sorted) crosses it on the part's edges. One pass over the
 /// edges for every level: a shell's taper reads 21 levels, and a pass per
-/// level made this most of detection's cost on a large detached shell.
+/// level made this most of detection's cost on a large detached shell. An
+/// edge's levels are found among the levels in increasing order (most
+/// edges cross none), and a neighbour's place in `welded` is read from a
+/// table over the graph when the shell is a sizeable share of it (a binary
+/// search per edge was half the taper's cost on the bench's 29k-vertex
+/// tail shell). Each level's points come in the same edge order either way.
 fn level_points(
     welded: &[u32],
     g: &[f32],
@@ -221,24 +228,64 @@ fn level_points(
     positions: &[Vec3],
 ) -> Vec<Vec<Vec3>> {
     let mut points = vec![Vec::new(); levels.len()];
+    let mut order: Vec<usize> = (0..levels.len()).collect();
+    order.sort_by(|&a, &b| levels[a].total_cmp(&levels[b]));
+    let ascending: Vec<f32> = order.iter().map(|&k| levels[k]).collect();
+    let index = WeldedIndex::new(welded, graph.vertex_count());
     for (i, &v) in welded.iter().enumerate() {
         let gv = g[i];
         if !gv.is_finite() {
             continue;
         }
+        // The levels above `gv`: the first one an edge from `v` may cross.
+        let first = ascending.partition_point(|&level| level <= gv);
+        if first == ascending.len() {
+            continue;
+        }
         for &w in graph.neighbors_of(v as usize) {
-            let Ok(k) = welded.binary_search(&w) else { continue };
+            let Some(k) = index.of(w) else { continue };
             let gw = g[k];
             if !(gw.is_finite() && gv < gw) {
                 continue;
             }
-            for (out, &level) in points.iter_mut().zip(levels) {
-                if gv < level && level <= gw {
-                    let t = (level - gv) / (gw - gv);
-                    out.push(positions[v as usize].lerp(positions[w as usize], t));
+            for (&level, &at) in ascending[first..].iter().zip(&order[first..]) {
+                if level > gw {
+                    break;
                 }
+                let t = (level - gv) / (gw - gv);
+                points[at].push(positions[v as usize].lerp(positions[w as usize], t));
             }
         }
     }
     points
+}
+
+/// Each vertex's place in a sorted list of welded vertices: a table over
+/// the graph for a list holding a sizeable share of it, a binary search
+/// for a small one (a graph-sized table per small shell costs more than it
+/// saves). Either answers the same.
+struct WeldedIndex<'a> {
+    sorted: &'a [u32],
+    table: Option<Vec<u32>>,
+}
+
+impl<'a> WeldedIndex<'a> {
+    fn new(sorted: &'a [u32], vertex_count: usize) -> Self {
+        let table = (sorted.len() * 64 > vertex_count).then(|| {
+            let mut table = vec![u32::MAX; vertex_count];
+            for (i, &v) in sorted.iter().enumerate() {
+                table[v as usize] = i as u32;
+            }
+            table
+        });
+        WeldedIndex { sorted, table }
+    }
+
+    #[inline]
+    fn of(&self, v: u32) -> Option<usize> {
+        match &self.table {
+            Some(t) => (t[v as usize] != u32::MAX).then_some(t[v as usize] as usize),
+            None => self.sorted.binary_search(&v).ok(),
+        }
+    }
 }
