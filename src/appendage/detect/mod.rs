@@ -30,11 +30,13 @@ mod taper;
 mod tip_growth;
 mod verdict;
 
+use std::sync::Mutex;
+
 use glam::Vec3;
 
 use super::attach::joint_regions;
 use super::params::DetectParams;
-use super::report::Report;
+use super::report::{Kind, Report};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO};
 use crate::rig::{JointRoles, Rig};
@@ -121,6 +123,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         regions: &regions,
         shells: &Shells::of(&graph, &dist, far_threshold),
         detached: Default::default(),
+        body_skin: Mutex::new(vec![false; weld.count()]),
     };
     let mut comps = surface.components(surface.candidates(far_threshold));
     surface.carve_under_shells(&mut comps);
@@ -147,6 +150,12 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     for (index, group) in groups.iter().enumerate() {
         let (report, part) =
             surface.part(index, group, &mut comps, paired[index], &mut taken, &bone_distance)?;
+        if report.kind == Kind::Body {
+            let mut body = surface.body_skin.lock().unwrap_or_else(|e| e.into_inner());
+            for &v in &part.welded {
+                body[v as usize] = true;
+            }
+        }
         reports.push(report);
         parts.push(part);
     }

@@ -30,6 +30,10 @@ pub(super) struct Surface<'a> {
     pub(super) shells: &'a Shells,
     /// Detached shells' collars already read ([`Surface::collar`]).
     pub(super) detached: DetachedCollars,
+    /// Per welded vertex: skin of a part already judged body (far skin
+    /// wrapping a bone). It stays taken, but the rigger's root may claim
+    /// it ([`Surface::owned_at_root`]).
+    pub(super) body_skin: Mutex<Vec<bool>>,
 }
 
 /// Each detached shell's collar, read once: a shell touching no other skin
