@@ -8,6 +8,8 @@ mod back_strip;
 mod coarse_rings;
 #[path = "corpus/consistency.rs"]
 mod consistency;
+#[path = "corpus/cut_across.rs"]
+mod cut_across;
 #[path = "corpus/density.rs"]
 mod density;
 #[path = "corpus/flat_patch.rs"]

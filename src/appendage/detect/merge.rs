@@ -10,14 +10,24 @@ use crate::appendage::layers::are_layers;
 use crate::appendage::midline::{paired_off_midline, root_radius, MirrorPlane, Paired, Root};
 use crate::appendage::params::DetectParams;
 use crate::appendage::shape::box_overlap;
+use crate::geometry::MeshGraph;
 
 /// T5: shells whose boxes overlap by more than half are one part (fur over
 /// skin, never welded) when they hang from one attachment or lie over each
 /// other as one tube's layers (see [`crate::appendage::layers`]: a detached fur shell's
-/// attachment is not where the tail leaves the body). Returns the groups of
+/// attachment is not where the tail leaves the body). Shells whose collars'
+/// centres lie within the smaller of their two ring radii are one tube cut
+/// across, whatever their boxes and joints: each collar is the other's cut,
+/// and a part left with its cut at the middle of a tail reads backwards,
+/// as a second tail hanging from the first one's root (corpus seed 222: the
+/// fur's root half hung from the shoulder, the rest from the hind leg,
+/// their roots 0.0013 apart against a ring radius of 0.028). The ring
+/// radius is each shell's own thickness at its cut: no new constant.
+/// Returns the groups of
 /// component indices, each in order, by first member.
 pub(super) fn merge_shells(
     comps: &[Component],
+    graph: &MeshGraph,
     positions: &[Vec3],
     params: &DetectParams,
     height: f32,
@@ -28,6 +38,17 @@ pub(super) fn merge_shells(
     };
     let layers =
         |a: &Component, b: &Component| are_layers(&points(a), a.box_(), &points(b), b.box_());
+    let rings: Vec<Option<(Vec3, f32)>> = comps
+        .iter()
+        .map(|c| {
+            let centre = cut_centre(graph, positions, c.welded(), c.collar());
+            Some((centre, root_radius(positions, c.collar(), centre)?))
+        })
+        .collect();
+    let cut_across = |a: usize, b: usize| match (rings[a], rings[b]) {
+        (Some((ca, ra)), Some((cb, rb))) => ca.distance(cb) <= ra.min(rb),
+        _ => false,
+    };
     let mut root: Vec<usize> = (0..comps.len()).collect();
     fn find(root: &mut [usize], mut i: usize) -> usize {
         while root[i] != i {
@@ -42,8 +63,10 @@ pub(super) fn merge_shells(
             if comps[a].covering == comps[b].covering
                 && !remainder(&comps[a])
                 && !remainder(&comps[b])
-                && box_overlap(comps[a].box_(), comps[b].box_(), pad) > params.merge_overlap
-                && (comps[a].attachment == comps[b].attachment || layers(&comps[a], &comps[b]))
+                && ((box_overlap(comps[a].box_(), comps[b].box_(), pad) > params.merge_overlap
+                    && (comps[a].attachment == comps[b].attachment
+                        || layers(&comps[a], &comps[b])))
+                    || cut_across(a, b))
             {
                 let (ra, rb) = (find(&mut root, a), find(&mut root, b));
                 if ra != rb {
