@@ -148,6 +148,12 @@ impl Surface<'_> {
     /// a shell touching no other skin, its root end ([`detached_collar`]),
     /// read once per shell.
     pub(super) fn collar(&self, welded: &[u32]) -> Vec<u32> {
+        // A part in the cache is detached (its neighbour collar was empty):
+        // read it first, before the pass over the part that would find
+        // that again.
+        if let Some(c) = self.cached_collar(welded) {
+            return c;
+        }
         let collar = neighbour_collar(welded, self.graph);
         if !collar.is_empty() {
             return collar;
@@ -159,6 +165,12 @@ impl Surface<'_> {
         let c = detached_collar(welded, self.dist, self.graph, &self.weld.positions);
         read.push((welded.to_vec(), c.clone()));
         c
+    }
+
+    /// The detached collar already found for `welded`, if any.
+    fn cached_collar(&self, welded: &[u32]) -> Option<Vec<u32>> {
+        let read = self.detached.0.lock().unwrap_or_else(|e| e.into_inner());
+        read.iter().find(|(w, _)| w.as_slice() == welded).map(|(_, c)| c.clone())
     }
 }
 
