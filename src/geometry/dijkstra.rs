@@ -63,18 +63,29 @@ pub fn geodesic_from_starts(
 ) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Dense lookup for big subsets, binary search for small ones (a dense
-    // map costs a pass over the whole mesh).
-    let dense: Option<Vec<u32>> = (subset.len() * 64 > graph.vertex_count()).then(|| {
+    // map costs a pass over the whole mesh). Each lookup gets its own copy
+    // of the walk, so the choice is made once, not at every edge.
+    if subset.len() * 64 > graph.vertex_count() {
         let mut m = vec![u32::MAX; graph.vertex_count()];
         for (i, &v) in subset.iter().enumerate() {
             m[v as usize] = i as u32;
         }
-        m
-    });
-    let local = |v: u32| match &dense {
-        Some(m) => (m[v as usize] != u32::MAX).then_some(m[v as usize] as usize),
-        None => subset.binary_search(&v).ok(),
-    };
+        let local = |v: u32| (m[v as usize] != u32::MAX).then_some(m[v as usize] as usize);
+        walk(graph, positions, subset, starts, local)
+    } else {
+        walk(graph, positions, subset, starts, |v| subset.binary_search(&v).ok())
+    }
+}
+
+/// [`geodesic_from_starts`]'s walk, with `local` the index in `subset` of
+/// a mesh vertex (`None` off the subset).
+fn walk(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    starts: impl IntoIterator<Item = (u32, f32)>,
+    local: impl Fn(u32) -> Option<usize>,
+) -> Vec<f32> {
     let mut dist = vec![f32::INFINITY; subset.len()];
     let mut heap = Queue::new();
     for (s, d) in starts {
