@@ -104,6 +104,11 @@ fn walk(
         let pv = positions[v as usize];
         for &w in graph.neighbors_of(v as usize) {
             let Some(k) = local(w) else { continue };
+            // A neighbour already at `d` or nearer cannot come nearer by
+            // an edge of non-negative length: its edge is not measured.
+            if dist[k] <= d {
+                continue;
+            }
             let nd = d + pv.distance(positions[w as usize]);
             if nd < dist[k] {
                 dist[k] = nd;
