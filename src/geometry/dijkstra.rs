@@ -62,19 +62,54 @@ pub fn geodesic_from_starts(
     starts: impl IntoIterator<Item = (u32, f32)>,
 ) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
-    // Dense lookup for big subsets, binary search for small ones (a dense
-    // map costs a pass over the whole mesh). Each lookup gets its own copy
-    // of the walk, so the choice is made once, not at every edge.
-    if subset.len() * 64 > graph.vertex_count() {
-        let mut m = vec![u32::MAX; graph.vertex_count()];
-        for (i, &v) in subset.iter().enumerate() {
-            m[v as usize] = i as u32;
+    // Each lookup gets its own copy of the walk, so the choice is made
+    // once, not at every edge.
+    match SubsetIndex::new(subset, graph.vertex_count()) {
+        SubsetIndex::Table(t) => walk(graph, positions, subset, starts, |v| table_place(&t, v)),
+        SubsetIndex::Search(s) => {
+            walk(graph, positions, subset, starts, |v| s.binary_search(&v).ok())
         }
-        let local = |v: u32| (m[v as usize] != u32::MAX).then_some(m[v as usize] as usize);
-        walk(graph, positions, subset, starts, local)
-    } else {
-        walk(graph, positions, subset, starts, |v| subset.binary_search(&v).ok())
     }
+}
+
+/// Each mesh vertex's place in a sorted subset of the mesh's vertices: a
+/// table over the mesh for a subset holding a sizeable share of it, a
+/// binary search for a small one (a mesh-sized table per small subset
+/// costs more than it saves). Either answers the same.
+pub enum SubsetIndex<'a> {
+    /// Place per mesh vertex, `u32::MAX` off the subset.
+    Table(Vec<u32>),
+    /// The sorted subset itself.
+    Search(&'a [u32]),
+}
+
+impl<'a> SubsetIndex<'a> {
+    /// The index of `subset` (sorted, unique) among `vertex_count` vertices.
+    pub fn new(subset: &'a [u32], vertex_count: usize) -> Self {
+        if subset.len() * 64 > vertex_count {
+            let mut table = vec![u32::MAX; vertex_count];
+            for (i, &v) in subset.iter().enumerate() {
+                table[v as usize] = i as u32;
+            }
+            SubsetIndex::Table(table)
+        } else {
+            SubsetIndex::Search(subset)
+        }
+    }
+
+    /// `v`'s place in the subset, `None` off it.
+    #[inline]
+    pub fn of(&self, v: u32) -> Option<usize> {
+        match self {
+            SubsetIndex::Table(t) => table_place(t, v),
+            SubsetIndex::Search(s) => s.binary_search(&v).ok(),
+        }
+    }
+}
+
+#[inline]
+fn table_place(table: &[u32], v: u32) -> Option<usize> {
+    (table[v as usize] != u32::MAX).then_some(table[v as usize] as usize)
 }
 
 /// [`geodesic_from_starts`]'s walk, with `local` the index in `subset` of

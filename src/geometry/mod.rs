@@ -11,7 +11,7 @@ mod thickness;
 mod weld;
 
 pub use bone_distance::{weighted_bone_distance, weighted_bone_distances, BoneDistance};
-pub use dijkstra::{geodesic_from, geodesic_from_starts, geodesic_within};
+pub use dijkstra::{geodesic_from, geodesic_from_starts, geodesic_within, SubsetIndex};
 pub use graph::MeshGraph;
 pub use nearest::NearestPoints;
 pub use skeleton_field::{

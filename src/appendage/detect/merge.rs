@@ -23,8 +23,7 @@ use crate::geometry::MeshGraph;
 /// fur's root half hung from the shoulder, the rest from the hind leg,
 /// their roots 0.0013 apart against a ring radius of 0.028). The ring
 /// radius is each shell's own thickness at its cut: no new constant.
-/// Returns the groups of
-/// component indices, each in order, by first member.
+/// Returns the groups of component indices, each in order, by first member.
 pub(super) fn merge_shells(
     comps: &[Component],
     graph: &MeshGraph,

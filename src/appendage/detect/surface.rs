@@ -158,11 +158,8 @@ impl Surface<'_> {
         if !collar.is_empty() {
             return collar;
         }
-        let mut read = self.detached.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, c)) = read.iter().find(|(w, _)| w.as_slice() == welded) {
-            return c.clone();
-        }
         let c = detached_collar(welded, self.dist, self.graph, &self.weld.positions);
+        let mut read = self.detached.0.lock().unwrap_or_else(|e| e.into_inner());
         read.push((welded.to_vec(), c.clone()));
         c
     }

@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use super::surface::{sorted_union, DETACHED_COLLAR_SHARE};
-use crate::geometry::{geodesic_from, MeshGraph};
+use crate::geometry::{geodesic_from, MeshGraph, SubsetIndex};
 
 /// Where along a detached shell's geodesic diameter its taper is read: the
 /// rings at these shares of the diameter from one end. They keep clear of
@@ -231,7 +231,7 @@ fn level_points(
     let mut order: Vec<usize> = (0..levels.len()).collect();
     order.sort_by(|&a, &b| levels[a].total_cmp(&levels[b]));
     let ascending: Vec<f32> = order.iter().map(|&k| levels[k]).collect();
-    let index = WeldedIndex::new(welded, graph.vertex_count());
+    let index = SubsetIndex::new(welded, graph.vertex_count());
     for (i, &v) in welded.iter().enumerate() {
         let gv = g[i];
         if !gv.is_finite() {
@@ -258,34 +258,4 @@ fn level_points(
         }
     }
     points
-}
-
-/// Each vertex's place in a sorted list of welded vertices: a table over
-/// the graph for a list holding a sizeable share of it, a binary search
-/// for a small one (a graph-sized table per small shell costs more than it
-/// saves). Either answers the same.
-struct WeldedIndex<'a> {
-    sorted: &'a [u32],
-    table: Option<Vec<u32>>,
-}
-
-impl<'a> WeldedIndex<'a> {
-    fn new(sorted: &'a [u32], vertex_count: usize) -> Self {
-        let table = (sorted.len() * 64 > vertex_count).then(|| {
-            let mut table = vec![u32::MAX; vertex_count];
-            for (i, &v) in sorted.iter().enumerate() {
-                table[v as usize] = i as u32;
-            }
-            table
-        });
-        WeldedIndex { sorted, table }
-    }
-
-    #[inline]
-    fn of(&self, v: u32) -> Option<usize> {
-        match &self.table {
-            Some(t) => (t[v as usize] != u32::MAX).then_some(t[v as usize] as usize),
-            None => self.sorted.binary_search(&v).ok(),
-        }
-    }
 }
