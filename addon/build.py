@@ -160,9 +160,11 @@ def store_card(settings, p: BuildPlan) -> None:
     )
 
 
-def build_armature(arm, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
+def build_armature(
+    arm, use_tail: bool, use_fingers: bool, grow=None, pelvis: str | None = None
+) -> BuildPlan:
     table = bpy_arrays.read_rig(arm)
-    p = plan.plan(table, use_tail, use_fingers, grow)
+    p = plan.plan(table, use_tail, use_fingers, grow, pelvis)
     apply(arm, table, p)
     store_card(arm.caudal, p)
     return p

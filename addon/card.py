@@ -45,7 +45,7 @@ def warnings(report: dict, extra: list[str] | None = None) -> list[str]:
     parts = rows(report)
     if report["pelvis"] is None:
         out.append(
-            "No pelvis bone was recognised, so no tail chain could be grown (name your hip bone Hips or pelvis)."
+            "No pelvis bone was recognised, so no tail chain could be grown: pick it in the Pelvis field and build again."
         )
     if not parts:
         out.append(

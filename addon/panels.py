@@ -19,6 +19,7 @@ def draw_rig(layout, arm) -> None:
     row = box.row(align=True)
     row.prop(s, "use_fingers", toggle=False)
     row.prop(s, "use_tail", toggle=False)
+    box.prop_search(s, "pelvis_bone", arm.data, "bones", icon="BONE_DATA")
     box.operator("caudal.build_armature", icon="BONE_DATA")
 
 

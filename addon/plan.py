@@ -33,15 +33,20 @@ class BuildPlan:
     hand_of: dict[str, str] = field(default_factory=dict)  # finger bone -> hand bone
 
 
-def grow_chains(rig):
-    """``caudal.grow_chains``: (new rig, report dict)."""
+def grow_chains(rig, pelvis: str | None = None):
+    """``caudal.grow_chains``: (new rig, report dict); ``pelvis`` names the
+    pelvis bone (None: found from the skeleton's structure)."""
     import caudal
 
-    return caudal.grow_chains(rig)
+    return caudal.grow_chains(rig, pelvis=pelvis)
 
 
-def plan(table: RigTable, use_tail: bool, use_fingers: bool, grow=None) -> BuildPlan:
-    """The build of ``table``: fingers kept or merged, tails grown or not."""
+def plan(
+    table: RigTable, use_tail: bool, use_fingers: bool, grow=None, pelvis: str | None = None
+) -> BuildPlan:
+    """The build of ``table``: fingers kept or merged, tails grown or not
+    (by ``grow``, a test's stand-in, else caudal's, from ``pelvis`` when the
+    artist named it)."""
     import caudal
 
     rig = table.to_rig()
@@ -55,7 +60,7 @@ def plan(table: RigTable, use_tail: bool, use_fingers: bool, grow=None) -> Build
     names, parents, bind = list(table.joint_names), table.parents, table.bind_core
     report = None
     if use_tail:
-        new_rig, report = (grow or grow_chains)(rig)
+        new_rig, report = grow(rig) if grow is not None else grow_chains(rig, pelvis)
         names = list(new_rig.joint_names)
         if names[: len(table.joint_names)] != table.joint_names:
             raise RuntimeError("caudal reordered the joints; refusing to write the result")

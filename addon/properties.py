@@ -52,6 +52,11 @@ class CaudalWarning(PropertyGroup):
 
 
 class CaudalSettings(PropertyGroup):
+    # The artist's word where the skeleton's structure reads wrong.
+    pelvis_bone: StringProperty(
+        name="Pelvis",
+        description="The bone where the hind legs and the spine meet, which tail chains hang from (empty: caudal finds it from the skeleton; set it when the card names the wrong one)",
+    )
     use_tail: BoolProperty(
         name="Tail",
         description="Find tails (and other appendages) the rigger missed and grow them a bone chain",

@@ -102,5 +102,11 @@ def defaults() -> dict:
 
 def spring_kwargs(settings) -> dict:
     """An armature's spring settings (anything with the fields as
-    attributes) as ``caudal.TailSpring`` keywords."""
-    return {name: type(default)(getattr(settings, name)) for name, default in defaults().items()}
+    attributes) as ``caudal.TailSpring`` keywords, with the pelvis the
+    artist named (``pelvis_bone``, if any) as the spring's roles: the spring
+    reads the body's facing from the pelvis the chain was grown under."""
+    out = {name: type(default)(getattr(settings, name)) for name, default in defaults().items()}
+    pelvis = getattr(settings, "pelvis_bone", "")
+    if pelvis:
+        out["roles"] = {"pelvis": pelvis}
+    return out

@@ -189,7 +189,7 @@ def test_operator_reports_the_error_and_cancels(monkeypatch):
 
     arm, mesh = fresh_fox()
 
-    def broken(rig):
+    def broken(rig, pelvis=None):
         raise caudal.ParameterError("segment_ratio: broken on purpose")
 
     monkeypatch.setattr(plan, "grow_chains", broken)

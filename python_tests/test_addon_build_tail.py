@@ -171,3 +171,22 @@ def test_building_twice_changes_nothing_the_second_time():
     assert [b.name for b in arm.data.bones] == bones
     np.testing.assert_array_equal(bpy_arrays.read_rig(arm).dense, first.dense)
     assert not any(p.decision == "chain" for p in arm.caudal.parts)
+
+
+def test_the_pelvis_field_sets_where_the_chain_hangs():
+    """The Pelvis field (empty: found from the skeleton) is what the chain
+    hangs from; a name the armature lacks is an error and changes nothing."""
+    addon()
+    import bpy
+
+    arm, mesh = fresh_fox()
+    arm.caudal.pelvis_bone = "b_Spine01_02"
+    assert bpy.ops.caudal.build_armature() == {"FINISHED"}
+    assert arm.data.bones["Tail_1"].parent.name == "b_Spine01_02"
+    assert any(p.decision == "chain" for p in arm.caudal.parts)
+
+    arm, mesh = fresh_fox()
+    arm.caudal.pelvis_bone = "Nope"
+    with pytest.raises(RuntimeError, match="pelvis"):
+        bpy.ops.caudal.build_armature()
+    assert not any(b.name.startswith("Tail") for b in arm.data.bones)

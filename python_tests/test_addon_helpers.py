@@ -161,3 +161,7 @@ def test_spring_settings_are_the_cores():
     rig, _ = caudal.grow_chains(caudal.load(asset("fox/Fox_notail.glb")).rig)
     params = caudal.TailSpring(rig, None, **kwargs).params()
     assert {n: params[n] for n in spring_settings.NAMES} == kwargs
+    # The pelvis the artist named is the spring's too (it reads the facing from it).
+    settings.pelvis_bone = "b_Hip_01"
+    kwargs = spring_settings.spring_kwargs(settings)
+    assert caudal.TailSpring(rig, None, **kwargs).params()["roles"] == {"pelvis": "b_Hip_01"}

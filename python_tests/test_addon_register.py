@@ -69,6 +69,11 @@ class Recorder:
         getattr(data, name)  # the property must exist
         self.log.append((self.path, "prop", name))
 
+    def prop_search(self, data, name, search_data, search_name, **k):
+        getattr(data, name)  # the property and the collection it picks from must exist
+        getattr(search_data, search_name)
+        self.log.append((self.path, "search", name))
+
     def operator(self, idname, **k):
         self.log.append((self.path, "op", idname))
 
@@ -108,3 +113,6 @@ def test_panel_puts_fingers_and_tail_side_by_side_and_draws_the_card():
     assert "A broad part keeps the rigger's weights." in labels
     props = {n for _, k, n in log if k == "prop"}
     assert {*spring_settings.NAMES, "live_preview"} <= props
+    # The Pelvis picker sits in the Rig box, before Build Armature.
+    kinds = [(k, n) for _, k, n in log]
+    assert kinds.index(("search", "pelvis_bone")) < kinds.index(("op", "caudal.build_armature"))

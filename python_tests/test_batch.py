@@ -344,6 +344,8 @@ def test_settings_refuse_what_the_cli_would():
         caudal.RepairSettings(samples=-1)
     with pytest.raises(caudal.ParameterError, match="x.csv:3: spring"):
         caudal.RepairSettings().with_overrides({"spring": "carry_deg"}, "x.csv:3")
+    # A manifest's pelvis column names one file's pelvis joint.
+    assert caudal.RepairSettings().with_overrides({"pelvis": "Body"}, "x.csv:2").pelvis == "Body"
     assert (
         caudal.RepairSettings(spring={"a": 1.0}).digest()
         != caudal.RepairSettings(spring={"a": 2.0}).digest()

@@ -58,3 +58,22 @@ def test_errors_exit_2_with_a_message(tmp_path):
     assert out.returncode == 2 and "not a glTF file" in out.stderr
     out = run("info", str(tmp_path / "missing.glb"), check=False)
     assert out.returncode == 2 and "missing.glb" in out.stderr
+
+
+def test_tail_takes_the_pelvis_by_name(tmp_path):
+    """--pelvis: the chain hangs from the joint named, and the bake's spring
+    reads the body from it; a name no character has is a one-line error."""
+    fox = str(asset("fox/Fox_notail.glb"))
+    out = run("tail", fox, "-o", str(tmp_path / "f.glb"), "--json")
+    assert json.loads(out.stdout)["pelvis"] == "b_Hip_01"
+    args = ["--pelvis", "b_Spine01_02", "--bake", "--clips", "Walk", "--json"]
+    out = run("tail", fox, "-o", str(tmp_path / "s.glb"), *args)
+    result = json.loads(out.stdout)
+    chain = [p for p in result["parts"] if p["decision"] == "chain"]
+    assert result["pelvis"] == "b_Spine01_02" and len(chain) == 1
+    rig = caudal.load(tmp_path / "s.glb").rig
+    assert rig.joint_names[rig.parents[rig.joint_names.index("Tail_1")]] == "b_Spine01_02"
+    assert result["bake"][0]["looping"] is True
+    bad = run("tail", fox, "-o", str(tmp_path / "n.glb"), "--pelvis", "Nope", check=False)
+    assert bad.returncode == 2 and "--pelvis: no joint named 'Nope'" in bad.stderr
+    assert not (tmp_path / "n.glb").exists()

@@ -337,3 +337,24 @@ def test_a_file_facing_minus_x_below_world_zero_keeps_its_tail_root():
     turns = np.degrees(2 * np.arccos(np.clip(dots, 0.0, 1.0))).max(axis=0)
     stop = caudal.spring_defaults()["stop_deg"]
     assert (turns < stop).all(), f"largest turn from the bind per link: {turns}"
+
+
+def test_the_spring_takes_the_users_roles_by_name():
+    """``roles``: the joint roles the spring reads the body's facing from,
+    by name as ``Rig.roles(overrides)`` takes them; checked against the rig."""
+    rig = creature(4)
+    assert caudal.TailSpring(rig, **METRES).params()["roles"] == {}
+    s = caudal.TailSpring(rig, roles={"pelvis": "Hips"}, **METRES)
+    assert s.params()["roles"] == {"pelvis": "Hips"}
+    with pytest.raises(caudal.UnknownJointError, match="roles.pelvis"):
+        caudal.TailSpring(rig, roles={"pelvis": "Nope"})
+    with pytest.raises(caudal.ParameterError, match="hips"):
+        caudal.TailSpring(rig, roles={"hips": "Hips"})
+    clip = caudal.Clip(
+        "x",
+        30.0,
+        np.zeros((2, rig.joint_count, 3)),
+        np.tile([0, 0, 0, 1.0], (2, rig.joint_count, 1)),
+    )
+    with pytest.raises(caudal.UnknownJointError, match="spring.roles.head"):
+        caudal.bake_clip(rig, clip, spring={"roles": {"head": "Nope"}})

@@ -14,5 +14,5 @@ class CAUDAL_OT_build_armature(ArmatureOperator, bpy.types.Operator):
 
     def run(self, context, arm) -> str:
         s = arm.caudal
-        p = build.build_armature(arm, s.use_tail, s.use_fingers)
+        p = build.build_armature(arm, s.use_tail, s.use_fingers, pelvis=s.pelvis_bone or None)
         return f"caudal: {s.card_title}; {len(p.new_joints)} bone(s) added, {len(p.rows)} vertices reweighted"

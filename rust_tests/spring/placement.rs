@@ -108,3 +108,33 @@ fn a_turned_and_lowered_character_swings_its_tail_as_an_upright_one() {
         assert!(f.distance(Quat::from_rotation_y(yaw) * Vec3::Z) < 1e-3, "facing {f} at yaw {yaw}");
     }
 }
+
+/// The spring reads the body's facing from the roles the user names
+/// (`SpringParams::roles`), the names that set detection right: told the
+/// head lies where the tail is, the creature faces backwards; told a name
+/// the rig lacks, the spring refuses, naming the role.
+#[test]
+fn the_spring_reads_the_users_roles() {
+    let rig = demo();
+    let params = metres();
+    assert!(body_facing(&rig, &params).distance(Vec3::Z) < 1e-3);
+    let tail_tip = TailChain::find(&rig).unwrap().end.expect("the grown chain's end helper");
+    let turned = SpringParams {
+        roles: caudal::rig::RoleOverrides {
+            head: Some(rig.joint_names()[tail_tip].clone()),
+            ..Default::default()
+        },
+        ..params.clone()
+    };
+    let f = body_facing(&rig, &turned);
+    assert!(f.distance(-Vec3::Z) < 1e-3, "with the head at the tail's end it faces {f}");
+    let unknown = SpringParams {
+        roles: caudal::rig::RoleOverrides { pelvis: Some("Nope".into()), ..Default::default() },
+        ..params
+    };
+    let err = TailSpring::new(&rig, TailChain::find(&rig).unwrap(), unknown).unwrap_err();
+    assert!(
+        matches!(&err, caudal::CaudalError::UnknownJoint { field, name } if field == "roles.pelvis" && name == "Nope"),
+        "{err}"
+    );
+}

@@ -48,6 +48,7 @@ pub fn bake_clip(
     params: &BakeParams,
 ) -> Result<BakedClip> {
     params.validate()?;
+    params.check_names(rig)?;
     // The spring checks the chain against this rig before anything reads it.
     let spring = TailSpring::new(rig, chain.clone(), params.spring.clone())?;
     bake_with(rig, clip, spring, mode, params)

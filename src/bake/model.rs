@@ -51,6 +51,7 @@ pub fn bake_model(
     params: &BakeParams,
 ) -> Result<ModelBake> {
     params.validate()?;
+    params.check_names(rig)?;
     if chains.is_empty() {
         return Err(CaudalError::shape("chains", "no chain to bake"));
     }

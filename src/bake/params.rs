@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{CaudalError, Result};
 use crate::gltf_io::DEFAULT_SAMPLE_RATE;
+use crate::rig::Rig;
 use crate::spring::SpringParams;
 
 /// The tail state at the loop start counts as repeated when, from one warm-up
@@ -206,6 +207,12 @@ impl BakeParams {
             ));
         }
         self.spring.validate().map_err(|e| e.within("spring"))
+    }
+
+    /// The fields naming `rig`'s joints (the spring's roles) name joints it
+    /// has; the error names the field under `spring`.
+    pub fn check_names(&self, rig: &Rig) -> Result<()> {
+        self.spring.roles.check(rig).map_err(|e| e.within("spring"))
     }
 
     /// The loop handling of the clip called `name`.

@@ -37,6 +37,7 @@ class SpringParams(TypedDict, total=False):
     units_per_metre: float | None
     forward: npt.ArrayLike | None
     up: npt.ArrayLike
+    roles: RoleOverrides
 
 
 class DetectParams(TypedDict, total=False):

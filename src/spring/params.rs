@@ -5,6 +5,7 @@ use glam::Vec3;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{CaudalError, Result};
+use crate::rig::RoleOverrides;
 
 /// Root segment frequency, Hz (SPEC S1: "muscle at the base").
 pub const ROOT_FREQUENCY_HZ: f32 = 0.9;
@@ -183,6 +184,13 @@ pub struct SpringParams {
     /// The character's up direction in bind space (core space: +Y).
     #[serde(with = "xyz")]
     pub up: Vec3,
+    /// The user's joint roles (as `Rig.roles(overrides)` and detection's
+    /// `pelvis` take them; none: found from the skeleton's structure). The
+    /// spring reads the body's level and facing from the roles
+    /// (`spring::body_frame`): a rig whose pelvis or head the finder misreads
+    /// is set right by the same names that set detection right, or its rest
+    /// arc and forward plane would turn with the misread facing.
+    pub roles: RoleOverrides,
 }
 
 impl Default for SpringParams {
@@ -209,6 +217,7 @@ impl Default for SpringParams {
             units: Units::Auto,
             forward: None,
             up: Vec3::Y,
+            roles: RoleOverrides::default(),
         }
     }
 }

@@ -10,7 +10,7 @@ use super::coupling::{coupling_alpha, swing};
 use super::lane_geometry::Blend;
 use super::params::{SpringParams, Units, FACING_SNAP_DEG, MAX_STIFFENING, REFERENCE_HEIGHT_M};
 use crate::error::{CaudalError, Result};
-use crate::rig::roles::{JointRoles, RoleOverrides};
+use crate::rig::roles::JointRoles;
 use crate::rig::{Rig, Trs};
 
 /// Constants of one link (bone `i`, from its head to its tip).
@@ -103,7 +103,7 @@ fn read_body(rig: &Rig, params: &SpringParams) -> (Quat, Option<Vec3>) {
     if params.up.normalize_or_zero() != Vec3::Y {
         return (Quat::IDENTITY, None);
     }
-    match JointRoles::find(rig, &RoleOverrides::default()) {
+    match JointRoles::find(rig, &params.roles) {
         Ok(r) => (r.level, r.facing),
         Err(_) => (Quat::IDENTITY, None),
     }
@@ -257,6 +257,7 @@ pub(crate) fn build(
     capacity: f32,
 ) -> Result<ChainRest> {
     params.validate()?;
+    params.roles.check(rig)?;
     let neutral = rig.bind_locals();
     let tips = bone_tips(rig, chain, &neutral)?;
     let lengths = anchor_lengths(chain, &neutral, &tips);

@@ -33,6 +33,11 @@ def add_repair_options(p: Any) -> None:
         action="store_true",
         help="move the finger joints' skin weights onto the hands before growing (the finger joints stay, weightless)",
     )
+    p.add_argument(
+        "--pelvis",
+        metavar="JOINT",
+        help="the pelvis joint, for the character whose skeleton has it (default: where the hind legs and the spine meet); chains hang from it and the spring reads the body's facing from it",
+    )
     p.add_argument("--min-bones", type=int, help="fewest bones a chain gets (default 3)")
     p.add_argument("--max-bones", type=int, help="most bones a chain gets (default 8)")
     p.add_argument(

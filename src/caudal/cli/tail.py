@@ -76,10 +76,33 @@ def pairs(field: str, items: list[str]) -> dict[str, str]:
     return out
 
 
-def as_spring(values: Mapping[str, float | bool]) -> caudal.SpringParams | None:
-    """Parsed ``--spring`` items as the spring's keywords (None when empty);
-    the core checks every name and value."""
-    return cast("caudal.SpringParams", dict(values)) if values else None
+def as_spring(
+    values: Mapping[str, float | bool], pelvis: str | None = None
+) -> caudal.SpringParams | None:
+    """Parsed ``--spring`` items as the spring's keywords (None when empty),
+    with the character's ``--pelvis`` as the spring's roles: the spring
+    reads the body's facing from the pelvis the chains hang from. The core
+    checks every name and value."""
+    out: dict[str, Any] = dict(values)
+    if pelvis is not None:
+        out["roles"] = {"pelvis": pelvis}
+    return cast("caudal.SpringParams", out) if out else None
+
+
+def pelvis_of(ch: caudal.Character, args: Any) -> str | None:
+    """``--pelvis`` for the character whose skeleton has that joint (a
+    file's characters have skeletons of their own), else None."""
+    name: str | None = getattr(args, "pelvis", None)
+    return name if name is not None and name in ch.rig.joint_names else None
+
+
+def check_pelvis(model: caudal.Model, args: Any) -> None:
+    """A ``--pelvis`` no character has is a typo, not "find it yourself"."""
+    name = getattr(args, "pelvis", None)
+    if name is not None and not any(name in ch.rig.joint_names for ch in model.characters):
+        raise caudal.UnknownJointError(
+            f"--pelvis: no joint named {name!r} in any character of the file (`caudal info` lists the joints)"
+        )
 
 
 def spring_value(text: str) -> float | bool:
@@ -124,12 +147,18 @@ def repair(
         "joint_blend": args.joint_blend,
         "handover_radii": args.handover_radii,
     }
+    check_pelvis(model, args)
     reserved = list(model.node_names)
     out = []
     for ch in model.characters:
         before, merged = caudal.merge_fingers(ch.rig) if args.merge_fingers else (ch.rig, None)
         rig, report = caudal.grow_chains(
-            before, rigid=args.rigid, broad=args.broad, reserved_names=reserved, **shape
+            before,
+            rigid=args.rigid,
+            broad=args.broad,
+            reserved_names=reserved,
+            pelvis=pelvis_of(ch, args),
+            **shape,
         )
         if merged is not None:
             report["merged_fingers"] = [{"finger": f, "hand": h} for f, h in merged]
@@ -199,7 +228,9 @@ def run(args: argparse.Namespace) -> int:
 
     def bake_one(unit: tuple[caudal.Character, caudal.Rig, str]) -> caudal.Bake:
         ch, rig, name = unit
-        return caudal.bake(ch, rig, [name], loops=loops or None, spring=as_spring(spring))
+        return caudal.bake(
+            ch, rig, [name], loops=loops or None, spring=as_spring(spring, pelvis_of(ch, args))
+        )
 
     bakes = each("baking", todo, bake_one, name=lambda unit: unit[2])
     tracks: list[caudal.Track] = [t for b in bakes for t in b.tracks()]

@@ -23,6 +23,7 @@ GROWTH_FIELDS = (
     "rigid",
     "broad",
     "merge_fingers",
+    "pelvis",
     "min_bones",
     "max_bones",
     "segment_thickness",
@@ -43,6 +44,9 @@ class RepairSettings:
     broad: str = "untouched"
     merge_fingers: bool = False
     """Finger joints' weight onto the hands before growing (``caudal tail --merge-fingers``)."""
+    pelvis: str | None = None
+    """The pelvis joint of the character that has it (``caudal tail --pelvis``;
+    None: found from the skeleton's structure)."""
     min_bones: int | None = None
     max_bones: int | None = None
     segment_thickness: float | None = None
@@ -142,7 +146,7 @@ class RepairSettings:
 def _parse(key: str, value: Any, current: Any) -> Any:
     if key in ("rigid", "bake", "merge_fingers"):
         return _flag(value)
-    if key == "broad":
+    if key in ("broad", "pelvis"):
         return str(value)
     if key in ("min_bones", "max_bones", "samples"):
         if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):

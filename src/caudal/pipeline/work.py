@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import caudal
-from caudal.cli.tail import as_spring, repair, report_json
+from caudal.cli.tail import as_spring, pelvis_of, repair, report_json
 from caudal.dicts import StretchTableEntry
 from caudal.pipeline.inputs import Job
 from caudal.pipeline.settings import RepairSettings
@@ -153,17 +153,14 @@ def character_work(
     has_chain = any(p["decision"] == "chain" for p in report["parts"])
     tracks: list[caudal.Track] = []
     baked: list[caudal.BakeSummary] = []
+    spring = as_spring(settings.spring, pelvis_of(ch, settings))
     if settings.bake and has_chain and names:
-        bake = caudal.bake(
-            ch, rig, names, loops=dict(settings.loops) or None, spring=as_spring(settings.spring)
-        )
+        bake = caudal.bake(ch, rig, names, loops=dict(settings.loops) or None, spring=spring)
         tracks = bake.tracks()
         baked = [c.summary() for c in bake.clips]
     stretch: list[StretchTableEntry] = []
     if settings.samples > 0 and has_chain and names:
-        stretch = caudal.stretch_table(
-            ch, names, samples=settings.samples, spring=as_spring(settings.spring)
-        )
+        stretch = caudal.stretch_table(ch, names, samples=settings.samples, spring=spring)
     entry = {
         "character": ch.index,
         "name": ch.name,

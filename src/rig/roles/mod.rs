@@ -75,7 +75,7 @@ pub struct RoleSource {
 
 /// User overrides by joint name; unknown names are errors. Serde names are
 /// the roles of the Python API (`thigh_l`, `shin_r`, ...).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(from = "RoleNames", into = "RoleNames")]
 pub struct RoleOverrides {
     /// The pelvis joint's name.
@@ -92,18 +92,57 @@ pub struct RoleOverrides {
     pub shins: [Option<String>; 2],
 }
 
-/// [`RoleOverrides`] under one name per role, as the Python API spells them.
+/// [`RoleOverrides`] under one name per role, as the Python API spells them;
+/// a role not overridden is left out (a dict of the overrides given).
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 struct RoleNames {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pelvis: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     spine: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     neck: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     head: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     thigh_l: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     thigh_r: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     shin_l: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     shin_r: Option<String>,
+}
+
+impl RoleOverrides {
+    /// Every joint named here exists in `rig`; the error names the role
+    /// (`roles.pelvis`, `roles.thigh_l`, ...). Roles are found lazily by the
+    /// stages that read them (the spring reads the body's level and facing
+    /// only when it builds its rest pose), so a misspelt name is caught
+    /// here, where it is given, not skipped as "no roles found".
+    pub fn check(&self, rig: &Rig) -> Result<()> {
+        let RoleNames { pelvis, spine, neck, head, thigh_l, thigh_r, shin_l, shin_r } =
+            self.clone().into();
+        let single = [
+            ("roles.pelvis", pelvis),
+            ("roles.neck", neck),
+            ("roles.head", head),
+            ("roles.thigh_l", thigh_l),
+            ("roles.thigh_r", thigh_r),
+            ("roles.shin_l", shin_l),
+            ("roles.shin_r", shin_r),
+        ];
+        for (field, name) in single {
+            if let Some(n) = name {
+                rig.require_joint(field, &n)?;
+            }
+        }
+        for n in spine.iter().flatten() {
+            rig.require_joint("roles.spine", n)?;
+        }
+        Ok(())
+    }
 }
 
 impl From<RoleNames> for RoleOverrides {
