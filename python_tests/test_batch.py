@@ -276,6 +276,16 @@ def test_a_manifest_gives_per_file_settings(tmp_path):
     )  # not baked: loop figures from the report's own bake
     settings = json.loads((out / b.name.replace(".glb", ".report.json")).read_text())["settings"]
     assert settings["bake"] is False and settings["spring"] == {"carry_deg": 10.0, "ground": False}
+    # The report measures the chain the batch wrote (two bones), not the default one.
+    report = json.loads((out / a.name.replace(".glb", ".report.json")).read_text())
+    written = report["characters"][0]["stretch"][0]
+    model = caudal.load(a)
+    two = caudal.stretch_table(model, [written["clip"]], grow={"min_bones": 2, "max_bones": 2})
+    default = caudal.stretch_table(model, [written["clip"]])
+    p99 = [
+        next(r["p99"] for r in t["rows"] if r["rig"] == "chain") for t in (written, *two, *default)
+    ]
+    assert p99[0] == pytest.approx(p99[1], rel=1e-6) and p99[0] != pytest.approx(p99[2], rel=1e-6)
     lines = tmp_path / "batch.jsonl"
     lines.write_text(
         json.dumps({"path": f"in/{a.name}", "clips": ["Walk"], "spring": {"carry_deg": 30}}) + "\n"

@@ -274,6 +274,7 @@ def stretch_table(
     spring: SpringParams | None = None,
     ratios: bool = False,
     truth: _ArrayLike | None = None,
+    grow: GrowParams | None = None,
 ) -> list[StretchTableEntry]: ...
 def crouch_stretch(
     model: Model | Character,
@@ -282,6 +283,7 @@ def crouch_stretch(
     rate: float | None = None,
     spring: SpringParams | None = None,
     ratios: bool = False,
+    grow: GrowParams | None = None,
 ) -> CrouchStretch: ...
 def body_floor(
     rig: Rig,

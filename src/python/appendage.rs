@@ -56,11 +56,21 @@ fn grow_chains<'py>(
     rig: &PyRig,
     params: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<(PyRig, Bound<'py, PyAny>)> {
-    let (detect, growth): (DetectParams, ChainParams) = from_py_pair(py, params)?;
-    let params = ChainParams { detect, ..growth };
+    let params = chain_params(py, params)?;
     let r = rig.inner.clone();
     let (out, report) = py.core(move || core_grow(&r, &params))?;
     Ok((PyRig::wrap(out), report_to_py(py, &report)?))
+}
+
+/// `grow_chains`' keywords (detection's and growth's own) from a dict, the
+/// defaults where absent: what the measuring functions take as `grow=` so
+/// they measure the chain a repair wrote, not the default one.
+pub(super) fn chain_params<'py>(
+    py: Python<'py>,
+    params: Option<&Bound<'py, PyDict>>,
+) -> PyResult<ChainParams> {
+    let (detect, growth): (DetectParams, ChainParams) = from_py_pair(py, params)?;
+    Ok(ChainParams { detect, ..growth })
 }
 
 /// Weighted bone distance (SPEC T10): per vertex `sum_j w_j d(p, bone_j)`.

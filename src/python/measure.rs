@@ -14,7 +14,6 @@ use super::gltf::ModelOrCharacter;
 use super::rig::{PyClip, PyRig};
 use super::serde_py::to_py_object;
 use super::stretch_mesh::{mesh_dict, rows_list, truth_vertices};
-use crate::chain::ChainParams;
 use crate::error::CaudalError;
 use crate::measure::ground::{
     body_floor as core_body_floor, crouch_clip as core_crouch, pelvis_lift as core_lift,
@@ -88,8 +87,10 @@ fn edge_stretch<'py>(
 /// Each dict's `mesh` is the whole-mesh view (every edge: tail, collar,
 /// body, whole for the rigid baseline, the rigger's rig and the repaired
 /// one; edges torn by the repair; body drift); with `truth` (the true
-/// tail's vertex ids) its rows follow the true tail.
-#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false, truth=None))]
+/// tail's vertex ids) its rows follow the true tail. `grow`: `grow_chains`'
+/// keywords for the repair measured (None: its defaults), so a repair made
+/// with other settings is measured as it was made.
+#[pyo3(signature = (model, clips=None, *, samples=None, rate=None, spring=None, ratios=false, truth=None, grow=None))]
 #[allow(clippy::too_many_arguments)]
 fn stretch_table<'py>(
     py: Python<'py>,
@@ -100,15 +101,17 @@ fn stretch_table<'py>(
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
     truth: Option<&Bound<'py, PyAny>>,
+    grow: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let params = rate_and_spring(py, rate, spring)?;
+    let growth = super::appendage::chain_params(py, grow)?;
     let samples = samples.unwrap_or(STRETCH_SAMPLES);
     let (m, character) = model.resolve()?;
     let names = crate::bake::select_clips(&m, clips.as_deref()).py_err()?;
     let truth = truth_vertices(truth, m.character(character).py_err()?.rig.vertex_count())?;
     let has_truth = truth.is_some();
     let results = py.core(move || -> crate::error::Result<Vec<_>> {
-        let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
+        let h = StretchHarness::new(&m, character, &growth, &params)?;
         names.iter().map(|n| h.compare_with(n, samples, truth.as_deref())).collect()
     })?;
     let out = PyList::empty(py);

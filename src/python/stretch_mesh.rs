@@ -10,7 +10,6 @@ use super::convert::*;
 use super::errors::{Guarded, IntoPy};
 use super::gltf::ModelOrCharacter;
 use super::serde_py::to_py_object;
-use crate::chain::ChainParams;
 use crate::measure::stretch::{MeshStretch, RegionRow};
 use crate::pipeline::StretchHarness;
 
@@ -57,8 +56,9 @@ pub(crate) fn truth_vertices(
 
 /// The whole-mesh view of a generated crouch (a quarter of the height, the
 /// tail pressing on the floor), baked as a one-shot, every frame sampled.
+/// `grow`: `grow_chains`' keywords for the repair measured (as `stretch_table`).
 #[pyfunction]
-#[pyo3(signature = (model, *, truth=None, rate=None, spring=None, ratios=false))]
+#[pyo3(signature = (model, *, truth=None, rate=None, spring=None, ratios=false, grow=None))]
 fn crouch_stretch<'py>(
     py: Python<'py>,
     model: ModelOrCharacter<'py>,
@@ -66,14 +66,16 @@ fn crouch_stretch<'py>(
     rate: Option<f32>,
     spring: Option<&Bound<'py, PyDict>>,
     ratios: bool,
+    grow: Option<&Bound<'py, PyDict>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let params = rate_and_spring(py, rate, spring)?;
+    let growth = super::appendage::chain_params(py, grow)?;
     let (m, character) = model.resolve()?;
     let n = m.character(character).py_err()?.rig.vertex_count();
     let truth = truth_vertices(truth, n)?;
     let has_truth = truth.is_some();
     let c = py.core(move || {
-        let h = StretchHarness::new(&m, character, &ChainParams::default(), &params)?;
+        let h = StretchHarness::new(&m, character, &growth, &params)?;
         h.crouch(truth.as_deref())
     })?;
     let d = to_py_object(py, &c)?.cast_into::<PyDict>()?;

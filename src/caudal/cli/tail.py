@@ -14,6 +14,7 @@ from typing import Any, cast
 import caudal
 from caudal.cli.options import add_output, add_repair_options
 from caudal.cli.progress import each, working
+from caudal.dicts import GrowParams
 
 SHAPE_RATIO_CAP = 1e3
 """The core caps elongation and tube ratio at 1000 for a part with no
@@ -133,6 +134,23 @@ def check(args: argparse.Namespace) -> str | None:
     return None
 
 
+def grow_keywords(ch: caudal.Character, args: Any) -> GrowParams:
+    """``caudal.grow_chains``' keywords from the repair options, for
+    character ``ch``: what the repair grows with, and what the report
+    measuring that repair (``stretch_table(grow=...)``) must grow with too."""
+    keywords: dict[str, Any] = {
+        "rigid": args.rigid,
+        "broad": args.broad,
+        "pelvis": pelvis_of(ch, args),
+        "min_bones": args.min_bones,
+        "max_bones": args.max_bones,
+        "segment_thickness": args.segment_thickness,
+        "joint_blend": args.joint_blend,
+        "handover_radii": args.handover_radii,
+    }
+    return cast("GrowParams", keywords)
+
+
 def repair(
     model: caudal.Model, args: argparse.Namespace
 ) -> list[tuple[caudal.Character, caudal.Rig, dict[str, Any]]]:
@@ -140,26 +158,14 @@ def repair(
     each character's new joints avoid every node name of the file and the
     chains grown before it (the first character gets ``Tail_*``, a later one
     continues the numbering, ``Tail2_*``...; the core's grow_file_chains)."""
-    shape = {
-        "min_bones": args.min_bones,
-        "max_bones": args.max_bones,
-        "segment_thickness": args.segment_thickness,
-        "joint_blend": args.joint_blend,
-        "handover_radii": args.handover_radii,
-    }
     check_pelvis(model, args)
     reserved = list(model.node_names)
     out = []
     for ch in model.characters:
         before, merged = caudal.merge_fingers(ch.rig) if args.merge_fingers else (ch.rig, None)
-        rig, report = caudal.grow_chains(
-            before,
-            rigid=args.rigid,
-            broad=args.broad,
-            reserved_names=reserved,
-            pelvis=pelvis_of(ch, args),
-            **shape,
-        )
+        keywords = grow_keywords(ch, args)
+        keywords["reserved_names"] = list(reserved)
+        rig, report = caudal.grow_chains(before, **keywords)
         if merged is not None:
             report["merged_fingers"] = [{"finger": f, "hand": h} for f, h in merged]
         reserved += rig.joint_names[before.joint_count :]

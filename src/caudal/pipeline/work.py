@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import caudal
-from caudal.cli.tail import as_spring, pelvis_of, repair, report_json
+from caudal.cli.tail import as_spring, grow_keywords, pelvis_of, repair, report_json
 from caudal.dicts import StretchTableEntry
 from caudal.pipeline.inputs import Job
 from caudal.pipeline.settings import RepairSettings
@@ -160,7 +160,10 @@ def character_work(
         baked = [c.summary() for c in bake.clips]
     stretch: list[StretchTableEntry] = []
     if settings.samples > 0 and has_chain and names:
-        stretch = caudal.stretch_table(ch, names, samples=settings.samples, spring=spring)
+        # The chain measured is the one written: grown with these settings.
+        stretch = caudal.stretch_table(
+            ch, names, samples=settings.samples, spring=spring, grow=grow_keywords(ch, settings)
+        )
     entry = {
         "character": ch.index,
         "name": ch.name,
