@@ -357,6 +357,40 @@ fn two_tails_get_two_chains() {
     assert!(out.joint_index("Tail_End").is_some() && out.joint_index("Tail2_End").is_some());
 }
 
+/// Two tails of their own shells forked from one root behind the hips: the
+/// two shells' collars (each one's root end, nearest the bones) have their
+/// centres 0.007 apart against ring radii of 0.029 and 0.032, but no edge
+/// runs between the shells, so they are not one tube cut across
+/// (`merge_shells`): each keeps its own part. Without that guard the two
+/// were one part.
+#[test]
+fn two_shells_whose_collars_meet_are_not_one_tube_cut_across() {
+    let mut b = Builder::humanoid();
+    let fork = |side: f32, lift: f32| -> Vec<Vec3> {
+        let root = Vec3::new(0.0, 1.0 + lift, -0.14);
+        [(0.0, 0.0, 0.0), (0.0, -0.02, -0.1), (0.15, -0.1, -0.35), (0.35, -0.25, -0.6)]
+            .iter()
+            .map(|&(x, y, z)| root + Vec3::new(x * side, y, z))
+            .collect()
+    };
+    // Their own root points and radii, so no vertex of the two is welded.
+    let left = b.add_tube(&fork(1.0, 0.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    let right = b.add_tube(&fork(-1.0, 0.004), 0.9 * TAIL_R0, TAIL_R1, 40, 12, 1);
+    b.weight_like_template_rigger(left.start..right.end);
+    let report = find_appendages(&b.build(), &DetectParams::default()).unwrap();
+    for tube in [&left, &right] {
+        assert!(
+            report.parts.iter().any(|p| p.vertices.iter().any(|&v| tube.contains(&(v as usize)))),
+            "a tube in no part: {}",
+            report.to_json()
+        );
+    }
+    for part in &report.parts {
+        let on = |t: &Range<usize>| part.vertices.iter().any(|&v| t.contains(&(v as usize)));
+        assert!(!(on(&left) && on(&right)), "both tubes in one part: {}", report.to_json());
+    }
+}
+
 #[test]
 fn bad_parameters_name_their_field() {
     let rig = with_tail().0.build();

@@ -22,7 +22,14 @@ use crate::geometry::MeshGraph;
 /// as a second tail hanging from the first one's root (corpus seed 222: the
 /// fur's root half hung from the shoulder, the rest from the hind leg,
 /// their roots 0.0013 apart against a ring radius of 0.028). The ring
-/// radius is each shell's own thickness at its cut: no new constant.
+/// radius is each shell's own thickness at its cut: no new constant. A cut
+/// runs through one surface, so the two pieces are joined by its edges:
+/// each one's collar holds skin of the other. Two shells whose collars
+/// merely meet in space (a skirt's waist around a tail's root, a second
+/// tube starting where the first does) share no edge and stay apart
+/// (never-used seeds 6434, 6540, 6699: the centres 0.24-0.92 of the smaller
+/// ring radius apart, no edge between the shells, merged into parts
+/// that lost or misplaced the tail's chain).
 /// Returns the groups of component indices, each in order, by first member.
 pub(super) fn merge_shells(
     comps: &[Component],
@@ -44,8 +51,17 @@ pub(super) fn merge_shells(
             Some((centre, root_radius(positions, c.collar(), centre)?))
         })
         .collect();
+    // `a`'s collar holds skin of `b`: an edge of the surface runs from one
+    // across the other's cut.
+    let meets = |a: &Component, b: &Component| {
+        a.collar().iter().any(|v| b.welded().binary_search(v).is_ok())
+    };
     let cut_across = |a: usize, b: usize| match (rings[a], rings[b]) {
-        (Some((ca, ra)), Some((cb, rb))) => ca.distance(cb) <= ra.min(rb),
+        (Some((ca, ra)), Some((cb, rb))) => {
+            ca.distance(cb) <= ra.min(rb)
+                && meets(&comps[a], &comps[b])
+                && meets(&comps[b], &comps[a])
+        }
         _ => false,
     };
     let mut root: Vec<usize> = (0..comps.len()).collect();
