@@ -195,31 +195,9 @@ fn upper_rows(vertex_count: usize, triangles: &[[u32; 3]]) -> UpperRows {
                 kept += 1;
             }
         }
-        sort_short(&mut raw[row_start..kept]);
+        raw[row_start..kept].sort_unstable();
         offsets[v + 1] = kept as u32;
     }
     raw.truncate(kept);
     UpperRows { offsets, neighbors: raw }
-}
-
-/// Sorts a row of distinct ids, a short one by insertion. An upper row
-/// holds about three on a triangle mesh, where the library's sort, called
-/// once per vertex, spent more setting up than sorting; a long row (a fan's
-/// pole) goes to the library, as insertion is quadratic. For distinct keys
-/// any sort gives the same order.
-#[inline]
-fn sort_short(row: &mut [u32]) {
-    if row.len() > 16 {
-        row.sort_unstable();
-        return;
-    }
-    for i in 1..row.len() {
-        let x = row[i];
-        let mut j = i;
-        while j > 0 && row[j - 1] > x {
-            row[j] = row[j - 1];
-            j -= 1;
-        }
-        row[j] = x;
-    }
 }
