@@ -49,6 +49,9 @@ pub struct RootRing {
     pub boundary: Vec<u32>,
     /// Median distance of the boundary from its centroid, model units.
     pub radius: f32,
+    /// Per welded vertex of the mesh: in the part. Kept for [`band`]'s
+    /// walk, which asks it per edge (a binary search of the part each).
+    inside: Vec<bool>,
 }
 
 /// The ring where `part` (sorted welded vertices) meets the body; `None`
@@ -66,7 +69,7 @@ pub fn root_ring(weld: &Weld, graph: &MeshGraph, part: &[u32]) -> Option<RootRin
         .filter(|&v| graph.neighbors_of(v as usize).iter().any(|&w| !inside[w as usize]))
         .collect();
     let radius = ring_radius(&weld.positions, &boundary)?;
-    Some(RootRing { boundary, radius })
+    Some(RootRing { boundary, radius, inside })
 }
 
 /// The pelvis' share of a tail vertex at geodesic distance `d` from the
@@ -82,24 +85,16 @@ pub fn pelvis_share(d: f32, width: f32) -> f32 {
     0.5 * (1.0 - x * x * (3.0 - 2.0 * x))
 }
 
-/// Each welded vertex of `part` within `width` of the ring (walking inside
-/// the part), with the pelvis' share of it.
-pub fn band(
-    weld: &Weld,
-    graph: &MeshGraph,
-    part: &[u32],
-    ring: &RootRing,
-    width: f32,
-) -> Vec<(u32, f32)> {
+/// Each welded vertex of the ring's part within `width` of the ring
+/// (walking inside the part), with the pelvis' share of it.
+pub fn band(weld: &Weld, graph: &MeshGraph, ring: &RootRing, width: f32) -> Vec<(u32, f32)> {
     if width <= 0.0 {
         return Vec::new();
     }
-    geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| {
-        part.binary_search(&w).is_ok()
-    })
-    .into_iter()
-    .map(|(v, d)| (v, pelvis_share(d, width)))
-    .collect()
+    geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| ring.inside[w as usize])
+        .into_iter()
+        .map(|(v, d)| (v, pelvis_share(d, width)))
+        .collect()
 }
 
 /// The chain's row with at least `share` of it on `parent` (the chain's

@@ -168,7 +168,7 @@ fn hand_over(
         return (chain_rows, 0, 0.0);
     };
     let width = (radii * ring.radius).min(most);
-    let band = handover::band(weld, graph, &part.welded, &ring, width);
+    let band = handover::band(weld, graph, &ring, width);
     for &(w, share) in &band {
         let i = part.welded.binary_search(&w).expect("the band stays in the part");
         chain_rows[i] = handover::blend(parent, &chain_rows[i], share);

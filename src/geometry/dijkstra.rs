@@ -185,7 +185,9 @@ pub fn geodesic_within(
         }
         let pv = positions[v as usize];
         for &w in graph.neighbors_of(v as usize) {
-            if !open(w) {
+            // As in `walk`: a neighbour already at `d` or nearer cannot
+            // come nearer, so neither `open` nor its edge is asked.
+            if dist[w as usize] <= d || !open(w) {
                 continue;
             }
             let nd = d + pv.distance(positions[w as usize]);
