@@ -17,6 +17,7 @@ use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::midline::Paired;
 use crate::appendage::report::{Kind, PartReport, PartTests};
 use crate::appendage::rigger_root::TailWeights;
+use crate::appendage::rings::is_sheet;
 use crate::appendage::root::follow_tube;
 use crate::appendage::shape::centroid;
 use crate::error::Result;
@@ -37,6 +38,7 @@ impl Surface<'_> {
         let rig = self.rig;
         let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
+        let first = is_sheet(self.graph, &welded, &collar).then(|| welded.clone());
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = coordinate_of(self, group, comps, &welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
@@ -70,6 +72,9 @@ impl Surface<'_> {
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
+            if let Some(first) = &first {
+                self.drop_off_ring_skin(&mut part, first, taken);
+            }
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {
