@@ -35,8 +35,7 @@ impl Surface<'_> {
         taken: &mut [bool],
         bone_distance: &BoneDistance,
     ) -> Result<(PartReport, PartGeometry)> {
-        let rig = self.rig;
-        let names = rig.joint_names();
+        let names = self.rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
         let first = is_sheet(self.graph, &welded, &collar).then(|| welded.clone());
         // T8 geodesic coordinate (reported as the part's length for every part).
@@ -62,7 +61,7 @@ impl Surface<'_> {
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = if tail {
-            TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
+            TailWeights::find(self.rig, self.weld, &part.welded, attachment, self.roles.pelvis)
         } else {
             None
         };
@@ -72,9 +71,7 @@ impl Surface<'_> {
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
-            if let Some(first) = &first {
-                self.drop_off_ring_skin(&mut part, first, taken);
-            }
+            self.drop_off_ring_skin(&mut part, first.as_deref(), taken);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {

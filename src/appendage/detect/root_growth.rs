@@ -278,9 +278,10 @@ impl Surface<'_> {
     pub(super) fn drop_off_ring_skin(
         &self,
         part: &mut Growing,
-        first: &[u32],
+        first: Option<&[u32]>,
         taken: &mut [bool],
     ) -> usize {
+        let Some(first) = first else { return 0 };
         if part.welded.len() == first.len() {
             return 0;
         }
