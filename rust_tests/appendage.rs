@@ -9,6 +9,8 @@ mod checks;
 mod fixtures;
 #[path = "appendage/geometry.rs"]
 mod geometry;
+#[path = "appendage/rings.rs"]
+mod rings;
 #[path = "appendage/synth.rs"]
 pub mod synth;
 #[path = "appendage/synthetic.rs"]
