@@ -9,8 +9,6 @@ mod checks;
 mod fixtures;
 #[path = "appendage/geometry.rs"]
 mod geometry;
-#[path = "appendage/rings.rs"]
-mod rings;
 #[path = "appendage/synth.rs"]
 pub mod synth;
 #[path = "appendage/synthetic.rs"]

@@ -14,7 +14,6 @@ mod params;
 mod peel;
 mod report;
 mod rigger_root;
-mod rings;
 mod root;
 mod shape;
 
@@ -38,6 +37,5 @@ pub use report::{Decision, Kind, PartReport, PartTests, Report};
 pub use rigger_root::{
     grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE,
 };
-pub use rings::{is_sheet, off_the_rings, SHEET_RIM_SHARE};
 pub use root::{RECUT_SLANT_RADII, ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};
 pub use shape::{box_overlap, elongation};

@@ -17,7 +17,6 @@ use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::midline::Paired;
 use crate::appendage::report::{Kind, PartReport, PartTests};
 use crate::appendage::rigger_root::TailWeights;
-use crate::appendage::rings::is_sheet;
 use crate::appendage::root::follow_tube;
 use crate::appendage::shape::centroid;
 use crate::error::Result;
@@ -35,9 +34,9 @@ impl Surface<'_> {
         taken: &mut [bool],
         bone_distance: &BoneDistance,
     ) -> Result<(PartReport, PartGeometry)> {
-        let names = self.rig.joint_names();
+        let rig = self.rig;
+        let names = rig.joint_names();
         let (welded, collar) = merged_shells(group, comps);
-        let first = is_sheet(self.graph, &welded, &collar).then(|| welded.clone());
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = coordinate_of(self, group, comps, &welded, &collar);
         let tests = self.shape_tests(&welded, &geodesic, length);
@@ -61,7 +60,7 @@ impl Surface<'_> {
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = if tail {
-            TailWeights::find(self.rig, self.weld, &part.welded, attachment, self.roles.pelvis)
+            TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
         } else {
             None
         };
@@ -71,7 +70,6 @@ impl Surface<'_> {
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
-            self.drop_off_ring_skin(&mut part, first.as_deref(), taken);
         }
         let mut tube_root = None;
         if let Some(tw) = &tail_weights {

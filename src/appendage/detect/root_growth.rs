@@ -10,7 +10,6 @@ use super::surface::{cut_centre, with_added, Surface};
 use crate::appendage::contact::root_collar;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
-use crate::appendage::rings::off_the_rings;
 use crate::appendage::root::{
     extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII, TUBE_SPREAD_RADII,
 };
@@ -263,40 +262,6 @@ impl Surface<'_> {
             taken[v as usize] = true;
         }
         tube
-    }
-
-    /// The skin of the part's first piece (`first`, given only when it is a
-    /// sheet, [`crate::appendage::rings::is_sheet`]) that the tail's rings,
-    /// followed outward from the grown part's root ring ([`off_the_rings`]),
-    /// do not cover goes back to the body. The far cut along a short
-    /// hanging tail leaves a sheet that holds body skin beside and past the
-    /// tip; the part's collar then runs round that skin and its root joint
-    /// lies beside the tube (corpus seeds 300 and 533: 1.6 local radii off
-    /// the centre line; the rings drop 9 and 24 body vertices, none of the
-    /// tail's). Nothing when growth took no skin (no tube to follow).
-    /// Returns how many vertices went back.
-    pub(super) fn drop_off_ring_skin(
-        &self,
-        part: &mut Growing,
-        first: Option<&[u32]>,
-        taken: &mut [bool],
-    ) -> usize {
-        let Some(first) = first else { return 0 };
-        if part.welded.len() == first.len() {
-            return 0;
-        }
-        let positions = &self.weld.positions;
-        let off = off_the_rings(positions, &part.welded, &part.geodesic, first, &part.collar);
-        if off.is_empty() {
-            return 0;
-        }
-        for &v in &off {
-            taken[v as usize] = false;
-        }
-        part.welded.retain(|v| off.binary_search(v).is_err());
-        part.collar = self.root_ring(&part.welded);
-        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
-        off.len()
     }
 
     /// `extra` joins the part (and is taken): its root ring and geodesic
