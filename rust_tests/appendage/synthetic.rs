@@ -567,6 +567,9 @@ fn the_hand_over_starts_from_the_riggers_off_body_share() {
     assert_eq!(starting_share(0.1, 0.5), 0.2);
     // A tail the rigger left on the body shows no fade: half, as before.
     assert_eq!(starting_share(0.0, 0.0), 0.5);
+    // A vertex the rigger left wholly on the body shows none either (a
+    // nearest-bone rigger's root skin on the pelvis): half.
+    assert_eq!(starting_share(0.0, 1.0), 0.5);
     // On the ring the pelvis holds the rest; at the band's end nothing.
     assert!((pelvis_share_from(0.0, 2.0, 0.2) - 0.8).abs() < 1e-6);
     assert_eq!(pelvis_share_from(2.0, 2.0, 0.2), 0.0);

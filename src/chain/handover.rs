@@ -145,10 +145,12 @@ pub fn off_body_shares(rig: &Rig, weld: &Weld, part: &[u32], body: &[bool]) -> V
 /// gives the body more). A template rigger with no tail bone gave each
 /// vertex's tail share to the legs, so on its root skin that share is the
 /// fade the artist drew. When the tail past the band carries no off-body
-/// weight (the rigger left it on the pelvis or the spine) there is no fade
-/// to read and the band starts at half.
+/// weight (the rigger left it on the pelvis or the spine), or the vertex
+/// itself none (a nearest-bone rigger's root skin on the pelvis: read as a
+/// fade it cost 78 corpus seeds their recall), there is no fade to read and
+/// the band starts at half.
 pub fn starting_share(off_body: f32, tail: f32) -> f32 {
-    if tail.is_nan() || tail <= 0.0 {
+    if tail.is_nan() || tail <= 0.0 || off_body.is_nan() || off_body <= 0.0 {
         return 0.5;
     }
     (off_body / tail).clamp(0.0, 0.5)

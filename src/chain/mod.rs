@@ -111,7 +111,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             .collect();
         let (chain_rows, handed, width) = hand_over(
             rig,
-            &det,
+            (&det.weld, &det.graph, &det.roles),
             anchor as u32,
             part,
             chain_rows,
@@ -160,20 +160,23 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
 #[allow(clippy::too_many_arguments)]
 fn hand_over(
     rig: &Rig,
-    det: &crate::appendage::Detection,
+    (weld, graph, roles): (
+        &crate::geometry::Weld,
+        &crate::geometry::MeshGraph,
+        &crate::rig::JointRoles,
+    ),
     parent: u32,
     part: &crate::appendage::PartGeometry,
     mut chain_rows: Vec<Vec<(u32, f32)>>,
     radii: f32,
     most: f32,
 ) -> (Vec<Vec<(u32, f32)>>, usize, f32) {
-    let (weld, graph) = (&det.weld, &det.graph);
     let Some(ring) = handover::root_ring(weld, graph, &part.welded) else {
         return (chain_rows, 0, 0.0);
     };
     let width = (radii * ring.radius).min(most);
     let band = handover::band(weld, graph, &part.welded, &ring, width);
-    let body = handover::body_joints(rig.joint_count(), &det.roles, parent);
+    let body = handover::body_joints(rig.joint_count(), roles, parent);
     let off_body = handover::off_body_shares(rig, weld, &part.welded, &body);
     let mut in_band = vec![false; part.welded.len()];
     let index = |w: u32| part.welded.binary_search(&w).expect("the band stays in the part");
