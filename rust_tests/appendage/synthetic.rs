@@ -587,3 +587,36 @@ fn a_stub_with_a_bone_of_its_own_is_left_alone() {
         .unwrap();
     assert!(part.reason.contains("TailStub, a bone of its own"), "{}", part.reason);
 }
+
+#[test]
+fn the_hand_over_starts_from_the_riggers_off_body_share() {
+    use caudal::chain::{pelvis_share, pelvis_share_from, starting_share};
+    // The dragon's root skin: the rigger gave 0.03-0.45 of it to the legs,
+    // the tail past the band wholly (median 1): the chain starts there.
+    assert_eq!(starting_share(0.03, 1.0), 0.03);
+    assert_eq!(starting_share(0.45, 1.0), 0.45);
+    // Never more than the band's half.
+    assert_eq!(starting_share(0.9, 1.0), 0.5);
+    // Read against the tail's own off-body share (a rigger that split it).
+    assert_eq!(starting_share(0.1, 0.5), 0.2);
+    // A tail the rigger left on the body shows no fade: half, as before.
+    assert_eq!(starting_share(0.0, 0.0), 0.5);
+    // A vertex the rigger left wholly on the body shows none either (a
+    // nearest-bone rigger's root skin on the pelvis): half.
+    assert_eq!(starting_share(0.0, 1.0), 0.5);
+    // On the ring the pelvis holds the rest; at the band's end nothing.
+    assert!((pelvis_share_from(0.0, 2.0, 0.2) - 0.8).abs() < 1e-6);
+    assert_eq!(pelvis_share_from(2.0, 2.0, 0.2), 0.0);
+    assert!((pelvis_share_from(1.0, 2.0, 0.2) - 0.4).abs() < 1e-6);
+    // Half is the old band.
+    for d in [0.0, 0.3, 1.0, 1.7, 2.0] {
+        assert_eq!(pelvis_share_from(d, 2.0, 0.5), pelvis_share(d, 2.0));
+    }
+    // The chain's share never falls along the tail for one start.
+    let mut last = 0.0;
+    for i in 0..=20 {
+        let chain = 1.0 - pelvis_share_from(i as f32 * 0.1, 2.0, 0.1);
+        assert!(chain >= last);
+        last = chain;
+    }
+}

@@ -15,7 +15,10 @@
 //! the tail's own skin changes: the body keeps the rigger's weights
 //! exactly. Decided from the
 //! mesh (the part, where it meets the body, geodesic distance), never from
-//! a truth file; the same for any rigger. Measured and rejected: starting
+//! a truth file; the same for any rigger. The band starts, per vertex,
+//! from the share the rigger gave it off the body when the rigger's tail
+//! shows it (a template rigger's legs hold the artist's fade), never above
+//! half ([`starting_share`]). Measured and rejected: starting
 //! the tail on the weights of the body skin next to it (it tore 30 to 110
 //! edges the rigid tail keeps on the four Quaternius animals and the rat:
 //! a template rigger's rump skin follows a leg); starting it wholly on the
@@ -23,6 +26,7 @@
 //! handing the rump over to the pelvis (thigh skin compressed).
 
 use crate::geometry::{geodesic_within, ring_radius, MeshGraph, Weld};
+use crate::rig::{JointRoles, Rig};
 
 /// Width of the hand-over band in radii of the tail's root ring (the
 /// median distance of the tail's boundary vertices from their centre),
@@ -78,23 +82,101 @@ pub fn root_ring(weld: &Weld, graph: &MeshGraph, part: &[u32]) -> Option<RootRin
 /// none at the band's end, smooth at both ends (no crease where the band
 /// starts or stops).
 pub fn pelvis_share(d: f32, width: f32) -> f32 {
+    pelvis_share_from(d, width, 0.5)
+}
+
+/// The pelvis' share at `d` in a band of width `width` whose chain share
+/// starts at `start` on the ring (`1 - start` on the pelvis there) and
+/// fades smoothly to the chain alone at the band's end: for a fixed start,
+/// the chain's share never falls along the tail.
+pub fn pelvis_share_from(d: f32, width: f32, start: f32) -> f32 {
     if width <= 0.0 {
         return 0.0;
     }
     let x = (d / width).clamp(0.0, 1.0);
-    0.5 * (1.0 - x * x * (3.0 - 2.0 * x))
+    (1.0 - start.clamp(0.0, 1.0)) * (1.0 - x * x * (3.0 - 2.0 * x))
+}
+
+/// Per joint: one of the body's (the roles' pelvis, spine, neck, head and
+/// trunk) or the chain's parent `anchor`. Everything else (legs, arms,
+/// wings, controls) is off the body: a template rigger with no tail bone
+/// gave the tail's skin to the legs it found nearest.
+pub fn body_joints(joint_count: usize, roles: &JointRoles, anchor: u32) -> Vec<bool> {
+    let mut body = vec![false; joint_count];
+    let named = roles.pelvis.iter().chain(&roles.neck).chain(&roles.head);
+    for &j in named.chain(&roles.spine).chain(&roles.trunk) {
+        if j < joint_count {
+            body[j] = true;
+        }
+    }
+    if (anchor as usize) < joint_count {
+        body[anchor as usize] = true;
+    }
+    body
+}
+
+/// Per welded vertex of `part`: the share of the rigger's weight on joints
+/// off the body (`body`), averaged over the vertex's seam copies.
+pub fn off_body_shares(rig: &Rig, weld: &Weld, part: &[u32], body: &[bool]) -> Vec<f32> {
+    part.iter()
+        .map(|&w| {
+            let members = weld.members_of(w as usize);
+            let sum: f32 = members
+                .iter()
+                .map(|&v| {
+                    let (js, ws) = rig.influences().of(v as usize);
+                    js.iter()
+                        .zip(ws)
+                        .filter(|(&j, _)| !body[j as usize])
+                        .map(|(_, &x)| x)
+                        .sum::<f32>()
+                })
+                .sum();
+            if members.is_empty() {
+                0.0
+            } else {
+                sum / members.len() as f32
+            }
+        })
+        .collect()
+}
+
+/// The chain's share on the root ring, per vertex of the band: the share
+/// the rigger gave the vertex off the body, read against what it gave the
+/// tail's own skin past the band (`tail`: the median off-body share there),
+/// and never more than half (the band's start: the hand-over only ever
+/// gives the body more). A template rigger with no tail bone gave each
+/// vertex's tail share to the legs, so on its root skin that share is the
+/// fade the artist drew. When the tail past the band carries no off-body
+/// weight (the rigger left it on the pelvis or the spine), or the vertex
+/// itself none (a nearest-bone rigger's root skin on the pelvis: read as a
+/// fade it cost 78 corpus seeds their recall), there is no fade to read and
+/// the band starts at half.
+pub fn starting_share(off_body: f32, tail: f32) -> f32 {
+    if tail.is_nan() || tail <= 0.0 || off_body.is_nan() || off_body <= 0.0 {
+        return 0.5;
+    }
+    (off_body / tail).clamp(0.0, 0.5)
+}
+
+/// The median of `values` (`0` when empty).
+pub fn median(values: &mut [f32]) -> f32 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f32::total_cmp);
+    values[values.len() / 2]
 }
 
 /// Each welded vertex of the ring's part within `width` of the ring
-/// (walking inside the part), with the pelvis' share of it.
+/// (walking inside the part, by the ring's own part mask), with its
+/// geodesic distance from the ring.
 pub fn band(weld: &Weld, graph: &MeshGraph, ring: &RootRing, width: f32) -> Vec<(u32, f32)> {
     if width <= 0.0 {
         return Vec::new();
     }
     geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| ring.inside[w as usize])
-        .into_iter()
-        .map(|(v, d)| (v, pelvis_share(d, width)))
-        .collect()
+}
 }
 
 /// The chain's row with at least `share` of it on `parent` (the chain's

@@ -14,7 +14,9 @@ pub use file::grow_file_chains;
 pub use grow::{
     bone_count, chain_joints, tail_thickness, thickness_cap, EMPTY_BAND_FALLBACK, JOINT_RING_SLACK,
 };
-pub use handover::{pelvis_share, HANDOVER_RADII, MAX_HANDOVER_RADII};
+pub use handover::{
+    pelvis_share, pelvis_share_from, starting_share, HANDOVER_RADII, MAX_HANDOVER_RADII,
+};
 pub use params::{
     ChainParams, TailFix, JOINT_BLEND, MAX_BONES, MIN_BONES, SEGMENT_RATIO, SEGMENT_THICKNESS,
     SMOOTHING_PASSES,
@@ -108,9 +110,9 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             .map(|&g| chain_weights(g, part.length, &bones, params.joint_blend))
             .collect();
         let (chain_rows, handed, width) = hand_over(
+            rig,
+            (&det.weld, &det.graph, &det.roles),
             anchor as u32,
-            &det.weld,
-            &det.graph,
             part,
             chain_rows,
             params.handover_radii,
@@ -152,13 +154,18 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
 
 /// The tail's rows with its root handed over from `parent` (the pelvis,
 /// see [`handover`]): the band is `radii` root radii wide, at most `most` (the
-/// first bone's length). Returns the rows, how many welded vertices the
-/// band holds, and its width.
+/// first bone's length), and starts on each vertex from the share the
+/// rigger gave it off the body ([`handover::starting_share`]). Returns the
+/// rows, how many welded vertices the band holds, and its width.
 #[allow(clippy::too_many_arguments)]
 fn hand_over(
+    rig: &Rig,
+    (weld, graph, roles): (
+        &crate::geometry::Weld,
+        &crate::geometry::MeshGraph,
+        &crate::rig::JointRoles,
+    ),
     parent: u32,
-    weld: &crate::geometry::Weld,
-    graph: &crate::geometry::MeshGraph,
     part: &crate::appendage::PartGeometry,
     mut chain_rows: Vec<Vec<(u32, f32)>>,
     radii: f32,
@@ -169,8 +176,20 @@ fn hand_over(
     };
     let width = (radii * ring.radius).min(most);
     let band = handover::band(weld, graph, &ring, width);
-    for &(w, share) in &band {
-        let i = part.welded.binary_search(&w).expect("the band stays in the part");
+    let body = handover::body_joints(rig.joint_count(), roles, parent);
+    let off_body = handover::off_body_shares(rig, weld, &part.welded, &body);
+    let mut in_band = vec![false; part.welded.len()];
+    let index = |w: u32| part.welded.binary_search(&w).expect("the band stays in the part");
+    for &(w, _) in &band {
+        in_band[index(w)] = true;
+    }
+    let mut past: Vec<f32> =
+        off_body.iter().zip(&in_band).filter(|(_, &b)| !b).map(|(&s, _)| s).collect();
+    let tail = handover::median(&mut past);
+    for &(w, d) in &band {
+        let i = index(w);
+        let start = handover::starting_share(off_body[i], tail);
+        let share = handover::pelvis_share_from(d, width, start);
         chain_rows[i] = handover::blend(parent, &chain_rows[i], share);
     }
     (chain_rows, band.len(), width)
