@@ -177,7 +177,6 @@ pub fn band(weld: &Weld, graph: &MeshGraph, ring: &RootRing, width: f32) -> Vec<
     }
     geodesic_within(graph, &weld.positions, &ring.boundary, width, |w| ring.inside[w as usize])
 }
-}
 
 /// The chain's row with at least `share` of it on `parent` (the chain's
 /// own bones scaled to the rest): SPEC T9 already gives the root ring half
