@@ -1,4 +1,5 @@
-//! Order statistics every stage shares: the nearest-rank percentile.
+//! Order statistics every stage shares: the nearest-rank percentile and
+//! the median.
 //!
 //! Nearest rank (the `⌈p n⌉`-th smallest of `n` values) returns a value of
 //! the data, never an interpolation: a tail's thickness or an edge's
@@ -26,4 +27,15 @@ pub fn percentile(values: &[f32], p: f32) -> f32 {
     // rest lies: selecting it is enough (no sort of the whole list).
     let k = nearest_rank(v.len(), p);
     *v.select_nth_unstable_by(k, f32::total_cmp).1
+}
+
+/// The median of `values` as the middle rank `n / 2` of their total order
+/// (the upper of the two middle values when `n` is even), selected, not
+/// sorted; `None` when empty. A value of the data, like the percentiles.
+pub fn median(values: &mut [f32]) -> Option<f32> {
+    if values.is_empty() {
+        return None;
+    }
+    let middle = values.len() / 2;
+    Some(*values.select_nth_unstable_by(middle, f32::total_cmp).1)
 }

@@ -119,17 +119,11 @@ fn band_centre(
     centre_and_radius(&band)
 }
 
-/// The mean of `points` and their median distance from it (the middle
-/// rank's value is one bit pattern in the total order: selected, not
-/// sorted).
+/// The mean of `points` and their median distance from it.
 fn centre_and_radius(points: &[Vec3]) -> (Vec3, Option<f32>) {
     let c = mean(points.iter().copied());
     let mut d: Vec<f32> = points.iter().map(|p| p.distance(c)).collect();
-    if d.is_empty() {
-        return (c, None);
-    }
-    let middle = d.len() / 2;
-    (c, Some(*d.select_nth_unstable_by(middle, f32::total_cmp).1))
+    (c, crate::stats::median(&mut d))
 }
 
 /// The part's edges as pairs of indices into `part.welded`, each once, both

@@ -159,15 +159,6 @@ pub fn starting_share(off_body: f32, tail: f32) -> f32 {
     (off_body / tail).clamp(0.0, 0.5)
 }
 
-/// The median of `values` (`0` when empty).
-pub fn median(values: &mut [f32]) -> f32 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f32::total_cmp);
-    values[values.len() / 2]
-}
-
 /// Each welded vertex of the ring's part within `width` of the ring
 /// (walking inside the part, by the ring's own part mask), with its
 /// geodesic distance from the ring.

@@ -178,16 +178,19 @@ fn hand_over(
     let band = handover::band(weld, graph, &ring, width);
     let body = handover::body_joints(rig.joint_count(), roles, parent);
     let off_body = handover::off_body_shares(rig, weld, &part.welded, &body);
+    // Each band vertex's place in the part, found once.
+    let placed: Vec<(usize, f32)> = band
+        .iter()
+        .map(|&(w, d)| (part.welded.binary_search(&w).expect("the band stays in the part"), d))
+        .collect();
     let mut in_band = vec![false; part.welded.len()];
-    let index = |w: u32| part.welded.binary_search(&w).expect("the band stays in the part");
-    for &(w, _) in &band {
-        in_band[index(w)] = true;
+    for &(i, _) in &placed {
+        in_band[i] = true;
     }
     let mut past: Vec<f32> =
         off_body.iter().zip(&in_band).filter(|(_, &b)| !b).map(|(&s, _)| s).collect();
-    let tail = handover::median(&mut past);
-    for &(w, d) in &band {
-        let i = index(w);
+    let tail = crate::stats::median(&mut past).unwrap_or(0.0);
+    for &(i, d) in &placed {
         let start = handover::starting_share(off_body[i], tail);
         let share = handover::pelvis_share_from(d, width, start);
         chain_rows[i] = handover::blend(parent, &chain_rows[i], share);
