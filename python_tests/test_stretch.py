@@ -124,3 +124,29 @@ def test_report_command_text_json_and_plot(tmp_path):
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bad = run("report", fox, "--clip", "Nope")
     assert bad.returncode == 2 and "Nope" in bad.stderr
+
+
+def test_report_measures_the_repair_its_growth_options_make():
+    """`caudal report --min-bones 2 --max-bones 2 --spring ...` measures the
+    two-bone chain with that spring (stretch_table's own figures for it),
+    not the default repair; a pelvis no character has is refused."""
+    fox = str(asset("fox/Fox_notail.glb"))
+    args = ["--clip", "Walk", "--samples", "6", "--json"]
+    two = ["--min-bones", "2", "--max-bones", "2", "--spring", "carry_deg=10"]
+    out = run("report", fox, *args, *two)
+    assert out.returncode == 0, out.stderr
+    (entry,) = json.loads(out.stdout)["clips"]
+    model = caudal.load(fox)
+    grow = {"min_bones": 2, "max_bones": 2}
+    (expected,) = caudal.stretch_table(
+        model, ["Walk"], samples=6, grow=grow, spring={"carry_deg": 10.0}
+    )
+    (default,) = caudal.stretch_table(model, ["Walk"], samples=6)
+
+    def p99(e):
+        return next(r["p99"] for r in e["rows"] if r["rig"] == "chain")
+
+    assert p99(entry) == pytest.approx(p99(expected), rel=1e-6)
+    assert p99(entry) != pytest.approx(p99(default), rel=1e-6)
+    bad = run("report", fox, *args, "--pelvis", "Nope")
+    assert bad.returncode == 2 and "--pelvis: no joint named 'Nope'" in bad.stderr

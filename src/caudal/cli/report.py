@@ -14,7 +14,9 @@ the rig as the rigger delivered it and the repaired rig; the edges the
 repair tears that the rigid baseline keeps; how far body vertices outside
 the band moved from the rigger's skinning. ``--truth`` (a
 ``*.truth.json``) makes the rows follow the true tail; ``--crouch`` adds a
-generated crouch whose tail presses on the floor."""
+generated crouch whose tail presses on the floor. The growth options
+(``--min-bones``, ``--pelvis``, ``--rigid``...) and ``--spring`` are
+``caudal tail``'s: the report measures the repair they make."""
 
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import caudal
+from caudal.cli.options import add_growth_options, add_spring_option
 from caudal.cli.progress import each, working
+from caudal.cli.tail import as_spring, check_pelvis, grow_keywords, pairs, pelvis_of, spring_value
 
 LABELS = {
     "original": "original weights",
@@ -70,6 +74,8 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="add a generated crouch (a quarter of the height, the tail on the floor)",
     )
+    add_growth_options(p)
+    add_spring_option(p, "the chain's motion")
     p.add_argument("--json", action="store_true", help="machine-readable output")
     p.set_defaults(run=run)
 
@@ -280,6 +286,8 @@ def run(args: argparse.Namespace) -> int:
         raise caudal.ParameterError(
             f"--truth: {args.input} has {len(chars)} characters; name one with --character"
         )
+    check_pelvis(model, args)
+    spring_values = {k: spring_value(v) for k, v in pairs("--spring", args.spring).items()}
     truth = truth_tail(args.truth) if args.truth else None
     names = clip_names(args.clip)
     if names is None:
@@ -295,7 +303,13 @@ def run(args: argparse.Namespace) -> int:
         # rows as one call for all, and a bar that counts clips.
         ch, name = unit
         (entry,) = caudal.stretch_table(
-            ch, [name], samples=args.samples, ratios=bool(args.plot), truth=truth
+            ch,
+            [name],
+            samples=args.samples,
+            ratios=bool(args.plot),
+            truth=truth,
+            spring=as_spring(spring_values, pelvis_of(ch, args)),
+            grow=grow_keywords(ch, args),
         )
         # The report adds its own keys (errors, crouch rows) to the entries.
         return dict(entry)
@@ -309,7 +323,13 @@ def run(args: argparse.Namespace) -> int:
         if args.crouch:
             try:
                 with working("measuring a crouch"):
-                    c = caudal.crouch_stretch(ch, truth=truth, ratios=bool(args.plot))
+                    c = caudal.crouch_stretch(
+                        ch,
+                        truth=truth,
+                        ratios=bool(args.plot),
+                        spring=as_spring(spring_values, pelvis_of(ch, args)),
+                        grow=grow_keywords(ch, args),
+                    )
                 entries.append(
                     {
                         "clip": "crouch",
