@@ -81,7 +81,7 @@ fn heights_match_the_inspected_rest_pose_of_the_original_files() {
 }
 
 /// The degraded fixtures and their truth files.
-const TRUTHS: &[(&str, &str)] = &[
+pub const TRUTHS: &[(&str, &str)] = &[
     ("fox/Fox_notail.glb", "fox/Fox_notail.truth.json"),
     ("quaternius_wolf/Wolf_notail.glb", "quaternius_wolf/Wolf_notail.truth.json"),
     ("quaternius_shiba_inu/ShibaInu_notail.glb", "quaternius_shiba_inu/ShibaInu_notail.truth.json"),
