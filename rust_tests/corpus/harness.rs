@@ -333,6 +333,17 @@ pub fn measure_rig(m: &mut Measured, rig: &Rig, truth: &Truth) {
         Ok(x) => x,
         Err(e) => return m.fail("grow_error", e.to_string()),
     };
+    // The report lists each vertex in one part at most.
+    let mut owner = vec![usize::MAX; rig.vertex_count()];
+    let twice = report.parts.iter().find_map(|p| {
+        p.vertices.iter().find_map(|&v| {
+            let o = std::mem::replace(&mut owner[v as usize], p.index);
+            (o != usize::MAX).then(|| format!("vertex {v} in parts #{o} and #{}", p.index))
+        })
+    });
+    if let Some(detail) = twice {
+        m.fail("report_overlap", detail);
+    }
     let chains: Vec<Chain> = report
         .chains()
         .map(|p| {

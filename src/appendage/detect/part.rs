@@ -266,22 +266,34 @@ impl Surface<'_> {
     }
 }
 
-/// Body skin a tail's root claimed leaves the remainder parts that held it.
+/// Body skin a tail's root claimed leaves the parts that held it, so no
+/// vertex is listed by two parts: a peel remainder gives up what any other
+/// part holds, a part judged body what a part not judged body holds (the
+/// rigger's root claims such skin, `Surface::owned_at_root`; the zebra's
+/// rump, 57 rig vertices listed twice before). The tail keeps it: its
+/// weights are the ones written.
 pub(super) fn release_claimed_skin(
     parts: &mut [PartGeometry],
     reports: &mut [PartReport],
     weld: &Weld,
 ) {
-    let mut claimed = vec![false; weld.count()];
+    let yields = |r: &PartReport| r.origin == "remainder" || r.kind == Kind::Body;
+    let mut held = vec![false; weld.count()];
+    let mut held_off_body = vec![false; weld.count()];
     for (p, r) in parts.iter().zip(reports.iter()) {
         if r.origin != "remainder" {
             for &v in &p.welded {
-                claimed[v as usize] = true;
+                held[v as usize] = true;
+                held_off_body[v as usize] |= r.kind != Kind::Body;
             }
         }
     }
     for (p, r) in parts.iter_mut().zip(reports.iter_mut()) {
-        if r.origin == "remainder" && p.welded.iter().any(|&v| claimed[v as usize]) {
+        if !yields(r) {
+            continue;
+        }
+        let claimed = if r.origin == "remainder" { &held } else { &held_off_body };
+        if p.welded.iter().any(|&v| claimed[v as usize]) {
             let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
             p.geodesic =
                 p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
