@@ -119,8 +119,13 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             part.length / k as f32,
         );
         for (&w, row) in part.welded.iter().zip(chain_rows) {
-            for &v in det.weld.members_of(w as usize) {
-                rows[v as usize] = Some(row.clone());
+            // Each welded vertex's row goes to its last member itself and
+            // to the others (seam copies, few) as copies.
+            if let Some((&last, copies)) = det.weld.members_of(w as usize).split_last() {
+                for &v in copies {
+                    rows[v as usize] = Some(row.clone());
+                }
+                rows[last as usize] = Some(row);
             }
         }
         let r = &mut report.parts[i];
