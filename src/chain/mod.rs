@@ -118,11 +118,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
             params.handover_radii,
             part.length / k as f32,
         );
-        for (&w, row) in part.welded.iter().zip(chain_rows) {
-            for &v in det.weld.members_of(w as usize) {
-                rows[v as usize] = Some(row.clone());
-            }
-        }
+        give_rows(&mut rows, &det.weld, &part.welded, chain_rows);
         let r = &mut report.parts[i];
         r.bone_count = k;
         r.bones = names;
@@ -150,6 +146,25 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
         r.bone_distance_after = Some(bone_distance.mean(&r.vertices)?);
     }
     Ok((out, report))
+}
+
+/// Each welded vertex's row (`chain_rows`, aligned with `welded`) to the
+/// rig's vertices welded into it: moved to its last, copied to the others
+/// (seam copies, few).
+fn give_rows(
+    rows: &mut [Option<Vec<(u32, f32)>>],
+    weld: &crate::geometry::Weld,
+    welded: &[u32],
+    chain_rows: Vec<Vec<(u32, f32)>>,
+) {
+    for (&w, row) in welded.iter().zip(chain_rows) {
+        if let Some((&last, copies)) = weld.members_of(w as usize).split_last() {
+            for &v in copies {
+                rows[v as usize] = Some(row.clone());
+            }
+            rows[last as usize] = Some(row);
+        }
+    }
 }
 
 /// The tail's rows with its root handed over from `parent` (the pelvis,

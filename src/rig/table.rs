@@ -558,10 +558,16 @@ impl Rig {
 
     /// The rig's parts, to change one and build a new rig with [`Rig::new`].
     pub fn to_parts(&self) -> RigParts {
+        self.to_parts_with(self.influences.clone())
+    }
+
+    /// The rig's parts with the skin weights `influences` in place of its
+    /// own (which are not copied).
+    pub(crate) fn to_parts_with(&self, influences: Influences) -> RigParts {
         RigParts {
             vertices: self.vertices.clone(),
             triangles: self.triangles.clone(),
-            influences: self.influences.clone(),
+            influences,
             joint_names: self.joint_names.clone(),
             parents: self.parents.clone(),
             bind_world: Some(self.bind_world.clone()),
