@@ -30,6 +30,8 @@ mod layers;
 mod outside_trace;
 #[path = "corpus/peel_trace.rs"]
 mod peel_trace;
+#[path = "corpus/peeled_tip.rs"]
+mod peeled_tip;
 #[path = "corpus/precision.rs"]
 mod precision;
 #[path = "corpus/protrusion.rs"]

@@ -29,7 +29,12 @@ pub(super) enum Origin {
 /// Most levels of peeling (each level at least `min_protrusion` higher).
 const MAX_PEEL_DEPTH: usize = 64;
 
-fn centroid_ratio(welded: &[u32], positions: &[Vec3], dist: &[f32], field: &SkeletonField) -> f32 {
+pub(super) fn centroid_ratio(
+    welded: &[u32],
+    positions: &[Vec3],
+    dist: &[f32],
+    field: &SkeletonField,
+) -> f32 {
     let c = centroid(welded.iter().map(|&v| positions[v as usize]));
     let reach = welded.iter().map(|&v| dist[v as usize]).fold(0.0f32, f32::max);
     if reach > 0.0 {

@@ -4,7 +4,7 @@
 
 use glam::Vec3;
 
-use super::candidates::Origin;
+use super::candidates::{centroid_ratio, Origin};
 use super::components::Component;
 use super::merge::merged_shells;
 use super::root_growth::Growing;
@@ -42,7 +42,7 @@ impl Surface<'_> {
         let tests = self.shape_tests(&welded, &geodesic, length);
         let origin = comps[group[0]].origin;
         let mut part = Growing { welded, collar, geodesic, length };
-        let (attachment, region) = self.hangs_where(group, comps, &part, &tests, taken);
+        let (attachment, region, tube_rest) = self.hangs_where(group, comps, &part, &tests, taken);
         let attach_name = attachment.map(|j| names[j].clone());
         let shape = Shape {
             welded: &part.welded,
@@ -67,6 +67,7 @@ impl Surface<'_> {
         let mut root_vertices = 0;
         if tail {
             root_vertices = self.take_layered_remainders(&mut part, comps, taken);
+            root_vertices += self.take_tube_remainders(&mut part, comps, &tube_rest, taken);
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
@@ -108,7 +109,10 @@ impl Surface<'_> {
     /// Where a part hangs: its lead shell's attachment and region, or, for
     /// a long part (not body left by peeling) judged on the spine, where
     /// its tube opens onto the body when that is the pelvis region
-    /// ([`Self::tube_joins_pelvis`]).
+    /// ([`Self::tube_joins_pelvis`]); for a peeled part judged on a limb,
+    /// where it joins the body with the rest of its tube that peeling left
+    /// ([`Self::rest_of_tube`]), whose remainders are returned to be taken
+    /// when it is a tail.
     fn hangs_where(
         &self,
         group: &[usize],
@@ -116,20 +120,95 @@ impl Surface<'_> {
         part: &Growing,
         tests: &ShapeTests,
         taken: &[bool],
-    ) -> (Option<usize>, Region) {
+    ) -> (Option<usize>, Region, Vec<usize>) {
         let lead = self.lead_shell(group, comps);
         let attachment = comps[lead].attachment;
         let region = self.region_of(attachment, comps[lead].join);
+        let origin = comps[group[0]].origin;
+        if region == Region::Limb && matches!(origin, Origin::Peeled { .. }) {
+            return match self.rest_of_tube(part, comps) {
+                Some((a, rest)) => (Some(a), Region::Pelvis, rest),
+                None => (attachment, region, Vec::new()),
+            };
+        }
         let walk_back = region == Region::Spine
-            && !matches!(comps[group[0]].origin, Origin::Remainder { .. })
+            && !matches!(origin, Origin::Remainder { .. })
             && is_long(self.params, tests.elongation, tests.tube);
         if !walk_back {
-            return (attachment, region);
+            return (attachment, region, Vec::new());
         }
         match self.tube_joins_pelvis(&part.welded, &part.collar, part.length, taken) {
-            Some(a) => (Some(a), Region::Pelvis),
-            None => (attachment, region),
+            Some(a) => (Some(a), Region::Pelvis, Vec::new()),
+            None => (attachment, region, Vec::new()),
         }
+    }
+
+    /// A peeled piece whose collar lies on peel remainders that do not wrap
+    /// a bone (they pass the centroid test, as no body skin left by peeling
+    /// does) was cut inside its own tube: the saddle it was peeled at is a
+    /// dip of the skeleton distance where a long hanging tail passes a shin,
+    /// not where it leaves the body, and the remainders are the rest of the
+    /// tail (corpus look seeds 264, 277, 349, 422, 442, 496 with the
+    /// `hanging_tail` class forced: tips of 37-98 welded vertices on a shin
+    /// or calf, remainders of 175-237 all tail, centroid ratio 0.80-0.87).
+    /// The piece and those remainders together join the body where their
+    /// collar does; when that is the pelvis region, returns the joint and
+    /// the remainders. No new number: the centroid test is T4a's.
+    fn rest_of_tube(&self, part: &Growing, comps: &[Component]) -> Option<(usize, Vec<usize>)> {
+        let positions = &self.weld.positions;
+        let near = self.beside_ring(part, comps);
+        let rest: Vec<usize> = (0..comps.len())
+            .filter(|&c| {
+                matches!(comps[c].origin, Origin::Remainder { .. })
+                    && comps[c].welded().iter().any(|&v| near[v as usize])
+                    && centroid_ratio(comps[c].welded(), positions, self.dist, self.field)
+                        >= self.params.min_centroid_ratio
+            })
+            .collect();
+        if rest.is_empty() {
+            return None;
+        }
+        let mut whole = part.welded.clone();
+        for &c in &rest {
+            whole = sorted_union(&whole, comps[c].welded());
+        }
+        let ring = self.root_ring(&whole);
+        let join = cut_centre(self.graph, positions, &whole, &ring);
+        let attachment =
+            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        (self.region_of(attachment, join) == Region::Pelvis)
+            .then_some(attachment)
+            .flatten()
+            .map(|a| (a, rest))
+    }
+
+    /// The part's collar ring and the far skin that no candidate holds
+    /// reached from it (the neck trim peeling drops between a piece and
+    /// the rest of its tube), as marks per welded vertex.
+    fn beside_ring(&self, part: &Growing, comps: &[Component]) -> Vec<bool> {
+        let far = self.params.far_ratio * self.height;
+        let mut held = vec![false; self.weld.count()];
+        for c in comps {
+            c.welded().iter().for_each(|&v| held[v as usize] = true);
+        }
+        let mut near = vec![false; self.weld.count()];
+        let mut stack: Vec<u32> = part.collar.clone();
+        stack.iter().for_each(|&v| near[v as usize] = true);
+        while let Some(v) = stack.pop() {
+            if held[v as usize] {
+                continue;
+            }
+            for &w in self.graph.neighbors_of(v as usize) {
+                let free = !held[w as usize] && self.dist[w as usize] > far;
+                if !near[w as usize] && (free || held[w as usize]) {
+                    near[w as usize] = true;
+                    if free {
+                        stack.push(w);
+                    }
+                }
+            }
+        }
+        near
     }
 
     /// The joint a long part hangs from when followed back along its own

@@ -105,6 +105,26 @@ impl Surface<'_> {
         self.take_root_skin(part, taken, extra)
     }
 
+    /// The peel remainders that are the rest of a peeled tail's tube
+    /// (`rest`, see `rest_of_tube` in part.rs) join it whole, before it is
+    /// walked back to its root. Returns how many vertices joined.
+    pub(super) fn take_tube_remainders(
+        &self,
+        part: &mut Growing,
+        comps: &[Component],
+        rest: &[usize],
+        taken: &mut [bool],
+    ) -> usize {
+        let mut extra: Vec<u32> = rest
+            .iter()
+            .flat_map(|&c| comps[c].welded().iter().copied())
+            .filter(|&v| !taken[v as usize] && part.welded.binary_search(&v).is_err())
+            .collect();
+        extra.sort_unstable();
+        extra.dedup();
+        self.take_root_skin(part, taken, extra)
+    }
+
     /// A tail grown back to where it leaves the body, over skin the
     /// rigger's weights, if any, read as tail: along its axis when a level
     /// cut it (not at a neck: the tube continues below the far threshold
