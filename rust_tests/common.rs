@@ -43,3 +43,18 @@ pub fn assert_control_run(label: &str, q: &caudal::solve::quality::Quality) {
     assert!(q.worst_error <= 0.08e-2, "{label}: worst {}", q.worst_error);
     assert!(q.quality >= 0.998, "{label}: quality {}", q.quality);
 }
+
+/// The first vertex a detection report lists in two parts, named with both
+/// (a report lists each vertex in one part at most).
+pub fn vertex_listed_twice(
+    report: &caudal::appendage::Report,
+    vertex_count: usize,
+) -> Option<String> {
+    let mut owner = vec![usize::MAX; vertex_count];
+    report.parts.iter().find_map(|p| {
+        p.vertices.iter().find_map(|&v| {
+            let o = std::mem::replace(&mut owner[v as usize], p.index);
+            (o != usize::MAX).then(|| format!("vertex {v} in parts #{o} and #{}", p.index))
+        })
+    })
+}

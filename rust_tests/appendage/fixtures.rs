@@ -414,13 +414,8 @@ fn no_vertex_is_listed_by_two_parts() {
     for &(glb, _) in crate::files::TRUTHS {
         let model = load(glb);
         let report = find_appendages(model.rig().unwrap(), &DetectParams::default()).unwrap();
-        let mut owner = vec![usize::MAX; model.rig().unwrap().vertex_count()];
-        for p in &report.parts {
-            for &v in &p.vertices {
-                let o = &mut owner[v as usize];
-                assert_eq!(*o, usize::MAX, "{glb}: vertex {v} in parts #{o} and #{}", p.index);
-                *o = p.index;
-            }
-        }
+        let twice =
+            crate::common::vertex_listed_twice(&report, model.rig().unwrap().vertex_count());
+        assert!(twice.is_none(), "{glb}: {}", twice.unwrap_or_default());
     }
 }

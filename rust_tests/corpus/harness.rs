@@ -333,15 +333,7 @@ pub fn measure_rig(m: &mut Measured, rig: &Rig, truth: &Truth) {
         Ok(x) => x,
         Err(e) => return m.fail("grow_error", e.to_string()),
     };
-    // The report lists each vertex in one part at most.
-    let mut owner = vec![usize::MAX; rig.vertex_count()];
-    let twice = report.parts.iter().find_map(|p| {
-        p.vertices.iter().find_map(|&v| {
-            let o = std::mem::replace(&mut owner[v as usize], p.index);
-            (o != usize::MAX).then(|| format!("vertex {v} in parts #{o} and #{}", p.index))
-        })
-    });
-    if let Some(detail) = twice {
+    if let Some(detail) = crate::common::vertex_listed_twice(&report, rig.vertex_count()) {
         m.fail("report_overlap", detail);
     }
     let chains: Vec<Chain> = report

@@ -67,7 +67,7 @@ impl Surface<'_> {
         let mut root_vertices = 0;
         if tail {
             root_vertices = self.take_layered_remainders(&mut part, comps, taken);
-            root_vertices += self.take_tube_remainders(&mut part, comps, &tube_rest, taken);
+            root_vertices += self.take_remainders(&mut part, comps, &tube_rest, taken);
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);

@@ -83,32 +83,26 @@ impl Surface<'_> {
             comps[c].welded().iter().map(|&v| positions[v as usize]).collect()
         };
         let shell_of = |c: usize| self.shells.id[comps[c].welded()[0] as usize];
-        let mut extra = Vec::new();
-        for &a in &touched {
-            let layered = touched.iter().any(|&b| {
-                b != a
-                    && shell_of(a) != shell_of(b)
-                    && are_layers(&points(a), comps[a].box_(), &points(b), comps[b].box_())
-            });
-            if layered {
-                extra.extend(
-                    comps[a]
-                        .welded()
-                        .iter()
-                        .copied()
-                        .filter(|&v| !taken[v as usize] && part.welded.binary_search(&v).is_err()),
-                );
-            }
-        }
-        extra.sort_unstable();
-        extra.dedup();
-        self.take_root_skin(part, taken, extra)
+        let layered: Vec<usize> = touched
+            .iter()
+            .copied()
+            .filter(|&a| {
+                touched.iter().any(|&b| {
+                    b != a
+                        && shell_of(a) != shell_of(b)
+                        && are_layers(&points(a), comps[a].box_(), &points(b), comps[b].box_())
+                })
+            })
+            .collect();
+        self.take_remainders(part, comps, &layered, taken)
     }
 
-    /// The peel remainders that are the rest of a peeled tail's tube
-    /// (`rest`, see `rest_of_tube` in part.rs) join it whole, before it is
-    /// walked back to its root. Returns how many vertices joined.
-    pub(super) fn take_tube_remainders(
+    /// The peel remainders `rest` join the part whole (what another part
+    /// has not taken): the layers round a tail's root
+    /// ([`Self::take_layered_remainders`]), or the rest of a peeled tail's
+    /// tube (`rest_of_tube` in part.rs), before it is walked back to its
+    /// root. Returns how many vertices joined.
+    pub(super) fn take_remainders(
         &self,
         part: &mut Growing,
         comps: &[Component],
