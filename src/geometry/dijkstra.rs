@@ -64,8 +64,10 @@ pub fn geodesic_from_starts(
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Each lookup gets its own copy of the walk, so the choice is made
     // once, not at every edge.
-    match SubsetIndex::new(subset, graph.vertex_count()) {
-        SubsetIndex::Table(t) => walk(graph, positions, subset, starts, |v| table_place(&t, v)),
+    match SubsetIndex::new(subset) {
+        SubsetIndex::Table { first, places } => {
+            walk(graph, positions, subset, starts, |v| table_place(first, &places, v))
+        }
         SubsetIndex::Search(s) => {
             walk(graph, positions, subset, starts, |v| s.binary_search(&v).ok())
         }
@@ -73,25 +75,40 @@ pub fn geodesic_from_starts(
 }
 
 /// Each mesh vertex's place in a sorted subset of the mesh's vertices: a
-/// table over the mesh for a subset holding a sizeable share of it, a
-/// binary search for a small one (a mesh-sized table per small subset
-/// costs more than it saves). Either answers the same.
+/// table for a subset holding a sizeable share of the vertices between its
+/// least and its greatest, a binary search for a sparse one (a table per
+/// sparse subset costs more than it saves). Either answers the same.
+///
+/// The table spans the subset's own range of vertex ids, not the mesh: a
+/// part is mostly a run of ids (a tail modelled as one piece), and a
+/// mesh-sized table was filled for each walk over it (six on the 200k-vertex
+/// bench creature, 800 kB each, fresh pages for a 30k-vertex tail).
 pub enum SubsetIndex<'a> {
-    /// Place per mesh vertex, `u32::MAX` off the subset.
-    Table(Vec<u32>),
+    /// A table over the subset's range of ids.
+    Table {
+        /// The subset's least vertex.
+        first: u32,
+        /// Place per vertex from `first` to the subset's greatest,
+        /// `u32::MAX` off the subset.
+        places: Vec<u32>,
+    },
     /// The sorted subset itself.
     Search(&'a [u32]),
 }
 
 impl<'a> SubsetIndex<'a> {
-    /// The index of `subset` (sorted, unique) among `vertex_count` vertices.
-    pub fn new(subset: &'a [u32], vertex_count: usize) -> Self {
-        if subset.len() * 64 > vertex_count {
-            let mut table = vec![u32::MAX; vertex_count];
+    /// The index of `subset` (sorted, unique vertex ids).
+    pub fn new(subset: &'a [u32]) -> Self {
+        let (Some(&first), Some(&last)) = (subset.first(), subset.last()) else {
+            return SubsetIndex::Search(subset);
+        };
+        let span = (last - first) as usize + 1;
+        if subset.len() * 64 > span {
+            let mut places = vec![u32::MAX; span];
             for (i, &v) in subset.iter().enumerate() {
-                table[v as usize] = i as u32;
+                places[(v - first) as usize] = i as u32;
             }
-            SubsetIndex::Table(table)
+            SubsetIndex::Table { first, places }
         } else {
             SubsetIndex::Search(subset)
         }
@@ -101,15 +118,20 @@ impl<'a> SubsetIndex<'a> {
     #[inline]
     pub fn of(&self, v: u32) -> Option<usize> {
         match self {
-            SubsetIndex::Table(t) => table_place(t, v),
+            SubsetIndex::Table { first, places } => table_place(*first, places, v),
             SubsetIndex::Search(s) => s.binary_search(&v).ok(),
         }
     }
 }
 
+/// `v`'s place in a table of places from vertex `first` on.
 #[inline]
-fn table_place(table: &[u32], v: u32) -> Option<usize> {
-    (table[v as usize] != u32::MAX).then_some(table[v as usize] as usize)
+fn table_place(first: u32, places: &[u32], v: u32) -> Option<usize> {
+    // Below `first` the difference wraps past the table's end.
+    match places.get(v.wrapping_sub(first) as usize) {
+        Some(&place) if place != u32::MAX => Some(place as usize),
+        _ => None,
+    }
 }
 
 /// [`geodesic_from_starts`]'s walk, with `local` the index in `subset` of
@@ -202,4 +224,25 @@ pub fn geodesic_within(
     }
     reached.sort_unstable();
     reached.into_iter().map(|v| (v, dist[v as usize])).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SubsetIndex;
+
+    /// The table over the subset's range and the binary search give each
+    /// vertex the same place, below the range, inside it and above it.
+    #[test]
+    fn subset_table_over_its_range_places_as_the_search_does() {
+        let subset = [5u32, 6, 8, 9, 12];
+        let index = SubsetIndex::new(&subset);
+        assert!(matches!(index, SubsetIndex::Table { first: 5, ref places } if places.len() == 8));
+        for v in 0..20u32 {
+            assert_eq!(index.of(v), subset.binary_search(&v).ok(), "vertex {v}");
+        }
+        assert_eq!(index.of(u32::MAX), None);
+        // Sparse: 2 vertices over a range of 1000 are searched.
+        assert!(matches!(SubsetIndex::new(&[0, 999]), SubsetIndex::Search(_)));
+        assert!(matches!(SubsetIndex::new(&[]), SubsetIndex::Search(_)));
+    }
 }

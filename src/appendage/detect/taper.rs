@@ -231,7 +231,7 @@ fn level_points(
     let mut order: Vec<usize> = (0..levels.len()).collect();
     order.sort_by(|&a, &b| levels[a].total_cmp(&levels[b]));
     let ascending: Vec<f32> = order.iter().map(|&k| levels[k]).collect();
-    let index = SubsetIndex::new(welded, graph.vertex_count());
+    let index = SubsetIndex::new(welded);
     for (i, &v) in welded.iter().enumerate() {
         let gv = g[i];
         if !gv.is_finite() {
