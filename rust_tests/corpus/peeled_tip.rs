@@ -3,8 +3,10 @@
 //! off there. The tip piece's collar is that dip, so it hung from the shin
 //! ("follows its limb"), and the rest of the tail, a peel remainder that
 //! does not wrap a bone, was body (no_chain). The piece and the remainders
-//! on its collar ring (`rest_of_tube` in `src/appendage/detect/part.rs`)
-//! are read as one tube that joins the body at the pelvis.
+//! on its collar ring (`rest_of_tube` in `src/appendage/detect/part.rs`),
+//! with the far skin no candidate holds between them (what the piece's
+//! neck trim dropped), are read as one tube that joins the body at the
+//! pelvis.
 
 use caudal::demo::corpus::{self, FailureClass};
 
@@ -19,4 +21,17 @@ fn corpus_a_hanging_tails_tip_peeled_at_a_shin_joins_the_rest_of_its_tube() {
         let m = measure(&corpus::case_forced(seed, FailureClass::HangingTail));
         assert!(m.passed(), "seed {seed} (hanging_tail forced): {:?}", m.details);
     }
+}
+
+#[test]
+fn corpus_a_peeled_tip_joins_its_tube_with_the_skin_its_neck_trim_dropped() {
+    // Look seed 422 with `hanging_tail` forced: the tail is a shell of its
+    // own, peeled at the shin into a tip of 72 welded vertices that the
+    // neck trim cut to 41; the 31 it dropped (all tail, 4.3-4.7 far
+    // thresholds) lay in no candidate, between the tip and the 190-vertex
+    // remainder. Without them the tube's only collar was the edge of that
+    // hole, by the shin (RightLeg, no_chain); with them the whole shell
+    // joins the body at its buried start, on the pelvis region.
+    let m = measure(&corpus::case_forced(422, FailureClass::HangingTail));
+    assert!(m.passed(), "seed 422 (hanging_tail forced): {:?}", m.details);
 }

@@ -67,7 +67,7 @@ impl Surface<'_> {
         let mut root_vertices = 0;
         if tail {
             root_vertices = self.take_layered_remainders(&mut part, comps, taken);
-            root_vertices += self.take_remainders(&mut part, comps, &tube_rest, taken);
+            root_vertices += self.take_untaken(&mut part, tube_rest, taken);
             root_vertices +=
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
@@ -111,8 +111,8 @@ impl Surface<'_> {
     /// its tube opens onto the body when that is the pelvis region
     /// ([`Self::tube_joins_pelvis`]); for a peeled part judged on a limb,
     /// where it joins the body with the rest of its tube that peeling left
-    /// ([`Self::rest_of_tube`]), whose remainders are returned to be taken
-    /// when it is a tail.
+    /// ([`Self::rest_of_tube`]), whose skin (the remainders and the far
+    /// skin between) is returned to be taken when it is a tail.
     fn hangs_where(
         &self,
         group: &[usize],
@@ -120,7 +120,7 @@ impl Surface<'_> {
         part: &Growing,
         tests: &ShapeTests,
         taken: &[bool],
-    ) -> (Option<usize>, Region, Vec<usize>) {
+    ) -> (Option<usize>, Region, Vec<u32>) {
         let lead = self.lead_shell(group, comps);
         let attachment = comps[lead].attachment;
         let region = self.region_of(attachment, comps[lead].join);
@@ -151,12 +151,19 @@ impl Surface<'_> {
     /// tail (corpus look seeds 264, 277, 349, 422, 442, 496 with the
     /// `hanging_tail` class forced: tips of 37-98 welded vertices on a shin
     /// or calf, remainders of 175-237 all tail, centroid ratio 0.80-0.87).
-    /// The piece and those remainders together join the body where their
-    /// collar does; when that is the pelvis region, returns the joint and
-    /// the remainders. No new number: the centroid test is T4a's.
-    fn rest_of_tube(&self, part: &Growing, comps: &[Component]) -> Option<(usize, Vec<usize>)> {
+    /// The piece, the far skin no candidate holds between it and them (what
+    /// the neck trim dropped off the piece, [`Self::beside_ring`]) and those
+    /// remainders are one tube, which joins the body where its collar does.
+    /// Without that skin the tube has a hole where the piece was trimmed,
+    /// and on a tail modelled as a shell of its own the hole's edge is the
+    /// tube's only collar (seed 422: 31 tail vertices at 4.3-4.7 far
+    /// thresholds, the join by the shin). When the join is in the pelvis
+    /// region, returns the joint and the tube's skin beyond the piece
+    /// (remainders and the skin between). No new number: the centroid test
+    /// is T4a's.
+    fn rest_of_tube(&self, part: &Growing, comps: &[Component]) -> Option<(usize, Vec<u32>)> {
         let positions = &self.weld.positions;
-        let near = self.beside_ring(part, comps);
+        let (near, between) = self.beside_ring(part, comps);
         let rest: Vec<usize> = (0..comps.len())
             .filter(|&c| {
                 matches!(comps[c].origin, Origin::Remainder { .. })
@@ -168,10 +175,11 @@ impl Surface<'_> {
         if rest.is_empty() {
             return None;
         }
-        let mut whole = part.welded.clone();
+        let mut tube = between;
         for &c in &rest {
-            whole = sorted_union(&whole, comps[c].welded());
+            tube = sorted_union(&tube, comps[c].welded());
         }
+        let whole = sorted_union(&part.welded, &tube);
         let ring = self.root_ring(&whole);
         let join = cut_centre(self.graph, positions, &whole, &ring);
         let attachment =
@@ -179,24 +187,29 @@ impl Surface<'_> {
         (self.region_of(attachment, join) == Region::Pelvis)
             .then_some(attachment)
             .flatten()
-            .map(|a| (a, rest))
+            .map(|a| (a, tube))
     }
 
     /// The part's collar ring and the far skin that no candidate holds
     /// reached from it (the neck trim peeling drops between a piece and
-    /// the rest of its tube), as marks per welded vertex.
-    fn beside_ring(&self, part: &Growing, comps: &[Component]) -> Vec<bool> {
+    /// the rest of its tube), as marks per welded vertex, and that far
+    /// skin itself (sorted).
+    fn beside_ring(&self, part: &Growing, comps: &[Component]) -> (Vec<bool>, Vec<u32>) {
         let far = self.params.far_ratio * self.height;
         let mut held = vec![false; self.weld.count()];
         for c in comps {
             c.welded().iter().for_each(|&v| held[v as usize] = true);
         }
         let mut near = vec![false; self.weld.count()];
+        let mut between = Vec::new();
         let mut stack: Vec<u32> = part.collar.clone();
         stack.iter().for_each(|&v| near[v as usize] = true);
         while let Some(v) = stack.pop() {
             if held[v as usize] {
                 continue;
+            }
+            if self.dist[v as usize] > far {
+                between.push(v);
             }
             for &w in self.graph.neighbors_of(v as usize) {
                 let free = !held[w as usize] && self.dist[w as usize] > far;
@@ -208,7 +221,8 @@ impl Surface<'_> {
                 }
             }
         }
-        near
+        between.sort_unstable();
+        (near, between)
     }
 
     /// The joint a long part hangs from when followed back along its own

@@ -99,9 +99,8 @@ impl Surface<'_> {
 
     /// The peel remainders `rest` join the part whole (what another part
     /// has not taken): the layers round a tail's root
-    /// ([`Self::take_layered_remainders`]), or the rest of a peeled tail's
-    /// tube (`rest_of_tube` in part.rs), before it is walked back to its
-    /// root. Returns how many vertices joined.
+    /// ([`Self::take_layered_remainders`]). Returns how many vertices
+    /// joined.
     pub(super) fn take_remainders(
         &self,
         part: &mut Growing,
@@ -109,9 +108,22 @@ impl Surface<'_> {
         rest: &[usize],
         taken: &mut [bool],
     ) -> usize {
-        let mut extra: Vec<u32> = rest
-            .iter()
-            .flat_map(|&c| comps[c].welded().iter().copied())
+        let skin = rest.iter().flat_map(|&c| comps[c].welded().iter().copied()).collect();
+        self.take_untaken(part, skin, taken)
+    }
+
+    /// `skin` joins the part, but what another part has taken or the part
+    /// holds: the remainders above, or the rest of a peeled tail's tube
+    /// (`rest_of_tube` in part.rs), before it is walked back to its root.
+    /// Returns how many vertices joined.
+    pub(super) fn take_untaken(
+        &self,
+        part: &mut Growing,
+        skin: Vec<u32>,
+        taken: &mut [bool],
+    ) -> usize {
+        let mut extra: Vec<u32> = skin
+            .into_iter()
             .filter(|&v| !taken[v as usize] && part.welded.binary_search(&v).is_err())
             .collect();
         extra.sort_unstable();
