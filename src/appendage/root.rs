@@ -220,8 +220,7 @@ pub fn follow_tube(
             accepted += 1;
         }
         let within = sources.iter().copied().chain(reached[..accepted].iter().map(|&(v, _)| v));
-        let hold = TUBE_FLARE_WINDOW * unit;
-        let front = levels.contour(graph, positions, within, level, hold);
+        let front = levels.contour(graph, positions, within, level, TUBE_FLARE_WINDOW * unit);
         if front.is_empty() {
             // A closed shell's buried root: the tube ends inside.
             let reach = reached.last().map_or(0.0, |&(_, d)| d) / tube;
