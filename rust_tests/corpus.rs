@@ -24,6 +24,8 @@ mod grown_roles;
 mod hanging_tails;
 #[path = "corpus/harness.rs"]
 pub mod harness;
+#[path = "corpus/held_strip.rs"]
+mod held_strip;
 #[path = "corpus/layers.rs"]
 mod layers;
 #[path = "corpus/outside_trace.rs"]

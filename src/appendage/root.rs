@@ -220,7 +220,7 @@ pub fn follow_tube(
             accepted += 1;
         }
         let within = sources.iter().copied().chain(reached[..accepted].iter().map(|&(v, _)| v));
-        let front = levels.contour(graph, positions, within, level);
+        let front = levels.contour(graph, positions, within, level, TUBE_FLARE_WINDOW * unit);
         if front.is_empty() {
             // A closed shell's buried root: the tube ends inside.
             let reach = reached.last().map_or(0.0, |&(_, d)| d) / tube;
@@ -337,13 +337,25 @@ impl WalkLevels {
     /// full ring "flares"); the contour lies between the two rings, on the
     /// tube. Held skin is part of the ring: without it a ring half on skin
     /// the rigger kept read 0.7-0.8 of the tube and the walk went on over
-    /// the rump (corpus seed 199, precision 0.85).
+    /// the rump (corpus seed 199, precision 0.85). It holds the ring for
+    /// `hold` past its own level ([`TUBE_FLARE_WINDOW`] radii, the length a
+    /// flare is judged over), no longer: a strip of tail skin another part
+    /// owns lies along the tube, and the walk goes on round it over the
+    /// open rest of each ring; held there for good, its points lay radii
+    /// behind the front, and the ring's radius, measured from its centroid,
+    /// read the tube's length between them as width (corpus seed 475, a long
+    /// thin hanging tail whose root skin is such a strip, 20 vertices in
+    /// body remainders or close skin on the legs: every front point lay
+    /// 0.92-0.99 root radii off the truth's axis, but the ring 1.39 -> 2.16
+    /// times the tube's over the four radii before its root ring, a flare;
+    /// the walk stopped three rings short of the body).
     fn contour(
         &self,
         graph: &MeshGraph,
         positions: &[Vec3],
         within: impl Iterator<Item = u32>,
         level: f32,
+        hold: f32,
     ) -> Vec<Vec3> {
         let mut points = Vec::new();
         for u in within {
@@ -353,7 +365,7 @@ impl WalkLevels {
                 if dw > level && dw.is_finite() {
                     let s = ((level - du) / (dw - du)).clamp(0.0, 1.0);
                     points.push(pu.lerp(positions[w as usize], s));
-                } else if self.held[w as usize] {
+                } else if self.held[w as usize] && level - dw <= hold {
                     points.push(positions[w as usize]);
                 }
             }
