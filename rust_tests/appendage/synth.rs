@@ -154,10 +154,26 @@ impl Builder {
         around: usize,
         islands: usize,
     ) -> Range<usize> {
+        let steps: Vec<f32> = (0..rings).map(|r| r as f32 / (rings - 1) as f32).collect();
+        self.add_tube_at(path, (r0, r1), &steps, around, islands)
+    }
+
+    /// [`Self::add_tube`] with a ring at each share `at` of the path's
+    /// length (rising from 0 to 1; uneven steps crowd the rings where
+    /// they are short), the radius going from `radii.0` to `radii.1`.
+    pub fn add_tube_at(
+        &mut self,
+        path: &[Vec3],
+        radii: (f32, f32),
+        at: &[f32],
+        around: usize,
+        islands: usize,
+    ) -> Range<usize> {
+        let ((r0, r1), rings) = (radii, at.len());
         let start = self.vertices.len();
         let lens: Vec<f32> = path.windows(2).map(|w| w[0].distance(w[1])).collect();
         let total: f32 = lens.iter().sum();
-        let at = |s: f32| -> (Vec3, Vec3) {
+        let point = |s: f32| -> (Vec3, Vec3) {
             let mut s = s.clamp(0.0, total);
             for (i, &l) in lens.iter().enumerate() {
                 if s <= l || i == lens.len() - 1 {
@@ -170,14 +186,13 @@ impl Builder {
         };
         let mut ring_ids: Vec<Vec<u32>> = Vec::new();
         let mut normal = {
-            let d = at(0.0).1;
+            let d = point(0.0).1;
             let helper = if d.x.abs() < 0.9 { Vec3::X } else { Vec3::Y };
             d.cross(helper).normalize()
         };
         let per_island = rings.div_ceil(islands.max(1));
-        for r in 0..rings {
-            let t = r as f32 / (rings - 1) as f32;
-            let (c, d) = at(t * total);
+        for (r, &t) in at.iter().enumerate() {
+            let (c, d) = point(t * total);
             normal = (normal - d * normal.dot(d)).normalize();
             let binormal = d.cross(normal);
             let radius = r0 + (r1 - r0) * t;

@@ -318,6 +318,46 @@ fn a_mirrored_pair_beside_a_midline_tail_gets_no_chain() {
     }
 }
 
+/// A long thin ribbon of a tail, two heights long, whose rings crowd at its
+/// root (ring `k` of 48 at `(k / 47)^3` of its length, as feathers packed
+/// by the rump). Its vertex centroid sits near the root, under 0.4 of its
+/// reach off the skeleton (the T4a bar): counted by vertex it reads as far
+/// skin wrapping a bone (main: `body`, centroid ratio 0.36). Counted by
+/// length (the centroid of its geodesic bands) it passes, and it is one
+/// tail on the pelvis.
+#[test]
+fn a_long_ribbon_crowded_at_its_root_is_a_tail() {
+    let mut b = Builder::humanoid();
+    let path = [
+        Vec3::new(0.0, 1.0, -0.06),
+        Vec3::new(0.0, 0.97, -0.8),
+        Vec3::new(0.0, 0.85, -2.2),
+        Vec3::new(0.0, 0.6, -4.0),
+    ];
+    let at: Vec<f32> = (0..48).map(|k| (k as f32 / 47.0).powi(3)).collect();
+    let ribbon = b.add_tube_at(&path, (0.04, 0.01), &at, 8, 1);
+    b.weight_like_template_rigger(ribbon.clone());
+    let rig = b.build();
+    let params = DetectParams::default();
+    let report = find_appendages(&rig, &params).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 1, "{}", report.to_json());
+    let part = found[0];
+    assert_eq!(part.kind, Kind::Tail);
+    assert_eq!(part.attachment.as_deref(), Some("Hips"));
+    let (precision, recall) = precision_recall(&part.vertices, &ribbon);
+    assert_eq!(precision, 1.0);
+    assert!(recall >= 0.8, "recall {recall}");
+    // The crowding is real: by vertex the part fails T4a.
+    let field = caudal::geometry::SkeletonField::new(&rig, params.leaf_stub_ratio);
+    let points = part.vertices.iter().map(|&v| rig.vertices()[v as usize]);
+    let n = part.vertices.len() as f32;
+    let by_vertex = points.fold(Vec3::ZERO, |acc, p| acc + p) / n;
+    let ratio = field.distance(by_vertex) / part.reach;
+    assert!(ratio < params.min_centroid_ratio, "vertex centroid ratio {ratio}");
+    assert!(part.tests.centroid_ratio >= params.min_centroid_ratio);
+}
+
 /// A lone tube off the midline (a tail swept to one side, an asymmetric
 /// creature) is still a tail: only a mirror twin makes a pair.
 #[test]

@@ -15,7 +15,7 @@ use crate::appendage::params::{
     ROUND_STUB_STANDOFF_SHARE,
 };
 use crate::appendage::report::{Decision, Kind};
-use crate::appendage::shape::{centroid, elongation, flatness, tube_ratio};
+use crate::appendage::shape::{centroid, elongation, flatness, length_centroid, tube_ratio};
 use crate::geometry::{ring_radius, Weld};
 use crate::rig::Rig;
 
@@ -39,14 +39,27 @@ pub(super) struct Shape<'a> {
 
 impl Surface<'_> {
     /// T4: centroid/reach and elongation on the welded surface, and how
-    /// much of a tube it is along its geodesic coordinate.
+    /// much of a tube it is along its geodesic coordinate. On a part that
+    /// is a clear tube (tube ratio at least `min_tube_ratio`) the centroid
+    /// is counted by length ([`length_centroid`]): its geodesic bands are
+    /// cross-sections, their centroids points of its axis, so how densely
+    /// each stretch is meshed does not move it. On anything else (a cap, a
+    /// sheet, skin round a bone) the bands are not cross-sections and the
+    /// centroid is the vertices'.
     pub(super) fn shape_tests(&self, welded: &[u32], geodesic: &[f32], length: f32) -> ShapeTests {
         let points: Vec<Vec3> = welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
-        let c = centroid(points.iter().copied());
-        let reach = welded.iter().map(|&v| self.dist[v as usize]).fold(0.0f32, f32::max);
-        let centroid_ratio = if reach > 0.0 { self.field.distance(c) / reach } else { 0.0 };
         let elongation = elongation(&points);
         let tube = tube_ratio(&points, geodesic, length);
+        let by_vertex = centroid(points.iter().copied());
+        // On a tube its geodesic bands are cross-sections: counted by
+        // length, as a ribbon crowded at its root is still a tail.
+        let c = if tube >= self.params.min_tube_ratio {
+            length_centroid(&points, geodesic, length).unwrap_or(by_vertex)
+        } else {
+            by_vertex
+        };
+        let reach = welded.iter().map(|&v| self.dist[v as usize]).fold(0.0f32, f32::max);
+        let centroid_ratio = if reach > 0.0 { self.field.distance(c) / reach } else { 0.0 };
         ShapeTests { centroid: c, reach, centroid_ratio, elongation, tube }
     }
 
