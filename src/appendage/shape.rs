@@ -94,42 +94,44 @@ pub fn box_overlap(a: (Vec3, Vec3), b: (Vec3, Vec3), pad: f32) -> f32 {
 /// Cross-section bands for [`tube_ratio`].
 pub const TUBE_BANDS: usize = 8;
 
-/// The part's skin in [`TUBE_BANDS`] bands of equal length along its
-/// geodesic coordinate (the last band takes everything past `length`);
-/// empty bands are left out.
-fn geodesic_bands(points: &[Vec3], geodesic: &[f32], length: f32) -> Vec<Vec<Vec3>> {
+/// The part's cross-sections: its skin in [`TUBE_BANDS`] bands of equal
+/// length along its geodesic coordinate (the last band takes everything
+/// past `length`), each as its centroid and its skin's largest distance
+/// from it; empty bands are left out, and all without a length. Both T4
+/// figures of a tube read these ([`tube_ratio`], [`length_centroid`]).
+pub fn tube_sections(points: &[Vec3], geodesic: &[f32], length: f32) -> Vec<(Vec3, f32)> {
+    if length.is_nan() || length <= 0.0 {
+        return Vec::new();
+    }
     (0..TUBE_BANDS)
-        .map(|b| {
+        .filter_map(|b| {
             let (lo, hi) = (
                 b as f32 * length / TUBE_BANDS as f32,
                 (b + 1) as f32 * length / TUBE_BANDS as f32,
             );
-            points
+            let band: Vec<Vec3> = points
                 .iter()
                 .zip(geodesic)
                 .filter(|(_, &g)| g >= lo && (g < hi || b + 1 == TUBE_BANDS))
                 .map(|(p, _)| *p)
-                .collect::<Vec<Vec3>>()
+                .collect();
+            if band.is_empty() {
+                return None;
+            }
+            let c = centroid(band.iter().copied());
+            Some((c, band.iter().map(|p| p.distance(c)).fold(0.0f32, f32::max)))
         })
-        .filter(|band| !band.is_empty())
         .collect()
 }
 
-/// Geodesic length over the mean diameter of the part's cross-sections:
-/// the skin in each of [`TUBE_BANDS`] bands of the geodesic coordinate,
-/// its diameter twice the largest distance from the band's centroid.
-pub fn tube_ratio(points: &[Vec3], geodesic: &[f32], length: f32) -> f32 {
+/// Geodesic `length` over the mean diameter of the part's cross-sections
+/// ([`tube_sections`]), each's diameter twice its largest distance from
+/// its centroid.
+pub fn tube_ratio(sections: &[(Vec3, f32)], length: f32) -> f32 {
     if length.is_nan() || length <= 0.0 {
         return 0.0;
     }
-    let radii: Vec<f32> = geodesic_bands(points, geodesic, length)
-        .iter()
-        .map(|band| {
-            let c = centroid(band.iter().copied());
-            band.iter().map(|p| p.distance(c)).fold(0.0f32, f32::max)
-        })
-        .collect();
-    let mean = radii.iter().sum::<f32>() / radii.len().max(1) as f32;
+    let mean = sections.iter().map(|s| s.1).sum::<f32>() / sections.len().max(1) as f32;
     if mean > 0.0 {
         length / (2.0 * mean)
     } else {
@@ -138,18 +140,11 @@ pub fn tube_ratio(points: &[Vec3], geodesic: &[f32], length: f32) -> f32 {
 }
 
 /// The centroid of the part counted by its length, not by its vertices:
-/// the mean of the centroids of its [`TUBE_BANDS`] bands of equal geodesic
-/// length (on a tube, points of its axis). How densely the modeller
-/// meshed each stretch does not move it; a ribbon whose vertices crowd at
-/// its root has it halfway out, where the vertex centroid sits near the
-/// root. `None` without a length.
-pub fn length_centroid(points: &[Vec3], geodesic: &[f32], length: f32) -> Option<Vec3> {
-    if length.is_nan() || length <= 0.0 {
-        return None;
-    }
-    let centres: Vec<Vec3> = geodesic_bands(points, geodesic, length)
-        .iter()
-        .map(|band| centroid(band.iter().copied()))
-        .collect();
-    (!centres.is_empty()).then(|| centroid(centres.into_iter()))
+/// the mean of its cross-sections' centroids ([`tube_sections`]; on a
+/// tube, points of its axis). How densely the modeller meshed each stretch
+/// does not move it; a ribbon whose vertices crowd at its root has it
+/// halfway out, where the vertex centroid sits near the root. `None`
+/// without sections.
+pub fn length_centroid(sections: &[(Vec3, f32)]) -> Option<Vec3> {
+    (!sections.is_empty()).then(|| centroid(sections.iter().map(|s| s.0)))
 }

@@ -25,7 +25,7 @@ pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
 use crate::error::Result;
-use crate::geometry::BoneDistance;
+use crate::geometry::{BoneDistance, Weld};
 use crate::rig::{bone_name, chain_prefix, end_name, Rig};
 use apply::{apply, NewJoint};
 
@@ -153,7 +153,7 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
 /// (seam copies, few).
 fn give_rows(
     rows: &mut [Option<Vec<(u32, f32)>>],
-    weld: &crate::geometry::Weld,
+    weld: &Weld,
     welded: &[u32],
     chain_rows: Vec<Vec<(u32, f32)>>,
 ) {

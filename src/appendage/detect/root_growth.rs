@@ -83,37 +83,20 @@ impl Surface<'_> {
             comps[c].welded().iter().map(|&v| positions[v as usize]).collect()
         };
         let shell_of = |c: usize| self.shells.id[comps[c].welded()[0] as usize];
-        let layered: Vec<usize> = touched
-            .iter()
-            .copied()
-            .filter(|&a| {
-                touched.iter().any(|&b| {
-                    b != a
-                        && shell_of(a) != shell_of(b)
-                        && are_layers(&points(a), comps[a].box_(), &points(b), comps[b].box_())
-                })
+        let layered = touched.iter().copied().filter(|&a| {
+            touched.iter().any(|&b| {
+                b != a
+                    && shell_of(a) != shell_of(b)
+                    && are_layers(&points(a), comps[a].box_(), &points(b), comps[b].box_())
             })
-            .collect();
-        self.take_remainders(part, comps, &layered, taken)
-    }
-
-    /// The peel remainders `rest` join the part whole (what another part
-    /// has not taken): the layers round a tail's root
-    /// ([`Self::take_layered_remainders`]). Returns how many vertices
-    /// joined.
-    pub(super) fn take_remainders(
-        &self,
-        part: &mut Growing,
-        comps: &[Component],
-        rest: &[usize],
-        taken: &mut [bool],
-    ) -> usize {
-        let skin = rest.iter().flat_map(|&c| comps[c].welded().iter().copied()).collect();
+        });
+        let skin = layered.flat_map(|c| comps[c].welded().iter().copied()).collect();
         self.take_untaken(part, skin, taken)
     }
 
-    /// `skin` joins the part, but what another part has taken or the part
-    /// holds: the remainders above, or the rest of a peeled tail's tube
+    /// `skin` joins the part, except what another part has taken or the
+    /// part holds: the layered remainders above, or the rest of a peeled
+    /// tail's tube
     /// (`rest_of_tube` in part.rs), before it is walked back to its root.
     /// Returns how many vertices joined.
     pub(super) fn take_untaken(

@@ -15,7 +15,9 @@ use crate::appendage::params::{
     ROUND_STUB_STANDOFF_SHARE,
 };
 use crate::appendage::report::{Decision, Kind};
-use crate::appendage::shape::{centroid, elongation, flatness, length_centroid, tube_ratio};
+use crate::appendage::shape::{
+    centroid, elongation, flatness, length_centroid, tube_ratio, tube_sections,
+};
 use crate::geometry::{ring_radius, Weld};
 use crate::rig::Rig;
 
@@ -49,12 +51,13 @@ impl Surface<'_> {
     pub(super) fn shape_tests(&self, welded: &[u32], geodesic: &[f32], length: f32) -> ShapeTests {
         let points: Vec<Vec3> = welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
         let elongation = elongation(&points);
-        let tube = tube_ratio(&points, geodesic, length);
+        let sections = tube_sections(&points, geodesic, length);
+        let tube = tube_ratio(&sections, length);
         let by_vertex = centroid(points.iter().copied());
         // On a tube its geodesic bands are cross-sections: counted by
         // length, as a ribbon crowded at its root is still a tail.
         let c = if tube >= self.params.min_tube_ratio {
-            length_centroid(&points, geodesic, length).unwrap_or(by_vertex)
+            length_centroid(&sections).unwrap_or(by_vertex)
         } else {
             by_vertex
         };
