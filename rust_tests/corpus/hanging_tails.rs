@@ -104,6 +104,20 @@ fn corpus_a_separate_shell_tail_is_rooted_at_its_wider_end() {
 }
 
 #[test]
+fn corpus_a_curled_separate_shells_collar_is_its_widest_piece() {
+    // A short curled hanging tail on a shell of its own (seed 10's Dog):
+    // its rings widen and narrow again in the buried start (Kendall's S
+    // 13, no steady taper), and the skin nearest the bones is two patches,
+    // the buried start's (16 welded vertices) and the curled tip's. Rooted
+    // at both, the chain's first joint sat mid tail (tail_u 0.38, 1.17
+    // radii off the centre line) and its end above the root
+    // (joint_outside). The collar is now the widest patch (`widest_piece`),
+    // the buried start's.
+    let m = measure(&corpus::case(10));
+    assert!(m.failures.is_empty(), "seed 10: {:?}", m.details);
+}
+
+#[test]
 fn corpus_a_thin_tail_cut_along_its_length_rises_its_collars_radius() {
     // The far cut runs along this thin hanging tail to its tip (its
     // collar spans 3.5 of its radii along the tail): the part's geodesic

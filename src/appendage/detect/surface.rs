@@ -10,7 +10,7 @@ use crate::appendage::attach::Region;
 use crate::appendage::layers::reach_detached_shells;
 use crate::appendage::params::DetectParams;
 use crate::appendage::shape::centroid;
-use crate::geometry::{geodesic_from, MeshGraph, SkeletonField, Weld};
+use crate::geometry::{geodesic_from, ring_radius, MeshGraph, SkeletonField, Weld};
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
 
@@ -197,7 +197,35 @@ fn detached_collar(
     let hi = welded.iter().map(|&v| dist[v as usize]).fold(f32::NEG_INFINITY, f32::max);
     let cut = lo + DETACHED_COLLAR_SHARE * (hi - lo);
     let collar: Vec<u32> = welded.iter().copied().filter(|&v| dist[v as usize] <= cut).collect();
-    super::taper::thicker_end_cap(welded, graph, positions, &collar).unwrap_or(collar)
+    super::taper::thicker_end_cap(welded, graph, positions, &collar)
+        .unwrap_or_else(|| widest_piece(collar, graph, positions))
+}
+
+/// Of a detached collar in several pieces (not joined by the shell's
+/// edges), the widest (its points' median distance from their centre,
+/// [`ring_radius`]): the root. A hanging tail that curls swings its tip as
+/// near the bones as its buried start, so the skin nearest the bones is a
+/// patch at each end, and the chain rooted at the two together started mid
+/// tail and ran back across the root (corpus seed 10: the collar's 23
+/// vertices at tail_u -0.17 and near 1.0, its centre 1.17 tail radii off
+/// the centre line at u 0.38). The buried start spans the root's width;
+/// the tip, narrower, only a patch of it. No new number.
+fn widest_piece(collar: Vec<u32>, graph: &MeshGraph, positions: &[Vec3]) -> Vec<u32> {
+    let mut marks = vec![false; graph.vertex_count()];
+    collar.iter().for_each(|&v| marks[v as usize] = true);
+    let (piece_of, pieces) = graph.components(&marks);
+    if pieces < 2 {
+        return collar;
+    }
+    let mut by_piece = vec![Vec::new(); pieces];
+    for &v in &collar {
+        by_piece[piece_of[v as usize] as usize].push(v);
+    }
+    let widest = by_piece
+        .into_iter()
+        .filter_map(|piece| ring_radius(positions, &piece).map(|r| (r, piece)))
+        .max_by(|a, b| a.0.total_cmp(&b.0));
+    widest.map_or(collar, |(_, piece)| piece)
 }
 
 /// `a` and `b` together, sorted, each once: merged when both are sorted
