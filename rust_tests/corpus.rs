@@ -44,6 +44,8 @@ mod recall;
 mod ridge_band;
 #[path = "corpus/rigger_bones.rs"]
 mod rigger_bones;
+#[path = "corpus/ring_low_side.rs"]
+mod ring_low_side;
 #[path = "corpus/roles_only.rs"]
 mod roles_only;
 #[path = "corpus/runs.rs"]
