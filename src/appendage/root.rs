@@ -409,13 +409,8 @@ impl Tube {
 /// 0.27 of the tail, in no part (recall 0.848). The widest piece is the
 /// scale the walk needs: a single ring gives the radius it gave before.
 fn largest_ring_radius(graph: &MeshGraph, positions: &[Vec3], ring: &[u32]) -> Option<f32> {
-    let (piece_of, pieces) = graph.components(&marks(graph.vertex_count(), ring));
-    // `ring` is sorted, so each piece's vertices come out sorted.
-    let mut by_piece = vec![Vec::new(); pieces];
-    for &v in ring {
-        by_piece[piece_of[v as usize] as usize].push(v);
-    }
-    by_piece
+    graph
+        .pieces(ring)
         .iter()
         .filter_map(|piece| ring_radius(positions, piece).filter(|r| *r > 0.0))
         .reduce(f32::max)

@@ -94,6 +94,20 @@ impl MeshGraph {
         self.components_where(|v| keep[v])
     }
 
+    /// `vertices` split into the pieces mesh edges join among them, in the
+    /// order [`Self::components`] numbers them; each piece keeps `vertices`'
+    /// order (sorted in, sorted out).
+    pub fn pieces(&self, vertices: &[u32]) -> Vec<Vec<u32>> {
+        let mut keep = vec![false; self.vertex_count()];
+        vertices.iter().for_each(|&v| keep[v as usize] = true);
+        let (piece_of, count) = self.components(&keep);
+        let mut pieces = vec![Vec::new(); count];
+        for &v in vertices {
+            pieces[piece_of[v as usize] as usize].push(v);
+        }
+        pieces
+    }
+
     /// The connected components of the whole graph (its shells), numbered
     /// as [`Self::components`] numbers them with every vertex kept. With no
     /// mask to read for each edge entry, labelling a 200k-vertex body costs

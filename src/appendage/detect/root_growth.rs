@@ -205,8 +205,7 @@ impl Surface<'_> {
     /// top of the root and left 18 underside vertices (tail_u 0-0.18), 0.83
     /// to 1.01 truth root radii from the centre, in a peel remainder judged
     /// body after it (199 of its 217 tail vertices in the part). No new
-    /// constant. Returns how many
-    /// vertices joined.
+    /// constant. Returns how many vertices joined.
     fn take_ring_low_side(
         &self,
         part: &mut Growing,

@@ -211,17 +211,11 @@ fn detached_collar(
 /// the centre line at u 0.38). The buried start spans the root's width;
 /// the tip, narrower, only a patch of it. No new number.
 fn widest_piece(collar: Vec<u32>, graph: &MeshGraph, positions: &[Vec3]) -> Vec<u32> {
-    let mut marks = vec![false; graph.vertex_count()];
-    collar.iter().for_each(|&v| marks[v as usize] = true);
-    let (piece_of, pieces) = graph.components(&marks);
-    if pieces < 2 {
+    let pieces = graph.pieces(&collar);
+    if pieces.len() < 2 {
         return collar;
     }
-    let mut by_piece = vec![Vec::new(); pieces];
-    for &v in &collar {
-        by_piece[piece_of[v as usize] as usize].push(v);
-    }
-    let widest = by_piece
+    let widest = pieces
         .into_iter()
         .filter_map(|piece| ring_radius(positions, &piece).map(|r| (r, piece)))
         .max_by(|a, b| a.0.total_cmp(&b.0));
