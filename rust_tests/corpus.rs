@@ -30,6 +30,8 @@ mod held_strip;
 mod layers;
 #[path = "corpus/outside_trace.rs"]
 mod outside_trace;
+#[path = "corpus/own_tube.rs"]
+mod own_tube;
 #[path = "corpus/peel_trace.rs"]
 mod peel_trace;
 #[path = "corpus/peeled_tip.rs"]

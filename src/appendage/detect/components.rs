@@ -215,32 +215,7 @@ impl Surface<'_> {
                     (measured.0.as_slice(), measured.1)
                 }
             };
-            let mut tip: Vec<u32> = c
-                .welded()
-                .iter()
-                .zip(geodesic)
-                .filter(|&(_, &g)| g >= TIP_BAND_SHARE * length)
-                .map(|(&v, _)| v)
-                .collect();
-            tip.sort_unstable();
-            let ring: Vec<u32> = self
-                .collar(&tip)
-                .into_iter()
-                .filter(|v| c.welded().binary_search(v).is_ok())
-                .collect();
-            if tip.is_empty() || ring.is_empty() {
-                continue;
-            }
-            let taken = vec![false; self.weld.count()];
-            let in_part = |v: u32| c.welded().binary_search(&v).is_ok();
-            let tube =
-                follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
-            if tube.is_empty() {
-                continue;
-            }
-            let mut welded: Vec<u32> = tip.into_iter().chain(tube).collect();
-            welded.sort_unstable();
-            welded.dedup();
+            let Some(welded) = self.tip_tube(c.welded(), geodesic, length) else { continue };
             if welded.len() < MIN_TUBE_VERTICES || welded.len() == c.welded().len() {
                 continue;
             }
@@ -254,6 +229,43 @@ impl Surface<'_> {
             c.set_lists(welded, collar, positions);
             (c.join, c.attachment) = (join, attachment);
         }
+    }
+
+    /// A far part's own tube: its outer share ([`TIP_BAND_SHARE`] of its
+    /// geodesic `length` from the collar) and the tube walked back from it
+    /// inside the part ([`follow_tube`]) to where it opens onto the body, or
+    /// to the collar. Sorted welded vertices; `None` when the outer share
+    /// has no ring inside the part or the walk takes nothing.
+    pub(super) fn tip_tube(
+        &self,
+        welded: &[u32],
+        geodesic: &[f32],
+        length: f32,
+    ) -> Option<Vec<u32>> {
+        let mut tip: Vec<u32> = welded
+            .iter()
+            .zip(geodesic)
+            .filter(|&(_, &g)| g >= TIP_BAND_SHARE * length)
+            .map(|(&v, _)| v)
+            .collect();
+        tip.sort_unstable();
+        let ring: Vec<u32> =
+            self.collar(&tip).into_iter().filter(|v| welded.binary_search(v).is_ok()).collect();
+        if tip.is_empty() || ring.is_empty() {
+            return None;
+        }
+        let taken = vec![false; self.weld.count()];
+        let in_part = |v: u32| welded.binary_search(&v).is_ok();
+        let positions = &self.weld.positions;
+        let tube =
+            follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
+        if tube.is_empty() {
+            return None;
+        }
+        let mut own: Vec<u32> = tip.into_iter().chain(tube).collect();
+        own.sort_unstable();
+        own.dedup();
+        Some(own)
     }
 
     /// Which candidates lie on a shell of their own: a connected piece of

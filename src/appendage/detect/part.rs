@@ -56,7 +56,7 @@ impl Surface<'_> {
         self.overrule(&mut verdict, origin, &part.welded);
         self.demote_paired(&mut verdict, paired);
         let tail = verdict.kind == Kind::Tail;
-        let contact_vertices = if tail { self.take_resting_tip(&mut part, taken) } else { 0 };
+        let contact_vertices = if tail { self.start_tail(&mut part, taken, origin) } else { 0 };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = if tail {

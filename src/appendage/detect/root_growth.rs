@@ -8,11 +8,14 @@ use super::candidates::Origin;
 use super::components::Component;
 use super::surface::{cut_centre, with_added, Surface};
 use crate::appendage::contact::root_collar;
+use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII, TUBE_SPREAD_RADII,
+    extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII, TUBE_JOIN_FLARE,
+    TUBE_SPREAD_RADII,
 };
+use crate::geometry::ring_radius;
 
 /// A part's surface as it grows: its welded vertices (sorted), collar, and
 /// geodesic coordinate with the length it gives.
@@ -24,10 +27,25 @@ pub(super) struct Growing {
 }
 
 impl Surface<'_> {
+    /// A tail's part made ready to grow: its resting tip taken
+    /// ([`Self::take_resting_tip`]), then trimmed to its own tube
+    /// ([`Self::trim_to_own_tube`]). Returns how many vertices the resting
+    /// tip took.
+    pub(super) fn start_tail(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        origin: Origin,
+    ) -> usize {
+        let contact = self.take_resting_tip(part, taken);
+        self.trim_to_own_tube(part, taken, origin);
+        contact
+    }
+
     /// A tail lying on the body (curled over the back) also touches it with
     /// its far end: measure from the root ring only, and take the resting
     /// tip skin into the part. Returns how many vertices it took.
-    pub(super) fn take_resting_tip(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
+    fn take_resting_tip(&self, part: &mut Growing, taken: &mut [bool]) -> usize {
         let (root_ring, contact) =
             root_collar(self.graph, &self.weld.positions, &part.welded, &part.collar);
         if contact.is_empty() {
@@ -42,6 +60,57 @@ impl Surface<'_> {
         part.collar = root_ring;
         (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
         count
+    }
+
+    /// A tail's far part whose root ring lies on the body is trimmed back
+    /// to its own tube before it grows. The far cut is a level of the
+    /// skeleton distance, and where a thick or curled tail leaves a slim
+    /// rump that level runs over the rump beside the root: the part then
+    /// holds a patch of rump skin and its root ring lies round it, wider
+    /// than the tube. The walk back from that ring ([`follow_tube`]) is
+    /// measured in its radius and sees no flare when it meets the body, so
+    /// it climbs the back (corpus seed 369). Walked back inside the part
+    /// from its outer share ([`Surface::tip_tube`]), the tube stops where it
+    /// opens onto the body; when the part's root ring is more than
+    /// [`TUBE_JOIN_FLARE`] times the ring the tube stops at, the skin past
+    /// that ring goes back to the body, and the root grows from the tube's
+    /// own ring. A peeled part is left: peeling already cut it where its
+    /// ring widens into the body.
+    fn trim_to_own_tube(&self, part: &mut Growing, taken: &mut [bool], origin: Origin) {
+        if !matches!(origin, Origin::Far { .. }) || part.welded.len() < MIN_TUBE_VERTICES {
+            return;
+        }
+        let Some(tube) = self.tip_tube(&part.welded, &part.geodesic, part.length) else {
+            return;
+        };
+        if tube.len() < MIN_TUBE_VERTICES || tube.len() == part.welded.len() {
+            return;
+        }
+        let dropped: Vec<u32> =
+            part.welded.iter().copied().filter(|v| tube.binary_search(v).is_err()).collect();
+        // The tube's root ring: its skin next to what goes back or next to
+        // the old ring (not the contact ring of a resting tip).
+        let mut root_side = vec![false; self.weld.count()];
+        for &v in dropped.iter().chain(&part.collar) {
+            root_side[v as usize] = true;
+        }
+        let collar: Vec<u32> =
+            self.collar(&tube).into_iter().filter(|&v| root_side[v as usize]).collect();
+        let positions = &self.weld.positions;
+        let on_body = match (ring_radius(positions, &part.collar), ring_radius(positions, &collar))
+        {
+            (Some(old), Some(own)) => old > TUBE_JOIN_FLARE * own,
+            _ => false,
+        };
+        if !on_body {
+            return;
+        }
+        for &v in &dropped {
+            taken[v as usize] = false;
+        }
+        part.welded = tube;
+        part.collar = collar;
+        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
     }
 
     /// The peel remainders that carry on the tail's layers past its root
