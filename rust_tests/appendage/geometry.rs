@@ -59,6 +59,85 @@ fn graph_rows_are_each_vertexs_neighbours_once_sorted() {
     assert!(graph.shells().1 > 1);
 }
 
+/// `vertices` split by a components labelling of the whole mesh (what
+/// `MeshGraph::pieces` did before stop 41): pieces numbered by their lowest
+/// vertex, each in `vertices`' order.
+fn pieces_by_mask(graph: &MeshGraph, vertices: &[u32]) -> Vec<Vec<u32>> {
+    let mut keep = vec![false; graph.vertex_count()];
+    vertices.iter().for_each(|&v| keep[v as usize] = true);
+    let (piece_of, count) = graph.components(&keep);
+    let mut pieces = vec![Vec::new(); count];
+    for &v in vertices {
+        pieces[piece_of[v as usize] as usize].push(v);
+    }
+    pieces
+}
+
+#[test]
+fn pieces_over_the_sets_own_ids_match_the_whole_mesh_labelling() {
+    let n = 500;
+    let graph = MeshGraph::from_triangles(n as usize, &scrambled_triangles(n, 700));
+    for step in [2u32, 3, 5, 7, 11] {
+        let sorted: Vec<u32> = (0..n).filter(|v| v % step != 1).collect();
+        // Unsorted, with repeats: each piece keeps the input's order.
+        let mut shuffled: Vec<u32> = sorted.iter().map(|v| (v * 37 + step) % n).collect();
+        shuffled.extend_from_slice(&sorted[..20]);
+        for vertices in [&sorted, &shuffled] {
+            let pieces = graph.pieces(vertices);
+            assert_eq!(pieces, pieces_by_mask(&graph, vertices), "step {step}");
+        }
+        assert!(graph.pieces(&sorted).len() > 1);
+    }
+}
+
+/// The cut centre by a pass over the part's rows (before stop 41).
+fn cut_centre_by_part(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    welded: &[u32],
+    collar: &[u32],
+) -> Vec3 {
+    let (mut acc, mut n) = (glam::DVec3::ZERO, 0usize);
+    for &v in welded {
+        for &w in graph.neighbors_of(v as usize) {
+            if welded.binary_search(&w).is_err() && collar.binary_search(&w).is_ok() {
+                acc += (0.5 * (positions[v as usize] + positions[w as usize])).as_dvec3();
+                n += 1;
+            }
+        }
+    }
+    if n == 0 {
+        let sum: glam::DVec3 = collar.iter().map(|&v| positions[v as usize].as_dvec3()).sum();
+        return (sum / collar.len() as f64).as_vec3();
+    }
+    (acc / n as f64).as_vec3()
+}
+
+#[test]
+fn cut_centre_from_the_collars_side_is_the_parts_to_the_bit() {
+    let n = 500;
+    let graph = MeshGraph::from_triangles(n as usize, &scrambled_triangles(n, 1200));
+    let positions: Vec<Vec3> = (0..n)
+        .map(|i| {
+            let t = i as f32;
+            Vec3::new((t * 0.731).sin() * 3.1, (t * 1.37).cos() * 0.7 + t * 0.013, (t * 0.19).sin())
+        })
+        .collect();
+    for step in [17u32, 29, 50] {
+        let welded: Vec<u32> = (0..n).filter(|v| v % step != 0).collect();
+        let outside: Vec<u32> = (0..n).filter(|v| v % step == 0).collect();
+        // A collar outside the part, one holding some of the part's own
+        // vertices too, and one wholly inside it (a detached shell's).
+        let mixed: Vec<u32> = (0..n).filter(|v| v % step == 0 || v % 97 == 3).collect();
+        let inside: Vec<u32> = welded.iter().copied().filter(|v| v % 61 == 5).collect();
+        for collar in [&outside, &mixed, &inside] {
+            let got = caudal::appendage::cut_centre(&graph, &positions, &welded, collar);
+            let want = cut_centre_by_part(&graph, &positions, &welded, collar);
+            assert_eq!(got.to_array().map(f32::to_bits), want.to_array().map(f32::to_bits));
+        }
+    }
+}
+
 /// The skeleton distance of `p` with every segment measured, in the
 /// field's own arithmetic.
 fn every_segment_distance(field: &SkeletonField, p: Vec3) -> f32 {
