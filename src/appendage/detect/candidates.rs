@@ -243,7 +243,7 @@ impl Surface<'_> {
         let mut in_piece = vec![false; self.weld.count()];
         for coverings_count in [true, false] {
             if freed.is_empty() {
-                let shells = Shells { regions, coverings_count };
+                let shells = OtherShells { regions, coverings_count };
                 self.free_in_trunk_field(welded, &trunk_dist, &shells, 0, &mut freed);
             }
         }
@@ -277,7 +277,7 @@ impl Surface<'_> {
         &self,
         welded: &[u32],
         trunk_dist: &[f32],
-        shells: &Shells<'_>,
+        shells: &OtherShells<'_>,
         depth: usize,
         freed: &mut Vec<(Vec<u32>, Origin)>,
     ) {
@@ -313,7 +313,7 @@ impl Surface<'_> {
     /// The skin a piece of the trunk-field split frees (see
     /// [`Self::trunk_pieces`]): its tube lobe, or the whole piece; `None`
     /// when it stays body.
-    fn freed_in_trunk_field(&self, piece: &[u32], shells: &Shells<'_>) -> Option<Vec<u32>> {
+    fn freed_in_trunk_field(&self, piece: &[u32], shells: &OtherShells<'_>) -> Option<Vec<u32>> {
         let positions = &self.weld.positions;
         if piece.len() < self.params.min_part_vertices
             || centroid_ratio(piece, positions, self.dist, self.field)
@@ -338,7 +338,7 @@ impl Surface<'_> {
     /// (a covering only when `shells.coverings_count`). Stops at the first
     /// such pair: a dense file's fur shell can hold many thousand far
     /// vertices.
-    fn other_shell_within(&self, piece: &[u32], shells: &Shells<'_>, clearance: f32) -> bool {
+    fn other_shell_within(&self, piece: &[u32], shells: &OtherShells<'_>, clearance: f32) -> bool {
         let positions = &self.weld.positions;
         let shell_of = |v: u32| self.shells.id[v as usize];
         let own = piece.first().map(|&v| shell_of(v));
@@ -376,8 +376,9 @@ impl Surface<'_> {
 }
 
 /// The far regions [`Surface::other_shell_within`] reads, and whether a
-/// covering among them counts (see [`Surface::trunk_pieces`]).
-struct Shells<'a> {
+/// covering among them counts (see [`Surface::trunk_pieces`]). Not the
+/// mesh's [`Shells`](super::surface::Shells), which label every vertex.
+struct OtherShells<'a> {
     regions: &'a [Vec<u32>],
     coverings_count: bool,
 }
