@@ -6,7 +6,7 @@ use glam::Vec3;
 
 use super::surface::Surface;
 use crate::appendage::attach::Region;
-use crate::appendage::decide::{is_long, MIN_TUBE_VERTICES};
+use crate::appendage::decide::{is_long, lies_on_body, MIN_TUBE_VERTICES};
 use crate::appendage::params::DetectParams;
 use crate::appendage::peel::{
     base_radius_of, split, trim_at_neck, tube_lobe, without_bands, SaddleRise,
@@ -357,21 +357,26 @@ impl Surface<'_> {
     }
 
     /// A far region that the verdict would judge a covering on its own: long
-    /// ([`is_long`]) and lying on the body ([`Self::lies_on_body`], its tip
-    /// standing off less than its own width). Corpus seed 438's blanket: 72
+    /// ([`is_long`]) and lying on the body ([`lies_on_body`], its tip
+    /// standing off less than its own width), both read from one set of
+    /// shape tests. Corpus seed 438's blanket: 72
     /// welded vertices, 0.71 H long, elongation and tube ratio 1.87, standoff
     /// 0.47. A short round fur stub is no covering (seed 228's fur over its
     /// thick hanging tail: tube ratio 0.56, not long), nor is a region under
     /// [`MIN_TUBE_VERTICES`] or without a collar.
     fn is_covering(&self, region: &[u32]) -> bool {
+        if region.len() < MIN_TUBE_VERTICES {
+            return false;
+        }
         let collar = self.collar(region);
-        if collar.is_empty() || region.len() < MIN_TUBE_VERTICES {
+        if collar.is_empty() {
             return false;
         }
         let (geodesic, length) = self.geodesic_of(region, &collar);
         let tests = self.shape_tests(region, &geodesic, length);
+        let (length, reach) = (length / self.height, tests.reach / self.height);
         is_long(self.params, tests.elongation, tests.tube)
-            && self.lies_on_body(region, &geodesic, length)
+            && lies_on_body(self.params, length, tests.tube, reach)
     }
 }
 
