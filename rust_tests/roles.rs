@@ -544,3 +544,28 @@ fn a_skeleton_that_reads_whole_upright_is_not_levelled_by_its_feathers() {
     assert_eq!(r.thighs.map(name), ["B_Left_Thigh_035", "B_Right_Thigh_038"]);
     assert_eq!(name(r.head), "b_Head_06");
 }
+
+/// A quadruped pitched 14 degrees nose-down, feet 0.8 apart along its body
+/// and 0.2 across, its hanging tail's tip resting 0.4 behind the hind feet,
+/// 0.01 over the ground (within the contact tolerance of a unit height).
+/// The tilt grid's 15-degree plane touches all five as the exact plane
+/// through the feet does; the grid's was found first and kept, and the
+/// body was read a degree off its ground. Of planes touching the most
+/// feet, the least tilted is the ground.
+#[test]
+fn a_tie_of_touching_feet_goes_to_the_least_tilted_plane() {
+    let pitch = 14f32.to_radians();
+    let up = Vec3::new(0.0, pitch.cos(), pitch.sin());
+    let along = Vec3::new(0.0, -pitch.sin(), pitch.cos());
+    let mut feet: Vec<Vec3> = [(-1.0, -1.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 1.0)]
+        .into_iter()
+        .map(|(s, w)| s * 0.4 * along + w * 0.1 * Vec3::X)
+        .collect();
+    feet.push(-0.8 * along + 0.01 * up);
+    // The weight between the feet: off the horizontal plane's contact (the
+    // front feet alone touch it), so the tilted grounds are searched.
+    let centres = [Vec3::ZERO, 0.1 * up];
+    let found = caudal::rig::roles::ground_up(&feet, centres, || feet.clone(), 1.0);
+    let off = found.angle_between(up).to_degrees();
+    assert!(off < 0.1, "ground {found} is {off:.2} degrees off the feet's plane {up}");
+}

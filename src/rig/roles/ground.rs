@@ -157,14 +157,18 @@ pub fn ground_up(
     // tolerance (a quadruped pitched 22 degrees, two metres from hind toes
     // to front hands: 1.1 degrees of tolerance against 1.5 of error). The
     // exact planes through three of the points the grid finds lowest (the
-    // lower hull's corners as the grid sees them) are read after it, the
-    // least tilted first; one replaces the grid's only when more feet
-    // touch it.
+    // lower hull's corners as the grid sees them) are read with it.
+    // Among the planes touching the most feet the least tilted wins,
+    // wherever it came from: a grid plane a step steeper than an exact one
+    // touches the same feet when a long tail hangs to the ground (a pitched
+    // quadruped, its tail tip within the tolerance of both), and the first
+    // found was the grid's, the body then read rolled or pitched by that
+    // step's error. Equal tilts keep the first found.
     let exact = exact_planes(&feet, &lowest_corners(&feet, &grid), height);
     let mut best = (touching(&feet, Vec3::Y, tolerance), Vec3::Y);
     for up in grid[1..].iter().copied().chain(exact) {
         let n = touching(&feet, up, tolerance);
-        if n > best.0 {
+        if n > best.0 || (n == best.0 && up.y > best.1.y) {
             best = (n, up);
         }
     }
