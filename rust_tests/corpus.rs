@@ -56,6 +56,8 @@ mod runs;
 mod slanted_flare;
 #[path = "corpus/spring_up.rs"]
 mod spring_up;
+#[path = "corpus/stub_core.rs"]
+mod stub_core;
 #[path = "corpus/tapering_tails.rs"]
 mod tapering_tails;
 #[path = "corpus/thin_stubs.rs"]

@@ -15,6 +15,8 @@
 //!   its growth, its report;
 //! - [`verdict`]: the T4 shape tests and the judgements on them (tube,
 //!   broad, round stub, flat patch, stub, paired, what the origin overrules);
+//! - [`stub_core`]: a stub tail's part cut back to its tube's one inside
+//!   (a lump of haunch the far cut took beside it goes back);
 //! - [`root_growth`]: a tail grown back to where it leaves the body (its
 //!   resting tip, layered remainders, the tube walk, the rigger's root skin);
 //! - [`tip_growth`]: a tail grown on to its tip (the rest of its tube, the
@@ -25,6 +27,7 @@ mod components;
 mod merge;
 mod part;
 mod root_growth;
+mod stub_core;
 mod surface;
 mod taper;
 mod tip_growth;

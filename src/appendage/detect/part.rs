@@ -55,15 +55,14 @@ impl Surface<'_> {
         self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
         self.overrule(&mut verdict, origin, &part.welded);
         self.demote_paired(&mut verdict, paired);
+        self.stub_to_its_core(&mut part, &verdict, &tests, taken);
         let tail = verdict.kind == Kind::Tail;
         let contact_vertices = if tail { self.start_tail(&mut part, taken, origin) } else { 0 };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
-        let tail_weights = if tail {
-            TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis)
-        } else {
-            None
-        };
+        let tail_weights = tail
+            .then(|| TailWeights::find(rig, self.weld, &part.welded, attachment, self.roles.pelvis))
+            .flatten();
         let mut root_vertices = 0;
         if tail {
             root_vertices = self.take_layered_remainders(&mut part, comps, taken);
