@@ -102,6 +102,25 @@ fn a_vertex_is_dominated_by_the_owner_its_weights_sum_to_most_with_one_tie_rule(
 }
 
 #[test]
+fn a_vertex_of_one_influence_is_its_joints_owners_whatever_the_weight() {
+    // The one-influence rows take a shortcut past the sum per owner; the
+    // answers are the sum's: the owner of the row's joint, for a full, a
+    // partial and a zero weight, and the empty row's joint 0. A weight of
+    // minus infinity (no rig holds one) does not beat the sum's start, so
+    // the row falls back to joint 0 as the sum does.
+    let owner = |j: u32| if j >= 2 { 1 } else { j };
+    let inf = Influences {
+        offsets: vec![0, 1, 2, 3, 3, 4],
+        joints: vec![3, 0, 2, 5],
+        weights: vec![1.0, 0.5, 0.0, f32::NEG_INFINITY],
+    };
+    let answers: Vec<u32> = (0..5).map(|v| inf.dominant_by(v, owner)).collect();
+    assert_eq!(answers, vec![1, 0, 1, 0, 0]);
+    let own: Vec<u32> = (0..5).map(|v| inf.dominant_joint(v)).collect();
+    assert_eq!(own, vec![3, 0, 2, 0, 0]);
+}
+
+#[test]
 fn a_joint_listed_twice_in_a_row_carries_the_sum_of_its_slots() {
     // glTF allows one joint in two slots: joint 3 holds 0.3 + 0.3 against
     // joint 1's 0.4, so it carries the vertex.

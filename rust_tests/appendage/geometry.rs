@@ -4,7 +4,10 @@
 
 use std::collections::BTreeSet;
 
-use caudal::geometry::{MeshGraph, SkeletonField, LEAF_STUB_RATIO};
+use caudal::appendage::{
+    in_walking_order, next_to, rig_vertices, RIG_MARKS_SHARE, RING_SIDE_SHARE,
+};
+use caudal::geometry::{MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO};
 use glam::Vec3;
 
 use super::synth;
@@ -186,4 +189,88 @@ fn skeleton_field_skips_only_segments_that_change_nothing() {
         let want = every_segment_distance(&field, p);
         assert_eq!(fast[i].to_bits(), want.to_bits(), "point {i} at {p}");
     }
+}
+
+/// A strip of triangles two rows of ten vertices deep: the top row 0..10,
+/// the bottom row 10..20, vertex `i` above `10 + i`.
+fn strip() -> MeshGraph {
+    let triangles: Vec<[u32; 3]> =
+        (0..9u32).flat_map(|i| [[i, i + 1, 10 + i], [i + 1, 11 + i, 10 + i]]).collect();
+    MeshGraph::from_triangles(20, &triangles)
+}
+
+fn marked(count: usize, vertices: &[u32]) -> Vec<bool> {
+    let mut marks = vec![false; count];
+    vertices.iter().for_each(|&v| marks[v as usize] = true);
+    marks
+}
+
+#[test]
+fn next_to_finds_the_parts_vertices_beside_the_ring_from_either_side() {
+    let graph = strip();
+    let ring = [0u32, 10];
+    // The whole strip past its first column: 18 vertices against a ring of
+    // two, read from the ring's side. Beside 0 and 10 lie 1 and 11 only.
+    let part: Vec<u32> = (1..10).chain(11..20).collect();
+    assert!(ring.len() * RING_SIDE_SHARE <= part.len());
+    assert_eq!(next_to(&graph, &part, &marked(20, &part), &ring), vec![1, 11]);
+    // The second and third columns: a part too small for the ring's side.
+    let part = [1u32, 2, 11, 12];
+    assert!(ring.len() * RING_SIDE_SHARE > part.len());
+    assert_eq!(next_to(&graph, &part, &marked(20, &part), &ring), vec![1, 11]);
+    // Larger rings and parts on a scrambled mesh: the list a plain filter of
+    // the part gives, whichever side is read.
+    let n = 500;
+    let graph = MeshGraph::from_triangles(n as usize, &scrambled_triangles(n, 700));
+    let mut sides = [0, 0];
+    for (step, take) in [(3u32, 60), (5, 20), (13, 60), (41, 60)] {
+        let part: Vec<u32> = (0..n).filter(|v| v % step != 0).collect();
+        let ring: Vec<u32> = (0..n).filter(|v| v % step == 0).take(take).collect();
+        sides[usize::from(ring.len() * RING_SIDE_SHARE <= part.len())] += 1;
+        let reference: Vec<u32> = part
+            .iter()
+            .copied()
+            .filter(|&v| graph.neighbors_of(v as usize).iter().any(|w| ring.contains(w)))
+            .collect();
+        let found = next_to(&graph, &part, &marked(n as usize, &part), &ring);
+        assert_eq!(found, reference, "step {step}");
+        assert!(!found.is_empty());
+    }
+    // Both sides were read.
+    assert_eq!(sides, [1, 3]);
+}
+
+#[test]
+fn walking_order_is_by_distance_then_vertex() {
+    let walked = [(5u32, 0.5f32), (2, 0.0), (7, 0.5), (1, 1.25), (3, 0.0), (4, f32::INFINITY)];
+    let order = in_walking_order(&walked);
+    assert_eq!(order, vec![(2, 0.0), (3, 0.0), (5, 0.5), (7, 0.5), (1, 1.25), (4, f32::INFINITY)]);
+    // A sign bit set (no walk gives one) is ordered as the floats' total
+    // order has it: -1 first, then -0 before +0.
+    let signed = in_walking_order(&[(4, 0.0), (6, -0.0), (9, -1.0)]);
+    let bits: Vec<(u32, u32)> = signed.iter().map(|&(v, d)| (v, d.to_bits())).collect();
+    assert_eq!(bits, vec![(9, (-1.0f32).to_bits()), (6, (-0.0f32).to_bits()), (4, 0)]);
+}
+
+#[test]
+fn rig_vertices_lists_every_copy_behind_the_welded_vertices_sorted() {
+    // A hundred points along a line, then copies of points 7 and 3 (rig
+    // vertices 100 and 101), welded into their originals.
+    let mut points: Vec<Vec3> = (0..100).map(|i| Vec3::new(i as f32, 0.0, 0.0)).collect();
+    points.push(points[7]);
+    points.push(points[3]);
+    let weld = Weld::by_position(&points, 1e-3);
+    assert_eq!(weld.count(), 100);
+    // One welded vertex: a small share, collected and sorted.
+    assert!(RIG_MARKS_SHARE < weld.count());
+    assert_eq!(rig_vertices(&weld, &[3]), vec![3, 101]);
+    // Fourteen, a share past the marks' threshold, read off the marks.
+    let many: Vec<u32> = [3, 7].into_iter().chain(50..62).collect();
+    assert!(many.len() * RIG_MARKS_SHARE >= 100);
+    let expected: Vec<u32> = [3, 7].into_iter().chain(50..62).chain([100, 101]).collect();
+    assert_eq!(rig_vertices(&weld, &many), expected);
+    // Not sorted: collected and sorted whatever its share.
+    let reversed: Vec<u32> = many.iter().rev().copied().collect();
+    assert_eq!(rig_vertices(&weld, &reversed), expected);
+    assert_eq!(rig_vertices(&weld, &[]), Vec::<u32>::new());
 }

@@ -21,8 +21,8 @@ pub use anchor::{chain_anchor, ChainAnchor, ANCHOR_SKIN_RADII};
 pub use attach::{attachment_joint, joint_regions, Region};
 pub use contact::{root_collar, FAR_CONTACT_SHARE};
 pub use detect::{
-    cut_centre, detect, find_appendages, Detection, PartGeometry, DETACHED_COLLAR_SHARE,
-    LENGTH_PERCENTILE,
+    cut_centre, detect, find_appendages, rig_vertices, Detection, PartGeometry,
+    DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE, RIG_MARKS_SHARE,
 };
 pub use layers::LAYER_GAP_WIDTHS;
 pub use midline::{
@@ -37,5 +37,8 @@ pub use report::{Decision, Kind, PartReport, PartTests, Report};
 pub use rigger_root::{
     grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE,
 };
-pub use root::{RECUT_SLANT_RADII, ROOT_BAND, ROOT_DEPTH, ROOT_RADIUS_SLACK};
+pub use root::{
+    in_walking_order, next_to, RECUT_SLANT_RADII, RING_SIDE_SHARE, ROOT_BAND, ROOT_DEPTH,
+    ROOT_RADIUS_SLACK,
+};
 pub use shape::{box_overlap, elongation};

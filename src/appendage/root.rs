@@ -189,20 +189,22 @@ pub fn follow_tube(
 ) -> Tube {
     let part_marks = marks(graph.vertex_count(), welded);
     let in_part = |v: u32| part_marks[v as usize];
-    let sources = next_to(graph, welded, &marks(graph.vertex_count(), collar));
+    let sources = next_to(graph, welded, &part_marks, collar);
     let tube = ring_radius(positions, &sources).unwrap_or(0.0);
     if sources.is_empty() || tube.is_nan() || tube <= 0.0 || length.is_nan() || length <= 0.0 {
         return Tube::default();
     }
     let open = |v: u32| !in_part(v) && !taken[v as usize] && keep(v);
-    let mut reached: Vec<(u32, f32)> = geodesic_within(graph, positions, &sources, length, open)
+    // By vertex, as the walk returns it: what the tube keeps is read from
+    // this list, so it comes out sorted without a sort.
+    let walked: Vec<(u32, f32)> = geodesic_within(graph, positions, &sources, length, open)
         .into_iter()
         .filter(|&(v, _)| !in_part(v))
         .collect();
-    if reached.is_empty() {
+    if walked.is_empty() {
         return Tube::default();
     }
-    reached.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+    let reached = in_walking_order(&walked);
     let levels = WalkLevels::new(graph, positions, &sources, &reached, &in_part);
     // Steps and flare window in one ring's radius ([`largest_ring_radius`]);
     // the flare is judged against the rings walked, the whole root ring first.
@@ -222,7 +224,7 @@ pub fn follow_tube(
         if front.is_empty() {
             // A closed shell's buried root: the tube ends inside.
             let reach = reached.last().map_or(0.0, |&(_, d)| d) / tube;
-            return Tube { vertices: sorted(reached.iter().map(|&(v, _)| v)), reach };
+            return Tube { vertices: walked.iter().map(|&(v, _)| v).collect(), reach };
         }
         let r = points_ring_radius(&front).unwrap_or(0.0);
         let narrowest = rings[rings.len().saturating_sub(window)..]
@@ -231,7 +233,7 @@ pub fn follow_tube(
             .fold(f32::INFINITY, f32::min);
         if r > TUBE_JOIN_FLARE * narrowest {
             // Spread onto the body: keep the tube up to the last ring.
-            let whole = levels.behind(graph, &reached, level, &in_part);
+            let whole = levels.behind(graph, &walked, level, &in_part);
             return Tube::up_to(&whole, last, tube);
         }
         if r <= TUBE_TAPER_SLACK * narrowest {
@@ -251,7 +253,7 @@ pub fn follow_tube(
             if far + step >= length && length < TUBE_SPREAD_RADII * tube {
                 return Tube::default();
             }
-            return Tube::up_to(&reached, last, tube);
+            return Tube::up_to(&walked, last, tube);
         }
         k += 1;
     }
@@ -449,8 +451,10 @@ pub struct Tube {
 }
 
 impl Tube {
-    fn up_to(reached: &[(u32, f32)], last: f32, radius: f32) -> Tube {
-        let vertices = sorted(reached.iter().filter(|&&(_, d)| d <= last).map(|&(v, _)| v));
+    /// The tube of `walked` (sorted by vertex) up to level `last`.
+    fn up_to(walked: &[(u32, f32)], last: f32, radius: f32) -> Tube {
+        let vertices: Vec<u32> =
+            walked.iter().filter(|&&(_, d)| d <= last).map(|&(v, _)| v).collect();
         let reach = if vertices.is_empty() { 0.0 } else { last / radius };
         Tube { vertices, reach }
     }
@@ -479,10 +483,50 @@ fn largest_ring_radius(graph: &MeshGraph, positions: &[Vec3], ring: &[u32]) -> O
         .reduce(f32::max)
 }
 
-/// The vertices of `welded` with a neighbour marked in `marks`.
-fn next_to(graph: &MeshGraph, welded: &[u32], marks: &[bool]) -> Vec<u32> {
+/// [`next_to`] reads the ring's side, not the part's, when the ring holds
+/// at most one in this many of the part's vertices (a tail's root ring is a
+/// few dozen vertices against its part's thousands). Speed only: both sides
+/// give the same list.
+pub const RING_SIDE_SHARE: usize = 8;
+
+/// The vertices of `welded` (sorted, marked in `in_part`) with a neighbour
+/// in `ring`, in `welded`'s order. A small ring asks its own neighbours
+/// which are the part's (edges run both ways) and sorts the few it finds,
+/// instead of a pass over every edge of the part and a graph-sized array
+/// of marks for the ring.
+pub fn next_to(graph: &MeshGraph, welded: &[u32], in_part: &[bool], ring: &[u32]) -> Vec<u32> {
+    if ring.len() * RING_SIDE_SHARE <= welded.len() && welded.is_sorted_by(|a, b| a < b) {
+        let mut near: Vec<u32> = ring
+            .iter()
+            .flat_map(|&r| graph.neighbors_of(r as usize).iter().copied())
+            .filter(|&w| in_part[w as usize])
+            .collect();
+        near.sort_unstable();
+        near.dedup();
+        return near;
+    }
+    let marks = marks(graph.vertex_count(), ring);
     let near = |v: u32| graph.neighbors_of(v as usize).iter().any(|&w| marks[w as usize]);
     welded.iter().copied().filter(|&v| near(v)).collect()
+}
+
+/// `walked` in the order a walk takes it: by distance, the lower vertex on
+/// a tie (each vertex once, so the order is total and any sort gives it).
+/// A walk's distances run up from +0.0, and floats with the sign bit clear
+/// order as their bits do: each pair is sorted as one integer key (the
+/// distance's bits, then the vertex), cheaper than comparing floats and
+/// stable sorting. A list with any sign bit set (no walk gives one) is
+/// sorted by the floats.
+pub fn in_walking_order(walked: &[(u32, f32)]) -> Vec<(u32, f32)> {
+    if walked.iter().any(|&(_, d)| d.is_sign_negative()) {
+        let mut order = walked.to_vec();
+        order.sort_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+        return order;
+    }
+    let mut keys: Vec<u64> =
+        walked.iter().map(|&(v, d)| (u64::from(d.to_bits()) << 32) | u64::from(v)).collect();
+    keys.sort_unstable();
+    keys.into_iter().map(|k| (k as u32, f32::from_bits((k >> 32) as u32))).collect()
 }
 
 /// `true` at each of `vertices`, over `count` vertices: the walk asks of
@@ -494,12 +538,6 @@ fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
         m[v as usize] = true;
     }
     m
-}
-
-fn sorted(it: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut v: Vec<u32> = it.collect();
-    v.sort_unstable();
-    v
 }
 
 /// A peeled part's root ring is slanted when its vertices' geodesic

@@ -61,24 +61,42 @@ const NONE: u32 = u32::MAX;
 /// The steps to a cell's neighbours along one axis.
 const CELL_STEPS: [i32; 3] = [-1, 0, 1];
 
-/// `x.floor()`, bit for bit, without the library call the baseline x86-64
-/// target makes for it (it has no rounding instruction; the calls were a
-/// fifth of welding's instructions). Below 2^23 in magnitude truncating
-/// through `i32` and back is exact; from there on every `f32` is an
-/// integer (and NaN goes to the library).
+/// `x.floor()`, bit for bit, and the same floor as a cell index (`as i32`,
+/// saturating), without the library call the baseline x86-64 target makes
+/// for it (it has no rounding instruction; the calls were a fifth of
+/// welding's instructions). Below 2^23 in magnitude truncating through
+/// `i32` and back is exact, and the truncation already holds the cell's
+/// integer, so the float is not converted a second time; from there on
+/// every `f32` is an integer (and NaN goes to the library).
 #[inline]
-fn floor(x: f32) -> f32 {
+fn floor_cell(x: f32) -> (i32, f32) {
     if x.abs() >= 8_388_608.0 || x.is_nan() {
-        return x.floor();
+        let f = x.floor();
+        return (f as i32, f);
     }
-    let t = x as i32 as f32;
+    let i = x as i32;
+    let t = i as f32;
     if t > x {
-        t - 1.0
+        (i - 1, t - 1.0)
     } else if t == 0.0 {
-        0.0f32.copysign(x) // -0.0 floors to -0.0
+        (0, 0.0f32.copysign(x)) // -0.0 floors to -0.0
     } else {
-        t
+        (i, t)
     }
+}
+
+/// The first welded vertex on the cell list starting at `head` (linked by
+/// `next`) within `tol2` (squared) of `p`: the one `p` welds into.
+#[inline]
+fn first_within(head: u32, next: &[u32], positions: &[Vec3], p: Vec3, tol2: f32) -> Option<u32> {
+    let mut w = head;
+    while w != NONE {
+        if positions[w as usize].distance_squared(p) <= tol2 {
+            return Some(w);
+        }
+        w = next[w as usize];
+    }
+    None
 }
 
 impl Weld {
@@ -97,8 +115,9 @@ impl Weld {
         let tol2 = tol * tol;
         for (v, &p) in vertices.iter().enumerate() {
             let q = p / cell;
-            let fl = Vec3::new(floor(q.x), floor(q.y), floor(q.z));
-            let k = (fl.x as i32, fl.y as i32, fl.z as i32);
+            let ((kx, fx), (ky, fy), (kz, fz)) =
+                (floor_cell(q.x), floor_cell(q.y), floor_cell(q.z));
+            let (fl, k) = (Vec3::new(fx, fy, fz), (kx, ky, kz));
             let f = q - fl;
             // The cells next to `p`'s own that lie within the tolerance of
             // it, per axis, as a run of `CELL_STEPS` (a slice: walking it
@@ -119,13 +138,9 @@ impl Weld {
                         if dx == 0 && dy == 0 && dz == 0 {
                             home = slot;
                         }
-                        let mut w = cells.heads[slot];
-                        while w != NONE {
-                            if positions[w as usize].distance_squared(p) <= tol2 {
-                                found = Some(w);
-                                break 'search;
-                            }
-                            w = next[w as usize];
+                        found = first_within(cells.heads[slot], &next, &positions, p, tol2);
+                        if found.is_some() {
+                            break 'search;
                         }
                     }
                 }
@@ -179,7 +194,8 @@ impl Weld {
 
 #[cfg(test)]
 mod tests {
-    use super::floor;
+    use super::{first_within, floor_cell, NONE};
+    use glam::Vec3;
 
     #[test]
     fn floor_is_the_library_floor_bit_for_bit() {
@@ -215,8 +231,25 @@ mod tests {
             x *= 1.37;
         }
         for x in xs {
-            assert_eq!(floor(x).to_bits(), x.floor().to_bits(), "floor({x:e})");
+            assert_eq!(floor_cell(x).1.to_bits(), x.floor().to_bits(), "floor({x:e})");
+            assert_eq!(floor_cell(x).0, x.floor() as i32, "cell of {x:e}");
         }
-        assert!(floor(f32::NAN).is_nan());
+        assert!(floor_cell(f32::NAN).1.is_nan());
+        assert_eq!(floor_cell(f32::NAN).0, 0);
+    }
+
+    /// A cell list of three welded vertices, newest first: the first one
+    /// within the tolerance along the list is the answer, not the nearest.
+    #[test]
+    fn first_within_takes_the_first_on_the_list_within_the_tolerance() {
+        let positions = [Vec3::ZERO, Vec3::new(0.5, 0.0, 0.0), Vec3::new(0.2, 0.0, 0.0)];
+        // List 2 -> 1 -> 0.
+        let next = [NONE, 0, 1];
+        let p = Vec3::new(0.1, 0.0, 0.0);
+        assert_eq!(first_within(2, &next, &positions, p, 0.25), Some(2));
+        assert_eq!(first_within(1, &next, &positions, p, 0.25), Some(1));
+        assert_eq!(first_within(1, &next, &positions, p, 0.02), Some(0));
+        assert_eq!(first_within(2, &next, &positions, p, 0.001), None);
+        assert_eq!(first_within(NONE, &next, &positions, p, 1.0), None);
     }
 }

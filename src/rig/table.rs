@@ -127,6 +127,15 @@ impl Influences {
     /// much, a twentieth of detection on a 200k-vertex mesh).
     pub fn dominant_by(&self, v: usize, owner: impl Fn(u32) -> u32) -> u32 {
         let (j, w) = self.of(v);
+        // Most of a skin's vertices have one influence: its owner is the
+        // answer (the sum below is `0.0 + w`, which [`heaviest`] takes over
+        // its start whenever `w` is above minus infinity), with no search
+        // for the owner's other slots.
+        if let ([j0], [w0]) = (j, w) {
+            if *w0 > f32::NEG_INFINITY {
+                return owner(*j0);
+            }
+        }
         let owners = (0..j.len()).filter_map(|i| {
             let o = owner(j[i]);
             // Each owner once, at its first place in the row.

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, Surface};
+use super::surface::{cut_centre, sorted_union, Members, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
@@ -249,23 +249,24 @@ impl Surface<'_> {
             .map(|(&v, _)| v)
             .collect();
         tip.sort_unstable();
-        let ring: Vec<u32> =
-            self.collar(&tip).into_iter().filter(|v| welded.binary_search(v).is_ok()).collect();
+        // The walk asks of every vertex it reaches whether it is the part's:
+        // on a long tail that is tens of thousands of searches in the part,
+        // marks answer them at a read each.
+        let part = Members::new(welded, self.weld.count());
+        let ring: Vec<u32> = self.collar(&tip).into_iter().filter(|&v| part.contains(v)).collect();
         if tip.is_empty() || ring.is_empty() {
             return None;
         }
         let taken = vec![false; self.weld.count()];
-        let in_part = |v: u32| welded.binary_search(&v).is_ok();
+        let in_part = |v: u32| part.contains(v);
         let positions = &self.weld.positions;
         let tube =
             follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
         if tube.is_empty() {
             return None;
         }
-        let mut own: Vec<u32> = tip.into_iter().chain(tube).collect();
-        own.sort_unstable();
-        own.dedup();
-        Some(own)
+        // Both sorted: merged, not sorted again together.
+        Some(sorted_union(&tip, &tube))
     }
 
     /// Which candidates lie on a shell of their own: a connected piece of

@@ -46,7 +46,9 @@ use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
 use merge::merge_shells;
 use part::release_claimed_skin;
-pub use surface::{cut_centre, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE};
+pub use surface::{
+    cut_centre, rig_vertices, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE, RIG_MARKS_SHARE,
+};
 use surface::{Shells, Surface};
 
 /// The geometry behind one reported part, for the fixes.

@@ -110,7 +110,21 @@ pub struct SkinReading {
     pub heads: Vec<Vec3>,
     /// Per vertex: the owner carrying most of it ([`crate::rig::Influences::dominant_by`]).
     pub dominant: Vec<u32>,
-    /// Per joint: the skin surface it carries ([`skin_surface`]).
+    /// Per joint: the skin surface it carries, the integral of its weight over
+    /// the mesh's surface, each vertex's share of the area ([`vertex_areas`])
+    /// spread over its joints by weight. This is the "mass" every roles rule
+    /// weighs joints by (the head the heaviest joint past the neck, the head's
+    /// side of a junction the heavier, the main tree the heaviest), and it
+    /// does not depend on how the surface is meshed: a vertex split along a
+    /// seam shares its triangles' area between its copies, and splitting
+    /// triangles with their weights interpolated (1 -> 4 at edge midpoints)
+    /// keeps every joint's integral exactly (the one-third share integrates a
+    /// weight linear over a triangle exactly). Spread by weight rather than
+    /// given whole to the vertex's heaviest joint, so a blend zone's surface
+    /// is shared as the skin is, not handed to whichever joint leads by a
+    /// hair at each vertex (a count of vertices, the measure before, moved
+    /// with triangulation, seams and blend rings: a subdivided neck could
+    /// outweigh its head).
     pub surface: Vec<f32>,
     /// Per joint: the joint whose skin it is read as (itself, or for a
     /// tail chain's joint the joint the chain hangs from: [`super::grown`]).
@@ -124,17 +138,27 @@ impl SkinReading {
     pub fn of(rig: &Rig) -> SkinReading {
         let owner = super::grown::skin_owner(rig);
         let inf = rig.influences();
+        let area = vertex_areas(rig);
+        // One pass over the rows for all three: each was its own pass over
+        // the skin, and the rows are most of what the roles read on a
+        // 200k-vertex mesh. Each joint's surface is summed in f64 in vertex
+        // order, then handed to its owner in f32 in joint order, the order
+        // the separate passes summed in, so the sums are the same to the bit.
         let mut weighted = vec![false; rig.joint_count()];
-        for (&j, &w) in inf.joints.iter().zip(&inf.weights) {
-            weighted[owner[j as usize]] |= w > 0.0;
+        let mut by_joint = vec![0f64; rig.joint_count()];
+        let mut dominant = Vec::with_capacity(rig.vertex_count());
+        for (v, &a) in area.iter().enumerate() {
+            let (js, ws) = inf.of(v);
+            for (&j, &w) in js.iter().zip(ws) {
+                weighted[owner[j as usize]] |= w > 0.0;
+                by_joint[j as usize] += a * w as f64;
+            }
+            dominant.push(inf.dominant_by(v, |j| owner[j as usize] as u32));
         }
-        let dominant = (0..rig.vertex_count())
-            .map(|v| inf.dominant_by(v, |j| owner[j as usize] as u32))
-            .collect();
         let heads = credible_heads_of(rig, &weighted);
         let mut surface = vec![0.0; rig.joint_count()];
-        for (j, s) in skin_surface(rig).into_iter().enumerate() {
-            surface[owner[j]] += s;
+        for (j, s) in by_joint.into_iter().enumerate() {
+            surface[owner[j]] += s as f32;
         }
         SkinReading { weighted, heads, dominant, surface, owner }
     }
@@ -157,34 +181,6 @@ pub(super) fn vertex_areas(rig: &Rig) -> Vec<f64> {
         area.fill(1.0);
     }
     area
-}
-
-/// Per joint, the skin surface it carries: the integral of its weight over
-/// the mesh's surface, each vertex's share of the area ([`vertex_areas`])
-/// spread over its joints by weight. This is the "mass" every roles rule
-/// weighs joints by (the head the heaviest joint past the neck, the head's
-/// side of a junction the heavier, the main tree the heaviest), and it
-/// does not depend on how the surface is meshed: a vertex split along a
-/// seam shares its triangles' area between its copies, and splitting
-/// triangles with their weights interpolated (1 -> 4 at edge midpoints)
-/// keeps every joint's integral exactly (the one-third share integrates a
-/// weight linear over a triangle exactly). Spread by weight rather than
-/// given whole to the vertex's heaviest joint, so a blend zone's surface
-/// is shared as the skin is, not handed to whichever joint leads by a
-/// hair at each vertex (a count of vertices, the measure before, moved
-/// with triangulation, seams and blend rings: a subdivided neck could
-/// outweigh its head).
-fn skin_surface(rig: &Rig) -> Vec<f32> {
-    let area = vertex_areas(rig);
-    let inf = rig.influences();
-    let mut surface = vec![0f64; rig.joint_count()];
-    for (v, &a) in area.iter().enumerate() {
-        let (js, ws) = inf.of(v);
-        for (&j, &w) in js.iter().zip(ws) {
-            surface[j as usize] += a * w as f64;
-        }
-    }
-    surface.into_iter().map(|s| s as f32).collect()
 }
 
 /// The rotation levelling `rig`'s bind with the ground it stands on (see
