@@ -18,7 +18,8 @@
 //! Diagnostic, not a bar:
 //! `cargo test --release --test rust_tests corpus_precision_extras -- --ignored --nocapture`
 //! (`CAUDAL_PRECISION_CASES=1` lists every failing tail with its part's
-//! origin and root counts).
+//! origin and root counts; `CAUDAL_PRECISION_SEEDS=A..B` or `a,b,c` for
+//! seeds other than the CI seeds).
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -32,7 +33,7 @@ use glam::Vec3;
 use rayon::prelude::*;
 
 use super::harness::{per_character, region_near, rig_vertices, MIN_PRECISION, TAKEN_SHARE};
-use super::runs::CI_SEEDS;
+use super::runs::{env_seeds, CI_SEEDS};
 
 /// Upper ends of the distance bands (root radii from the true root centre).
 const RADIUS_BANDS: [f32; 4] = [1.0, 2.0, 3.0, f32::INFINITY];
@@ -139,11 +140,23 @@ fn case_extras(seed: u64, case: &CorpusCase) -> Vec<TailExtras> {
     per_character(seed, case, character_extras)
 }
 
+/// `CAUDAL_PRECISION_SEEDS`: `A..B` as the other diagnostics take it, or a
+/// list `a,b,c`; anything else is refused (a range read as a list named no
+/// seed and printed "0 chains", as if none failed).
 fn seeds() -> Vec<u64> {
-    match std::env::var("CAUDAL_PRECISION_SEEDS") {
-        Ok(s) => s.split(',').filter_map(|x| x.trim().parse().ok()).collect(),
-        Err(_) => CI_SEEDS.collect(),
+    let Ok(text) = std::env::var("CAUDAL_PRECISION_SEEDS") else {
+        return CI_SEEDS.collect();
+    };
+    if text.contains("..") {
+        return env_seeds("CAUDAL_PRECISION_SEEDS", CI_SEEDS).collect();
     }
+    text.split(',')
+        .map(|x| {
+            x.trim().parse().unwrap_or_else(|_| {
+                panic!("CAUDAL_PRECISION_SEEDS={text:?}: expected A..B or a,b,c")
+            })
+        })
+        .collect()
 }
 
 #[test]
