@@ -31,15 +31,12 @@ impl Surface<'_> {
         if verdict.kind != Kind::Tail || is_long(self.params, tests.elongation, tests.tube) {
             return;
         }
-        let keep = self.cores_kept(&part.welded);
-        if keep.iter().all(|&k| k) {
+        let kept = self.cores_kept(&part.welded);
+        if kept.len() == part.welded.len() {
             return;
         }
-        let mut kept = Vec::with_capacity(part.welded.len());
-        for (&v, &k) in part.welded.iter().zip(&keep) {
-            if k {
-                kept.push(v);
-            } else {
+        for &v in &part.welded {
+            if kept.binary_search(&v).is_err() {
                 taken[v as usize] = false;
             }
         }
@@ -48,79 +45,34 @@ impl Surface<'_> {
         (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
     }
 
-    /// Per vertex of `welded` (sorted): whether it stays, by the rule of
-    /// [`Self::stub_to_its_core`].
-    fn cores_kept(&self, welded: &[u32]) -> Vec<bool> {
+    /// What stays of `welded` (sorted), sorted, by the rule of
+    /// [`Self::stub_to_its_core`]: its shells and their insides are the
+    /// mesh's pieces of each ([`crate::geometry::MeshGraph::pieces`]).
+    fn cores_kept(&self, welded: &[u32]) -> Vec<u32> {
         let graph = self.graph;
-        let local = |w: u32| welded.binary_search(&w).ok();
-        let inside: Vec<bool> = welded
-            .iter()
-            .map(|&v| graph.neighbors_of(v as usize).iter().all(|&w| local(w).is_some()))
-            .collect();
-        let mut keep = vec![true; welded.len()];
-        for shell in pieces(welded.len(), |i| {
-            graph.neighbors_of(welded[i] as usize).iter().filter_map(|&w| local(w)).collect()
-        }) {
-            let cores = pieces_within(&shell, &inside, |i| {
-                graph.neighbors_of(welded[i] as usize).iter().filter_map(|&w| local(w)).collect()
-            });
+        let in_part = |w: &u32| welded.binary_search(w).is_ok();
+        let mut kept = Vec::with_capacity(welded.len());
+        for shell in graph.pieces(welded) {
+            let inside: Vec<u32> = shell
+                .iter()
+                .copied()
+                .filter(|&v| graph.neighbors_of(v as usize).iter().all(in_part))
+                .collect();
+            let cores = graph.pieces(&inside);
             if cores.len() < 2 {
+                kept.extend(shell);
                 continue;
             }
-            // The largest inside; of equal ones, the first met (the shell
-            // is walked from its lowest vertex, so the choice is fixed).
+            // The largest inside; of equal ones, the one with the lowest
+            // vertex (pieces come numbered so), so the choice is fixed.
             let core = cores.iter().fold(&cores[0], |a, b| if b.len() > a.len() { b } else { a });
-            let mut stays = vec![false; welded.len()];
-            for &i in core {
-                stays[i] = true;
-                for &w in graph.neighbors_of(welded[i] as usize) {
-                    if let Some(j) = local(w) {
-                        stays[j] = true;
-                    }
-                }
-            }
-            for &i in &shell {
-                keep[i] = stays[i];
+            for &v in core {
+                kept.push(v);
+                kept.extend_from_slice(graph.neighbors_of(v as usize));
             }
         }
-        keep
+        kept.sort_unstable();
+        kept.dedup();
+        kept
     }
-}
-
-/// The connected pieces of `0..n` under `next`, each walked from its
-/// lowest index, in the order of those indices.
-fn pieces(n: usize, next: impl Fn(usize) -> Vec<usize>) -> Vec<Vec<usize>> {
-    let all: Vec<usize> = (0..n).collect();
-    pieces_within(&all, &vec![true; n], next)
-}
-
-/// The connected pieces of the indices of `among` marked in `within`,
-/// joined by `next` through marked indices only, each listed from its
-/// lowest index in the order of `among`.
-fn pieces_within(
-    among: &[usize],
-    within: &[bool],
-    next: impl Fn(usize) -> Vec<usize>,
-) -> Vec<Vec<usize>> {
-    let mut seen = vec![false; within.len()];
-    let mut out = Vec::new();
-    for &start in among {
-        if seen[start] || !within[start] {
-            continue;
-        }
-        seen[start] = true;
-        let mut piece = vec![start];
-        let mut k = 0;
-        while k < piece.len() {
-            for j in next(piece[k]) {
-                if within[j] && !seen[j] {
-                    seen[j] = true;
-                    piece.push(j);
-                }
-            }
-            k += 1;
-        }
-        out.push(piece);
-    }
-    out
 }
