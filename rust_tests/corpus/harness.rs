@@ -136,6 +136,12 @@ pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
     out
 }
 
+/// The seeds a trace may look at. 0..600 since the corpus began; 40000..42000
+/// from stop 44, when 600..2200 had failures left with no look-window case of
+/// their kind (the fur shell's skin left on the body, recall 0.500): a fresh
+/// window gave two, and 600..2200 stays held out.
+pub const LOOK_WINDOWS: [std::ops::Range<u64>; 2] = [0..600, 40000..42000];
+
 /// Look-window seeds named in `CAUDAL_TRACE_SEEDS=a,b` for the ignored
 /// diagnostics; a held-out seed is refused, so a trace cannot tune on it.
 pub fn trace_seeds() -> Vec<u64> {
@@ -144,7 +150,10 @@ pub fn trace_seeds() -> Vec<u64> {
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
         .collect();
-    assert!(seeds.iter().all(|&s| s < 600), "look window only (seeds below 600)");
+    assert!(
+        seeds.iter().all(|&s| LOOK_WINDOWS.iter().any(|w| w.contains(&s))),
+        "look windows only ({LOOK_WINDOWS:?})"
+    );
     seeds
 }
 

@@ -54,6 +54,18 @@ fn corpus_tail_skin_under_a_fur_shell_leaves_the_body_part() {
 }
 
 #[test]
+fn corpus_tail_skin_in_a_covering_at_the_furs_own_joint_goes_to_the_fur() {
+    // 41645 (look window 40000..42000), second character: the tail's skin
+    // (165 of its 181 vertices) lay in a far part of 519 welded vertices
+    // wrapping the pelvis (centroid ratio 0.17: body), a covering hanging
+    // from the pelvis like the fur. The carve skipped parts at the fur's own
+    // joint, leaving them to T5, which never merges a covering with a shell
+    // standing out of it: the chain grew on the fur alone (recall 0.500).
+    // 665 and 1985 (held out) failed the same way, found by the rule.
+    assert_cases_pass(&[41645, 665, 1985]);
+}
+
+#[test]
 fn corpus_a_fur_shell_rides_the_bones_under_it_once_the_tail_grows_to_the_body() {
     // 98 and 181: the fur touches no body skin; once the skin's root grew to
     // the body the part's coordinate was measured from the skin's ring

@@ -137,6 +137,9 @@ impl Surface<'_> {
     /// skin: the tail's skin inside a far piece that wraps a body bone is the fur's
     /// tail, not the body. The skin taken must itself be the shell's layer
     /// (see [`are_layers`]), not a band of body skin round its open end.
+    /// The other part hangs from another joint, or from the same one as a
+    /// covering when the shell is not (T5 never merges those, see
+    /// [`merge_shells`](super::merge::merge_shells)).
     pub(super) fn carve_under_shells(&self, comps: &mut [Component]) {
         let positions = &self.weld.positions;
         let points =
@@ -149,7 +152,15 @@ impl Surface<'_> {
             }
             let shell = points(comps[f].welded());
             for c in 0..comps.len() {
-                if c == f || remainder(&comps[c]) || comps[c].attachment == comps[f].attachment {
+                // At one attachment T5 may merge the two whole, but never a
+                // covering with a shell standing out of it: then only this
+                // carve hands the skin to its fur (a thick rump's far skin,
+                // lying on the body, held the tail's skin under a standing fur).
+                if c == f
+                    || remainder(&comps[c])
+                    || (comps[c].attachment == comps[f].attachment
+                        && comps[c].covering == comps[f].covering)
+                {
                     continue;
                 }
                 let other = points(comps[c].welded());
