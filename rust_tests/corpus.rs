@@ -26,6 +26,8 @@ mod hanging_tails;
 pub mod harness;
 #[path = "corpus/held_strip.rs"]
 mod held_strip;
+#[path = "corpus/landing_arc.rs"]
+mod landing_arc;
 #[path = "corpus/layers.rs"]
 mod layers;
 #[path = "corpus/outside_trace.rs"]

@@ -199,15 +199,18 @@ pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
 pub fn arc_share(p: Vec3, tail: &TailTruth) -> f32 {
     let line: Vec<Vec3> = tail.centre_line.iter().map(|&q| Vec3::from(q)).collect();
     let n = line.len() - 1;
-    let (mut best, mut at) = (f32::INFINITY, 0.0);
+    // Arc along the line itself: its steps are only nearly even.
+    let total: f32 = line.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let (mut best, mut at, mut acc) = (f32::INFINITY, 0.0, 0.0);
     for (i, w) in line.windows(2).enumerate() {
         let ab = w[1] - w[0];
         let t = (p - w[0]).dot(ab) / ab.length_squared().max(1e-12);
         let tc = if i == 0 && t < 0.0 || i == n - 1 && t > 1.0 { t } else { t.clamp(0.0, 1.0) };
         let d = p.distance(w[0] + tc.clamp(0.0, 1.0) * ab);
         if d < best {
-            (best, at) = (d, (i as f32 + tc) / n as f32);
+            (best, at) = (d, (acc + tc * ab.length()) / total.max(1e-12));
         }
+        acc += ab.length();
     }
     at
 }

@@ -229,8 +229,7 @@ fn corpus_chain_joint_trace() {
                     rd.sort_by(f32::total_cmp);
                     let rr = rd.get(rd.len() / 2).copied().unwrap_or(f32::NAN);
                     let us = arc_share(c, t).clamp(0.0, 1.0);
-                    let local =
-                        t.centre_radius[(us * (t.centre_radius.len() - 1) as f32).round() as usize];
+                    let local = t.root_radius + (t.tip_radius - t.root_radius) * us;
                     eprintln!(
                         "       ring n {} centre {:.2}@{:.2} radius {:.2} local (slack {:.2}) raw-from-centre {:.2} smooth-from-centre {:.2}",
                         ring.len(), offset_in_radii(c, t), arc_share(c, t), rr / local,

@@ -51,6 +51,19 @@ impl TailGeom {
         *self.line.last().unwrap()
     }
 
+    /// The centre line's own vertices with their arc positions: the line
+    /// every ring is centred on ([`Self::point_at`] runs straight between
+    /// them), so a truth drawn through them is the tube's axis exactly.
+    pub fn vertex_arcs(&self) -> Vec<(Vec3, f32)> {
+        let mut acc = 0.0;
+        let mut out = vec![(self.line[0], 0.0)];
+        for w in self.line.windows(2) {
+            acc += w[0].distance(w[1]);
+            out.push((w[1], acc));
+        }
+        out
+    }
+
     /// Arc positions of the skin's rings: buried ones (negative) first.
     pub fn ring_arcs(&self) -> Vec<f32> {
         let mut out = Vec::new();
