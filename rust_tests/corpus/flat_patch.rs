@@ -6,11 +6,14 @@
 //! collar is under the collar's radius (0.86-0.90), which no part that stands
 //! out of the body can be (`appendage::FLAT_PATCH_LENGTH`). A flat end cap
 //! of the torso, as long along the skin as a stub tail, lifts its pole
-//! less than a hemisphere would (`appendage::FLAT_TIP_STANDOFF`).
+//! less than a hemisphere would (`appendage::FLAT_TIP_STANDOFF`); so does
+//! the torso's rounded rear end, which is not flat but does not stand out
+//! of the far cut as a stub tail must.
 
+use caudal::appendage::{detect, DetectParams, Kind};
 use caudal::demo::corpus;
 
-use super::harness::measure;
+use super::harness::{measure, per_character};
 
 #[test]
 fn corpus_the_skin_between_a_bipeds_thighs_gets_no_chain() {
@@ -36,4 +39,41 @@ fn corpus_the_skin_between_a_bipeds_thighs_gets_no_chain() {
 fn corpus_the_flat_end_cap_of_a_torso_gets_no_chain() {
     let measured = measure(&corpus::case(10));
     assert!(!measured.failures.contains(&"false_chain"), "{:?}", measured.details);
+}
+
+/// The torso's rounded rear end: the fan closing the torso tube with a few
+/// far vertices of the next ring on one side (20-25 welded vertices), so it
+/// is not flat (0.31-0.56), and its geodesic bands, arcs of the rings round
+/// its pole, read as a tube (tube ratio 1.33-4.16; elongation only
+/// 1.25-1.51): seeds 800, 1349, 1777 and 2075 (curled tails and a hanging
+/// one, on separate shells or under fur) grew a second chain `Tail2_1` on
+/// it. Its tip lies within its collar's radius of where it meets the body
+/// (0.38-0.54) and stands only 1.23-1.34 far thresholds off the skeleton,
+/// rising 0.31-0.41 of its collar's radius above the far cut: long only by
+/// its tube ratio and not standing out as a stub tail must, it is body skin
+/// (`Surface::cap_over_collar`), and each seed passes every bar.
+#[test]
+fn corpus_the_rounded_rear_end_of_a_torso_gets_no_chain() {
+    let params = DetectParams::default();
+    // (seed, welded vertices of the rear end, its tip in far thresholds)
+    for (seed, welded, reach) in
+        [(800, 25, 1.335), (1349, 23, 1.247), (1777, 20, 1.228), (2075, 22, 1.320)]
+    {
+        let case = corpus::case(seed);
+        let caps = per_character(seed, &case, |_, _, model, _| {
+            let d = detect(&model.rig, &params).expect("detects");
+            let far = d.report.far_threshold;
+            d.report
+                .parts
+                .iter()
+                .filter(|p| p.reason.contains("a cap of body skin just past the far cut"))
+                .map(|p| (p.kind, p.welded_vertex_count, p.reach / far))
+                .collect::<Vec<_>>()
+        });
+        let [(kind, count, tip)] = caps[..] else { panic!("seed {seed}: {caps:?}") };
+        assert_eq!((kind, count), (Kind::Body, welded), "seed {seed}");
+        assert!((tip - reach).abs() < 0.005 && tip < params.min_stub_reach, "seed {seed}: {tip}");
+        let measured = measure(&case);
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
 }

@@ -106,8 +106,14 @@ pub fn decide(
 /// Long: passes the elongation test (SPEC T4b) and is at least a tube
 /// long, or is a clear tube whatever its covariance (a curled tail).
 pub fn is_long(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
-    (elongation >= params.min_elongation && tube_ratio >= params.min_slenderness)
-        || tube_ratio >= params.min_tube_ratio
+    long_by_covariance(params, elongation, tube_ratio) || tube_ratio >= params.min_tube_ratio
+}
+
+/// Long by its covariance (SPEC T4b) and at least a tube long, whatever
+/// its geodesic bands read: the part of [`is_long`] that does not rest on
+/// the tube ratio alone.
+pub fn long_by_covariance(params: &DetectParams, elongation: f32, tube_ratio: f32) -> bool {
+    elongation >= params.min_elongation && tube_ratio >= params.min_slenderness
 }
 
 /// Reach over the part's mean width (its geodesic length over the tube
@@ -132,9 +138,18 @@ pub fn is_stub(
     reach_ratio: f32,
     collar_radius_ratio: f32,
 ) -> bool {
-    let stands_out = past_stub_reach(params, reach_ratio)
-        || rises_its_radius(collar_radius_ratio, reach_ratio, params.far_ratio);
-    stands_out && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+    stands_out(params, reach_ratio, collar_radius_ratio)
+        && standoff(length_ratio, tube_ratio, reach_ratio) >= params.min_stub_standoff
+}
+
+/// The part's tip stands out of the far cut as a stub's must ([`is_stub`]'s
+/// reach bars): past [`super::params::MIN_STUB_REACH`] far thresholds, or
+/// risen at least [`STUB_RISE_RADII`] of its collar's radius above the far
+/// cut. A bulge of body skin that only just crosses the far cut does
+/// neither. All in H.
+pub fn stands_out(params: &DetectParams, reach_ratio: f32, collar_radius_ratio: f32) -> bool {
+    past_stub_reach(params, reach_ratio)
+        || rises_its_radius(collar_radius_ratio, reach_ratio, params.far_ratio)
 }
 
 /// Which of [`is_stub`]'s two reach bars the part met, for its reason: the

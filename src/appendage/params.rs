@@ -72,9 +72,14 @@ pub const FLAT_PATCH_LENGTH: f32 = 1.0;
 /// along the skin from the collar. Measured in corpus seeds 0..200 at the
 /// decision: the end cap of a torso tube judged a tail (seed 10) 0.34; the
 /// true tails' far or peeled pieces 1.32 and up (stub tails 1.69-2.6).
-/// Short parts that lift their tip less than that are not all flat (a short
+/// Short parts that lift their tip less than that are not all caps (a short
 /// tail hanging from a wide, aslant collar), so the cap must also lie in
-/// one plane ([`FLAT_CAP_THICKNESS`]).
+/// one plane ([`FLAT_CAP_THICKNESS`]), or be long only by its tube ratio
+/// and fail to stand out of the far cut as a stub tail must
+/// ([`MIN_STUB_REACH`], [`STUB_RISE_RADII`]): the torso's rounded rear end,
+/// its fan with a few far vertices of the next ring (corpus seeds 800, 1349,
+/// 1777, 2075), is not flat but reaches only 1.23-1.34 far thresholds, the
+/// hanging tails 1.65 and up.
 pub const FLAT_TIP_STANDOFF: f32 = 1.0;
 
 /// A part lies in one plane when it departs from its best plane by at most
