@@ -163,6 +163,12 @@ fn consistent_character(
             || format!("a tail vertex lies {worst:.2} local radii off the centre line"),
             p,
         );
+        // And the truth's fur_scale is what the tail reaches, not a loose bound.
+        check(
+            worst >= tail.fur_scale / 1.03,
+            || format!("the tail reaches only {worst:.2} local radii, short of its fur_scale"),
+            p,
+        );
         let set: HashSet<u32> = vs.iter().copied().collect();
         let ring = rig_vertices(model, &tail.root_ring);
         check(
