@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use caudal::demo::corpus::{self, CharacterTruth, CorpusCase, FORMAT, FUR_SCALE, TAIL_SHARE};
+use caudal::demo::corpus::{self, CharacterTruth, CorpusCase, FORMAT, TAIL_SHARE};
 use caudal::gltf_io::{self, Character};
 use glam::Vec3;
 
@@ -159,8 +159,14 @@ fn consistent_character(
             .map(|&v| offset_in_radii(rig.vertices()[v as usize], tail))
             .fold(0.0, f32::max);
         check(
-            worst <= FUR_SCALE * 1.03,
+            worst <= tail.fur_scale * 1.03,
             || format!("a tail vertex lies {worst:.2} local radii off the centre line"),
+            p,
+        );
+        // And the truth's fur_scale is what the tail reaches, not a loose bound.
+        check(
+            worst >= tail.fur_scale / 1.03,
+            || format!("the tail reaches only {worst:.2} local radii, short of its fur_scale"),
             p,
         );
         let set: HashSet<u32> = vs.iter().copied().collect();

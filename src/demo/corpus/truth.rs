@@ -130,7 +130,8 @@ pub struct TailTruth {
     /// A separate shell's buried start: the centre line continues straight
     /// from here to its first point, at the root radius.
     pub buried_start: Option<[f32; 3]>,
-    /// How much further than the skin the fur reaches (1 without fur).
+    /// How much further than the skin the tail's outermost surface reaches:
+    /// `FUR_SCALE` under a fur shell, 1 without fur.
     pub fur_scale: f32,
     /// The artist's tail joints (root first, end joint last).
     pub artist_joints: Vec<String>,
@@ -355,7 +356,7 @@ pub fn character_truth(
         centre_line: axis.iter().map(|&(q, _)| to_core(q)).collect(),
         centre_radius: axis.iter().map(|&(_, s)| g.radius_at(s) * units_per_metre).collect(),
         buried_start: (g.buried > 0.0).then(|| to_core(g.point_at(-g.buried))),
-        fur_scale: super::tail::FUR_SCALE,
+        fur_scale: if t.fur_shell { super::tail::FUR_SCALE } else { 1.0 },
         artist_joints: (0..s.joints.len())
             .filter(|&j| s.joints[j].role.is_tail())
             .map(|j| ch.names[j].clone())
