@@ -9,7 +9,7 @@ use caudal::demo::corpus::{self, CharacterTruth, CorpusCase, FORMAT, TAIL_SHARE}
 use caudal::gltf_io::{self, Character};
 use glam::Vec3;
 
-use super::harness::{character, offset_in_radii, rig_vertices};
+use super::harness::{character, rig_vertices, tail_reach_in_radii};
 
 fn check(ok: bool, what: impl FnOnce() -> String, problems: &mut Vec<String>) {
     if !ok {
@@ -154,10 +154,7 @@ fn consistent_character(
             || "buried vertices without a buried start".into(),
             p,
         );
-        let worst = vs
-            .iter()
-            .map(|&v| offset_in_radii(rig.vertices()[v as usize], tail))
-            .fold(0.0, f32::max);
+        let worst = tail_reach_in_radii(model, tail);
         check(
             worst <= tail.fur_scale * 1.03,
             || format!("a tail vertex lies {worst:.2} local radii off the centre line"),

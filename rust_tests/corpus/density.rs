@@ -18,7 +18,9 @@ use caudal::rig::{normalize_weights, Influences, JointRoles, RoleOverrides};
 use caudal::Rig;
 use rayon::prelude::*;
 
-use super::harness::{measure, measure_rig, measure_with, per_character, Measured, Truth};
+use super::harness::{
+    assert_look_window, measure, measure_rig, measure_with, per_character, Measured, Truth,
+};
 use super::roles_only::roles_of;
 use super::runs::env_seeds;
 
@@ -202,7 +204,7 @@ fn keys(m: &Measured) -> String {
 #[ignore = "diagnostic (subdivides every case): CAUDAL_DENSITY_SEEDS=A..B cargo test --release --test rust_tests corpus_density -- --ignored --nocapture"]
 fn corpus_density_subdivided() {
     let seeds = env_seeds("CAUDAL_DENSITY_SEEDS", 0..200);
-    assert!(seeds.end <= 600, "look window only (seeds below 600)");
+    assert_look_window(&seeds);
     let rows: Vec<(u64, Measured, Measured)> = seeds
         .into_par_iter()
         .map(|s| {
@@ -265,7 +267,7 @@ fn the_head_is_weighed_by_surface_not_by_vertices() {
 #[ignore = "diagnostic: CAUDAL_DENSITY_SEEDS=A..B cargo test --release --test rust_tests corpus_density_roles -- --ignored --nocapture"]
 fn corpus_density_roles() {
     let seeds = env_seeds("CAUDAL_DENSITY_SEEDS", 0..200);
-    assert!(seeds.end <= 600, "look window only (seeds below 600)");
+    assert_look_window(&seeds);
     let n = seeds.end - seeds.start;
     let lines: Vec<String> = seeds.into_par_iter().flat_map(roles_loaded_and_subdivided).collect();
     for l in &lines {

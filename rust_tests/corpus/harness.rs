@@ -142,6 +142,25 @@ pub fn rig_vertices(model: &Character, lists: &[PrimVertices]) -> Vec<u32> {
 /// window gave two, and 600..2200 stays held out.
 pub const LOOK_WINDOWS: [std::ops::Range<u64>; 2] = [0..600, 40000..42000];
 
+/// Refuses a diagnostic's seed range that is not inside one look window
+/// ([`LOOK_WINDOWS`]), as [`trace_seeds`] refuses a list.
+pub fn assert_look_window(seeds: &std::ops::Range<u64>) {
+    assert!(
+        LOOK_WINDOWS.iter().any(|w| w.start <= seeds.start && seeds.end <= w.end),
+        "look windows only ({LOOK_WINDOWS:?})"
+    );
+}
+
+/// How far the true tail's vertices reach from its centre line, in local
+/// radii (the worst of [`offset_in_radii`]): the tail's `fur_scale` when
+/// the truth and the mesh agree.
+pub fn tail_reach_in_radii(model: &Character, tail: &TailTruth) -> f32 {
+    rig_vertices(model, &tail.vertices)
+        .iter()
+        .map(|&v| offset_in_radii(model.rig.vertices()[v as usize], tail))
+        .fold(0.0, f32::max)
+}
+
 /// Look-window seeds named in `CAUDAL_TRACE_SEEDS=a,b` for the ignored
 /// diagnostics; a held-out seed is refused, so a trace cannot tune on it.
 pub fn trace_seeds() -> Vec<u64> {

@@ -209,13 +209,16 @@ impl Surface<'_> {
         }
         Some(format!(
             "its tip stands only {standoff:.2} of its collar's radius from where it meets the body \
-             (<= {FLAT_TIP_STANDOFF}), it is long only by its tube ratio (elongation {:.2} < \
-             min_elongation {}: its geodesic bands are arcs of rings round its tip), and its tip \
+             (<= {FLAT_TIP_STANDOFF}), it is not long by its covariance (elongation {:.2}, \
+             min_elongation {}; tube ratio {:.2}, min_slenderness {}: its geodesic bands are arcs \
+             of rings round its tip), and its tip \
              stands {:.2} far thresholds off the skeleton (< min_stub_reach {}), rising {:.2} of \
              its collar's radius above the far cut (< STUB_RISE_RADII {STUB_RISE_RADII}): a cap \
              of body skin just past the far cut, not a tube",
             tests.elongation,
             params.min_elongation,
+            tests.tube,
+            params.min_slenderness,
             reach / far,
             params.min_stub_reach,
             (reach - far) / radius
