@@ -44,6 +44,7 @@ mod precision;
 mod protrusion;
 #[path = "corpus/recall.rs"]
 mod recall;
+mod reversed_chain;
 #[path = "corpus/ridge_band.rs"]
 mod ridge_band;
 #[path = "corpus/rigger_bones.rs"]

@@ -215,6 +215,19 @@ pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
 /// point (root 0, tip 1; negative inside a separate shell's buried start or
 /// behind a welded root, beyond 1 past the tip), for the joint_outside
 /// detail.
+/// Where along the tail (its arc share, [`arc_share`]) a chain's root joint
+/// and its end lie, when the root lies nearer the tip than the end does: a
+/// chain hung from the wrong end, whose spring would swing the tail's root
+/// about its tip. A joint just outside the skin is `joint_outside`; this is
+/// worse, and a chain can run backwards with every joint inside the tail.
+fn runs_backwards(out: &Rig, chain: &Chain, t: &TailTruth) -> Option<(f32, f32)> {
+    let root = *chain.joints.first()?;
+    let end = chain.end.or(chain.joints.last().copied())?;
+    let (root_u, end_u) =
+        (arc_share(out.bind_heads()[root], t), arc_share(out.bind_heads()[end], t));
+    (root_u > end_u).then_some((root_u, end_u))
+}
+
 pub fn arc_share(p: Vec3, tail: &TailTruth) -> f32 {
     let line: Vec<Vec3> = tail.centre_line.iter().map(|&q| Vec3::from(q)).collect();
     let n = line.len() - 1;
@@ -367,14 +380,7 @@ pub fn measure_rig(m: &mut Measured, rig: &Rig, truth: &Truth) {
     if let Some(detail) = crate::common::vertex_listed_twice(&report, rig.vertex_count()) {
         m.fail("report_overlap", detail);
     }
-    let chains: Vec<Chain> = report
-        .chains()
-        .map(|p| {
-            let name = p.bones.first().cloned().unwrap_or_default();
-            let end = out.joint_index(&format!("{}_End", name.trim_end_matches("_1")));
-            Chain { joints: chain_joints(&out, &p.bones), name, end }
-        })
-        .collect();
+    let chains = grown_chains(&out, &report);
     let rigid: Vec<(Option<String>, Vec<u32>)> = report
         .parts
         .iter()
@@ -382,6 +388,19 @@ pub fn measure_rig(m: &mut Measured, rig: &Rig, truth: &Truth) {
         .map(|p| (p.rigid_joint.clone(), p.vertices.clone()))
         .collect();
     score_rig(m, rig, &out, &chains, &rigid, truth);
+}
+
+/// The chains `report` grew on `out`, each with its joints root first and
+/// its end joint.
+pub fn grown_chains(out: &Rig, report: &Report) -> Vec<Chain> {
+    report
+        .chains()
+        .map(|p| {
+            let name = p.bones.first().cloned().unwrap_or_default();
+            let end = out.joint_index(&format!("{}_End", name.trim_end_matches("_1")));
+            Chain { joints: chain_joints(out, &p.bones), name, end }
+        })
+        .collect()
 }
 
 /// The artist's weighted bone distance over each true tail: what a perfect
@@ -491,6 +510,15 @@ pub fn score_rig(
                              (joints {})",
                             r.worst_offset,
                             each.join(" ")
+                        ),
+                    );
+                }
+                if let Some((root_u, end_u)) = runs_backwards(out, chain, t) {
+                    m.fail(
+                        "reversed_chain",
+                        format!(
+                            "tail {ti}: the chain runs from {root_u:.2} to {end_u:.2} of the tail \
+                             (root to tip is 0 to 1): hung from the wrong end"
                         ),
                     );
                 }
