@@ -36,12 +36,28 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// The labels of `(vertex, label)` pairs (labels unique) by falling `dist`
-/// of the vertex, then rising label: the distances gathered once before
-/// sorting, and a unique key, so an unstable sort gives the one order.
+/// of the vertex (in [`f32::total_cmp`]'s order), then rising label: each
+/// pair one integer key (the distance's place in that order reversed, then
+/// the label), unique, so an unstable sort gives the one order, cheaper
+/// than comparing floats and labels.
 fn by_falling_distance(dist: &[f32], items: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
-    let mut keyed: Vec<(f32, u32)> = items.map(|(v, label)| (dist[v as usize], label)).collect();
-    keyed.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    keyed.into_iter().map(|(_, label)| label).collect()
+    let mut keys: Vec<u64> = items
+        .map(|(v, label)| (u64::from(!total_order_bits(dist[v as usize])) << 32) | u64::from(label))
+        .collect();
+    keys.sort_unstable();
+    keys.into_iter().map(|k| k as u32).collect()
+}
+
+/// `x`'s bits made to order as [`f32::total_cmp`] orders the floats: a
+/// negative float's bits all flipped (the larger its magnitude the lower),
+/// a positive one's sign bit set (above every negative).
+fn total_order_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
 }
 
 /// How high the two regions meeting at a saddle must rise above it for
@@ -601,4 +617,50 @@ pub fn without_bands(
         parts.into_iter().zip(&out).filter(|(_, &o)| o).flat_map(|(p, _)| p).collect();
     w.sort_unstable();
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::by_falling_distance;
+
+    /// The integer keys give the order of the float comparison they replace
+    /// (falling `total_cmp`, then rising label), signs, zeros, infinities
+    /// and NaNs included.
+    #[test]
+    fn falling_distance_keys_order_as_the_floats_do() {
+        let mut dist = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            1e-40,
+            3.5,
+            3.5,
+            0.25,
+        ];
+        // A deterministic spread of ordinary values, with repeats.
+        let mut x = 12345u32;
+        for _ in 0..500 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            dist.push(((x >> 8) % 64) as f32 * 0.125 - 2.0);
+        }
+        let n = dist.len() as u32;
+        // Labels unique but not in vertex order.
+        let label = |v: u32| (v * 7919) % 65_521;
+        let items: Vec<(u32, u32)> = (0..n).map(|v| (v, label(v))).collect();
+        let mut expected: Vec<(f32, u32)> =
+            items.iter().map(|&(v, label)| (dist[v as usize], label)).collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let expected: Vec<u32> = expected.into_iter().map(|(_, label)| label).collect();
+        assert_eq!(by_falling_distance(&dist, items.iter().copied()), expected);
+        // The first is +NaN (highest in the total order), the last -NaN.
+        assert_eq!(expected[0], label(6));
+        assert_eq!(*expected.last().unwrap(), label(7));
+    }
 }
