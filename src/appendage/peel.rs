@@ -328,10 +328,64 @@ impl TipRegion {
             }
         }
     }
+}
 
-    /// Whether `w` is in the latest flood's region.
-    fn holds(&self, w: u32) -> bool {
-        self.stamp[w as usize] == self.level_no
+/// The region of a piece's tip above a level that only falls, and the ring
+/// round it (the vertices next to it and not in it), sorted. Each level's
+/// region holds the last one's (the tip's component of a superlevel set
+/// only grows as the level falls), so it grows from the last ring rather
+/// than being flooded again from the tip, and the ring is the last one's
+/// less what the region took, with what lies beyond the new vertices:
+/// the same region and ring a flood from the tip finds, for the new
+/// vertices only (a flood and a ring read over the whole region at every
+/// level were most of peeling on a small mesh).
+struct GrowingTip {
+    held: Vec<bool>,
+    /// How many vertices the region holds.
+    size: usize,
+    ring: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+impl GrowingTip {
+    /// The region of `tip` alone.
+    fn new(graph: &MeshGraph, tip: u32) -> GrowingTip {
+        let mut held = vec![false; graph.vertex_count()];
+        held[tip as usize] = true;
+        let mut ring: Vec<u32> =
+            graph.neighbors_of(tip as usize).iter().copied().filter(|&w| w != tip).collect();
+        ring.sort_unstable();
+        ring.dedup();
+        GrowingTip { held, size: 1, ring, stack: Vec::new() }
+    }
+
+    /// Grows the region through the vertices `keep` admits (each call's
+    /// admitting every vertex the last call's did).
+    fn grow(&mut self, graph: &MeshGraph, keep: impl Fn(u32) -> bool) {
+        let (held, stack, ring) = (&mut self.held, &mut self.stack, &mut self.ring);
+        for &w in ring.iter() {
+            if !held[w as usize] && keep(w) {
+                held[w as usize] = true;
+                stack.push(w);
+            }
+        }
+        while let Some(v) = stack.pop() {
+            self.size += 1;
+            for &w in graph.neighbors_of(v as usize) {
+                if held[w as usize] {
+                    continue;
+                }
+                if keep(w) {
+                    held[w as usize] = true;
+                    stack.push(w);
+                } else {
+                    ring.push(w);
+                }
+            }
+        }
+        ring.retain(|&w| !held[w as usize]);
+        ring.sort_unstable();
+        ring.dedup();
     }
 }
 
@@ -368,19 +422,13 @@ pub fn trim_at_neck(
     };
     let in_piece: &[bool] = &in_piece;
     let above = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+    let mut growing = GrowingTip::new(graph, tip);
     let mut k = first;
     while k < n {
         let level = dist[order[k] as usize];
-        region.flood(graph, tip, above(level));
-        let comp = &region.comp;
-        if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
-            let mut ring: Vec<u32> = comp
-                .iter()
-                .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
-                .filter(|&w| !region.holds(w))
-                .collect();
-            ring.sort_unstable();
-            ring.dedup();
+        growing.grow(graph, above(level));
+        if growing.size as f32 >= NECK_MIN_SHARE * n as f32 {
+            let ring = &growing.ring;
             if !ring.is_empty() {
                 let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>()
                     / ring.len() as f32;
@@ -621,7 +669,72 @@ pub fn without_bands(
 
 #[cfg(test)]
 mod tests {
-    use super::by_falling_distance;
+    use super::{by_falling_distance, GrowingTip, TipRegion};
+    use crate::geometry::MeshGraph;
+
+    /// The tip's region grown level by level is, at every level, the
+    /// region a flood from the tip finds, and its ring the flood's ring
+    /// (sorted): on a grid of two hills joined by a saddle, a piece that
+    /// leaves out a hole and one edge, levels falling by uneven steps.
+    #[test]
+    fn a_tip_grown_level_by_level_is_the_tips_flood() {
+        let side = 24u32;
+        let at = |x: u32, y: u32| y * side + x;
+        let mut triangles = Vec::new();
+        for y in 0..side - 1 {
+            for x in 0..side - 1 {
+                triangles.push([at(x, y), at(x + 1, y), at(x + 1, y + 1)]);
+                triangles.push([at(x, y), at(x + 1, y + 1), at(x, y + 1)]);
+            }
+        }
+        let count = (side * side) as usize;
+        let graph = MeshGraph::from_triangles(count, &triangles);
+        let hill = |x: f32, y: f32, cx: f32, cy: f32, h: f32| {
+            h / (1.0 + 0.05 * ((x - cx).powi(2) + (y - cy).powi(2)))
+        };
+        let dist: Vec<f32> = (0..count as u32)
+            .map(|v| {
+                let (x, y) = ((v % side) as f32, (v / side) as f32);
+                hill(x, y, 6.0, 8.0, 3.0).max(hill(x, y, 17.0, 15.0, 2.5))
+            })
+            .collect();
+        let in_piece: Vec<bool> = (0..count as u32)
+            .map(|v| {
+                let (x, y) = (v % side, v / side);
+                x != 0 && !((10..13).contains(&x) && (4..7).contains(&y))
+            })
+            .collect();
+        let tip = (0..count as u32).max_by(|&a, &b| dist[a as usize].total_cmp(&dist[b as usize]));
+        let tip = tip.unwrap();
+        let (dist, in_piece) = (&dist, &in_piece);
+        let keep = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+        let mut growing = GrowingTip::new(&graph, tip);
+        let mut fresh = TipRegion { stamp: vec![0; count], level_no: 0, comp: Vec::new() };
+        let mut level = dist[tip as usize];
+        let mut sizes = Vec::new();
+        while level > 0.0 {
+            growing.grow(&graph, keep(level));
+            fresh.flood(&graph, tip, keep(level));
+            let mut region = fresh.comp.clone();
+            region.sort_unstable();
+            let held: Vec<u32> = (0..count as u32).filter(|&v| growing.held[v as usize]).collect();
+            assert_eq!(held, region, "level {level}");
+            assert_eq!(growing.size, region.len());
+            let mut ring: Vec<u32> = region
+                .iter()
+                .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+                .filter(|w| region.binary_search(w).is_err())
+                .collect();
+            ring.sort_unstable();
+            ring.dedup();
+            assert_eq!(growing.ring, ring, "level {level}");
+            sizes.push(region.len());
+            level -= if sizes.len() % 3 == 0 { 0.31 } else { 0.07 };
+        }
+        // The region grew through the saddle to the second hill and round the hole.
+        assert_eq!(*sizes.last().unwrap(), in_piece.iter().filter(|&&p| p).count());
+        assert!(sizes.windows(2).filter(|w| w[1] > w[0]).count() > 10);
+    }
 
     /// The integer keys give the order of the float comparison they replace
     /// (falling `total_cmp`, then rising label), signs, zeros, infinities
