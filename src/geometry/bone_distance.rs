@@ -7,15 +7,17 @@
 //! children's heads (or to an end helper, or a short stub past a leaf), the
 //! same segments as the skeleton distance field of SPEC T1.
 
-use glam::Vec3;
+use glam::Vec3A;
 
 use super::{SkeletonField, LEAF_STUB_RATIO};
 use crate::error::Result;
 use crate::rig::Rig;
 
 /// A segment as `(a, b - a, |b - a|^2)`: what [`super::point_segment_distance`]
-/// computes first, computed once.
-type Segment = (Vec3, Vec3, f32);
+/// computes first, computed once. In SIMD lanes: each lane's arithmetic is
+/// the scalar one, and the dot product sums `(x + y) + z` as [`glam::Vec3`]'s
+/// does, so every distance is the same to the bit in fewer instructions.
+type Segment = (Vec3A, Vec3A, f32);
 
 /// The bones of one rig, ready to score many vertex sets: the skeleton
 /// field and each joint's segments are built once (detection scores every
@@ -62,14 +64,14 @@ impl<'a> BoneDistance<'a> {
         let mut by_joint: Vec<Vec<Segment>> = vec![Vec::new(); rig.joint_count()];
         for s in &field.segments {
             let ab = s.b - s.a;
-            by_joint[s.joint].push((s.a, ab, ab.length_squared()));
+            by_joint[s.joint].push((s.a.into(), ab.into(), ab.length_squared()));
         }
         BoneDistance { rig, by_joint, noted: Vec::new() }
     }
 
     /// Weighted bone distance of vertex `v` (in range).
     pub fn of(&self, v: usize) -> f32 {
-        let p = self.rig.vertices()[v];
+        let p = Vec3A::from(self.rig.vertices()[v]);
         let (js, ws) = self.rig.influences().of(v);
         let mut acc = 0.0f32;
         for (&j, &w) in js.iter().zip(ws) {
