@@ -274,3 +274,39 @@ fn rig_vertices_lists_every_copy_behind_the_welded_vertices_sorted() {
     assert_eq!(rig_vertices(&weld, &reversed), expected);
     assert_eq!(rig_vertices(&weld, &[]), Vec::<u32>::new());
 }
+
+/// Each vertex's weighted bone distance is the scalar formula's to the bit:
+/// the sum over its weighted joints of the weight times the distance to the
+/// joint's nearest segment of the skeleton field
+/// ([`caudal::geometry::point_segment_distance`]), on every vertex of the
+/// degraded fixtures and of their grown rigs (the distance is measured in
+/// SIMD lanes).
+#[test]
+fn bone_distance_is_the_scalar_formula_to_the_bit() {
+    use caudal::chain::{grow_chains, ChainParams};
+    use caudal::geometry::{point_segment_distance, weighted_bone_distances};
+    for &(glb, _) in &crate::files::TRUTHS[..4] {
+        let model = crate::common::load(glb);
+        let rig = model.rig().unwrap();
+        let (grown, _) = grow_chains(rig, &ChainParams::default()).unwrap();
+        for r in [rig, &grown] {
+            let field = SkeletonField::new(r, LEAF_STUB_RATIO);
+            let measured = weighted_bone_distances(r, None).unwrap();
+            for (v, &d) in measured.iter().enumerate() {
+                let p = r.vertices()[v];
+                let (js, ws) = r.influences().of(v);
+                let mut sum = 0.0f32;
+                for (&j, &w) in js.iter().zip(ws).filter(|(_, &w)| w > 0.0) {
+                    let nearest = field
+                        .segments
+                        .iter()
+                        .filter(|s| s.joint == j as usize)
+                        .map(|s| point_segment_distance(p, s.a, s.b))
+                        .fold(f32::INFINITY, f32::min);
+                    sum += w * nearest;
+                }
+                assert_eq!(d.to_bits(), sum.to_bits(), "{glb} vertex {v}: {d} against {sum}");
+            }
+        }
+    }
+}

@@ -36,12 +36,28 @@ fn find(root: &mut [u32], mut i: u32) -> u32 {
 }
 
 /// The labels of `(vertex, label)` pairs (labels unique) by falling `dist`
-/// of the vertex, then rising label: the distances gathered once before
-/// sorting, and a unique key, so an unstable sort gives the one order.
+/// of the vertex (in [`f32::total_cmp`]'s order), then rising label: each
+/// pair one integer key (the distance's place in that order reversed, then
+/// the label), unique, so an unstable sort gives the one order, cheaper
+/// than comparing floats and labels.
 fn by_falling_distance(dist: &[f32], items: impl Iterator<Item = (u32, u32)>) -> Vec<u32> {
-    let mut keyed: Vec<(f32, u32)> = items.map(|(v, label)| (dist[v as usize], label)).collect();
-    keyed.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    keyed.into_iter().map(|(_, label)| label).collect()
+    let mut keys: Vec<u64> = items
+        .map(|(v, label)| (u64::from(!total_order_bits(dist[v as usize])) << 32) | u64::from(label))
+        .collect();
+    keys.sort_unstable();
+    keys.into_iter().map(|k| k as u32).collect()
+}
+
+/// `x`'s bits made to order as [`f32::total_cmp`] orders the floats: a
+/// negative float's bits all flipped (the larger its magnitude the lower),
+/// a positive one's sign bit set (above every negative).
+fn total_order_bits(x: f32) -> u32 {
+    let b = x.to_bits();
+    if b >> 31 == 1 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
 }
 
 /// How high the two regions meeting at a saddle must rise above it for
@@ -312,10 +328,64 @@ impl TipRegion {
             }
         }
     }
+}
 
-    /// Whether `w` is in the latest flood's region.
-    fn holds(&self, w: u32) -> bool {
-        self.stamp[w as usize] == self.level_no
+/// The region of a piece's tip above a level that only falls, and the ring
+/// round it (the vertices next to it and not in it), sorted. Each level's
+/// region holds the last one's (the tip's component of a superlevel set
+/// only grows as the level falls), so it grows from the last ring rather
+/// than being flooded again from the tip, and the ring is the last one's
+/// less what the region took, with what lies beyond the new vertices:
+/// the same region and ring a flood from the tip finds, for the new
+/// vertices only (a flood and a ring read over the whole region at every
+/// level were most of peeling on a small mesh).
+struct GrowingTip {
+    held: Vec<bool>,
+    /// How many vertices the region holds.
+    size: usize,
+    ring: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+impl GrowingTip {
+    /// The region of `tip` alone.
+    fn new(graph: &MeshGraph, tip: u32) -> GrowingTip {
+        let mut held = vec![false; graph.vertex_count()];
+        held[tip as usize] = true;
+        let mut ring: Vec<u32> =
+            graph.neighbors_of(tip as usize).iter().copied().filter(|&w| w != tip).collect();
+        ring.sort_unstable();
+        ring.dedup();
+        GrowingTip { held, size: 1, ring, stack: Vec::new() }
+    }
+
+    /// Grows the region through the vertices `keep` admits (each call's
+    /// admitting every vertex the last call's did).
+    fn grow(&mut self, graph: &MeshGraph, keep: impl Fn(u32) -> bool) {
+        let (held, stack, ring) = (&mut self.held, &mut self.stack, &mut self.ring);
+        for &w in ring.iter() {
+            if !held[w as usize] && keep(w) {
+                held[w as usize] = true;
+                stack.push(w);
+            }
+        }
+        while let Some(v) = stack.pop() {
+            self.size += 1;
+            for &w in graph.neighbors_of(v as usize) {
+                if held[w as usize] {
+                    continue;
+                }
+                if keep(w) {
+                    held[w as usize] = true;
+                    stack.push(w);
+                } else {
+                    ring.push(w);
+                }
+            }
+        }
+        ring.retain(|&w| !held[w as usize]);
+        ring.sort_unstable();
+        ring.dedup();
     }
 }
 
@@ -352,19 +422,13 @@ pub fn trim_at_neck(
     };
     let in_piece: &[bool] = &in_piece;
     let above = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+    let mut growing = GrowingTip::new(graph, tip);
     let mut k = first;
     while k < n {
         let level = dist[order[k] as usize];
-        region.flood(graph, tip, above(level));
-        let comp = &region.comp;
-        if comp.len() as f32 >= NECK_MIN_SHARE * n as f32 {
-            let mut ring: Vec<u32> = comp
-                .iter()
-                .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
-                .filter(|&w| !region.holds(w))
-                .collect();
-            ring.sort_unstable();
-            ring.dedup();
+        growing.grow(graph, above(level));
+        if growing.size as f32 >= NECK_MIN_SHARE * n as f32 {
+            let ring = &growing.ring;
             if !ring.is_empty() {
                 let c = ring.iter().map(|&v| positions[v as usize]).sum::<glam::Vec3>()
                     / ring.len() as f32;
@@ -601,4 +665,115 @@ pub fn without_bands(
         parts.into_iter().zip(&out).filter(|(_, &o)| o).flat_map(|(p, _)| p).collect();
     w.sort_unstable();
     w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{by_falling_distance, GrowingTip, TipRegion};
+    use crate::geometry::MeshGraph;
+
+    /// The tip's region grown level by level is, at every level, the
+    /// region a flood from the tip finds, and its ring the flood's ring
+    /// (sorted): on a grid of two hills joined by a saddle, a piece that
+    /// leaves out a hole and one edge, levels falling by uneven steps.
+    #[test]
+    fn a_tip_grown_level_by_level_is_the_tips_flood() {
+        let side = 24u32;
+        let at = |x: u32, y: u32| y * side + x;
+        let mut triangles = Vec::new();
+        for y in 0..side - 1 {
+            for x in 0..side - 1 {
+                triangles.push([at(x, y), at(x + 1, y), at(x + 1, y + 1)]);
+                triangles.push([at(x, y), at(x + 1, y + 1), at(x, y + 1)]);
+            }
+        }
+        let count = (side * side) as usize;
+        let graph = MeshGraph::from_triangles(count, &triangles);
+        let hill = |x: f32, y: f32, cx: f32, cy: f32, h: f32| {
+            h / (1.0 + 0.05 * ((x - cx).powi(2) + (y - cy).powi(2)))
+        };
+        let dist: Vec<f32> = (0..count as u32)
+            .map(|v| {
+                let (x, y) = ((v % side) as f32, (v / side) as f32);
+                hill(x, y, 6.0, 8.0, 3.0).max(hill(x, y, 17.0, 15.0, 2.5))
+            })
+            .collect();
+        let in_piece: Vec<bool> = (0..count as u32)
+            .map(|v| {
+                let (x, y) = (v % side, v / side);
+                x != 0 && !((10..13).contains(&x) && (4..7).contains(&y))
+            })
+            .collect();
+        let tip = (0..count as u32).max_by(|&a, &b| dist[a as usize].total_cmp(&dist[b as usize]));
+        let tip = tip.unwrap();
+        let (dist, in_piece) = (&dist, &in_piece);
+        let keep = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
+        let mut growing = GrowingTip::new(&graph, tip);
+        let mut fresh = TipRegion { stamp: vec![0; count], level_no: 0, comp: Vec::new() };
+        let mut level = dist[tip as usize];
+        let mut sizes = Vec::new();
+        while level > 0.0 {
+            growing.grow(&graph, keep(level));
+            fresh.flood(&graph, tip, keep(level));
+            let mut region = fresh.comp.clone();
+            region.sort_unstable();
+            let held: Vec<u32> = (0..count as u32).filter(|&v| growing.held[v as usize]).collect();
+            assert_eq!(held, region, "level {level}");
+            assert_eq!(growing.size, region.len());
+            let mut ring: Vec<u32> = region
+                .iter()
+                .flat_map(|&v| graph.neighbors_of(v as usize).iter().copied())
+                .filter(|w| region.binary_search(w).is_err())
+                .collect();
+            ring.sort_unstable();
+            ring.dedup();
+            assert_eq!(growing.ring, ring, "level {level}");
+            sizes.push(region.len());
+            level -= if sizes.len() % 3 == 0 { 0.31 } else { 0.07 };
+        }
+        // The region grew through the saddle to the second hill and round the hole.
+        assert_eq!(*sizes.last().unwrap(), in_piece.iter().filter(|&&p| p).count());
+        assert!(sizes.windows(2).filter(|w| w[1] > w[0]).count() > 10);
+    }
+
+    /// The integer keys give the order of the float comparison they replace
+    /// (falling `total_cmp`, then rising label), signs, zeros, infinities
+    /// and NaNs included.
+    #[test]
+    fn falling_distance_keys_order_as_the_floats_do() {
+        let mut dist = vec![
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            -f32::NAN,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            1e-40,
+            3.5,
+            3.5,
+            0.25,
+        ];
+        // A deterministic spread of ordinary values, with repeats.
+        let mut x = 12345u32;
+        for _ in 0..500 {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            dist.push(((x >> 8) % 64) as f32 * 0.125 - 2.0);
+        }
+        let n = dist.len() as u32;
+        // Labels unique but not in vertex order.
+        let label = |v: u32| (v * 7919) % 65_521;
+        let items: Vec<(u32, u32)> = (0..n).map(|v| (v, label(v))).collect();
+        let mut expected: Vec<(f32, u32)> =
+            items.iter().map(|&(v, label)| (dist[v as usize], label)).collect();
+        expected.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let expected: Vec<u32> = expected.into_iter().map(|(_, label)| label).collect();
+        assert_eq!(by_falling_distance(&dist, items.iter().copied()), expected);
+        // The first is +NaN (highest in the total order), the last -NaN.
+        assert_eq!(expected[0], label(6));
+        assert_eq!(*expected.last().unwrap(), label(7));
+    }
 }

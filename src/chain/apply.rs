@@ -5,7 +5,7 @@
 use glam::{Mat4, Vec3};
 
 use crate::error::Result;
-use crate::rig::{Influences, Rig, Trs};
+use crate::rig::{Influences, Rig, RigParts, Trs};
 
 /// A joint to append.
 pub struct NewJoint {
@@ -29,6 +29,17 @@ pub fn chain_bind(pelvis_bind: &Mat4, head: Vec3) -> Mat4 {
 /// A new rig with `joints` appended and the skin rows of the vertices in
 /// `rows` replaced (`rows[v] = Some(influences)`).
 pub fn apply(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -> Result<Rig> {
+    // The mesh and the rows kept are the rig's own, checked when it was
+    // built; the rows replaced are checked here.
+    let replaced: Vec<u32> = (0..rows.len().min(rig.vertex_count()))
+        .filter(|&v| rows[v].is_some())
+        .map(|v| v as u32)
+        .collect();
+    rig.with_mesh_of(parts_of(rig, joints, rows), &replaced)
+}
+
+/// The parts of [`apply`]'s rig, unchecked.
+fn parts_of(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -> RigParts {
     // The new skin table is built from the rig's own (not a copy of it).
     let mut parts = rig.to_parts_with(influences_with(rig.influences(), rows));
     let mut bind = parts.bind_world.take().unwrap_or_default();
@@ -45,9 +56,7 @@ pub fn apply(rig: &Rig, joints: &[NewJoint], rows: &[Option<Vec<(u32, f32)>>]) -
     parts.bind_world = Some(bind);
     parts.inverse_bind = Some(inverse);
     parts.rest_local = Some(rest);
-
-    // The mesh is the rig's own, checked when it was built.
-    rig.with_mesh_of(parts)
+    parts
 }
 
 /// `old` with the rows of the vertices in `rows` replaced. A run of
@@ -89,8 +98,70 @@ fn influences_with(old: &Influences, rows: &[Option<Vec<(u32, f32)>>]) -> Influe
 
 #[cfg(test)]
 mod tests {
-    use super::influences_with;
-    use crate::rig::Influences;
+    use glam::{Mat4, Vec3};
+
+    use super::{apply, influences_with, parts_of, NewJoint};
+    use crate::rig::{Influences, Rig, RigParts};
+
+    /// [`apply`] checks only the rows it replaces (the rig's own were
+    /// checked when it was built): what it returns is what [`Rig::new`]
+    /// returns for the same parts with every row checked, the same rig or
+    /// the same first fault.
+    #[test]
+    fn a_grown_rig_is_the_one_every_row_checked_gives() {
+        let row = |r: &[(u32, f32)]| r.to_vec();
+        let mut inf = Influences { offsets: vec![0], joints: vec![], weights: vec![] };
+        for r in [row(&[(0, 1.0)]), row(&[(0, 0.5), (1, 0.5)]), row(&[(1, 1.0)]), row(&[(1, 1.0)])]
+        {
+            for (j, w) in r {
+                inf.joints.push(j);
+                inf.weights.push(w);
+            }
+            inf.offsets.push(inf.joints.len() as u32);
+        }
+        let rig = Rig::new(RigParts {
+            vertices: vec![Vec3::ZERO, Vec3::X, Vec3::new(1.0, 1.0, 0.0), Vec3::Y],
+            triangles: vec![[0, 1, 2], [0, 2, 3]],
+            influences: inf,
+            joint_names: vec!["a".into(), "b".into()],
+            parents: vec![None, Some(0)],
+            bind_world: Some(vec![Mat4::IDENTITY, Mat4::from_translation(Vec3::Y)]),
+            ..Default::default()
+        })
+        .unwrap();
+        let joints = [NewJoint {
+            name: "t".into(),
+            parent: 1,
+            bind_world: Mat4::from_translation(2.0 * Vec3::Y),
+        }];
+        type Rows = Vec<Option<Vec<(u32, f32)>>>;
+        let cases: Vec<Rows> = vec![
+            vec![None, Some(row(&[(2, 1.0)])), None, None],
+            vec![Some(row(&[(2, 0.25), (0, 0.75)])), None, None, Some(row(&[(1, 0.5), (2, 0.5)]))],
+            // Rows that sum off one, to nothing, a joint out of range before
+            // a negative weight, a weight not finite.
+            vec![None, Some(row(&[(2, 0.5)])), None, None],
+            vec![Some(row(&[(0, 0.0)])), None, None, None],
+            vec![None, Some(row(&[(3, 1.0)])), None, Some(row(&[(1, -1.0), (2, 2.0)]))],
+            vec![None, None, Some(row(&[(0, f32::NAN)])), None],
+            // Past the last vertex: ignored.
+            vec![None, None, None, None, Some(row(&[(9, 1.0)]))],
+        ];
+        let mut faults = 0;
+        for rows in cases {
+            let grown = apply(&rig, &joints, &rows);
+            let full = Rig::new(parts_of(&rig, &joints, &rows));
+            match (grown, full) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.to_string(), b.to_string());
+                    faults += 1;
+                }
+                (a, b) => panic!("{rows:?}: {a:?} against {b:?}"),
+            }
+        }
+        assert_eq!(faults, 4);
+    }
 
     #[test]
     fn replaced_rows_and_kept_runs_give_the_row_by_row_table() {

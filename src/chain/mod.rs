@@ -25,7 +25,7 @@ pub use weights::chain_weights;
 
 use crate::appendage::{detect, Decision, Kind, Report};
 use crate::error::Result;
-use crate::geometry::{BoneDistance, Weld};
+use crate::geometry::{BoneDistance, MeasuredDistances, Weld};
 use crate::rig::{bone_name, chain_prefix, end_name, Rig};
 use apply::{apply, NewJoint};
 
@@ -141,11 +141,27 @@ pub fn grow_chains(rig: &Rig, params: &ChainParams) -> Result<(Rig, Report)> {
     }
 
     let out = apply(rig, &joints, &rows)?;
-    let bone_distance = BoneDistance::new(&out);
-    for r in report.parts.iter_mut() {
-        r.bone_distance_after = Some(bone_distance.mean(&r.vertices)?);
-    }
+    distances_after(&out, &det.bone_distances, &rows, &mut report)?;
     Ok((out, report))
+}
+
+/// Each part's bone distance on the grown rig `out`: where a vertex's row
+/// (`rows`: `None` where it stays) and its joints' bones stay, the one
+/// detection measured (`measured`), the same number.
+fn distances_after(
+    out: &Rig,
+    measured: &MeasuredDistances,
+    rows: &[Option<Vec<(u32, f32)>>],
+    report: &mut Report,
+) -> Result<()> {
+    let bone_distance = BoneDistance::new(out);
+    let same_bones = bone_distance.same_bones_as(measured);
+    let kept_row = |v: usize| rows[v].is_none();
+    for r in report.parts.iter_mut() {
+        r.bone_distance_after =
+            Some(bone_distance.mean_after(&r.vertices, measured, &same_bones, kept_row)?);
+    }
+    Ok(())
 }
 
 /// Each welded vertex's row (`chain_rows`, aligned with `welded`) to the

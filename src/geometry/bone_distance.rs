@@ -7,20 +7,49 @@
 //! children's heads (or to an end helper, or a short stub past a leaf), the
 //! same segments as the skeleton distance field of SPEC T1.
 
-use glam::Vec3;
+use glam::Vec3A;
 
 use super::{SkeletonField, LEAF_STUB_RATIO};
 use crate::error::Result;
 use crate::rig::Rig;
+
+/// A segment as `(a, b - a, |b - a|^2)`: what [`super::point_segment_distance`]
+/// computes first, computed once. In SIMD lanes: each lane's arithmetic is
+/// the scalar one, and the dot product sums `(x + y) + z` as [`glam::Vec3`]'s
+/// does, so every distance is the same to the bit in fewer instructions.
+type Segment = (Vec3A, Vec3A, f32);
 
 /// The bones of one rig, ready to score many vertex sets: the skeleton
 /// field and each joint's segments are built once (detection scores every
 /// part before and after, a dozen sets on one rig).
 pub struct BoneDistance<'a> {
     rig: &'a Rig,
-    /// Per joint its segments as `(a, b - a, |b - a|^2)`: what
-    /// [`super::point_segment_distance`] computes first, computed once.
-    by_joint: Vec<Vec<(Vec3, Vec3, f32)>>,
+    /// Per joint its segments.
+    by_joint: Vec<Vec<Segment>>,
+    /// Per rig vertex its distance once [`Self::mean_noting`] measured it
+    /// (NaN where it did not); empty until then.
+    noted: Vec<f32>,
+}
+
+/// Weighted bone distances measured on one rig ([`BoneDistance::mean_noting`]),
+/// kept with the bones they were measured on, to be read again on a rig
+/// with the same mesh (the repaired rig: joints appended, some skin rows
+/// replaced). A vertex whose row is the same and whose joints have the same
+/// bones has the same distance there, the same arithmetic on the same
+/// numbers ([`BoneDistance::mean_after`]).
+#[derive(Clone, Debug, Default)]
+pub struct MeasuredDistances {
+    by_joint: Vec<Vec<Segment>>,
+    /// Per rig vertex, NaN where not measured (or empty: none was).
+    of: Vec<f32>,
+}
+
+/// Whether two joints' segment lists are the same to the bit.
+fn same_segments(x: &[Segment], y: &[Segment]) -> bool {
+    let bits = |&(a, ab, l2): &Segment| {
+        (a.to_array().map(f32::to_bits), ab.to_array().map(f32::to_bits), l2.to_bits())
+    };
+    x.len() == y.len() && x.iter().zip(y).all(|(s, t)| bits(s) == bits(t))
 }
 
 impl<'a> BoneDistance<'a> {
@@ -32,17 +61,17 @@ impl<'a> BoneDistance<'a> {
     /// The bones of `rig` from its skeleton field already built with
     /// [`LEAF_STUB_RATIO`] (detection builds that field anyway).
     pub fn with_field(rig: &'a Rig, field: SkeletonField) -> Self {
-        let mut by_joint: Vec<Vec<(Vec3, Vec3, f32)>> = vec![Vec::new(); rig.joint_count()];
+        let mut by_joint: Vec<Vec<Segment>> = vec![Vec::new(); rig.joint_count()];
         for s in &field.segments {
             let ab = s.b - s.a;
-            by_joint[s.joint].push((s.a, ab, ab.length_squared()));
+            by_joint[s.joint].push((s.a.into(), ab.into(), ab.length_squared()));
         }
-        BoneDistance { rig, by_joint }
+        BoneDistance { rig, by_joint, noted: Vec::new() }
     }
 
     /// Weighted bone distance of vertex `v` (in range).
     pub fn of(&self, v: usize) -> f32 {
-        let p = self.rig.vertices()[v];
+        let p = Vec3A::from(self.rig.vertices()[v]);
         let (js, ws) = self.rig.influences().of(v);
         let mut acc = 0.0f32;
         for (&j, &w) in js.iter().zip(ws) {
@@ -71,6 +100,78 @@ impl<'a> BoneDistance<'a> {
         }
         Ok((vertices.iter().map(|&v| self.of(v as usize) as f64).sum::<f64>()
             / vertices.len() as f64) as f32)
+    }
+
+    /// [`Self::mean`], each vertex's distance noted for [`Self::into_measured`].
+    pub fn mean_noting(&mut self, vertices: &[u32]) -> Result<f32> {
+        self.rig.check_vertices("vertices", vertices)?;
+        if vertices.is_empty() {
+            return Ok(0.0);
+        }
+        if self.noted.is_empty() {
+            self.noted = vec![f32::NAN; self.rig.vertex_count()];
+        }
+        let mut noted = std::mem::take(&mut self.noted);
+        let sum: f64 = vertices
+            .iter()
+            .map(|&v| {
+                let d = self.of(v as usize);
+                noted[v as usize] = d;
+                d as f64
+            })
+            .sum();
+        self.noted = noted;
+        Ok((sum / vertices.len() as f64) as f32)
+    }
+
+    /// The distances [`Self::mean_noting`] measured, with these bones.
+    pub fn into_measured(self) -> MeasuredDistances {
+        MeasuredDistances { by_joint: self.by_joint, of: self.noted }
+    }
+
+    /// Per joint of this rig, whether it has the bones it had in `earlier`
+    /// (a joint `earlier`'s rig did not have has not).
+    pub fn same_bones_as(&self, earlier: &MeasuredDistances) -> Vec<bool> {
+        self.by_joint
+            .iter()
+            .enumerate()
+            .map(|(j, now)| earlier.by_joint.get(j).is_some_and(|then| same_segments(now, then)))
+            .collect()
+    }
+
+    /// [`Self::mean`] on a rig with the mesh `earlier` was measured on:
+    /// a vertex `earlier` measured whose row `kept_row` says is the one it
+    /// had, and whose weighted joints all have the same bones (`same_bones`,
+    /// from [`Self::same_bones_as`]), reads its earlier distance, which is
+    /// what [`Self::of`] would compute here to the bit; the others are
+    /// measured.
+    pub fn mean_after(
+        &self,
+        vertices: &[u32],
+        earlier: &MeasuredDistances,
+        same_bones: &[bool],
+        kept_row: impl Fn(usize) -> bool,
+    ) -> Result<f32> {
+        self.rig.check_vertices("vertices", vertices)?;
+        if vertices.is_empty() {
+            return Ok(0.0);
+        }
+        let influences = self.rig.influences();
+        let reads = |v: usize| {
+            let (js, ws) = influences.of(v);
+            kept_row(v) && js.iter().zip(ws).all(|(&j, &w)| w <= 0.0 || same_bones[j as usize])
+        };
+        let sum: f64 = vertices
+            .iter()
+            .map(|&v| {
+                let v = v as usize;
+                match earlier.of.get(v) {
+                    Some(&d) if !d.is_nan() && reads(v) => d as f64,
+                    _ => self.of(v) as f64,
+                }
+            })
+            .sum();
+        Ok((sum / vertices.len() as f64) as f32)
     }
 }
 

@@ -10,7 +10,9 @@ mod skeleton_field;
 mod thickness;
 mod weld;
 
-pub use bone_distance::{weighted_bone_distance, weighted_bone_distances, BoneDistance};
+pub use bone_distance::{
+    weighted_bone_distance, weighted_bone_distances, BoneDistance, MeasuredDistances,
+};
 pub use dijkstra::{geodesic_from, geodesic_from_starts, geodesic_within, SubsetIndex};
 pub use graph::MeshGraph;
 pub use nearest::NearestPoints;

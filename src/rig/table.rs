@@ -1,4 +1,5 @@
 use std::collections::HashMap;
+use std::ops::Range;
 
 use glam::{Mat4, Vec3};
 
@@ -433,11 +434,15 @@ fn bind_pair(
 /// Checks the skin weights of `n` vertices over `jn` joints: rows that
 /// cover the table, joints in range, finite non-negative weights, every
 /// vertex influenced and (unless `normalize` rescales them) summing to one.
+/// `only`: check the rows of these vertices (sorted) and no others, the
+/// rest known good (a rig's own rows kept in a new table); the first
+/// fault found among them is the one a check of every row would report.
 fn check_influences(
     influences: &mut Influences,
     n: usize,
     jn: usize,
     normalize: bool,
+    only: Option<&[u32]>,
 ) -> Result<()> {
     if influences.offsets.len() != n + 1 {
         return Err(CaudalError::shape(
@@ -457,21 +462,53 @@ fn check_influences(
             "row offsets are not increasing or do not cover the rows",
         ));
     }
-    for (i, &j) in influences.joints.iter().enumerate() {
-        check_index("skin_joints", i, j as usize, jn)?;
-    }
-    for (i, &w) in influences.weights.iter().enumerate() {
-        if !w.is_finite() {
-            return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
+    match only {
+        // Every row: the table's entries in one span each pass.
+        None => {
+            let all = std::iter::once(0..influences.joints.len());
+            check_rows(influences, 0..n, all, jn, normalize)
         }
-        if w < 0.0 {
-            return Err(CaudalError::Weights {
-                field: "skin_weights".into(),
-                message: format!("negative weight {w} at position {i}"),
-            });
+        Some(rows) => {
+            let offsets = &influences.offsets;
+            let spans: Vec<Range<usize>> = rows
+                .iter()
+                .map(|&v| offsets[v as usize] as usize..offsets[v as usize + 1] as usize)
+                .collect();
+            check_rows(influences, rows.iter().map(|&v| v as usize), spans, jn, normalize)
         }
     }
-    for v in 0..n {
+}
+
+/// [`check_influences`]' checks of the entries in `spans` (the rows', in
+/// order) and of the sums of `rows`: every joint first, then every weight,
+/// then the sums, as a check of the whole table finds the first fault.
+fn check_rows(
+    influences: &mut Influences,
+    rows: impl Iterator<Item = usize>,
+    spans: impl IntoIterator<Item = Range<usize>> + Clone,
+    jn: usize,
+    normalize: bool,
+) -> Result<()> {
+    for span in spans.clone() {
+        for i in span {
+            check_index("skin_joints", i, influences.joints[i] as usize, jn)?;
+        }
+    }
+    for span in spans {
+        for i in span {
+            let w = influences.weights[i];
+            if !w.is_finite() {
+                return Err(CaudalError::NonFinite { field: "skin_weights".into(), index: i });
+            }
+            if w < 0.0 {
+                return Err(CaudalError::Weights {
+                    field: "skin_weights".into(),
+                    message: format!("negative weight {w} at position {i}"),
+                });
+            }
+        }
+    }
+    for v in rows {
         let (a, b) = (influences.offsets[v] as usize, influences.offsets[v + 1] as usize);
         let sum: f32 = influences.weights[a..b].iter().sum();
         if sum <= 1e-8 {
@@ -518,25 +555,31 @@ impl Rig {
     /// the skin weights (normalised when asked), then the rest pose.
     pub fn new(parts: RigParts) -> Result<Rig> {
         check_mesh(&parts.vertices, &parts.triangles)?;
-        Rig::with_checked_mesh(parts)
+        Rig::with_checked_mesh(parts, None)
     }
 
-    /// [`Rig::new`] for parts that keep this rig's mesh (new joints, new
-    /// skin rows, the vertices and triangles as they were): the mesh was
-    /// checked when this rig was built, so a mesh equal to it is not
-    /// checked again (a pass over every vertex and triangle corner, a
-    /// twentieth of growing a 200k-vertex creature's chain). Parts with
-    /// another mesh are checked in full.
-    pub(crate) fn with_mesh_of(&self, parts: RigParts) -> Result<Rig> {
-        if parts.vertices != self.vertices || parts.triangles != self.triangles {
+    /// [`Rig::new`] for parts that keep this rig's mesh and its skin rows
+    /// but those of the vertices `replaced` (sorted), with new joints
+    /// appended after its own: the mesh and the kept rows were checked
+    /// when this rig was built, so a mesh equal to it is not checked again
+    /// (a pass over every vertex and triangle corner, a twentieth of
+    /// growing a 200k-vertex creature's chain), nor are the kept rows
+    /// (every weight and row sum: a twenty-fifth of growing the Wolf's).
+    /// Parts with another mesh or fewer joints are checked in full.
+    pub(crate) fn with_mesh_of(&self, parts: RigParts, replaced: &[u32]) -> Result<Rig> {
+        if parts.vertices != self.vertices
+            || parts.triangles != self.triangles
+            || parts.joint_names.len() < self.joint_names.len()
+        {
             return Rig::new(parts);
         }
-        Rig::with_checked_mesh(parts)
+        Rig::with_checked_mesh(parts, Some(replaced))
     }
 
     /// [`Rig::new`] after its mesh check: the joints, the bind pair, the
-    /// skin weights, the rest pose.
-    fn with_checked_mesh(parts: RigParts) -> Result<Rig> {
+    /// skin weights (`only` these vertices' rows, see [`check_influences`]),
+    /// the rest pose.
+    fn with_checked_mesh(parts: RigParts, only: Option<&[u32]>) -> Result<Rig> {
         let RigParts {
             vertices,
             triangles,
@@ -550,7 +593,7 @@ impl Rig {
         } = parts;
         let order = check_joints(&joint_names, &parents)?;
         let (bind_world, inverse_bind) = bind_pair(bind_world, inverse_bind, &joint_names)?;
-        check_influences(&mut influences, vertices.len(), joint_names.len(), normalize)?;
+        check_influences(&mut influences, vertices.len(), joint_names.len(), normalize, only)?;
         let rest_local = rest_locals(rest_local, &parents, &bind_world)?;
         Ok(Rig {
             vertices,

@@ -41,7 +41,9 @@ use super::attach::joint_regions;
 use super::params::DetectParams;
 use super::report::{Kind, Report};
 use crate::error::{CaudalError, Result};
-use crate::geometry::{BoneDistance, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO};
+use crate::geometry::{
+    BoneDistance, MeasuredDistances, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
+};
 use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
 use merge::merge_shells;
@@ -86,6 +88,10 @@ pub struct Detection {
     pub graph: MeshGraph,
     /// The rig's joint roles (pelvis, legs, ...).
     pub roles: JointRoles,
+    /// The weighted bone distance of every reported part's vertices, as
+    /// measured for `bone_distance_before`, to be read again after the fix
+    /// where a vertex's row and bones stay ([`BoneDistance::mean_after`]).
+    pub bone_distances: MeasuredDistances,
 }
 
 /// Finds the appendages of `rig` and decides what each needs (SPEC T1-T6).
@@ -137,7 +143,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let paired = surface.paired(&groups, &comps);
 
     // The bones are the field's segments when it has the default stubs.
-    let bone_distance = if params.leaf_stub_ratio == LEAF_STUB_RATIO {
+    let mut bones = if params.leaf_stub_ratio == LEAF_STUB_RATIO {
         BoneDistance::with_field(rig, field.clone())
     } else {
         BoneDistance::new(rig)
@@ -154,7 +160,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
         let (report, part) =
-            surface.part(index, group, &mut comps, paired[index], &mut taken, &bone_distance)?;
+            surface.part(index, group, &mut comps, paired[index], &mut taken, &mut bones)?;
         if report.kind == Kind::Body {
             let mut body = surface.body_skin.lock().unwrap_or_else(|e| e.into_inner());
             for &v in &part.welded {
@@ -175,5 +181,5 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         pelvis: roles.pelvis.map(|j| names[j].clone()),
         parts: reports,
     };
-    Ok(Detection { report, parts, weld, graph, roles })
+    Ok(Detection { report, parts, weld, graph, roles, bone_distances: bones.into_measured() })
 }

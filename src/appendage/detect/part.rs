@@ -32,7 +32,7 @@ impl Surface<'_> {
         comps: &mut [Component],
         paired: Option<Paired>,
         taken: &mut [bool],
-        bone_distance: &BoneDistance,
+        bone_distance: &mut BoneDistance,
     ) -> Result<(PartReport, PartGeometry)> {
         let rig = self.rig;
         let names = rig.joint_names();
@@ -88,7 +88,7 @@ impl Surface<'_> {
         });
         let hangs_from = self.hangs_from(&mut verdict, attachment, &part, root);
         let vertices = rig_vertices(self.weld, &part.welded);
-        let before = bone_distance.mean(&vertices)?;
+        let before = bone_distance.mean_noting(&vertices)?;
         let report = PartReport {
             index,
             attachment: hangs_from.map(|j| names[j].clone()),
