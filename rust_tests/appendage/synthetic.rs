@@ -516,6 +516,34 @@ fn root_collar_drops_the_ring_where_the_far_end_rests() {
     assert_eq!(root_collar(&graph2, &positions2, &part2, &collar2), (collar2.clone(), Vec::new()));
 }
 
+#[test]
+fn root_collar_roots_where_the_body_goes_on_not_at_the_tubes_own_cap() {
+    use caudal::appendage::root_collar;
+    // Rows 0..=19 are body, 20..=25 the part, 26..=29 the tube's tip cap
+    // the part has not taken. The ring at the cap (a whole row) has more
+    // edges into the part than the two vertices where it meets the body
+    // (the rest of that row held by another part, as a peel's remainder
+    // holds a tail's root): it is the cap's, and past it lies only the cap.
+    let (rows, cols) = (30, 4);
+    let row = |r: usize| (r * cols..(r + 1) * cols).map(|v| v as u32).collect::<Vec<u32>>();
+    let (graph, positions) = strip(rows, cols, None);
+    let part: Vec<u32> = (20..26).flat_map(row).collect();
+    let at_body: Vec<u32> = vec![19 * cols as u32 + 1, 19 * cols as u32 + 2];
+    let mut collar: Vec<u32> = at_body.iter().copied().chain(row(26)).collect();
+    collar.sort_unstable();
+    let (ring, contact) = root_collar(&graph, &positions, &part, &collar);
+    assert_eq!(ring, at_body);
+    assert_eq!(contact, row(26));
+    // Where both rings open onto more skin than the part holds, the most
+    // edges decide, as before.
+    let middle: Vec<u32> = (10..16).flat_map(row).collect();
+    let mut collar2: Vec<u32> = vec![9 * cols as u32 + 1, 9 * cols as u32 + 2];
+    collar2.extend(row(16));
+    let (ring2, contact2) = root_collar(&graph, &positions, &middle, &collar2);
+    assert_eq!(ring2, row(16));
+    assert_eq!(contact2, vec![9 * cols as u32 + 1, 9 * cols as u32 + 2]);
+}
+
 /// The tube tail's rings (12 vertices each, ring 0 at the body) that the
 /// detected tail holds, with the rigger's weights set by `weigh`.
 fn tail_rings(weigh: impl Fn(&mut Builder, Range<usize>)) -> (Vec<usize>, Range<usize>, usize) {

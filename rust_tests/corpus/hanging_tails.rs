@@ -11,7 +11,7 @@
 use caudal::demo::corpus::{self, FailureClass};
 
 use super::density::measure_subdivided;
-use super::harness::{assert_cases_pass, measure, measure_with, Measured};
+use super::harness::{assert_cases_pass, measure, measure_with};
 
 #[test]
 fn corpus_a_tail_hanging_behind_the_thighs_is_freed_in_the_trunks_field() {
@@ -30,10 +30,8 @@ fn corpus_a_hanging_tail_is_freed_on_a_denser_mesh_too() {
     // were one piece above it, nothing was freed (no_chain). A trunk-field
     // saddle counts only when the younger region rises the floor too
     // (`SaddleRise::Both`).
-    // Its chain runs backwards there (0.79 of the tail to 0.02; stop 45's
-    // `reversed_chain`, open); every other bar holds.
     let m = measure_with(&corpus::case(289), measure_subdivided);
-    assert!(passed_but_reversed(&m), "seed 289 subdivided: {:?}", m.details);
+    assert!(m.passed(), "seed 289 subdivided: {:?}", m.details);
 }
 
 #[test]
@@ -71,17 +69,8 @@ fn corpus_a_freed_tail_takes_the_rest_of_its_tube_to_the_tip() {
     // The trunk field falls along this tail towards its tip: the freed
     // piece was the skin above that level, the tip half stayed in the
     // remainder (recall 0.663, 61 of 181 vertices missed). The tube walk
-    // from the part's far end ring takes it (`grow_to_tip`). Its chain
-    // runs backwards (root at 0.27 of the tail, end at 0.19: stop 45's
-    // `reversed_chain`, open); every other bar holds.
-    let m = measure(&corpus::case(363));
-    assert!(passed_but_reversed(&m), "seed 363: {:?}", m.details);
-}
-
-/// Every bar but the chain's direction holds (`reversed_chain`, which the
-/// harness measures since stop 45 and no rule fixes yet).
-fn passed_but_reversed(m: &Measured) -> bool {
-    m.failures.iter().all(|f| *f == "reversed_chain")
+    // from the part's far end ring takes it (`grow_to_tip`).
+    assert_cases_pass(&[363]);
 }
 
 #[test]

@@ -43,3 +43,15 @@ fn a_chain_read_from_its_tip_end_is_reversed() {
     assert_eq!(turned.failures, vec!["wrong_parent", "reversed_chain"], "{:?}", turned.details);
     assert!(turned.details[1].contains("hung from the wrong end"), "{:?}", turned.details);
 }
+
+#[test]
+fn corpus_a_tail_found_from_its_tip_hangs_from_its_root() {
+    // Short hanging quadruped tails peeled where the tip meets a thigh and
+    // walked back to the root: the ring round the tip cap the part had not
+    // taken (11-12 welded vertices) had more edges into the part than the
+    // root's (4; the rest of the root borders the peel's remainder), so the
+    // chain ran from 0.85-0.94 of the tail back to its root. Past the cap's
+    // ring lies only the cap; past the root's, the body
+    // (`appendage::contact::root_collar`).
+    super::harness::assert_cases_pass(&[40326, 40596, 42058]);
+}

@@ -5,8 +5,10 @@
 //! joint lands between them, outside the tail. The collar splits into its
 //! connected clusters; the one with the most edges into the part is where
 //! the tube leaves the body (a tail tapers: its root ring is the widest
-//! contact), and every cluster that the part reaches from that ring only
-//! after [`FAR_CONTACT_SHARE`] of its length is a resting contact, no root.
+//! contact), unless the part closes round the skin past it (the tube's own
+//! tip cap, on a tail found from its tip) while another cluster opens onto
+//! the body; every cluster that the part reaches from that ring only after
+//! [`FAR_CONTACT_SHARE`] of its length is a resting contact, no root.
 //!
 //! The resting contact itself is the tail's own skin: where the tip lies on
 //! the back its skeleton distance dips below the level that cut the part
@@ -39,42 +41,11 @@ pub fn root_collar(
     if collar.len() < 2 {
         return (collar.to_vec(), Vec::new());
     }
-    let index = |v: u32| collar.binary_search(&v).ok();
-    // Clusters: connected components of the collar on the graph.
-    let mut cluster = vec![usize::MAX; collar.len()];
-    let mut count = 0;
-    for s in 0..collar.len() {
-        if cluster[s] != usize::MAX {
-            continue;
-        }
-        cluster[s] = count;
-        let mut stack = vec![s];
-        while let Some(i) = stack.pop() {
-            for &w in graph.neighbors_of(collar[i] as usize) {
-                if let Some(k) = index(w) {
-                    if cluster[k] == usize::MAX {
-                        cluster[k] = count;
-                        stack.push(k);
-                    }
-                }
-            }
-        }
-        count += 1;
-    }
+    let (cluster, count) = clusters(graph, collar);
     if count < 2 {
         return (collar.to_vec(), Vec::new());
     }
-    // Edges into the part per cluster; the root ring has the most (ties:
-    // the cluster found first, i.e. holding the lowest vertex id).
-    let mut edges = vec![0usize; count];
-    for (i, &c) in collar.iter().enumerate() {
-        edges[cluster[i]] += graph
-            .neighbors_of(c as usize)
-            .iter()
-            .filter(|w| welded.binary_search(w).is_ok())
-            .count();
-    }
-    let root = (0..count).fold(0, |best, c| if edges[c] > edges[best] { c } else { best });
+    let root = root_cluster(graph, welded, collar, &cluster, count);
     let sources: Vec<u32> =
         collar.iter().zip(&cluster).filter(|(_, &c)| c == root).map(|(&v, _)| v).collect();
     let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
@@ -98,4 +69,101 @@ pub fn root_collar(
         }
     }
     (root_ring, contact)
+}
+
+/// Each collar vertex's cluster (the connected components of the collar on
+/// the graph, numbered in order of their lowest vertex) and their count.
+fn clusters(graph: &MeshGraph, collar: &[u32]) -> (Vec<usize>, usize) {
+    let index = |v: u32| collar.binary_search(&v).ok();
+    // Clusters: connected components of the collar on the graph.
+    let mut cluster = vec![usize::MAX; collar.len()];
+    let mut count = 0;
+    for s in 0..collar.len() {
+        if cluster[s] != usize::MAX {
+            continue;
+        }
+        cluster[s] = count;
+        let mut stack = vec![s];
+        while let Some(i) = stack.pop() {
+            for &w in graph.neighbors_of(collar[i] as usize) {
+                if let Some(k) = index(w) {
+                    if cluster[k] == usize::MAX {
+                        cluster[k] = count;
+                        stack.push(k);
+                    }
+                }
+            }
+        }
+        count += 1;
+    }
+    (cluster, count)
+}
+
+/// The cluster where the part leaves the body: the most edges into the part
+/// (ties: the first), among the clusters that open onto more than the part
+/// ([`opens_beyond`]) when any does.
+fn root_cluster(
+    graph: &MeshGraph,
+    welded: &[u32],
+    collar: &[u32],
+    cluster: &[usize],
+    count: usize,
+) -> usize {
+    // Edges into the part per cluster.
+    let mut edges = vec![0usize; count];
+    for (i, &c) in collar.iter().enumerate() {
+        edges[cluster[i]] += graph
+            .neighbors_of(c as usize)
+            .iter()
+            .filter(|w| welded.binary_search(w).is_ok())
+            .count();
+    }
+    // A cluster the part closes round borders the part's own tube, not the
+    // body: never the root, when another cluster opens onto the body.
+    let open: Vec<bool> = (0..count)
+        .map(|c| {
+            let ring: Vec<u32> =
+                collar.iter().zip(cluster).filter(|(_, &k)| k == c).map(|(&v, _)| v).collect();
+            opens_beyond(graph, welded, &ring)
+        })
+        .collect();
+    let any_open = open.iter().any(|&o| o);
+    let candidate = |c: usize| open[c] || !any_open;
+    (0..count)
+        .filter(|&c| candidate(c))
+        .fold(None, |best: Option<usize>, c| match best {
+            Some(b) if edges[b] >= edges[c] => Some(b),
+            _ => Some(c),
+        })
+        .unwrap_or(0)
+}
+
+/// Whether the skin beyond `ring` (a cluster of the part's collar), reached
+/// without crossing the part, is larger than the part itself: the body
+/// goes on past a ring where the part leaves it, while past a ring round
+/// the part's own tube (a tail found from its middle or its tip, whose tip
+/// cap the part has not taken yet) lies only that cap, which the part
+/// closes round. On a short hanging tail peeled at its tip's contact and
+/// walked back to its root, the cap's ring (11-12 welded vertices) has more
+/// edges into the part than the root's (4, the rest of the root bordered by
+/// the peel's remainder), and the chain was hung from the tip (corpus seeds
+/// 40326, 40596, 42058). Bounded by the part's size, so cheap.
+fn opens_beyond(graph: &MeshGraph, welded: &[u32], ring: &[u32]) -> bool {
+    let budget = welded.len();
+    let mut seen: std::collections::HashSet<u32> = ring.iter().copied().collect();
+    if seen.len() > budget {
+        return true;
+    }
+    let mut stack: Vec<u32> = ring.to_vec();
+    while let Some(v) = stack.pop() {
+        for &w in graph.neighbors_of(v as usize) {
+            if welded.binary_search(&w).is_err() && seen.insert(w) {
+                if seen.len() > budget {
+                    return true;
+                }
+                stack.push(w);
+            }
+        }
+    }
+    false
 }
