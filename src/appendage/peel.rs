@@ -415,11 +415,6 @@ pub fn trim_at_neck(
     for &v in piece {
         in_piece[v as usize] = true;
     }
-    let mut region = TipRegion {
-        stamp: vec![0u32; graph.vertex_count()],
-        level_no: 0,
-        comp: Vec::with_capacity(n),
-    };
     let in_piece: &[bool] = &in_piece;
     let above = |level: f32| move |w: u32| dist[w as usize] >= level && in_piece[w as usize];
     let mut growing = GrowingTip::new(graph, tip);
@@ -446,6 +441,11 @@ pub fn trim_at_neck(
     }
     match best {
         Some(level) if necked => {
+            let mut region = TipRegion {
+                stamp: vec![0u32; graph.vertex_count()],
+                level_no: 0,
+                comp: Vec::with_capacity(n),
+            };
             region.flood(graph, tip, above(level));
             let mut comp = region.comp;
             comp.sort_unstable();

@@ -94,34 +94,33 @@ impl<'a> BoneDistance<'a> {
 
     /// Mean over `vertices` (zero for none); see [`weighted_bone_distance`].
     pub fn mean(&self, vertices: &[u32]) -> Result<f32> {
+        self.average(vertices, |v| self.of(v))
+    }
+
+    /// The mean of `distance` over `vertices` (checked in range; zero for
+    /// none), summed in f64 in their order: what every mean here shares.
+    fn average(&self, vertices: &[u32], mut distance: impl FnMut(usize) -> f32) -> Result<f32> {
         self.rig.check_vertices("vertices", vertices)?;
         if vertices.is_empty() {
             return Ok(0.0);
         }
-        Ok((vertices.iter().map(|&v| self.of(v as usize) as f64).sum::<f64>()
-            / vertices.len() as f64) as f32)
+        let sum: f64 = vertices.iter().map(|&v| distance(v as usize) as f64).sum();
+        Ok((sum / vertices.len() as f64) as f32)
     }
 
     /// [`Self::mean`], each vertex's distance noted for [`Self::into_measured`].
     pub fn mean_noting(&mut self, vertices: &[u32]) -> Result<f32> {
-        self.rig.check_vertices("vertices", vertices)?;
-        if vertices.is_empty() {
-            return Ok(0.0);
-        }
-        if self.noted.is_empty() {
+        if self.noted.is_empty() && !vertices.is_empty() {
             self.noted = vec![f32::NAN; self.rig.vertex_count()];
         }
         let mut noted = std::mem::take(&mut self.noted);
-        let sum: f64 = vertices
-            .iter()
-            .map(|&v| {
-                let d = self.of(v as usize);
-                noted[v as usize] = d;
-                d as f64
-            })
-            .sum();
+        let mean = self.average(vertices, |v| {
+            let d = self.of(v);
+            noted[v] = d;
+            d
+        });
         self.noted = noted;
-        Ok((sum / vertices.len() as f64) as f32)
+        mean
     }
 
     /// The distances [`Self::mean_noting`] measured, with these bones.
@@ -152,26 +151,15 @@ impl<'a> BoneDistance<'a> {
         same_bones: &[bool],
         kept_row: impl Fn(usize) -> bool,
     ) -> Result<f32> {
-        self.rig.check_vertices("vertices", vertices)?;
-        if vertices.is_empty() {
-            return Ok(0.0);
-        }
         let influences = self.rig.influences();
         let reads = |v: usize| {
             let (js, ws) = influences.of(v);
             kept_row(v) && js.iter().zip(ws).all(|(&j, &w)| w <= 0.0 || same_bones[j as usize])
         };
-        let sum: f64 = vertices
-            .iter()
-            .map(|&v| {
-                let v = v as usize;
-                match earlier.of.get(v) {
-                    Some(&d) if !d.is_nan() && reads(v) => d as f64,
-                    _ => self.of(v) as f64,
-                }
-            })
-            .sum();
-        Ok((sum / vertices.len() as f64) as f32)
+        self.average(vertices, |v| match earlier.of.get(v) {
+            Some(&d) if !d.is_nan() && reads(v) => d,
+            _ => self.of(v),
+        })
     }
 }
 
