@@ -96,3 +96,25 @@ fn corpus_a_tails_root_half_left_in_layered_peel_remainders_joins_its_chain() {
     // part's layers from its root ring and join the tail whole.
     assert_cases_pass(&[103]);
 }
+
+#[test]
+fn corpus_a_fur_over_a_tail_lying_on_the_rump_is_one_part_with_it() {
+    // Short hanging biped tails under a fur (look windows): the skin's tip
+    // stands off less than its own width, so it reads as lying on the body
+    // (a covering), while the fur proud of it stands out. The carve left the
+    // skin, the fur's whole layer, to T5, which refused a covering with a
+    // shell standing out of it: one chain each, recall 0.500
+    // (`appendage::detect::merge` now merges such layers).
+    // 40803's second character, a RatB, the same way.
+    assert_cases_pass(&[40803, 44454, 55270]);
+    for seed in [44454, 55270] {
+        let case = corpus::case(seed);
+        let model = gltf_io::load_bytes(&case.glb, None, "corpus").unwrap();
+        let m = character(&model, &case.truth.characters[0]);
+        let report = find_appendages(&m.rig, &DetectParams::default()).unwrap();
+        let chains: Vec<_> =
+            report.parts.iter().filter(|p| p.decision == Decision::Chain).collect();
+        assert_eq!(chains.len(), 1, "seed {seed}: one chain");
+        assert_eq!(chains[0].shells, 2, "seed {seed}: the skin and the fur in one part");
+    }
+}

@@ -33,7 +33,8 @@ mod component {
         /// Where the part meets the body.
         pub(in crate::appendage::detect) join: Vec3,
         /// The shell lies on the body (see [`crate::appendage::decide::lies_on_body`]): a
-        /// covering, never merged into a shell that stands out of it.
+        /// covering, never merged into a shell that stands out of it unless
+        /// the two are one tube's layers (see [`super::super::merge::merge_shells`]).
         pub(in crate::appendage::detect) covering: bool,
         /// The geodesic coordinate of `welded` from `collar` and its length
         /// ([`super::Surface::geodesic_of`]), measured once for the covering
