@@ -389,9 +389,8 @@ fn degraded_fixtures_chains_run_root_to_tip_along_the_tail() {
     for &(glb, json) in crate::files::TRUTHS {
         // Open defect: the phoenix's chain holds the whole ribbon (precision
         // and recall 1.000) but its joints fold back (tail_u 0.06, 0.32,
-        // 0.65, 0.50, 0.12): its two pieces are merged with both collars,
-        // and the far piece's cut, mid-ribbon, is a second source of the
-        // geodesic coordinate (docs/appendage.md, stop 46).
+        // 0.65, 0.50, 0.12); its ribbon is more than one shell, not traced
+        // (docs/appendage.md, stop 46).
         if glb.contains("phoenix") {
             continue;
         }
