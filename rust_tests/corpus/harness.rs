@@ -218,19 +218,6 @@ pub fn offset_in_radii(p: Vec3, tail: &TailTruth) -> f32 {
 /// point (root 0, tip 1; negative inside a separate shell's buried start or
 /// behind a welded root, beyond 1 past the tip), for the joint_outside
 /// detail.
-/// Where along the tail (its arc share, [`arc_share`]) a chain's root joint
-/// and its end lie, when the root lies nearer the tip than the end does: a
-/// chain hung from the wrong end, whose spring would swing the tail's root
-/// about its tip. A joint just outside the skin is `joint_outside`; this is
-/// worse, and a chain can run backwards with every joint inside the tail.
-fn runs_backwards(out: &Rig, chain: &Chain, t: &TailTruth) -> Option<(f32, f32)> {
-    let root = *chain.joints.first()?;
-    let end = chain.end.or(chain.joints.last().copied())?;
-    let (root_u, end_u) =
-        (arc_share(out.bind_heads()[root], t), arc_share(out.bind_heads()[end], t));
-    (root_u > end_u).then_some((root_u, end_u))
-}
-
 pub fn arc_share(p: Vec3, tail: &TailTruth) -> f32 {
     let line: Vec<Vec3> = tail.centre_line.iter().map(|&q| Vec3::from(q)).collect();
     let n = line.len() - 1;
@@ -248,6 +235,19 @@ pub fn arc_share(p: Vec3, tail: &TailTruth) -> f32 {
         acc += ab.length();
     }
     at
+}
+
+/// Where along the tail (its arc share, [`arc_share`]) a chain's root joint
+/// and its end lie, when the root lies nearer the tip than the end does: a
+/// chain hung from the wrong end, whose spring would swing the tail's root
+/// about its tip. A joint just outside the skin is `joint_outside`; this is
+/// worse, and a chain can run backwards with every joint inside the tail.
+fn runs_backwards(out: &Rig, chain: &Chain, t: &TailTruth) -> Option<(f32, f32)> {
+    let root = *chain.joints.first()?;
+    let end = chain.end.or(chain.joints.last().copied())?;
+    let (root_u, end_u) =
+        (arc_share(out.bind_heads()[root], t), arc_share(out.bind_heads()[end], t));
+    (root_u > end_u).then_some((root_u, end_u))
 }
 
 fn chain_joints(out: &Rig, bones: &[String]) -> Vec<usize> {

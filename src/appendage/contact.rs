@@ -46,8 +46,7 @@ pub fn root_collar(
         return (collar.to_vec(), Vec::new());
     }
     let root = root_cluster(graph, welded, collar, &cluster, count);
-    let sources: Vec<u32> =
-        collar.iter().zip(&cluster).filter(|(_, &c)| c == root).map(|(&v, _)| v).collect();
+    let sources = cluster_members(collar, &cluster, root);
     let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
     subset.sort_unstable();
     subset.dedup();
@@ -69,6 +68,11 @@ pub fn root_collar(
         }
     }
     (root_ring, contact)
+}
+
+/// The collar vertices in cluster `c` (see [`clusters`]), in collar order.
+fn cluster_members(collar: &[u32], cluster: &[usize], c: usize) -> Vec<u32> {
+    collar.iter().zip(cluster).filter(|(_, &k)| k == c).map(|(&v, _)| v).collect()
 }
 
 /// Each collar vertex's cluster (the connected components of the collar on
@@ -121,11 +125,7 @@ fn root_cluster(
     // A cluster the part closes round borders the part's own tube, not the
     // body: never the root, when another cluster opens onto the body.
     let open: Vec<bool> = (0..count)
-        .map(|c| {
-            let ring: Vec<u32> =
-                collar.iter().zip(cluster).filter(|(_, &k)| k == c).map(|(&v, _)| v).collect();
-            opens_beyond(graph, welded, &ring)
-        })
+        .map(|c| opens_beyond(graph, welded, &cluster_members(collar, cluster, c)))
         .collect();
     let any_open = open.iter().any(|&o| o);
     let candidate = |c: usize| open[c] || !any_open;
