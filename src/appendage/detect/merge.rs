@@ -15,7 +15,10 @@ use crate::geometry::MeshGraph;
 /// T5: shells whose boxes overlap by more than half are one part (fur over
 /// skin, never welded) when they hang from one attachment or lie over each
 /// other as one tube's layers (see [`crate::appendage::layers`]: a detached fur shell's
-/// attachment is not where the tail leaves the body). Shells whose collars'
+/// attachment is not where the tail leaves the body), or from one joint by
+/// the bones that move their skin (`Component::moved`: pieces of a tail
+/// that a chain moving none of it cut apart and took as nearest bone, the
+/// phoenix's ribbon). Shells whose collars'
 /// centres lie within the smaller of their two ring radii are one tube cut
 /// across, whatever their boxes and joints: each collar is the other's cut,
 /// and a part left with its cut at the middle of a tail reads backwards,
@@ -88,7 +91,9 @@ pub(super) fn merge_shells(
             if !remainder(&comps[a])
                 && !remainder(&comps[b])
                 && ((overlap
-                    && ((same_cover && comps[a].attachment == comps[b].attachment)
+                    && ((same_cover
+                        && (comps[a].attachment == comps[b].attachment
+                            || comps[a].moved == comps[b].moved))
                         || layers(&comps[a], &comps[b])))
                     || (same_cover && cut_across(a, b)))
             {
