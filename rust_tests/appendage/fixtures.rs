@@ -368,9 +368,8 @@ fn the_phoenixs_ribbon_hangs_from_the_bones_that_move_it() {
     assert!(recall >= 0.95 && precision >= 0.95, "precision {precision}, recall {recall}");
 }
 
-/// Every degraded fixture (`files.rs`'s list, less the phoenix, whose chain
-/// folds back: see below): the chain holding most of the true tail runs along it. Each
-/// joint (`Tail_1` .. `Tail_End`) is placed on the true centre line (its
+/// Every degraded fixture (`files.rs`'s list): the chain holding most of
+/// the true tail runs along it. Each joint (`Tail_1` .. `Tail_End`) is placed on the true centre line (its
 /// `tail_u` there), and the joints come in order from root to tip: none
 /// lies more than one band of the centre line (0.1 of `tail_u`, the line's
 /// resolution) behind the joint before it, and `Tail_End` lies in the
@@ -387,13 +386,6 @@ fn degraded_fixtures_chains_run_root_to_tip_along_the_tail() {
     const BAND: f32 = 0.1;
     let mut failures = Vec::new();
     for &(glb, json) in crate::files::TRUTHS {
-        // Open defect: the phoenix's chain holds the whole ribbon (precision
-        // and recall 1.000) but its joints fold back (tail_u 0.06, 0.32,
-        // 0.65, 0.50, 0.12); its ribbon is more than one shell, not traced
-        // (docs/appendage.md, stop 46).
-        if glb.contains("phoenix") {
-            continue;
-        }
         let model = load(glb);
         let rig = model.rig().unwrap();
         let truth = truth(&model, json);

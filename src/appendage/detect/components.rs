@@ -73,6 +73,13 @@ mod component {
             }
         }
 
+        /// Where the skin hangs by the bones that move it when that is not
+        /// its nearest bone's joint: `moved`, when it differs from
+        /// `attachment`.
+        pub(in crate::appendage::detect) fn reattached(&self) -> Option<usize> {
+            self.moved.filter(|_| self.moved != self.attachment)
+        }
+
         /// The part's welded vertices, sorted.
         pub(in crate::appendage::detect) fn welded(&self) -> &[u32] {
             &self.welded
