@@ -68,26 +68,31 @@ pub fn geodesic_from_starts(
     walk_with_jumps(graph, positions, subset, starts, &[])
 }
 
-/// [`geodesic_from`] where twins ([`super::twins`]: one place of the
-/// surface modelled twice, a sheet's two faces) are a step apart, their
-/// distance: each face of a sheet joined to the body along one face only
-/// is measured from where the sheet meets the body, not round its far edge.
-pub fn geodesic_across_twins(
+/// `geodesic` (aligned with `subset`, sorted unique vertex ids; infinite
+/// where unreached) relaxed across twins ([`super::twin_pairs`]: one place
+/// of the surface modelled twice, a sheet's two faces): each vertex takes
+/// the least of its own value and any walk from another vertex's value
+/// over the subset's edges and steps between twins, their distance. A
+/// coordinate measured from where a sheet meets the body along one face
+/// then reads the other face where it lies, not round the sheet's far
+/// edge. `None` when the subset has no twins (nothing changes).
+pub fn relax_across_twins(
     graph: &MeshGraph,
     positions: &[Vec3],
     subset: &[u32],
-    sources: &[u32],
-) -> Vec<f32> {
+    geodesic: &[f32],
+) -> Option<Vec<f32>> {
     let pairs = twin_pairs(graph, positions, subset);
-    let mut jumps: Vec<Vec<(u32, f32)>> = Vec::new();
-    if !pairs.is_empty() {
-        jumps = vec![Vec::new(); subset.len()];
-        for &(a, b, d) in &pairs {
-            jumps[a as usize].push((b, d));
-            jumps[b as usize].push((a, d));
-        }
+    if pairs.is_empty() {
+        return None;
     }
-    walk_with_jumps(graph, positions, subset, sources.iter().map(|&s| (s, 0.0)), &jumps)
+    let mut jumps: Vec<Vec<(u32, f32)>> = vec![Vec::new(); subset.len()];
+    for &(a, b, d) in &pairs {
+        jumps[a as usize].push((b, d));
+        jumps[b as usize].push((a, d));
+    }
+    let starts = subset.iter().zip(geodesic).filter(|(_, g)| g.is_finite()).map(|(&v, &g)| (v, g));
+    Some(walk_with_jumps(graph, positions, subset, starts, &jumps))
 }
 
 /// The walk over `subset`'s sub-graph plus `jumps` (per place in `subset`,

@@ -15,7 +15,7 @@ pub use bone_distance::{
     weighted_bone_distance, weighted_bone_distances, BoneDistance, MeasuredDistances,
 };
 pub use dijkstra::{
-    geodesic_across_twins, geodesic_from, geodesic_from_starts, geodesic_within, SubsetIndex,
+    geodesic_from, geodesic_from_starts, geodesic_within, relax_across_twins, SubsetIndex,
 };
 pub use graph::MeshGraph;
 pub use nearest::NearestPoints;

@@ -20,13 +20,15 @@
 //! - [`root_growth`]: a tail grown back to where it leaves the body (its
 //!   resting tip, layered remainders, the tube walk, the rigger's root skin);
 //! - [`tip_growth`]: a tail grown on to its tip (the rest of its tube, the
-//!   far tip cap it encloses).
+//!   far tip cap it encloses);
+//! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
 
 mod candidates;
 mod components;
 mod merge;
 mod part;
 mod root_growth;
+mod sheet;
 mod stub_core;
 mod surface;
 mod taper;
@@ -39,7 +41,7 @@ use glam::Vec3;
 
 use super::attach::joint_regions;
 use super::params::DetectParams;
-use super::report::{Kind, Report};
+use super::report::{Decision, Kind, Report};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
     BoneDistance, MeasuredDistances, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
@@ -48,6 +50,7 @@ use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
 use merge::merge_shells;
 use part::release_claimed_skin;
+use sheet::sheet_faces_share_their_place;
 pub use surface::{
     cut_centre, rig_vertices, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE, RIG_MARKS_SHARE,
 };
@@ -171,6 +174,11 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts.push(part);
     }
     release_claimed_skin(&mut parts, &mut reports, &weld);
+    for (part, report) in parts.iter_mut().zip(reports.iter_mut()) {
+        if report.decision == Decision::Chain {
+            sheet_faces_share_their_place(part, report, &weld, &graph, height);
+        }
+    }
     let names = rig.joint_names();
     let report = Report {
         height,

@@ -10,7 +10,7 @@ use crate::appendage::attach::Region;
 use crate::appendage::layers::reach_detached_shells;
 use crate::appendage::params::DetectParams;
 use crate::appendage::shape::centroid;
-use crate::geometry::{geodesic_across_twins, ring_radius, MeshGraph, SkeletonField, Weld};
+use crate::geometry::{geodesic_from, ring_radius, MeshGraph, SkeletonField, Weld};
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
 
@@ -405,13 +405,11 @@ impl Surface<'_> {
         }
     }
 
-    /// The geodesic coordinate of `welded` from `collar`, twins a step
-    /// apart ([`geodesic_across_twins`]: a two-sided sheet's back face is
-    /// as far along as its front), and the length it gives (its
-    /// [`LENGTH_PERCENTILE`]).
+    /// The geodesic coordinate of `welded` from `collar`, and the length it
+    /// gives (its [`LENGTH_PERCENTILE`]).
     pub(super) fn geodesic_of(&self, welded: &[u32], collar: &[u32]) -> (Vec<f32>, f32) {
         let subset = sorted_union(welded, collar);
-        let g_subset = geodesic_across_twins(self.graph, &self.weld.positions, &subset, collar);
+        let g_subset = geodesic_from(self.graph, &self.weld.positions, &subset, collar);
         let mut g: Vec<f32> = if welded.is_sorted() {
             // A walk along both sorted lists instead of a search per vertex.
             let mut at = 0;
