@@ -81,7 +81,7 @@ pub fn twin_pairs(graph: &MeshGraph, positions: &[Vec3], subset: &[u32]) -> Vec<
             }
         }
     }
-    out.sort_by(|p, q| (p.0, p.1).cmp(&(q.0, q.1)));
+    out.sort_by_key(|p| (p.0, p.1));
     out
 }
 

@@ -41,13 +41,14 @@ use glam::Vec3;
 
 use super::attach::joint_regions;
 use super::params::DetectParams;
-use super::report::{Decision, Kind, Report};
+use super::report::{Kind, Report};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
     BoneDistance, MeasuredDistances, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
 };
 use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
+use components::Component;
 use merge::merge_shells;
 use part::release_claimed_skin;
 use sheet::sheet_faces_share_their_place;
@@ -151,14 +152,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     } else {
         BoneDistance::new(rig)
     };
-    // Skin another part owns; body skin left over by peeling may be claimed
-    // by a tail's root.
-    let mut taken = vec![false; weld.count()];
-    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
-        for &v in c.welded() {
-            taken[v as usize] = true;
-        }
-    }
+    let mut taken = owned_skin(&comps, weld.count());
     let mut parts = Vec::with_capacity(groups.len());
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
@@ -174,11 +168,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts.push(part);
     }
     release_claimed_skin(&mut parts, &mut reports, &weld);
-    for (part, report) in parts.iter_mut().zip(reports.iter_mut()) {
-        if report.decision == Decision::Chain {
-            sheet_faces_share_their_place(part, report, &weld, &graph, height);
-        }
-    }
+    sheet_faces_share_their_place(&mut parts, &mut reports, &weld, &graph, height);
     let names = rig.joint_names();
     let report = Report {
         height,
@@ -190,4 +180,16 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts: reports,
     };
     Ok(Detection { report, parts, weld, graph, roles, bone_distances: bones.into_measured() })
+}
+
+/// Per welded vertex: skin a part owns. Body skin left over by peeling
+/// stays free, for a tail's root may claim it.
+fn owned_skin(comps: &[Component], count: usize) -> Vec<bool> {
+    let mut taken = vec![false; count];
+    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
+        for &v in c.welded() {
+            taken[v as usize] = true;
+        }
+    }
+    taken
 }

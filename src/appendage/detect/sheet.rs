@@ -14,24 +14,29 @@
 
 use super::surface::LENGTH_PERCENTILE;
 use super::PartGeometry;
-use crate::appendage::report::PartReport;
+use crate::appendage::report::{Decision, PartReport};
 use crate::geometry::{relax_across_twins, MeshGraph, Weld};
 use crate::stats::percentile;
 
-/// `part`'s coordinate relaxed across its twins, its length (and the
-/// report's) measured again on it; unchanged without twins.
+/// Each part given a chain: its coordinate relaxed across its twins, its
+/// length (and its report's) measured again on it; unchanged without
+/// twins.
 pub(super) fn sheet_faces_share_their_place(
-    part: &mut PartGeometry,
-    report: &mut PartReport,
+    parts: &mut [PartGeometry],
+    reports: &mut [PartReport],
     weld: &Weld,
     graph: &MeshGraph,
     height: f32,
 ) {
-    let Some(g) = relax_across_twins(graph, &weld.positions, &part.welded, &part.geodesic) else {
-        return;
-    };
-    part.length = percentile(&g, LENGTH_PERCENTILE);
-    part.geodesic = g;
-    report.length = part.length;
-    report.length_ratio = part.length / height;
+    for (part, report) in parts.iter_mut().zip(reports.iter_mut()) {
+        if report.decision != Decision::Chain {
+            continue;
+        }
+        let relaxed = relax_across_twins(graph, &weld.positions, &part.welded, &part.geodesic);
+        let Some(g) = relaxed else { continue };
+        part.length = percentile(&g, LENGTH_PERCENTILE);
+        part.geodesic = g;
+        report.length = part.length;
+        report.length_ratio = part.length / height;
+    }
 }
