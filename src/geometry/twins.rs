@@ -124,4 +124,50 @@ mod tests {
         assert_eq!(got, vec![(0, 4), (1, 5), (2, 6)]);
         assert!(pairs.iter().all(|p| (p.2 - 0.001).abs() < 1e-6));
     }
+
+    /// A strip of two faces a hair apart, joined only at the far end: a
+    /// coordinate walked from the front face's root runs round the far end
+    /// to the back face (the back's root reads twice the strip's length);
+    /// relaxed across twins, each back vertex reads its front twin's value
+    /// plus the gap, and a strip without twins is left alone.
+    #[test]
+    fn a_two_faced_strip_read_across_twins_reads_each_face_where_it_lies() {
+        use crate::geometry::{geodesic_from, relax_across_twins};
+        let n = 6u32;
+        // Front: columns 0..=n at y 0, rows z 0 and z 1 (vertex 2i + row).
+        let mut positions: Vec<Vec3> = Vec::new();
+        for i in 0..=n {
+            positions.push(Vec3::new(i as f32, 0.0, 0.0));
+            positions.push(Vec3::new(i as f32, 0.0, 1.0));
+        }
+        // Back: columns 0..n at y 0.001; its column n is the front's.
+        let back = |i: u32, row: u32| if i == n { 2 * n + row } else { 2 * (n + 1) + 2 * i + row };
+        for i in 0..n {
+            positions.push(Vec3::new(i as f32, 0.001, 0.0));
+            positions.push(Vec3::new(i as f32, 0.001, 1.0));
+        }
+        let front = |i: u32, row: u32| 2 * i + row;
+        let mut tris = Vec::new();
+        for i in 0..n {
+            for f in [&front as &dyn Fn(u32, u32) -> u32, &back] {
+                tris.push([f(i, 0), f(i + 1, 0), f(i + 1, 1)]);
+                tris.push([f(i, 0), f(i + 1, 1), f(i, 1)]);
+            }
+        }
+        let graph = MeshGraph::from_triangles(positions.len(), &tris);
+        let subset: Vec<u32> = (0..positions.len() as u32).collect();
+        let g = geodesic_from(&graph, &positions, &subset, &[front(0, 0), front(0, 1)]);
+        assert!((g[back(0, 0) as usize] - 2.0 * n as f32).abs() < 1e-4);
+        let relaxed = relax_across_twins(&graph, &positions, &subset, &g).unwrap();
+        for i in 0..=n {
+            for row in 0..2 {
+                let (f, b) = (front(i, row) as usize, back(i, row) as usize);
+                assert_eq!(relaxed[f], g[f], "front column {i}");
+                assert!((relaxed[b] - (g[f] + if i == n { 0.0 } else { 0.001 })).abs() < 1e-4);
+            }
+        }
+        let one_face: Vec<u32> = (0..2 * (n + 1)).collect();
+        let g1 = geodesic_from(&graph, &positions, &one_face, &[0, 1]);
+        assert!(relax_across_twins(&graph, &positions, &one_face, &g1).is_none());
+    }
 }
