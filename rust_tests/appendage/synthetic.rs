@@ -688,3 +688,47 @@ fn the_hand_over_starts_from_the_riggers_off_body_share() {
         last = chain;
     }
 }
+
+/// A tail on the midline with a mirrored pair of plume chains (three bones
+/// each, off the hips) running inside its root, each moving only a small
+/// feather sheet of its own beside the tail, none of the tail's skin (the
+/// phoenix's hair chains, `assets/phoenix_bird`). The plumes make the
+/// tail's root near skin and cut its far skin where they end, so the far
+/// part's nearest bone is a plume's, a limb joint: on main it hangs from
+/// `Plume2L` and "follows its limb", no chain. The bones that move its skin
+/// (the template rigger's shin and thigh, carried by the hips) say where it
+/// hangs: one chain on the hips, only tail skin.
+#[test]
+fn a_tail_hangs_from_the_bones_that_move_it_not_from_plumes_inside_it() {
+    let mut b = Builder::humanoid();
+    let tail = b.add_tube(&tail_path(0.0), TAIL_R0, TAIL_R1, 40, 12, 1);
+    b.weight_like_template_rigger(tail.clone());
+    for (side, x) in [("L", 1.0f32), ("R", -1.0)] {
+        let names = [format!("Plume0{side}"), format!("Plume1{side}"), format!("Plume2{side}")];
+        let heads = [
+            Vec3::new(0.015 * x, 1.0, -0.08),
+            Vec3::new(0.015 * x, 0.97, -0.25),
+            Vec3::new(0.015 * x, 0.92, -0.4),
+        ];
+        b.add_joint(&names[0], Some("Hips"), heads[0]);
+        b.add_joint(&names[1], Some(&names[0]), heads[1]);
+        b.add_joint(&names[2], Some(&names[1]), heads[2]);
+        let sheet = b.add_sheet(
+            Vec3::new(0.06 * x, 0.93, -0.3),
+            Vec3::new(0.05 * x, 0.0, 0.0),
+            Vec3::new(0.0, -0.02, -0.1),
+            3,
+            4,
+        );
+        b.weight_to(sheet, &names[2]);
+    }
+    let rig = b.build();
+    let report = find_appendages(&rig, &DetectParams::default()).unwrap();
+    let found = chains(&report);
+    assert_eq!(found.len(), 1, "{}", report.to_json());
+    let part = found[0];
+    assert_eq!(part.attachment.as_deref(), Some("Hips"), "{}", part.reason);
+    let (precision, recall) = precision_recall(&part.vertices, &tail);
+    assert_eq!(precision, 1.0);
+    assert!(recall >= 0.8, "recall {recall}");
+}

@@ -54,3 +54,16 @@ fn corpus_hip_skin_on_the_riggers_tail_bones_is_not_moved_tail_skin() {
     // the root (precision 0.849); now 8, within 1.7 radii.
     assert_cases_pass(&[286]);
 }
+
+#[test]
+fn corpus_scraps_read_by_the_bones_that_move_them_leave_a_tail_its_joint() {
+    // 8081 (a seed of a never-used window, traced at stop 46): a dinosaur's
+    // thick hanging tail on a shell of its own, handed to the legs by its
+    // rigger (`rigger_legs`), hangs from the pelvis, whose chain moves it.
+    // Two 5-vertex scraps of rump beside the hips, whose leg chains move
+    // none of them, are read again by the bones that do: the pelvis. When
+    // that alone merged them with the tail, a scrap led the part and put
+    // its root off the midline: one of a mirrored pair, no chain. Only
+    // pieces both read again merge at that joint (`merge_shells`).
+    assert_cases_pass(&[8081]);
+}

@@ -7,6 +7,7 @@ use std::collections::BinaryHeap;
 
 use glam::Vec3;
 
+use super::twins::twin_pairs;
 use super::MeshGraph;
 
 /// Dijkstra's queue: least distance first, ties by the lower vertex. Each
@@ -64,12 +65,51 @@ pub fn geodesic_from_starts(
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
     // Each lookup gets its own copy of the walk, so the choice is made
     // once, not at every edge.
+    walk_with_jumps(graph, positions, subset, starts, &[])
+}
+
+/// `geodesic` (aligned with `subset`, sorted unique vertex ids; infinite
+/// where unreached) relaxed across twins ([`super::twin_pairs`]: one place
+/// of the surface modelled twice, a sheet's two faces): each vertex takes
+/// the least of its own value and any walk from another vertex's value
+/// over the subset's edges and steps between twins, their distance. A
+/// coordinate measured from where a sheet meets the body along one face
+/// then reads the other face where it lies, not round the sheet's far
+/// edge. `None` when the subset has no twins (nothing changes).
+pub fn relax_across_twins(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    geodesic: &[f32],
+) -> Option<Vec<f32>> {
+    let pairs = twin_pairs(graph, positions, subset);
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut jumps: Vec<Vec<(u32, f32)>> = vec![Vec::new(); subset.len()];
+    for &(a, b, d) in &pairs {
+        jumps[a as usize].push((b, d));
+        jumps[b as usize].push((a, d));
+    }
+    let starts = subset.iter().zip(geodesic).filter(|(_, g)| g.is_finite()).map(|(&v, &g)| (v, g));
+    Some(walk_with_jumps(graph, positions, subset, starts, &jumps))
+}
+
+/// The walk over `subset`'s sub-graph plus `jumps` (per place in `subset`,
+/// `(place, length)` steps off the mesh's edges; empty for none).
+fn walk_with_jumps(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    subset: &[u32],
+    starts: impl IntoIterator<Item = (u32, f32)>,
+    jumps: &[Vec<(u32, f32)>],
+) -> Vec<f32> {
     match SubsetIndex::new(subset) {
         SubsetIndex::Table { first, places } => {
-            walk(graph, positions, subset, starts, |v| table_place(first, &places, v))
+            walk(graph, positions, subset, starts, jumps, |v| table_place(first, &places, v))
         }
         SubsetIndex::Search(s) => {
-            walk(graph, positions, subset, starts, |v| s.binary_search(&v).ok())
+            walk(graph, positions, subset, starts, jumps, |v| s.binary_search(&v).ok())
         }
     }
 }
@@ -134,13 +174,14 @@ fn table_place(first: u32, places: &[u32], v: u32) -> Option<usize> {
     }
 }
 
-/// [`geodesic_from_starts`]'s walk, with `local` the index in `subset` of
+/// [`geodesic_from_starts`]'s walk, `jumps` beside the edges, with `local` the index in `subset` of
 /// a mesh vertex (`None` off the subset).
 fn walk(
     graph: &MeshGraph,
     positions: &[Vec3],
     subset: &[u32],
     starts: impl IntoIterator<Item = (u32, f32)>,
+    jumps: &[Vec<(u32, f32)>],
     local: impl Fn(u32) -> Option<usize>,
 ) -> Vec<f32> {
     let mut dist = vec![f32::INFINITY; subset.len()];
@@ -170,6 +211,13 @@ fn walk(
             if nd < dist[k] {
                 dist[k] = nd;
                 heap.push(nd, k as u32);
+            }
+        }
+        for &(k, len) in jumps.get(i as usize).map_or(&[][..], Vec::as_slice) {
+            let nd = d + len;
+            if nd < dist[k as usize] {
+                dist[k as usize] = nd;
+                heap.push(nd, k);
             }
         }
     }

@@ -8,12 +8,15 @@ mod graph;
 mod nearest;
 mod skeleton_field;
 mod thickness;
+mod twins;
 mod weld;
 
 pub use bone_distance::{
     weighted_bone_distance, weighted_bone_distances, BoneDistance, MeasuredDistances,
 };
-pub use dijkstra::{geodesic_from, geodesic_from_starts, geodesic_within, SubsetIndex};
+pub use dijkstra::{
+    geodesic_from, geodesic_from_starts, geodesic_within, relax_across_twins, SubsetIndex,
+};
 pub use graph::MeshGraph;
 pub use nearest::NearestPoints;
 pub use skeleton_field::{
@@ -22,4 +25,5 @@ pub use skeleton_field::{
 pub use thickness::{
     points_ring_radius, polyline_distance, ring_radius, thickness, THICKNESS_PERCENTILE,
 };
+pub use twins::{twin_pairs, TWIN_EDGE_SHARE};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, sorted_union, Members, Surface};
+use super::surface::{cut_centre, rig_vertices, sorted_union, Members, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
@@ -29,6 +29,10 @@ mod component {
         collar: Vec<u32>,
         box_: (Vec3, Vec3),
         pub(in crate::appendage::detect) attachment: Option<usize>,
+        /// Where the skin hangs by the bones that move it, when its
+        /// nearest bone moves none of it ([`super::Surface::moved_attachment`]);
+        /// else `attachment`.
+        pub(in crate::appendage::detect) moved: Option<usize>,
         pub(in crate::appendage::detect) origin: Origin,
         /// Where the part meets the body.
         pub(in crate::appendage::detect) join: Vec3,
@@ -51,12 +55,29 @@ mod component {
         pub(in crate::appendage::detect) fn new(
             (welded, collar): (Vec<u32>, Vec<u32>),
             positions: &[Vec3],
-            (attachment, origin, join): (Option<usize>, Origin, Vec3),
+            (attachment, moved, origin, join): (Option<usize>, Option<usize>, Origin, Vec3),
             covering: bool,
             coordinate: Option<(Vec<f32>, f32)>,
         ) -> Component {
             let box_ = bounds(welded.iter().map(|&v| positions[v as usize]));
-            Component { welded, collar, box_, attachment, origin, join, covering, coordinate }
+            Component {
+                welded,
+                collar,
+                box_,
+                attachment,
+                moved,
+                origin,
+                join,
+                covering,
+                coordinate,
+            }
+        }
+
+        /// Where the skin hangs by the bones that move it when that is not
+        /// its nearest bone's joint: `moved`, when it differs from
+        /// `attachment`.
+        pub(in crate::appendage::detect) fn reattached(&self) -> Option<usize> {
+            self.moved.filter(|_| self.moved != self.attachment)
         }
 
         /// The part's welded vertices, sorted.
@@ -120,6 +141,7 @@ impl Surface<'_> {
                 let join = cut_centre(self.graph, positions, &welded, &collar);
                 let attachment =
                     attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+                let moved = self.moved_attachment(&welded, join, attachment);
                 // Remainders never merge (see [`merge_shells`]).
                 let coordinate = (!matches!(origin, Origin::Remainder { .. })
                     && welded.len() >= MIN_TUBE_VERTICES)
@@ -128,7 +150,8 @@ impl Surface<'_> {
                     self.lies_on_body(&welded, geodesic, *length)
                 });
                 let lists = (welded, collar);
-                Component::new(lists, positions, (attachment, origin, join), covering, coordinate)
+                let at = (attachment, moved, origin, join);
+                Component::new(lists, positions, at, covering, coordinate)
             })
             .collect()
     }
@@ -238,9 +261,37 @@ impl Surface<'_> {
             if self.region_of(attachment, join) != Region::Pelvis {
                 continue;
             }
+            c.moved = self.moved_attachment(&welded, join, attachment);
             c.set_lists(welded, collar, positions);
             (c.join, c.attachment) = (join, attachment);
         }
+    }
+
+    /// Where far skin hangs by the bones that move it, when the joint it
+    /// was attached to (`attachment`, the nearest bone to `join`) belongs to
+    /// a chain that moves none of its skin: the attachment again in the
+    /// field of the segments whose chains move some of it
+    /// ([`crate::geometry::SkeletonField::moving_chains`]); otherwise `attachment` itself.
+    /// A chain of plumes or hair off the pelvis may run through a tail's
+    /// root without carrying any of the tail's weight (the phoenix,
+    /// `assets/phoenix_bird`: `B_Hair_22..33` hold no weight on its 129
+    /// tail vertices); being nearest, it is not where the tail hangs.
+    /// A bone that moves the skin, however little, keeps it: the rigger's
+    /// word is read, not overruled. No constant.
+    pub(super) fn moved_attachment(
+        &self,
+        welded: &[u32],
+        join: Vec3,
+        attachment: Option<usize>,
+    ) -> Option<usize> {
+        let a = attachment?;
+        let skin = welded.iter().flat_map(|&w| self.weld.members_of(w as usize).iter().copied());
+        if self.field.chain_moves_any(self.rig, a, skin) {
+            return attachment;
+        }
+        let chains = self.field.moving_chains(self.rig, &rig_vertices(self.weld, welded));
+        let moving = self.field.of_chains(&chains);
+        attachment_joint(join, &moving, self.regions, self.params.attachment_bias)
     }
 
     /// A far part's own tube: its outer share ([`TIP_BAND_SHARE`] of its

@@ -15,7 +15,13 @@ use crate::geometry::MeshGraph;
 /// T5: shells whose boxes overlap by more than half are one part (fur over
 /// skin, never welded) when they hang from one attachment or lie over each
 /// other as one tube's layers (see [`crate::appendage::layers`]: a detached fur shell's
-/// attachment is not where the tail leaves the body). Shells whose collars'
+/// attachment is not where the tail leaves the body), or both from one
+/// joint by the bones that move their skin (`Component::reattached`: pieces
+/// of a tail that a chain moving none of it cut apart and took as nearest
+/// bone, the phoenix's ribbon). A piece whose nearest chain moves it keeps
+/// that joint: read again by the bones that move it, a scrap of rump beside
+/// a hip would hang from the pelvis as a tail does and take the tail's
+/// root off the midline (corpus 8081). Shells whose collars'
 /// centres lie within the smaller of their two ring radii are one tube cut
 /// across, whatever their boxes and joints: each collar is the other's cut,
 /// and a part left with its cut at the middle of a tail reads backwards,
@@ -88,7 +94,10 @@ pub(super) fn merge_shells(
             if !remainder(&comps[a])
                 && !remainder(&comps[b])
                 && ((overlap
-                    && ((same_cover && comps[a].attachment == comps[b].attachment)
+                    && ((same_cover
+                        && (comps[a].attachment == comps[b].attachment
+                            || (comps[a].reattached().is_some()
+                                && comps[a].reattached() == comps[b].reattached())))
                         || layers(&comps[a], &comps[b])))
                     || (same_cover && cut_across(a, b)))
             {

@@ -20,13 +20,15 @@
 //! - [`root_growth`]: a tail grown back to where it leaves the body (its
 //!   resting tip, layered remainders, the tube walk, the rigger's root skin);
 //! - [`tip_growth`]: a tail grown on to its tip (the rest of its tube, the
-//!   far tip cap it encloses).
+//!   far tip cap it encloses);
+//! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
 
 mod candidates;
 mod components;
 mod merge;
 mod part;
 mod root_growth;
+mod sheet;
 mod stub_core;
 mod surface;
 mod taper;
@@ -46,8 +48,10 @@ use crate::geometry::{
 };
 use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
+use components::Component;
 use merge::merge_shells;
 use part::release_claimed_skin;
+use sheet::sheet_faces_share_their_place;
 pub use surface::{
     cut_centre, rig_vertices, DETACHED_COLLAR_SHARE, LENGTH_PERCENTILE, RIG_MARKS_SHARE,
 };
@@ -148,14 +152,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     } else {
         BoneDistance::new(rig)
     };
-    // Skin another part owns; body skin left over by peeling may be claimed
-    // by a tail's root.
-    let mut taken = vec![false; weld.count()];
-    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
-        for &v in c.welded() {
-            taken[v as usize] = true;
-        }
-    }
+    let mut taken = owned_skin(&comps, weld.count());
     let mut parts = Vec::with_capacity(groups.len());
     let mut reports = Vec::with_capacity(groups.len());
     for (index, group) in groups.iter().enumerate() {
@@ -171,6 +168,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts.push(part);
     }
     release_claimed_skin(&mut parts, &mut reports, &weld);
+    sheet_faces_share_their_place(&mut parts, &mut reports, &weld, &graph, height);
     let names = rig.joint_names();
     let report = Report {
         height,
@@ -182,4 +180,16 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts: reports,
     };
     Ok(Detection { report, parts, weld, graph, roles, bone_distances: bones.into_measured() })
+}
+
+/// Per welded vertex: skin a part owns. Body skin left over by peeling
+/// stays free, for a tail's root may claim it.
+fn owned_skin(comps: &[Component], count: usize) -> Vec<bool> {
+    let mut taken = vec![false; count];
+    for c in comps.iter().filter(|c| !matches!(c.origin, Origin::Remainder { .. })) {
+        for &v in c.welded() {
+            taken[v as usize] = true;
+        }
+    }
+    taken
 }

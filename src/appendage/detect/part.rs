@@ -125,10 +125,21 @@ impl Surface<'_> {
         let region = self.region_of(attachment, comps[lead].join);
         let origin = comps[group[0]].origin;
         if region == Region::Limb && matches!(origin, Origin::Peeled { .. }) {
-            return match self.rest_of_tube(part, comps) {
-                Some((a, rest)) => (Some(a), Region::Pelvis, rest),
-                None => (attachment, region, Vec::new()),
-            };
+            if let Some((a, rest)) = self.rest_of_tube(part, comps) {
+                return (Some(a), Region::Pelvis, rest);
+            }
+        }
+        // A limb whose chain moves none of the part's skin is not what it
+        // follows: the bones that move it say where it hangs.
+        let moved = comps[lead].moved;
+        if region == Region::Limb && moved != attachment {
+            let r = self.region_of(moved, comps[lead].join);
+            if r != Region::Limb {
+                return (moved, r, Vec::new());
+            }
+        }
+        if region == Region::Limb && matches!(origin, Origin::Peeled { .. }) {
+            return (attachment, region, Vec::new());
         }
         let walk_back = region == Region::Spine
             && !matches!(origin, Origin::Remainder { .. })

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, Surface};
+use super::surface::{cut_centre, rig_vertices, Surface};
 use crate::appendage::attach::Region;
 use crate::appendage::decide::{
     decide, is_long, lies_on_body, long_by_covariance, stands_out, Verdict, MIN_TUBE_VERTICES,
@@ -49,7 +49,13 @@ impl Surface<'_> {
     /// cross-sections, their centroids points of its axis, so how densely
     /// each stretch is meshed does not move it. On anything else (a cap, a
     /// sheet, skin round a bone) the bands are not cross-sections and the
-    /// centroid is the vertices'.
+    /// centroid is the vertices'. The centroid's distance is to the bones
+    /// whose chains move some of the part's skin
+    /// ([`crate::geometry::SkeletonField::moving_chains`]): far skin that
+    /// wraps a bone is moved by it, and a chain of plumes beside a tail that
+    /// moves none of it is not the bone it wraps (the phoenix's ribbon: 0.18
+    /// against its hair chains, 1.23 against the bones moving it). The
+    /// reach stays the skeleton distance's.
     pub(super) fn shape_tests(&self, welded: &[u32], geodesic: &[f32], length: f32) -> ShapeTests {
         let points: Vec<Vec3> = welded.iter().map(|&v| self.weld.positions[v as usize]).collect();
         let elongation = elongation(&points);
@@ -64,7 +70,19 @@ impl Surface<'_> {
             by_vertex
         };
         let reach = welded.iter().map(|&v| self.dist[v as usize]).fold(0.0f32, f32::max);
-        let centroid_ratio = if reach > 0.0 { self.field.distance(c) / reach } else { 0.0 };
+        // Far skin wrapping a bone is moved by that bone: the centroid
+        // stands off the bones whose chains move the part's skin.
+        // Nearly always the nearest bone's own chain moves the part: then
+        // that bone is the nearest moving one, and no weight is read twice.
+        let (nearest, s) = self.field.nearest(c);
+        let skin = welded.iter().flat_map(|&w| self.weld.members_of(w as usize).iter().copied());
+        let off = if self.field.chain_moves_any(self.rig, self.field.segments[s].joint, skin) {
+            nearest
+        } else {
+            let chains = self.field.moving_chains(self.rig, &rig_vertices(self.weld, welded));
+            self.field.of_chains(&chains).distance(c)
+        };
+        let centroid_ratio = if reach > 0.0 { off / reach } else { 0.0 };
         ShapeTests { centroid: c, reach, centroid_ratio, elongation, tube }
     }
 
