@@ -482,3 +482,27 @@ fn bone_distances_read_again_are_the_ones_measured_afresh() {
     }
     assert!(moved >= crate::files::TRUTHS.len() && kept > moved, "{moved} moved, {kept} kept");
 }
+
+/// A part's bone distance before the fix is measured over the vertices it
+/// lists, to the bit, as its distance after is. Skin a tail's root claims
+/// leaves a body part after that part's distance was measured; until stop
+/// 47 the report kept the distance of the longer list.
+#[test]
+fn bone_distances_before_are_of_the_vertices_listed() {
+    let mut failures = Vec::new();
+    for &(glb, _) in crate::files::TRUTHS {
+        let model = load(glb);
+        let rig = model.rig().unwrap();
+        let report = find_appendages(rig, &DetectParams::default()).unwrap();
+        for p in &report.parts {
+            let listed = weighted_bone_distance(rig, &p.vertices).unwrap();
+            if p.bone_distance_before.to_bits() != listed.to_bits() {
+                failures.push(format!(
+                    "{glb} #{} ({:?}, {} vertices): reported {}, listed {listed}",
+                    p.index, p.kind, p.vertex_count, p.bone_distance_before
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

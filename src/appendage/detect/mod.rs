@@ -167,7 +167,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         reports.push(report);
         parts.push(part);
     }
-    release_claimed_skin(&mut parts, &mut reports, &weld);
+    release_claimed_skin(&mut parts, &mut reports, &weld, &mut bones)?;
     sheet_faces_share_their_place(&mut parts, &mut reports, &weld, &graph, height);
     let names = rig.joint_names();
     let report = Report {
