@@ -190,20 +190,23 @@ def test_the_artists_rig_tears_edges_its_rigid_tail_keeps():
     assert idle == 0, idle
 
 
-def _corpus_script():
-    """scripts/corpus_whole_mesh.py as a module (it imports its sibling)."""
+def _script(name: str):
+    """scripts/<name>.py as a module (it may import its siblings)."""
     scripts = Path(__file__).resolve().parent.parent / "scripts"
     sys.path.insert(0, str(scripts))
     try:
-        spec = importlib.util.spec_from_file_location(
-            "corpus_whole_mesh", scripts / "corpus_whole_mesh.py"
-        )
+        spec = importlib.util.spec_from_file_location(name, scripts / f"{name}.py")
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(scripts))
     return module
+
+
+def _corpus_script():
+    """scripts/corpus_whole_mesh.py as a module."""
+    return _script("corpus_whole_mesh")
 
 
 def test_generated_creatures_meet_the_whole_mesh_bars():
@@ -219,3 +222,22 @@ def test_generated_creatures_meet_the_whole_mesh_bars():
         for row in rows:
             assert corpus.fails_of(row) == [], (seed, row)
             assert row["swing_deg"] >= 1.0, (seed, row)
+
+
+def test_the_documented_fixture_table_is_what_the_script_measures():
+    """docs/whole-mesh-stretch.md's fixture tables (every degraded fixture's
+    looping clips and crouch) and its list of failed bars are what
+    scripts/whole_mesh_table.py measures on this build. At stop 47 the
+    tables had not been re-run since stop 31, while the rules of stops
+    32-46 had moved eleven fixtures' rows: a change that moves a fixture's
+    chain re-runs the script and says what moved."""
+    repo = Path(__file__).resolve().parent.parent
+    wm = _script("whole_mesh_table")
+    truths = sorted((repo / "assets").glob("*/*_notail.truth.json"))
+    assert len(truths) == 12
+    text, fails = wm.table([wm.measure(t) for t in truths])
+    doc = (repo / "docs" / "whole-mesh-stretch.md").read_text()
+    tables = text[text.index("| fixture | clip |") :]
+    assert tables in doc, "the fixture tables moved: run python scripts/whole_mesh_table.py"
+    listed = f"{len(fails)} bar(s) failed:\n" + "\n".join(f"- {f}" for f in fails)
+    assert listed in doc, "the failed bars moved: run python scripts/whole_mesh_table.py"
