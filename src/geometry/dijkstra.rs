@@ -63,8 +63,6 @@ pub fn geodesic_from_starts(
     starts: impl IntoIterator<Item = (u32, f32)>,
 ) -> Vec<f32> {
     debug_assert!(subset.windows(2).all(|w| w[0] < w[1]));
-    // Each lookup gets its own copy of the walk, so the choice is made
-    // once, not at every edge.
     walk_with_jumps(graph, positions, subset, starts, &[])
 }
 
@@ -104,6 +102,8 @@ fn walk_with_jumps(
     starts: impl IntoIterator<Item = (u32, f32)>,
     jumps: &[Vec<(u32, f32)>],
 ) -> Vec<f32> {
+    // Each lookup gets its own copy of the walk, so the choice is made
+    // once, not at every edge.
     match SubsetIndex::new(subset) {
         SubsetIndex::Table { first, places } => {
             walk(graph, positions, subset, starts, jumps, |v| table_place(first, &places, v))
@@ -174,8 +174,8 @@ fn table_place(first: u32, places: &[u32], v: u32) -> Option<usize> {
     }
 }
 
-/// [`geodesic_from_starts`]'s walk, `jumps` beside the edges, with `local` the index in `subset` of
-/// a mesh vertex (`None` off the subset).
+/// [`geodesic_from_starts`]'s walk, `jumps` beside the edges, with
+/// `local` the index in `subset` of a mesh vertex (`None` off the subset).
 fn walk(
     graph: &MeshGraph,
     positions: &[Vec3],

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, rig_vertices, sorted_union, Members, Surface};
+use super::surface::{cut_centre, sorted_union, Members, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
@@ -30,9 +30,9 @@ mod component {
         box_: (Vec3, Vec3),
         pub(in crate::appendage::detect) attachment: Option<usize>,
         /// Where the skin hangs by the bones that move it, when its
-        /// nearest bone moves none of it ([`super::Surface::moved_attachment`]);
-        /// else `attachment`.
-        pub(in crate::appendage::detect) moved: Option<usize>,
+        /// nearest bone's chain moves none of it and that is another joint
+        /// ([`super::Surface::reattachment`]); else `None`.
+        pub(in crate::appendage::detect) reattached: Option<usize>,
         pub(in crate::appendage::detect) origin: Origin,
         /// Where the part meets the body.
         pub(in crate::appendage::detect) join: Vec3,
@@ -55,7 +55,7 @@ mod component {
         pub(in crate::appendage::detect) fn new(
             (welded, collar): (Vec<u32>, Vec<u32>),
             positions: &[Vec3],
-            (attachment, moved, origin, join): (Option<usize>, Option<usize>, Origin, Vec3),
+            (attachment, reattached, origin, join): (Option<usize>, Option<usize>, Origin, Vec3),
             covering: bool,
             coordinate: Option<(Vec<f32>, f32)>,
         ) -> Component {
@@ -65,19 +65,12 @@ mod component {
                 collar,
                 box_,
                 attachment,
-                moved,
+                reattached,
                 origin,
                 join,
                 covering,
                 coordinate,
             }
-        }
-
-        /// Where the skin hangs by the bones that move it when that is not
-        /// its nearest bone's joint: `moved`, when it differs from
-        /// `attachment`.
-        pub(in crate::appendage::detect) fn reattached(&self) -> Option<usize> {
-            self.moved.filter(|_| self.moved != self.attachment)
         }
 
         /// The part's welded vertices, sorted.
@@ -141,7 +134,7 @@ impl Surface<'_> {
                 let join = cut_centre(self.graph, positions, &welded, &collar);
                 let attachment =
                     attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
-                let moved = self.moved_attachment(&welded, join, attachment);
+                let reattached = self.reattachment(&welded, join, attachment);
                 // Remainders never merge (see [`merge_shells`]).
                 let coordinate = (!matches!(origin, Origin::Remainder { .. })
                     && welded.len() >= MIN_TUBE_VERTICES)
@@ -150,7 +143,7 @@ impl Surface<'_> {
                     self.lies_on_body(&welded, geodesic, *length)
                 });
                 let lists = (welded, collar);
-                let at = (attachment, moved, origin, join);
+                let at = (attachment, reattached, origin, join);
                 Component::new(lists, positions, at, covering, coordinate)
             })
             .collect()
@@ -261,7 +254,7 @@ impl Surface<'_> {
             if self.region_of(attachment, join) != Region::Pelvis {
                 continue;
             }
-            c.moved = self.moved_attachment(&welded, join, attachment);
+            c.reattached = self.reattachment(&welded, join, attachment);
             c.set_lists(welded, collar, positions);
             (c.join, c.attachment) = (join, attachment);
         }
@@ -271,27 +264,25 @@ impl Surface<'_> {
     /// was attached to (`attachment`, the nearest bone to `join`) belongs to
     /// a chain that moves none of its skin: the attachment again in the
     /// field of the segments whose chains move some of it
-    /// ([`crate::geometry::SkeletonField::moving_chains`]); otherwise `attachment` itself.
-    /// A chain of plumes or hair off the pelvis may run through a tail's
-    /// root without carrying any of the tail's weight (the phoenix,
+    /// ([`Surface::moving_field`](super::surface::Surface::moving_field)), when that is another joint; otherwise
+    /// `None`. A chain of plumes or hair off the pelvis may run through a
+    /// tail's root without carrying any of the tail's weight (the phoenix,
     /// `assets/phoenix_bird`: `B_Hair_22..33` hold no weight on its 129
-    /// tail vertices); being nearest, it is not where the tail hangs.
-    /// A bone that moves the skin, however little, keeps it: the rigger's
+    /// tail vertices); being nearest, it is not where the tail hangs. A
+    /// bone that moves the skin, however little, keeps it: the rigger's
     /// word is read, not overruled. No constant.
-    pub(super) fn moved_attachment(
+    pub(super) fn reattachment(
         &self,
         welded: &[u32],
         join: Vec3,
         attachment: Option<usize>,
     ) -> Option<usize> {
-        let a = attachment?;
-        let skin = welded.iter().flat_map(|&w| self.weld.members_of(w as usize).iter().copied());
-        if self.field.chain_moves_any(self.rig, a, skin) {
-            return attachment;
+        if self.chain_moves(attachment?, welded) {
+            return None;
         }
-        let chains = self.field.moving_chains(self.rig, &rig_vertices(self.weld, welded));
-        let moving = self.field.of_chains(&chains);
+        let moving = self.moving_field(welded);
         attachment_joint(join, &moving, self.regions, self.params.attachment_bias)
+            .filter(|&a| Some(a) != attachment)
     }
 
     /// A far part's own tube: its outer share ([`TIP_BAND_SHARE`] of its

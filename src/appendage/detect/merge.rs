@@ -96,8 +96,8 @@ pub(super) fn merge_shells(
                 && ((overlap
                     && ((same_cover
                         && (comps[a].attachment == comps[b].attachment
-                            || (comps[a].reattached().is_some()
-                                && comps[a].reattached() == comps[b].reattached())))
+                            || (comps[a].reattached.is_some()
+                                && comps[a].reattached == comps[b].reattached)))
                         || layers(&comps[a], &comps[b])))
                     || (same_cover && cut_across(a, b)))
             {

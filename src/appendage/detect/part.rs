@@ -124,22 +124,22 @@ impl Surface<'_> {
         let attachment = comps[lead].attachment;
         let region = self.region_of(attachment, comps[lead].join);
         let origin = comps[group[0]].origin;
-        if region == Region::Limb && matches!(origin, Origin::Peeled { .. }) {
-            if let Some((a, rest)) = self.rest_of_tube(part, comps) {
+        if region == Region::Limb {
+            let peeled = matches!(origin, Origin::Peeled { .. });
+            if let Some((a, rest)) = peeled.then(|| self.rest_of_tube(part, comps)).flatten() {
                 return (Some(a), Region::Pelvis, rest);
             }
-        }
-        // A limb whose chain moves none of the part's skin is not what it
-        // follows: the bones that move it say where it hangs.
-        let moved = comps[lead].moved;
-        if region == Region::Limb && moved != attachment {
-            let r = self.region_of(moved, comps[lead].join);
-            if r != Region::Limb {
-                return (moved, r, Vec::new());
+            // A limb whose chain moves none of the part's skin is not what
+            // it follows: the bones that move it say where it hangs.
+            if let Some(m) = comps[lead].reattached {
+                let r = self.region_of(Some(m), comps[lead].join);
+                if r != Region::Limb {
+                    return (Some(m), r, Vec::new());
+                }
             }
-        }
-        if region == Region::Limb && matches!(origin, Origin::Peeled { .. }) {
-            return (attachment, region, Vec::new());
+            if peeled {
+                return (attachment, region, Vec::new());
+            }
         }
         let walk_back = region == Region::Spine
             && !matches!(origin, Origin::Remainder { .. })

@@ -405,6 +405,20 @@ impl Surface<'_> {
         }
     }
 
+    /// Whether the chain of `joint` moves some of `welded`'s skin
+    /// ([`crate::geometry::SkeletonField::chain_moves_any`]).
+    pub(super) fn chain_moves(&self, joint: usize, welded: &[u32]) -> bool {
+        let skin = welded.iter().flat_map(|&w| self.weld.members_of(w as usize).iter().copied());
+        self.field.chain_moves_any(self.rig, joint, skin)
+    }
+
+    /// The field of the bones whose chains move some of `welded`'s skin
+    /// ([`crate::geometry::SkeletonField::moving_chains`]).
+    pub(super) fn moving_field(&self, welded: &[u32]) -> SkeletonField {
+        let chains = self.field.moving_chains(self.rig, &rig_vertices(self.weld, welded));
+        self.field.of_chains(&chains)
+    }
+
     /// The geodesic coordinate of `welded` from `collar`, and the length it
     /// gives (its [`LENGTH_PERCENTILE`]).
     pub(super) fn geodesic_of(&self, welded: &[u32], collar: &[u32]) -> (Vec<f32>, f32) {

@@ -6,7 +6,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, rig_vertices, Surface};
+use super::surface::{cut_centre, Surface};
 use crate::appendage::attach::Region;
 use crate::appendage::decide::{
     decide, is_long, lies_on_body, long_by_covariance, stands_out, Verdict, MIN_TUBE_VERTICES,
@@ -75,12 +75,10 @@ impl Surface<'_> {
         // Nearly always the nearest bone's own chain moves the part: then
         // that bone is the nearest moving one, and no weight is read twice.
         let (nearest, s) = self.field.nearest(c);
-        let skin = welded.iter().flat_map(|&w| self.weld.members_of(w as usize).iter().copied());
-        let off = if self.field.chain_moves_any(self.rig, self.field.segments[s].joint, skin) {
+        let off = if self.chain_moves(self.field.segments[s].joint, welded) {
             nearest
         } else {
-            let chains = self.field.moving_chains(self.rig, &rig_vertices(self.weld, welded));
-            self.field.of_chains(&chains).distance(c)
+            self.moving_field(welded).distance(c)
         };
         let centroid_ratio = if reach > 0.0 { off / reach } else { 0.0 };
         ShapeTests { centroid: c, reach, centroid_ratio, elongation, tube }
