@@ -77,3 +77,34 @@ fn corpus_the_rounded_rear_end_of_a_torso_gets_no_chain() {
         assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
     }
 }
+
+/// A short thin tail hanging behind the thighs is cut by the far threshold
+/// along its length: its outer half, tip included, is far skin, and its
+/// collar runs root to tip down both sides. Measured against that collar's
+/// radius (half the tail's length) the half tube read 0.82-0.92 and was
+/// demoted as a flat patch, leaving the tail on the rigger's bones. Its
+/// geodesic bands run along the collar (tube ratio 0.34-0.81, under the
+/// 1 of a patch spanning its collar: `appendage::STRIP_TUBE_RATIO`), so the
+/// flat tests do not judge it, and it passes as a stub tail.
+#[test]
+fn corpus_a_short_tail_cut_along_its_length_is_no_flat_patch() {
+    let params = DetectParams::default();
+    for seed in [41060, 43607, 43959, 46985] {
+        let case = corpus::case(seed);
+        let strips = per_character(seed, &case, |_, _, model, _| {
+            let d = detect(&model.rig, &params).expect("detect");
+            d.report
+                .parts
+                .iter()
+                .filter(|p| p.tests.tube_ratio < caudal::appendage::STRIP_TUBE_RATIO)
+                .map(|p| (p.kind, p.reason.clone()))
+                .collect::<Vec<_>>()
+        });
+        assert!(
+            strips.iter().any(|(kind, _)| *kind == Kind::Tail),
+            "seed {seed}: no strip judged a tail: {strips:?}"
+        );
+        let measured = measure(&case);
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}

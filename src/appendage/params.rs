@@ -60,6 +60,28 @@ pub const MIN_TUBE_RATIO: f32 = 1.2;
 /// pieces 1.9 and up (stub tails 1.9-2.1).
 pub const FLAT_PATCH_LENGTH: f32 = 1.0;
 
+/// A part whose tube ratio (its geodesic length over the mean width of its
+/// geodesic bands, see [`MIN_SLENDERNESS`]) is under this lies along its
+/// collar, not across it, and [`FLAT_PATCH_LENGTH`] and
+/// [`FLAT_TIP_STANDOFF`] do not judge it. A patch spanning its collar has
+/// bands that shrink from the collar to its centre: their mean width is its
+/// length (a flat disc reads 1, a cap or a dome more). Bands wider than the
+/// part is long run along the collar: a strip. A short thin tail hanging
+/// behind the thighs is cut by the far threshold along its length; its
+/// outer half, tip included, is the part, and its collar runs root to tip
+/// down both sides. That collar's radius is half the tail's length, not
+/// the tail's radius, and against it the half tube read 0.59-0.98 and was
+/// demoted as a flat patch: no chain (corpus look windows 40000..56000, 31
+/// such tails, tube ratio 0.19-0.93). A part that is not long reaches a
+/// tail verdict only as a stub, whose own bar asks whether its tip stands
+/// off the skeleton (`min_stub_standoff`). The parts the two tests demote in
+/// seeds 0..600 and 40000..56000 read 1.00-1.51 (187 of 188; the crotch
+/// patches of seeds 79, 111 and 189: 1.1-1.2). The one under 1 (seed
+/// 43489, 0.63) is far skin with no tail vertex beside a dinosaur's
+/// hanging tail under a cape: it now passes as a stub and grows into that
+/// tail, whose seed had no chain and now has one at precision 0.748.
+pub const STRIP_TUBE_RATIO: f32 = 1.0;
+
 /// A part stands out of the body only when its tip (the vertex farthest
 /// from its collar along the skin) lies more than this share of its
 /// collar's median radius from where it meets the body (the collar's cut

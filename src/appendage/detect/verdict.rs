@@ -14,7 +14,7 @@ use crate::appendage::decide::{
 use crate::appendage::midline::{Paired, MIDLINE_ROOT_RADII};
 use crate::appendage::params::{
     FLAT_CAP_THICKNESS, FLAT_PATCH_LENGTH, FLAT_TIP_STANDOFF, ROUND_STUB_FLATNESS,
-    ROUND_STUB_STANDOFF_SHARE, STUB_RISE_RADII,
+    ROUND_STUB_STANDOFF_SHARE, STRIP_TUBE_RATIO, STUB_RISE_RADII,
 };
 use crate::appendage::report::{Decision, Kind};
 use crate::appendage::shape::{
@@ -159,8 +159,12 @@ impl Surface<'_> {
     /// chain on the crotch); the end cap of a torso tube, its rings
     /// concentric round its pole, read as a tube by its narrow geodesic
     /// bands (seed 10: a chain on the body's rear end; [`Self::cap_over_collar`]).
+    /// A strip lying along its collar ([`STRIP_TUBE_RATIO`]) is not measured
+    /// against it: that collar is no ring round the part.
     fn demote_flat(&self, verdict: &mut Verdict, shape: &Shape<'_>) {
-        if !matches!(verdict.kind, Kind::Tail | Kind::Carried) {
+        if !matches!(verdict.kind, Kind::Tail | Kind::Carried)
+            || shape.tests.tube < STRIP_TUBE_RATIO
+        {
             return;
         }
         let Some(radius) = ring_radius(&self.weld.positions, shape.collar) else {
