@@ -83,7 +83,7 @@ fn corpus_the_rounded_rear_end_of_a_torso_gets_no_chain() {
 /// collar runs root to tip down both sides. Measured against that collar's
 /// radius (half the tail's length) the half tube read 0.82-0.92 and was
 /// demoted as a flat patch, leaving the tail on the rigger's bones. Its
-/// geodesic bands run along the collar (tube ratio 0.34-0.81, under the
+/// geodesic bands run along the collar (tube ratio 0.29-0.81, under the
 /// 1 of a patch spanning its collar: `appendage::STRIP_TUBE_RATIO`), so the
 /// flat tests do not judge it, and it passes as a stub tail.
 #[test]
