@@ -4,6 +4,8 @@
 
 #[path = "corpus/back_strip.rs"]
 mod back_strip;
+#[path = "corpus/buried_start.rs"]
+mod buried_start;
 #[path = "corpus/coarse_rings.rs"]
 mod coarse_rings;
 #[path = "corpus/consistency.rs"]

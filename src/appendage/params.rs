@@ -126,6 +126,26 @@ pub const FLAT_CAP_THICKNESS: f32 = 0.1;
 /// the tail: 2.94 from the centre, 1.98 from the ring.
 pub const ENCLOSED_CAP_DEPTH: f32 = 2.0;
 
+/// Close skin a tail's part encloses also joins the tail when it lies on a
+/// shell other than the body's and is buried: the mesh's other shells (not
+/// the tail's own skin and fur) wind round the centre of its points at
+/// least this much more than round the tail's middle. Half a turn is
+/// midway between outside (0) and inside a closed surface (1), so a body
+/// left open (an arm hole, a neck) still reads inside where it closes round
+/// the point. Such skin is a separate tail shell's start hidden in the
+/// body, however deep it goes: on thin and long tails the part's root ring
+/// is narrow against it, and the start reached 2.0 to 3.8 ring radii past
+/// the ring, no cap by [`ENCLOSED_CAP_DEPTH`] (look-window seeds 40787,
+/// 43484, 43551, 49889, 53777, 53902 and seven more: 30 to 37 welded
+/// vertices, all tail, left on the pelvis by a nearest-bone rigger, recall
+/// 0.82 to 0.95). The tail's middle is the reference because a fur shell
+/// that is not in the tail's part winds round the skin under it from root
+/// to tip: read against nothing, that skin's root half read as buried (two
+/// tails already split between their skin and fur turned into chains hung
+/// from the wrong end). A whole-body fur's torso lies outside the body,
+/// and the body's own shell is never read this way.
+pub const INSIDE_WINDING: f64 = 0.5;
+
 /// A stub tail: a part on the pelvis that is not long (a short tail is
 /// about as long as it is thick, so its tube ratio is near 1 and its
 /// covariance round) still gets a chain when its tip stands this many far

@@ -10,6 +10,7 @@ mod skeleton_field;
 mod thickness;
 mod twins;
 mod weld;
+mod winding;
 
 pub use bone_distance::{
     weighted_bone_distance, weighted_bone_distances, BoneDistance, MeasuredDistances,
@@ -27,3 +28,4 @@ pub use thickness::{
 };
 pub use twins::{twin_pairs, TWIN_EDGE_SHARE};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};
+pub use winding::winding_number;

@@ -8,9 +8,9 @@ use glam::Vec3;
 
 use crate::appendage::attach::Region;
 use crate::appendage::layers::reach_detached_shells;
-use crate::appendage::params::DetectParams;
+use crate::appendage::params::{DetectParams, INSIDE_WINDING};
 use crate::appendage::shape::centroid;
-use crate::geometry::{geodesic_from, ring_radius, MeshGraph, SkeletonField, Weld};
+use crate::geometry::{geodesic_from, ring_radius, winding_number, MeshGraph, SkeletonField, Weld};
 use crate::rig::{JointRoles, Rig};
 use crate::stats::percentile;
 
@@ -72,6 +72,40 @@ impl Shells {
     /// Whether welded vertex `v` lies on a shell other than the body's.
     pub(super) fn own(&self, v: u32) -> bool {
         Some(self.id[v as usize]) != self.body
+    }
+
+    /// Whether `piece` lies wholly on one shell other than the body's and
+    /// is buried in the rest of the mesh while its tail is not: the shells
+    /// the tail's `part` does not lie on (`triangles`, welded indices) wind
+    /// round the centre of the piece's points at least [`INSIDE_WINDING`]
+    /// more than round `mid` (a point of the tail's own skin half way along
+    /// it). The part's own layers (its skin and fur) are left out; a fur or
+    /// a garment outside the part winds round the tail and its start alike;
+    /// the body winds round the buried start only.
+    pub(super) fn buried(
+        &self,
+        piece: &[u32],
+        (part, mid): (&[u32], Vec3),
+        positions: &[Vec3],
+        triangles: &[[u32; 3]],
+    ) -> bool {
+        let Some(&first) = piece.first() else { return false };
+        let s = self.id[first as usize];
+        if !self.own(first) || piece.iter().any(|&v| self.id[v as usize] != s) {
+            return false;
+        }
+        let mut layers: Vec<u32> = part.iter().map(|&v| self.id[v as usize]).collect();
+        layers.push(s);
+        layers.sort_unstable();
+        layers.dedup();
+        let others: Vec<[u32; 3]> = triangles
+            .iter()
+            .copied()
+            .filter(|t| layers.binary_search(&self.id[t[0] as usize]).is_err())
+            .collect();
+        let centre = centroid(piece.iter().map(|&v| positions[v as usize]));
+        let wound = |p: Vec3| winding_number(p, positions, &others).abs();
+        wound(centre) - wound(mid) >= INSIDE_WINDING
     }
 }
 
@@ -442,5 +476,59 @@ impl Surface<'_> {
         reach_detached_shells(&self.weld.positions, welded, &mut g);
         let l = percentile(&g, LENGTH_PERCENTILE);
         (g, l)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shells;
+    use glam::Vec3;
+
+    /// An axis-aligned box's corners from `lo` to `hi` and its twelve
+    /// triangles, numbered from `base`.
+    fn cuboid(lo: Vec3, hi: Vec3, base: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+        let corners = (0..8)
+            .map(|i| {
+                let pick = |bit: u32, a: f32, b: f32| if i & bit == 0 { a } else { b };
+                Vec3::new(pick(1, lo.x, hi.x), pick(2, lo.y, hi.y), pick(4, lo.z, hi.z))
+            })
+            .collect();
+        let quads =
+            [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+        let tris = quads
+            .iter()
+            .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+            .map(|t: [u32; 3]| t.map(|i| i + base))
+            .collect();
+        (corners, tris)
+    }
+
+    /// A body (shell 0), a tail shell (1) whose start is buried in it, and
+    /// a fur shell (2) over the tail's visible length.
+    #[test]
+    fn a_start_is_buried_where_the_body_winds_round_it_and_not_the_tail() {
+        let (mut p, mut body) = cuboid(Vec3::ZERO, Vec3::splat(4.0), 0);
+        let (tail_p, tail_t) = cuboid(Vec3::new(3.0, 1.5, 1.5), Vec3::new(8.0, 2.5, 2.5), 8);
+        let (fur_p, fur_t) = cuboid(Vec3::new(3.8, 1.2, 1.2), Vec3::new(8.5, 2.8, 2.8), 16);
+        p.extend(tail_p);
+        p.extend(fur_p);
+        body.extend(&tail_t);
+        let mut with_fur = body.clone();
+        with_fur.extend(&fur_t);
+        let id: Vec<u32> = (0..24).map(|v| v / 8).collect();
+        let shells = Shells { id, body: Some(0) };
+        // The tail's corners at x = 3 are its start; those at x = 8 its part.
+        let start = [8, 10, 12, 14];
+        let part = [9, 11, 13, 15];
+        let mid = Vec3::new(6.0, 2.0, 2.0);
+        assert!(shells.buried(&start, (&part, mid), &p, &body));
+        // A fur outside the part winds round the tail as it does its start.
+        assert!(!shells.buried(&start, (&part, mid), &p, &with_fur));
+        // A fur in the part is the tail's own layer.
+        let part_with_fur = [9, 11, 13, 15, 17];
+        assert!(shells.buried(&start, (&part_with_fur, mid), &p, &with_fur));
+        // The tip is not buried; nor is skin of the body's own shell.
+        assert!(!shells.buried(&part, (&start, mid), &p, &body));
+        assert!(!shells.buried(&[0, 1], (&part, mid), &p, &body));
     }
 }

@@ -54,10 +54,12 @@ impl Surface<'_> {
     /// A tail's part takes the skin it encloses: every piece of skin no
     /// other part owns whose only neighbours outside it are the part's,
     /// when the piece is all far skin (beyond the far threshold) or is a
-    /// cap closing the part's ring ([`Self::is_cap`]). The closed end of a
+    /// cap closing the part's ring ([`Self::is_cap`]), or is buried: on a
+    /// shell of its own inside the rest of the mesh ([`Self::buried_piece`],
+    /// a separate tail shell's start too deep for a cap). The closed end of a
     /// tube (its tip cap) is bounded by the tube's last ring alone; body
     /// skin goes on past the part to the rest of the body. Close skin must
-    /// be a cap: a fur shell over the whole body meets the tail's part only
+    /// be a cap or buried: a fur shell over the whole body meets the tail's part only
     /// along the tail, and its torso is as enclosed by the tail's fur as a
     /// tip cap (taking any enclosed skin took it: 0..200 192 -> 165, on
     /// precision), but runs on far past the ring. A separate tail shell's
@@ -87,6 +89,7 @@ impl Surface<'_> {
                 };
                 if piece.iter().all(|&w| self.dist[w as usize] > far)
                     || self.is_cap(&piece, &inside)
+                    || self.buried_piece(&piece, part)
                 {
                     extra.extend(piece);
                 }
@@ -173,6 +176,21 @@ impl Surface<'_> {
             let p = positions[v as usize];
             ring.iter().any(|&w| positions[w as usize].distance(p) <= depth)
         })
+    }
+
+    /// Whether `piece` is a shell's start buried in the body
+    /// ([`super::surface::Shells::buried`]): skin nobody sees, on a shell
+    /// of its own, inside the rest of the mesh where the tail half way
+    /// along `part` (its vertex at the median geodesic coordinate) is not.
+    /// Read only for a piece that is neither far skin nor a cap, so the
+    /// mesh's triangles are welded here, not for every part.
+    fn buried_piece(&self, piece: &[u32], part: &Growing) -> bool {
+        let mut order: Vec<usize> = (0..part.welded.len()).collect();
+        order.sort_by(|&a, &b| part.geodesic[a].total_cmp(&part.geodesic[b]).then(a.cmp(&b)));
+        let Some(&m) = order.get(order.len() / 2) else { return false };
+        let mid = self.weld.positions[part.welded[m] as usize];
+        let triangles = self.weld.triangles(self.rig.triangles());
+        self.shells.buried(piece, (&part.welded, mid), &self.weld.positions, &triangles)
     }
 
     /// The piece of skin outside `inside` reached from `start` (far and
