@@ -161,7 +161,7 @@ pub const MIN_STUB_REACH: f32 = 1.6;
 /// distance from its centre, as the peel measures a piece's base). A bulge
 /// of body skin that crosses the far cut swells over a base wider than it
 /// rises; a tube's end rises at least its radius, as a peeled piece must
-/// rise its base ring's radius ([`super::peel::PROTRUSION_ASPECT`]).
+/// rise its base ring's radius (`super::peel::PROTRUSION_ASPECT`).
 /// [`MIN_STUB_REACH`] is in far thresholds (H), blind to how thin the part
 /// is: a tail 0.05-0.07 H long and 0.015-0.02 H thick hanging behind the
 /// thighs stands 1.46-1.57 far thresholds off its bones. The part's mean
@@ -183,7 +183,7 @@ pub const STUB_RISE_RADII: f32 = 1.0;
 /// cape down the back, a blanket along it: 0.41-0.67 of their width in
 /// corpus seeds 0..200) from being a tail or a carried part, and a shell
 /// that lies on the body from merging into one that stands out (a blanket
-/// over a curled tail's root); see [`super::decide::lies_on_body`].
+/// over a curled tail's root); see `super::decide::lies_on_body`.
 pub const MIN_STUB_STANDOFF: f32 = 0.8;
 
 /// A stub on the pelvis that is round, not a sheet (`shape::flatness`,

@@ -212,8 +212,8 @@ pub fn sits_by_the_root(
 /// their skeleton distance `dist` (a rigger that had the tail's bones would
 /// give them to those) or are not weighted to the bone they sit on (skin
 /// the rigger moved with the tail onto bones elsewhere) while still lying
-/// by the root: on a bone round it ([`sits_by_the_root`]) or nearer it
-/// than their own weights' bone ([`nearer_root_than_its_bones`]). Either
+/// by the root: on a bone round it (`sits_by_the_root`) or nearer it
+/// than their own weights' bone (`nearer_root_than_its_bones`). Either
 /// test alone cost a fixture recall (the rabbit's rigify rigger put its
 /// real root skin nearer the spine than the root; the rat's sits on a bone
 /// outside the pelvis region). `regions` are the joints' body regions.

@@ -30,7 +30,7 @@ pub const ROOT_RADIUS_SLACK: f32 = 1.0;
 /// grown chain tears 23% of the tail's edges on Walk (0% at 1.0); at 0.5
 /// recall falls to 0.86. A full radius also reaches three welded vertices
 /// of rump skin (precision 0.91); where the rigger's weights show a tail
-/// pattern they keep those on the body ([`super::rigger_root`]: the three
+/// pattern they keep those on the body (`super::rigger_root`: the three
 /// are mostly on the pelvis, the underside ring mostly on the legs).
 pub const ROOT_DEPTH: f32 = 1.0;
 
@@ -546,7 +546,7 @@ fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
 /// (it spans the mesh's irregularity, well under a radius); the peel's
 /// saddle on a hanging or level tail follows a skeleton-distance level,
 /// which runs along the tail, so the ring's near-bone side lies radii
-/// closer to the tip than its far side. The tube walk ([`follow_tube`])
+/// closer to the tip than its far side. The tube walk (`follow_tube`)
 /// started from such a ring reads a flare where its low side meets the
 /// body after 2-4 radii and leaves the near-bone side of the tail's root
 /// on the body. Corpus seeds 0..200: the peeled parts' rings span 0.4-4.5

@@ -27,7 +27,7 @@ pub fn bone_count(
 /// [`PartGeometry::root`]), `Ji` the centre of the skin round geodesic
 /// `i L / K`: the centroid of the skin within half a segment of it (SPEC
 /// T8), held within [`JOINT_RING_SLACK`] of the radius of the skin's ring
-/// at `i L / K` from that ring's centre ([`level_ring`]): a segment-long
+/// at `i L / K` from that ring's centre (`level_ring`): a segment-long
 /// band's centroid lies on the chord of any bend in it, and on a thin tail
 /// whose bones are 4-20 radii long, landing on the floor, that chord runs
 /// 1-3 radii outside the skin (the generated corpus's joint_outside

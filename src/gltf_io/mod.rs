@@ -6,7 +6,7 @@
 //! [`Character`] with its own [`Rig`](crate::rig::Rig) in its own bind
 //! space: only its joints, only its vertices, its own height. Any animation
 //! samples into a [`Clip`](crate::rig::Clip) of one character. Writing
-//! ([`write`]) changes only what caudal changes (new joint nodes, skin
+//! ([`write()`]) changes only what caudal changes (new joint nodes, skin
 //! joints and inverse binds, skin weights, new animation channels) for any
 //! number of characters at once, and keeps every other byte of JSON it does
 //! not know.
@@ -19,7 +19,7 @@
 //! armatures with disjoint joints are two, even under one scene node.
 //! Characters are numbered by their first skin in file order; their names
 //! (first skin's name, else the nearest named node above the skeleton) are
-//! made unique. See [`characters`](self::characters) for the rule in code.
+//! made unique. See [`characters`] for the rule in code.
 //!
 //! **Vertex order.** The file's global vertex index runs over the skinned
 //! primitives in skin order, then node order, then primitive order, then
@@ -46,7 +46,7 @@
 //! decoder) and quantized attributes dequantized; appearance-only required
 //! extensions are ignored with a warning ([`GltfModel::warnings`]); ones
 //! that change geometry and are not supported are refused by name
-//! ([`extensions`](self::extensions) has the policy). A written file holds
+//! ([`extensions`] has the policy). A written file holds
 //! the decoded buffers and does not require meshopt.
 
 mod accessor;

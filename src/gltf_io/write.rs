@@ -146,7 +146,7 @@ impl Builder {
 /// Writes `rigs` (one per character, in order: the loaded rig, possibly
 /// with joints appended and weights changed) and `tracks` over the file
 /// `model` was read from, to `path`, atomically (with `options.sidecars`:
-/// all or none; see [`super::atomic`] for temporaries and symlinks).
+/// all or none; see `super::atomic` for temporaries and symlinks).
 /// `.gltf` paths get JSON with an embedded buffer, others GLB.
 pub fn write(
     model: &GltfModel,

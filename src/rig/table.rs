@@ -113,7 +113,7 @@ impl Influences {
     /// The joint carrying most of vertex `v`: its weights summed per joint
     /// (glTF lets a file list one joint in two slots of a row, and a row
     /// read slot by slot would then lose it to a lighter joint), the lower
-    /// index on a tie (see [`heaviest`]).
+    /// index on a tie (see `heaviest`).
     pub fn dominant_joint(&self, v: usize) -> u32 {
         self.dominant_by(v, |j| j)
     }

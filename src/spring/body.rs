@@ -11,7 +11,7 @@ use crate::error::{CaudalError, Result};
 /// Today that is the pelvis, the chain's anchor: the rest pose hangs from
 /// it, and the forward plane, the ground circle and the bend coupling are
 /// in its frame. A collider (a leg capsule the tail must not pass through)
-/// goes here as one more field, checked in [`BodyPose::anchor`]'s place; its
+/// goes here as one more field, checked in `BodyPose::anchor`'s place; its
 /// rule goes beside the floor in `spring/contact.rs`, called from the
 /// substep (`spring/solver.rs`) with the collider interpolated over the
 /// call as the pelvis is (`AnchorPath`). Every entry point (`TailSpring::

@@ -185,7 +185,7 @@ fn lane(v: Vec3) -> V3<f32> {
 }
 
 /// Keeps the tip behind the forward plane below the root; see the solver's
-/// lane form [`forward_plane_lanes`].
+/// lane form `forward_plane_lanes`.
 pub fn forward_plane(
     head: Vec3,
     dir: Vec3,
@@ -208,7 +208,7 @@ pub fn forward_plane(
 }
 
 /// Ground contact on the circle where the bone's sphere meets the floor; see
-/// the solver's lane form [`ground_lanes`] for the maths.
+/// the solver's lane form `ground_lanes` for the maths.
 pub fn ground(
     head: Vec3,
     dir: Vec3,

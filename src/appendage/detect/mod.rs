@@ -66,7 +66,7 @@ pub struct PartGeometry {
     pub collar: Vec<u32>,
     /// Geodesic distance from where the tube leaves the body, per `welded`
     /// vertex (0 on skin round the root that the rigger weighted as tail,
-    /// see [`super::rigger_root`]).
+    /// see `super::rigger_root`).
     pub geodesic: Vec<f32>,
     /// Geodesic length from the collar ([`LENGTH_PERCENTILE`]), model units.
     pub length: f32,

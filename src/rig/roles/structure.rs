@@ -111,7 +111,7 @@ pub struct SkinReading {
     /// Per vertex: the owner carrying most of it ([`crate::rig::Influences::dominant_by`]).
     pub dominant: Vec<u32>,
     /// Per joint: the skin surface it carries, the integral of its weight over
-    /// the mesh's surface, each vertex's share of the area ([`vertex_areas`])
+    /// the mesh's surface, each vertex's share of the area (`vertex_areas`)
     /// spread over its joints by weight. This is the "mass" every roles rule
     /// weighs joints by (the head the heaviest joint past the neck, the head's
     /// side of a junction the heavier, the main tree the heaviest), and it
@@ -127,13 +127,13 @@ pub struct SkinReading {
     /// outweigh its head).
     pub surface: Vec<f32>,
     /// Per joint: the joint whose skin it is read as (itself, or for a
-    /// tail chain's joint the joint the chain hangs from: [`super::grown`]).
+    /// tail chain's joint the joint the chain hangs from: `super::grown`).
     pub owner: Vec<usize>,
 }
 
 impl SkinReading {
     /// The skin reading of `rig`, a tail chain's skin read as the joint the
-    /// chain hangs from's ([`super::grown`]: the roles of a grown rig are
+    /// chain hangs from's (`super::grown`: the roles of a grown rig are
     /// its source rig's).
     pub fn of(rig: &Rig) -> SkinReading {
         let owner = super::grown::skin_owner(rig);
@@ -184,7 +184,7 @@ pub(super) fn vertex_areas(rig: &Rig) -> Vec<f64> {
 }
 
 /// The rotation levelling `rig`'s bind with the ground it stands on (see
-/// [`super::ground`]); identity for an upright bind.
+/// `super::ground`); identity for an upright bind.
 pub fn ground_level(rig: &Rig) -> Quat {
     ground_level_of(rig, &SkinReading::of(rig))
 }
@@ -260,7 +260,7 @@ pub const MAX_NEAREST_TOPS: usize = 64;
 pub struct Structure {
     /// The rotation from bind space into the levelled frame every position
     /// below is in (up the normal of the ground the feet rest on, see
-    /// [`super::ground`]); identity for an upright bind.
+    /// `super::ground`); identity for an upright bind.
     pub level: Quat,
     /// Bind-pose head of every joint (levelled).
     pub heads: Vec<Vec3>,

@@ -17,7 +17,7 @@ pub const SAME_HEIGHT: f32 = 0.05;
 
 /// The head is the last joint past the shoulders holding at least this
 /// share of the skin surface of the heaviest joint there (see
-/// [`Axial::head_on`]). A share of surface, not of vertices (a count moves
+/// `Axial::head_on`). A share of surface, not of vertices (a count moves
 /// with triangulation, seams and blend rings). Between the two things it
 /// tells apart: a skull behind a long neck holds 0.42 of the neck's
 /// surface at least on the generated corpus (a quadruped's single neck
