@@ -28,4 +28,6 @@ pub use thickness::{
 };
 pub use twins::{twin_pairs, TWIN_EDGE_SHARE};
 pub use weld::{Weld, WELD_TOLERANCE_RATIO};
+#[cfg(test)]
+pub(crate) use winding::cuboid;
 pub use winding::winding_number;

@@ -31,22 +31,37 @@ fn solid_angle(a: DVec3, b: DVec3, c: DVec3) -> f64 {
     2.0 * numerator.atan2(denominator)
 }
 
+/// An axis-aligned box's corners from `lo` to `hi` and its twelve
+/// triangles (wound outwards), numbered from `base`: a closed surface for
+/// tests.
+#[cfg(test)]
+pub(crate) fn cuboid(lo: Vec3, hi: Vec3, base: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let corners = (0..8)
+        .map(|i| {
+            let pick = |bit: u32, a: f32, b: f32| if i & bit == 0 { a } else { b };
+            Vec3::new(pick(1, lo.x, hi.x), pick(2, lo.y, hi.y), pick(4, lo.z, hi.z))
+        })
+        .collect();
+    let quads =
+        [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+    let tris = quads
+        .iter()
+        .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
+        .map(|t: [u32; 3]| t.map(|i| i + base))
+        .collect();
+    (corners, tris)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::winding_number;
+    use super::{cuboid, winding_number};
     use glam::Vec3;
 
     /// A unit cube: once round its inside (either winding), not round a
     /// point outside; the sign follows the winding.
     #[test]
     fn a_cube_winds_once_round_its_inside() {
-        let p: Vec<Vec3> = (0..8)
-            .map(|i| Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, ((i >> 2) & 1) as f32))
-            .collect();
-        let quads =
-            [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-        let tris: Vec<[u32; 3]> =
-            quads.iter().flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]]).collect();
+        let (p, tris) = cuboid(Vec3::ZERO, Vec3::ONE, 0);
         let inside = winding_number(Vec3::splat(0.5), &p, &tris);
         let outside = winding_number(Vec3::new(2.0, 0.5, 0.5), &p, &tris);
         assert!((inside.abs() - 1.0).abs() < 1e-9, "{inside}");

@@ -74,7 +74,8 @@ impl Shells {
         Some(self.id[v as usize]) != self.body
     }
 
-    /// Whether `piece` lies wholly on one shell other than the body's and
+    /// Whether `piece` (connected skin next to the tail's `part`, so on one
+    /// of the part's shells) lies on a shell other than the body's and
     /// is buried in the rest of the mesh while its tail is not: the shells
     /// the tail's `part` does not lie on (`triangles`, welded indices) wind
     /// round the centre of the piece's points at least [`INSIDE_WINDING`]
@@ -90,12 +91,10 @@ impl Shells {
         triangles: &[[u32; 3]],
     ) -> bool {
         let Some(&first) = piece.first() else { return false };
-        let s = self.id[first as usize];
-        if !self.own(first) || piece.iter().any(|&v| self.id[v as usize] != s) {
+        if !self.own(first) {
             return false;
         }
         let mut layers: Vec<u32> = part.iter().map(|&v| self.id[v as usize]).collect();
-        layers.push(s);
         layers.sort_unstable();
         layers.dedup();
         let others: Vec<[u32; 3]> = triangles
@@ -482,26 +481,8 @@ impl Surface<'_> {
 #[cfg(test)]
 mod tests {
     use super::Shells;
+    use crate::geometry::cuboid;
     use glam::Vec3;
-
-    /// An axis-aligned box's corners from `lo` to `hi` and its twelve
-    /// triangles, numbered from `base`.
-    fn cuboid(lo: Vec3, hi: Vec3, base: u32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
-        let corners = (0..8)
-            .map(|i| {
-                let pick = |bit: u32, a: f32, b: f32| if i & bit == 0 { a } else { b };
-                Vec3::new(pick(1, lo.x, hi.x), pick(2, lo.y, hi.y), pick(4, lo.z, hi.z))
-            })
-            .collect();
-        let quads =
-            [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
-        let tris = quads
-            .iter()
-            .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
-            .map(|t: [u32; 3]| t.map(|i| i + base))
-            .collect();
-        (corners, tris)
-    }
 
     /// A body (shell 0), a tail shell (1) whose start is buried in it, and
     /// a fur shell (2) over the tail's visible length.

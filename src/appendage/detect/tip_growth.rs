@@ -186,8 +186,13 @@ impl Surface<'_> {
     /// mesh's triangles are welded here, not for every part.
     fn buried_piece(&self, piece: &[u32], part: &Growing) -> bool {
         let mut order: Vec<usize> = (0..part.welded.len()).collect();
-        order.sort_by(|&a, &b| part.geodesic[a].total_cmp(&part.geodesic[b]).then(a.cmp(&b)));
-        let Some(&m) = order.get(order.len() / 2) else { return false };
+        if order.is_empty() {
+            return false;
+        }
+        let half = order.len() / 2;
+        let (_, &mut m, _) = order.select_nth_unstable_by(half, |&a, &b| {
+            part.geodesic[a].total_cmp(&part.geodesic[b]).then(a.cmp(&b))
+        });
         let mid = self.weld.positions[part.welded[m] as usize];
         let triangles = self.weld.triangles(self.rig.triangles());
         self.shells.buried(piece, (&part.welded, mid), &self.weld.positions, &triangles)
