@@ -14,6 +14,8 @@ mod consistency;
 mod cut_across;
 #[path = "corpus/density.rs"]
 mod density;
+#[path = "corpus/enclosed_chain.rs"]
+mod enclosed_chain;
 #[path = "corpus/flat_patch.rs"]
 mod flat_patch;
 #[path = "corpus/garments.rs"]

@@ -13,6 +13,8 @@
 //!   is one of a mirrored pair;
 //! - [`part`]: one part from start to finish: where it hangs, its verdict,
 //!   its growth, its report;
+//! - [`enclosed_chain`]: a chain part another chain part encloses joins its
+//!   host's shells, and the parts are made again;
 //! - [`verdict`]: the T4 shape tests and the judgements on them (tube,
 //!   broad, round stub, flat patch, stub, paired, what the origin overrules);
 //! - [`stub_core`]: a stub tail's part cut back to its tube's one inside
@@ -25,6 +27,7 @@
 
 mod candidates;
 mod components;
+mod enclosed_chain;
 mod merge;
 mod part;
 mod root_growth;
@@ -41,7 +44,7 @@ use glam::Vec3;
 
 use super::attach::joint_regions;
 use super::params::DetectParams;
-use super::report::{Kind, Report};
+use super::report::{Decision, Kind, PartReport, Report};
 use crate::error::{CaudalError, Result};
 use crate::geometry::{
     BoneDistance, MeasuredDistances, MeshGraph, SkeletonField, Weld, LEAF_STUB_RATIO,
@@ -49,6 +52,7 @@ use crate::geometry::{
 use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
 use components::Component;
+use enclosed_chain::{join_enclosed_chains, lost_chains};
 use merge::merge_shells;
 use part::release_claimed_skin;
 use sheet::sheet_faces_share_their_place;
@@ -144,29 +148,15 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     surface.carve_under_shells(&mut comps);
     surface.trim_to_tip_tube(&mut comps);
     let groups = merge_shells(&comps, &graph, &weld.positions, params, height);
-    let paired = surface.paired(&groups, &comps);
-
     // The bones are the field's segments when it has the default stubs.
-    let mut bones = if params.leaf_stub_ratio == LEAF_STUB_RATIO {
-        BoneDistance::with_field(rig, field.clone())
-    } else {
-        BoneDistance::new(rig)
-    };
-    let mut taken = owned_skin(&comps, weld.count());
-    let mut parts = Vec::with_capacity(groups.len());
-    let mut reports = Vec::with_capacity(groups.len());
-    for (index, group) in groups.iter().enumerate() {
-        let (report, part) =
-            surface.part(index, group, &mut comps, paired[index], &mut taken, &mut bones)?;
-        if report.kind == Kind::Body {
-            let mut body = surface.body_skin.lock().unwrap_or_else(|e| e.into_inner());
-            for &v in &part.welded {
-                body[v as usize] = true;
-            }
+    let new_bones = || {
+        if params.leaf_stub_ratio == LEAF_STUB_RATIO {
+            BoneDistance::with_field(rig, field.clone())
+        } else {
+            BoneDistance::new(rig)
         }
-        reports.push(report);
-        parts.push(part);
-    }
+    };
+    let (mut parts, mut reports, mut bones) = make_parts(&surface, &groups, &mut comps, new_bones)?;
     release_claimed_skin(&mut parts, &mut reports, &weld, &mut bones)?;
     sheet_faces_share_their_place(&mut parts, &mut reports, &weld, &graph, height);
     let names = rig.joint_names();
@@ -180,6 +170,79 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
         parts: reports,
     };
     Ok(Detection { report, parts, weld, graph, roles, bone_distances: bones.into_measured() })
+}
+
+impl Surface<'_> {
+    /// The parts judged body are made again: none marked yet.
+    fn forget_body_skin(&self) {
+        let mut body = self.body_skin.lock().unwrap_or_else(|e| e.into_inner());
+        body.iter_mut().for_each(|b| *b = false);
+    }
+
+    /// Each group of merged shells made a part, in order: judged, grown,
+    /// reported, with the bone distances measured on the way.
+    fn parts_of(
+        &self,
+        groups: &[Vec<usize>],
+        comps: &mut [Component],
+        bones: &mut BoneDistance,
+    ) -> Result<(Vec<PartGeometry>, Vec<PartReport>)> {
+        let paired = self.paired(groups, comps);
+        let mut taken = owned_skin(comps, self.weld.count());
+        let mut parts = Vec::with_capacity(groups.len());
+        let mut reports = Vec::with_capacity(groups.len());
+        for (index, group) in groups.iter().enumerate() {
+            let (report, part) =
+                self.part(index, group, comps, paired[index], &mut taken, bones)?;
+            if report.kind == Kind::Body {
+                let mut body = self.body_skin.lock().unwrap_or_else(|e| e.into_inner());
+                for &v in &part.welded {
+                    body[v as usize] = true;
+                }
+            }
+            reports.push(report);
+            parts.push(part);
+        }
+        Ok((parts, reports))
+    }
+}
+
+/// Each group made a part ([`Surface::parts_of`]), and made again with
+/// every chain part another chain part encloses joined to its host's group
+/// ([`join_enclosed_chains`]), joins whose part then gets no chain refused.
+/// A shell's coordinate a part took in an earlier pass is measured again:
+/// the same numbers. Returns the parts, their reports and the bone distances
+/// measured making them.
+fn make_parts<'r>(
+    surface: &Surface<'_>,
+    groups: &[Vec<usize>],
+    comps: &mut [Component],
+    new_bones: impl Fn() -> BoneDistance<'r>,
+) -> Result<(Vec<PartGeometry>, Vec<PartReport>, BoneDistance<'r>)> {
+    let mut bones = new_bones();
+    let (parts, reports) = surface.parts_of(groups, comps, &mut bones)?;
+    let mut refused: Vec<Vec<usize>> = Vec::new();
+    loop {
+        let chain = chains_of(&reports);
+        let Some((joined, joins)) =
+            join_enclosed_chains(groups, &parts, &chain, surface.graph, &refused)
+        else {
+            return Ok((parts, reports, bones));
+        };
+        surface.forget_body_skin();
+        let mut joined_bones = new_bones();
+        let (p, r) = surface.parts_of(&joined, comps, &mut joined_bones)?;
+        let lost = lost_chains(&joined, &joins, &chains_of(&r));
+        if lost.is_empty() {
+            return Ok((p, r, joined_bones));
+        }
+        refused.extend(lost);
+    }
+}
+
+/// Per part: whether it got a chain.
+fn chains_of(reports: &[PartReport]) -> Vec<bool> {
+    reports.iter().map(|r| r.decision == Decision::Chain).collect()
 }
 
 /// Per welded vertex: skin a part owns. Body skin left over by peeling

@@ -264,7 +264,7 @@ impl Surface<'_> {
 }
 
 /// The welded vertices next to `welded` but not in it, sorted.
-fn neighbour_collar(welded: &[u32], graph: &MeshGraph) -> Vec<u32> {
+pub(super) fn neighbour_collar(welded: &[u32], graph: &MeshGraph) -> Vec<u32> {
     let inside = Members::new(welded, graph.vertex_count());
     let mut collar: Vec<u32> = welded
         .iter()
