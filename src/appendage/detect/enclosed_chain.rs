@@ -6,7 +6,7 @@ use super::PartGeometry;
 use crate::geometry::MeshGraph;
 
 /// The groups of `groups` with every enclosed chain part's group joined to
-/// its host's, each marked whether it is such a join, or `None` when no
+/// its host's, each with how many of `groups` it joins (1: none), or `None` when no
 /// chain part is enclosed. Parts are in group order (`parts[i]` is made of
 /// `groups[i]`). A join whose shells (sorted) are in `refused` is not made:
 /// judged as one, those shells got no chain.
@@ -41,7 +41,7 @@ pub(super) fn join_enclosed_chains(
     chain: &[bool],
     graph: &MeshGraph,
     refused: &[Vec<usize>],
-) -> Option<(Vec<Vec<usize>>, Vec<bool>)> {
+) -> Option<(Vec<Vec<usize>>, Vec<usize>)> {
     let chains: Vec<usize> = (0..parts.len()).filter(|&i| chain[i]).collect();
     let mut host_of: Vec<usize> = (0..groups.len()).collect();
     let mut joined = false;
@@ -94,7 +94,7 @@ pub(super) fn join_enclosed_chains(
         shells.sort_unstable();
         if gs.len() > 1 && refused.contains(&shells) {
             out.extend(gs.iter().map(|&g| groups[g].clone()));
-            joins.extend(gs.iter().map(|_| false));
+            joins.extend(gs.iter().map(|_| 1));
             continue;
         }
         let lead = gs.iter().copied().find(|&g| host_of[g] == g).unwrap_or(gs[0]);
@@ -103,19 +103,19 @@ pub(super) fn join_enclosed_chains(
             group.extend(groups[g].iter().copied());
         }
         out.push(group);
-        joins.push(gs.len() > 1);
+        joins.push(gs.len());
     }
-    joins.contains(&true).then_some((out, joins))
+    joins.iter().any(|&n| n > 1).then_some((out, joins))
 }
 
 /// The shells (sorted) of each joined group whose part got no chain.
 pub(super) fn lost_chains(
     groups: &[Vec<usize>],
-    joins: &[bool],
+    joins: &[usize],
     chain: &[bool],
 ) -> Vec<Vec<usize>> {
     (0..groups.len())
-        .filter(|&g| joins[g] && !chain[g])
+        .filter(|&g| joins[g] > 1 && !chain[g])
         .map(|g| {
             let mut shells = groups[g].clone();
             shells.sort_unstable();
@@ -172,7 +172,7 @@ mod tests {
         let (joined, joins) =
             join_enclosed_chains(&groups, &parts, &chain, &graph, &[]).expect("joined");
         assert_eq!(joined, vec![vec![0], vec![1, 3, 2]]);
-        assert_eq!(joins, vec![false, true]);
+        assert_eq!(joins, vec![1, 2]);
         // Judged as one and no chain: refused, and not offered again.
         let lost = lost_chains(&joined, &joins, &[false, false]);
         assert_eq!(lost, vec![vec![1, 2, 3]]);

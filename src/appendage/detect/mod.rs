@@ -231,9 +231,16 @@ fn make_parts<'r>(
         };
         surface.forget_body_skin();
         let mut joined_bones = new_bones();
-        let (p, r) = surface.parts_of(&joined, comps, &mut joined_bones)?;
+        let (p, mut r) = surface.parts_of(&joined, comps, &mut joined_bones)?;
         let lost = lost_chains(&joined, &joins, &chains_of(&r));
         if lost.is_empty() {
+            for (report, &n) in r.iter_mut().zip(&joins).filter(|(_, &n)| n > 1) {
+                report.reason.push_str(&format!(
+                    "; judged and grown as one with {} chain part(s) whose whole collar was its \
+                     skin",
+                    n - 1
+                ));
+            }
             return Ok((p, r, joined_bones));
         }
         refused.extend(lost);
