@@ -1,6 +1,7 @@
 //! A chain part that another chain part encloses is a piece of that tail:
 //! their shells are one part, judged and grown again as one.
 
+use super::merge::classes;
 use super::surface::neighbour_collar;
 use super::PartGeometry;
 use crate::geometry::MeshGraph;
@@ -61,32 +62,11 @@ pub(super) fn join_enclosed_chains(
     if !joined {
         return None;
     }
-    // One class per host and the parts it encloses, as union-find: two
-    // parts enclosing each other (a shell cut in two) are one class too.
-    let mut class: Vec<usize> = (0..groups.len()).collect();
-    fn find(class: &mut [usize], mut g: usize) -> usize {
-        while class[g] != g {
-            class[g] = class[class[g]];
-            g = class[g];
-        }
-        g
-    }
-    for (g, &h) in host_of.iter().enumerate() {
-        let (a, b) = (find(&mut class, g), find(&mut class, h));
-        class[a.max(b)] = a.min(b);
-    }
-    // The class's shells in group order, led by its first group that no
-    // other part encloses (its shells decide the joined part's origin).
-    let mut slot = vec![usize::MAX; groups.len()];
-    let mut members: Vec<Vec<usize>> = Vec::new();
-    for g in 0..groups.len() {
-        let c = find(&mut class, g);
-        if slot[c] == usize::MAX {
-            slot[c] = members.len();
-            members.push(Vec::new());
-        }
-        members[slot[c]].push(g);
-    }
+    // One class per host and the parts it encloses: two parts enclosing
+    // each other (a shell cut in two) are one class too. Each class's shells
+    // go in group order, led by its first group that no other part encloses
+    // (its shells decide the joined part's origin).
+    let members = classes(groups.len(), host_of.iter().copied().enumerate());
     let mut out = Vec::new();
     let mut joins = Vec::new();
     for gs in members {

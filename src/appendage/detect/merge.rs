@@ -78,14 +78,7 @@ pub(super) fn merge_shells(
         }
         _ => false,
     };
-    let mut root: Vec<usize> = (0..comps.len()).collect();
-    fn find(root: &mut [usize], mut i: usize) -> usize {
-        while root[i] != i {
-            root[i] = root[root[i]];
-            i = root[i];
-        }
-        i
-    }
+    let mut joined = Vec::new();
     for a in 0..comps.len() {
         for b in a + 1..comps.len() {
             let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
@@ -101,24 +94,42 @@ pub(super) fn merge_shells(
                         || layers(&comps[a], &comps[b])))
                     || (same_cover && cut_across(a, b)))
             {
-                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
-                if ra != rb {
-                    root[ra.max(rb)] = ra.min(rb);
-                }
+                joined.push((a, b));
             }
         }
     }
-    let mut groups: Vec<Vec<usize>> = Vec::new();
-    let mut group_of = vec![usize::MAX; comps.len()];
-    for i in 0..comps.len() {
-        let r = find(&mut root, i);
-        if group_of[r] == usize::MAX {
-            group_of[r] = groups.len();
-            groups.push(Vec::new());
+    classes(comps.len(), joined)
+}
+
+/// The classes of `0..count` that the `joined` pairs make (union-find), each
+/// in order, listed by first member: a partition, whatever the pairs' order.
+pub(super) fn classes(
+    count: usize,
+    joined: impl IntoIterator<Item = (usize, usize)>,
+) -> Vec<Vec<usize>> {
+    fn find(root: &mut [usize], mut i: usize) -> usize {
+        while root[i] != i {
+            root[i] = root[root[i]];
+            i = root[i];
         }
-        groups[group_of[r]].push(i);
+        i
     }
-    groups
+    let mut root: Vec<usize> = (0..count).collect();
+    for (a, b) in joined {
+        let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+        root[ra.max(rb)] = ra.min(rb);
+    }
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut slot = vec![usize::MAX; count];
+    for i in 0..count {
+        let r = find(&mut root, i);
+        if slot[r] == usize::MAX {
+            slot[r] = out.len();
+            out.push(Vec::new());
+        }
+        out[slot[r]].push(i);
+    }
+    out
 }
 
 /// The welded vertices (sorted) and collar (sorted, each once) of a group
