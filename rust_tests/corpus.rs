@@ -46,6 +46,8 @@ mod peeled_tip;
 mod precision;
 #[path = "corpus/protrusion.rs"]
 mod protrusion;
+#[path = "corpus/rear_cap.rs"]
+mod rear_cap;
 #[path = "corpus/recall.rs"]
 mod recall;
 mod reversed_chain;

@@ -177,7 +177,7 @@ fn past_stub_reach(params: &DetectParams, reach_ratio: f32) -> bool {
 /// collar's median distance from its centre, [`crate::geometry::ring_radius`],
 /// as the peel measures a piece's base for
 /// [`super::peel::PROTRUSION_ASPECT`]); all in H.
-fn rises_its_radius(collar_radius_ratio: f32, reach_ratio: f32, far_ratio: f32) -> bool {
+pub fn rises_its_radius(collar_radius_ratio: f32, reach_ratio: f32, far_ratio: f32) -> bool {
     collar_radius_ratio > 0.0 && reach_ratio - far_ratio >= STUB_RISE_RADII * collar_radius_ratio
 }
 
