@@ -1,7 +1,8 @@
 //! The verdict on a part: the T4 shape tests, the T5 decision on them, and
-//! the judgements that amend it (a round stub tail, a flat patch, a stub, a
-//! stub on a bone of its own, one of a pair, what the part's origin and its
-//! file's binding overrule).
+//! the judgements that amend it (a round stub tail, a flat patch, a ring
+//! of skin round its pole that does not rise its radius, a stub, a stub on
+//! a bone of its own, one of a pair, what the part's origin and its file's
+//! binding overrule).
 
 use glam::Vec3;
 
@@ -99,7 +100,10 @@ impl Surface<'_> {
     }
 
     /// The verdict of T5 on a part's shape tests and region, then a tail
-    /// or carried verdict on a flat patch demoted ([`Self::demote_flat`]).
+    /// or carried verdict on a flat patch demoted ([`Self::demote_flat`]),
+    /// a round stub promoted ([`Self::round_stub`]), and a tail or carried
+    /// verdict on a ring of skin that does not rise its radius demoted
+    /// ([`Self::demote_rim_only`]).
     pub(super) fn verdict(&self, shape: &Shape<'_>, region: Region, attachment: &str) -> Verdict {
         let (tests, height) = (shape.tests, self.height);
         let mut verdict = decide(
@@ -249,9 +253,13 @@ impl Surface<'_> {
 
     /// A tail or carried part that is no more than a ring or two of skin
     /// round its pole (fewer interior vertices, every neighbour its own,
-    /// than `min_part_vertices`) stands out only by rising its collar's
-    /// radius above the far cut ([`STUB_RISE_RADII`], [`rises_its_radius`]);
-    /// one that does not is a swelling of the body. With no interior to
+    /// than `min_part_vertices`) and is not long by its covariance stands
+    /// out only by rising its collar's radius above the far cut
+    /// ([`STUB_RISE_RADII`], [`rises_its_radius`]); one that does not is a
+    /// swelling of the body. A low-poly tail is long by its covariance (the
+    /// Alpaca fixture's, 17 welded vertices, elongation 2.18, rises only
+    /// 0.59 of its collar's radius: without that exemption it lost its
+    /// chain); a cap is round in plan. With no interior to
     /// speak of, its covariance and its geodesic bands are its rim's: the
     /// elongation, the tube ratio (8 bands over a couple of rings) and the
     /// tip's standoff read noise, and the reach in far thresholds
