@@ -62,11 +62,11 @@ fn faces_along_axis(graph: &MeshGraph, positions: &[Vec3], v: u32, axis: Vec3) -
     if ring.len() < 2 {
         return false;
     }
-    let points: Vec<Vec3> =
-        ring.iter().chain(std::iter::once(&v)).map(|&w| positions[w as usize]).collect();
-    let c = points.iter().fold(Vec3::ZERO, |a, &p| a + p) / points.len() as f32;
+    // Called for every vertex the flood reaches: read in place, no list.
+    let points = || ring.iter().chain(std::iter::once(&v)).map(|&w| positions[w as usize]);
+    let c = points().fold(Vec3::ZERO, |a, p| a + p) / (ring.len() + 1) as f32;
     let mut m = nalgebra::Matrix3::<f32>::zeros();
-    for p in &points {
+    for p in points() {
         let d = nalgebra::Vector3::new(p.x - c.x, p.y - c.y, p.z - c.z);
         m += d * d.transpose();
     }
@@ -74,6 +74,17 @@ fn faces_along_axis(graph: &MeshGraph, positions: &[Vec3], v: u32, axis: Vec3) -
     let k = e.eigenvalues.imin();
     let n = e.eigenvectors.column(k);
     Vec3::new(n[0], n[1], n[2]).normalize_or_zero().dot(axis).abs() > WALL_FACING
+}
+
+/// How many of `welded` (sorted) have every neighbour in it: the part's
+/// interior, away from its rim.
+pub fn interior_count(graph: &MeshGraph, welded: &[u32]) -> usize {
+    welded
+        .iter()
+        .filter(|&&v| {
+            graph.neighbors_of(v as usize).iter().all(|w| welded.binary_search(w).is_ok())
+        })
+        .count()
 }
 
 /// Extra welded vertices that continue the tube of a part towards the body.
@@ -130,11 +141,7 @@ pub fn extend_root(
     let limit = ROOT_RADIUS_SLACK * radius;
     let depth = ROOT_DEPTH * radius;
     let in_part = |v: u32| welded.binary_search(&v).is_ok();
-    let interior = welded
-        .iter()
-        .filter(|&&v| graph.neighbors_of(v as usize).iter().all(|&w| in_part(w)))
-        .count();
-    let read_walls = interior >= MIN_PART_VERTICES;
+    let read_walls = interior_count(graph, welded) >= MIN_PART_VERTICES;
     let accept = |v: u32| {
         let p = positions[v as usize];
         !taken[v as usize]

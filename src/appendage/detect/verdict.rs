@@ -19,6 +19,7 @@ use crate::appendage::params::{
     ROUND_STUB_STANDOFF_SHARE, STRIP_TUBE_RATIO, STUB_RISE_RADII,
 };
 use crate::appendage::report::{Decision, Kind};
+use crate::appendage::root::interior_count;
 use crate::appendage::shape::{
     centroid, elongation, flatness, length_centroid, tube_ratio, tube_sections,
 };
@@ -290,7 +291,7 @@ impl Surface<'_> {
         {
             return;
         }
-        let interior = self.interior_count(shape.welded);
+        let interior = interior_count(self.graph, shape.welded);
         if interior >= self.params.min_part_vertices {
             return;
         }
@@ -308,16 +309,6 @@ impl Surface<'_> {
             self.params.min_part_vertices,
             (reach - far) / radius
         );
-    }
-
-    /// How many of `welded` (sorted) have every neighbour in it.
-    fn interior_count(&self, welded: &[u32]) -> usize {
-        welded
-            .iter()
-            .filter(|&&v| {
-                self.graph.neighbors_of(v as usize).iter().all(|w| welded.binary_search(w).is_ok())
-            })
-            .count()
     }
 
     /// How far the part's tip (its farthest vertex along the skin from the
