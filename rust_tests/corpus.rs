@@ -32,6 +32,8 @@ pub mod harness;
 mod held_strip;
 #[path = "corpus/landing_arc.rs"]
 mod landing_arc;
+#[path = "corpus/last_ring.rs"]
+mod last_ring;
 #[path = "corpus/layers.rs"]
 mod layers;
 #[path = "corpus/outside_trace.rs"]

@@ -1,0 +1,64 @@
+//! A thin tail's last ring, the one zipped onto the body, belongs to the
+//! chain (issue 12, "the chain must own the tail to where it meets the
+//! body"). The tube walk back from a tail's part keeps only skin whose
+//! every edge ends behind the level where its front spread onto the body,
+//! and its levels step a quarter of a radius at a time; the last ring's
+//! edges run onto the body (that is where the tail meets it), and on these
+//! look-window seeds it lay past the last step read as tube or was dropped
+//! for its edges, and stayed on the rigger's leg and pelvis weights:
+//! recall 0.917-0.948, the tail's whole first ring missed, the part's final
+//! collar that ring itself. The walk now reads its front at the walked
+//! vertices' own levels past the last step and keeps a whole closed ring
+//! as wide as the tube (`Tube::add_last_ring` in `src/appendage/root.rs`).
+
+use std::collections::HashSet;
+
+use caudal::appendage::{detect, Decision, DetectParams};
+use caudal::demo::corpus;
+
+use super::harness::{measure, per_character, tail_u_by_vertex};
+
+#[test]
+fn corpus_a_thin_tails_last_ring_is_the_chains_not_the_bodys() {
+    // 54080, 50145: the ring within the last tube level, dropped for its
+    // edges; 41211, 43011: the ring just past the last step (41211 at
+    // 0.52-0.53 radii, the step at 0.50).
+    for seed in [54080, 50145, 41211, 43011] {
+        let case = corpus::case(seed);
+        let missed = per_character(seed, &case, |_, _, model, truth| {
+            let d = detect(&model.rig, &DetectParams::default()).expect("detects");
+            let chained: HashSet<u32> = d
+                .report
+                .parts
+                .iter()
+                .zip(&d.parts)
+                .filter(|(r, _)| r.decision == Decision::Chain)
+                .flat_map(|(_, g)| g.welded.iter().flat_map(|&w| d.weld.members_of(w as usize)))
+                .copied()
+                .collect();
+            truth
+                .tails
+                .iter()
+                .map(|t| {
+                    let ring: Vec<u32> = tail_u_by_vertex(model, t)
+                        .into_iter()
+                        .filter(|&(_, u)| u <= 0.0)
+                        .map(|(v, _)| v)
+                        .collect();
+                    let out = ring.iter().filter(|v| !chained.contains(v)).count();
+                    (truth.name.clone(), ring.len(), out)
+                })
+                .collect()
+        });
+        assert!(!missed.is_empty(), "seed {seed}: no tail measured");
+        for (name, ring, out) in missed {
+            assert!(ring > 0, "seed {seed} {name}: no first ring in the truth");
+            assert_eq!(
+                out, 0,
+                "seed {seed} {name}: {out} of the first ring's {ring} off the chain"
+            );
+        }
+        let measured = measure(&case);
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}
