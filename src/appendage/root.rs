@@ -272,9 +272,6 @@ pub fn follow_tube(
     let mut k = 0usize;
     let hold = TUBE_FLARE_WINDOW * unit;
     let mut front_side = FrontSide::new(&levels, graph, &sources);
-    // The front where the tube was last kept: the flare's exit reads the
-    // walked vertices' own levels from there (`FrontAt::last_tube_level`).
-    let mut at_last = front_side.clone();
     loop {
         let level = k as f32 * step;
         let accepted = front_side.advance(&levels, graph, &reached, level, hold);
@@ -292,11 +289,10 @@ pub fn follow_tube(
         if r > TUBE_JOIN_FLARE * narrowest {
             // Spread onto the body: keep the tube up to the last ring.
             let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
-            return at.tube_at_flare(&walked, &in_part, (&at_last, last), level, narrowest, tube);
+            return at.tube_at_flare(&walked, &sources, &in_part, (last, level), narrowest, tube);
         }
         if r <= TUBE_TAPER_SLACK * narrowest {
             last = level;
-            at_last = front_side.clone();
         }
         rings.push(r);
         if accepted == reached.len() {
@@ -430,7 +426,6 @@ impl WalkLevels {
 /// everything walked each step, a long tail's walk cost its vertices times
 /// its steps (93.8 M instructions on the bench creature's 26k-vertex far
 /// part, stop 41).
-#[derive(Clone)]
 struct FrontSide {
     /// Walked vertices in walking order (the root ring first), each with
     /// the largest finite level of its neighbours and of its held ones.
@@ -501,20 +496,25 @@ struct FrontAt<'a> {
 impl FrontAt<'_> {
     /// The tube kept where the front at `flare` spread onto the body:
     /// `walked` (sorted by vertex) behind the flare up to the last step
-    /// read as tube (`last`, the front there `at_last`), and the tube's
-    /// last ring ([`Tube::add_last_ring`]) up to the last level read as
-    /// tube between the steps.
+    /// read as tube (`last`), and the tube's last ring
+    /// ([`Tube::add_last_ring`]) up to the last level read as tube between
+    /// the steps. `sources` is the part's root ring the walk started from.
     fn tube_at_flare(
         &self,
         walked: &[(u32, f32)],
+        sources: &[u32],
         in_part: &dyn Fn(u32) -> bool,
-        (at_last, last): (&FrontSide, f32),
-        flare: f32,
+        (last, flare): (f32, f32),
         narrowest: f32,
         radius: f32,
     ) -> Tube {
         let whole = self.levels.behind(self.graph, walked, flare, in_part);
         let mut kept = Tube::up_to(&whole, last, radius);
+        // The front at `last`, walked again from the root ring: it is a
+        // function of the level alone (`FrontSide::advance`), and only
+        // this exit needs it.
+        let mut at_last = FrontSide::new(self.levels, self.graph, sources);
+        at_last.advance(self.levels, self.graph, self.reached, last, self.hold);
         let widest = TUBE_TAPER_SLACK * narrowest;
         let ring_level = self.last_tube_level(at_last, last, flare, widest);
         kept.add_last_ring(self.graph, self.positions, walked, ring_level, narrowest);
@@ -530,10 +530,10 @@ impl FrontAt<'_> {
     /// past a step (corpus seed 41211: 0.52-0.53 radii, the step at 0.50),
     /// the next step's front ran from that ring onto the body and read
     /// wide, and the ring, the tube's last, was left on the body.
-    fn last_tube_level(&self, at_last: &FrontSide, last: f32, flare: f32, widest: f32) -> f32 {
+    fn last_tube_level(&self, at_last: FrontSide, last: f32, flare: f32, widest: f32) -> f32 {
         let from = self.reached.partition_point(|&(_, d)| d <= last);
         let to = self.reached.partition_point(|&(_, d)| d < flare);
-        let mut side = at_last.clone();
+        let mut side = at_last;
         let mut kept = last;
         for &(_, d) in &self.reached[from..to] {
             if d <= kept {
