@@ -572,7 +572,8 @@ impl Tube {
     }
 
     /// The tube where every open vertex was walked (`walked` sorted by
-    /// vertex, the tube read up to `last`, the walk reaching `far`): it
+    /// vertex, the tube read up to `last`, `end` a step past the farthest
+    /// level walked): it
     /// ended on skin it may not take (the rump the rigger kept on the
     /// body, another part), a root; or at the `length` bound, its front
     /// still a tube's ring. Past [`TUBE_SPREAD_RADII`] that is tube (a
@@ -582,11 +583,11 @@ impl Tube {
     /// spreads: nothing.
     fn at_walk_end(
         walked: &[(u32, f32)],
-        (last, far): (f32, f32),
+        (last, end): (f32, f32),
         length: f32,
         radius: f32,
     ) -> Tube {
-        if far >= length && length < TUBE_SPREAD_RADII * radius {
+        if end >= length && length < TUBE_SPREAD_RADII * radius {
             return Tube::default();
         }
         Tube::up_to(walked, last, radius)

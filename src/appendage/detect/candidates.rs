@@ -341,7 +341,7 @@ impl Surface<'_> {
     fn other_shell_within(&self, piece: &[u32], shells: &OtherShells<'_>, clearance: f32) -> bool {
         let positions = &self.weld.positions;
         let shell_of = |v: u32| self.shells.id[v as usize];
-        let own = piece.first().map(|&v| shell_of(v));
+        let own = self.shells.of_piece(piece);
         shells.regions.iter().any(|m| {
             let Some(&first) = m.first() else { return false };
             let s = shell_of(first);

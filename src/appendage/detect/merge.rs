@@ -5,7 +5,7 @@ use glam::Vec3;
 
 use super::candidates::Origin;
 use super::components::Component;
-use super::surface::{cut_centre, Surface};
+use super::surface::{cut_centre, Shells, Surface};
 use crate::appendage::layers::are_layers;
 use crate::appendage::midline::{paired_off_midline, root_radius, MirrorPlane, Paired, Root};
 use crate::appendage::params::DetectParams;
@@ -56,11 +56,11 @@ use crate::geometry::MeshGraph;
 /// moving bones (`reattached`) or as layers. Measured at stop 52: look
 /// windows 17 seeds gained, none lost; 0..2200 2 gained.
 /// Returns the groups of component indices, each in order, by first member.
-/// `shells` is the shell id per welded vertex (`super::surface::Shells`).
+/// `shells` says which connected surface each part lies on.
 pub(super) fn merge_shells(
     comps: &[Component],
     graph: &MeshGraph,
-    shells: &[u32],
+    shells: &Shells,
     positions: &[Vec3],
     params: &DetectParams,
     height: f32,
@@ -91,15 +91,14 @@ pub(super) fn merge_shells(
         }
         _ => false,
     };
-    // Shells by their boxes and attachment are separate surfaces (above).
-    let shell_of = |c: &Component| c.welded().first().map(|&v| shells[v as usize]);
     let mut joined = Vec::new();
     for a in 0..comps.len() {
         for b in a + 1..comps.len() {
             let remainder = |c: &Component| matches!(c.origin, Origin::Remainder { .. });
             let same_cover = comps[a].covering == comps[b].covering;
             let overlap = box_overlap(comps[a].box_(), comps[b].box_(), pad) > params.merge_overlap;
-            let apart = shell_of(&comps[a]) != shell_of(&comps[b]);
+            // Shells by their boxes and attachment are separate surfaces (above).
+            let apart = shells.of_piece(comps[a].welded()) != shells.of_piece(comps[b].welded());
             if !remainder(&comps[a])
                 && !remainder(&comps[b])
                 && ((overlap

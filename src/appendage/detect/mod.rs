@@ -147,7 +147,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let mut comps = surface.components(surface.candidates(far_threshold));
     surface.carve_under_shells(&mut comps);
     surface.trim_to_tip_tube(&mut comps);
-    let groups = merge_shells(&comps, &graph, &surface.shells.id, &weld.positions, params, height);
+    let groups = merge_shells(&comps, &graph, surface.shells, &weld.positions, params, height);
     // The bones are the field's segments when it has the default stubs.
     let new_bones = || {
         if params.leaf_stub_ratio == LEAF_STUB_RATIO {

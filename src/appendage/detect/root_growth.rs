@@ -151,7 +151,7 @@ impl Surface<'_> {
         let points = |c: usize| -> Vec<Vec3> {
             comps[c].welded().iter().map(|&v| positions[v as usize]).collect()
         };
-        let shell_of = |c: usize| self.shells.id[comps[c].welded()[0] as usize];
+        let shell_of = |c: usize| self.shells.of_piece(comps[c].welded());
         let layered = touched.iter().copied().filter(|&a| {
             touched.iter().any(|&b| {
                 b != a

@@ -69,6 +69,12 @@ impl Shells {
         Shells { id, body }
     }
 
+    /// The shell `piece` (connected welded vertices: one shell) lies on;
+    /// `None` for an empty piece.
+    pub(super) fn of_piece(&self, piece: &[u32]) -> Option<u32> {
+        piece.first().map(|&v| self.id[v as usize])
+    }
+
     /// Whether welded vertex `v` lies on a shell other than the body's.
     pub(super) fn own(&self, v: u32) -> bool {
         Some(self.id[v as usize]) != self.body
