@@ -57,7 +57,8 @@ impl Surface<'_> {
         self.demote_paired(&mut verdict, paired);
         self.stub_to_its_core(&mut part, &verdict, &tests, taken);
         let tail = verdict.kind == Kind::Tail;
-        let contact_vertices = if tail { self.start_tail(&mut part, taken, origin) } else { 0 };
+        let (contact_vertices, start) =
+            if tail { self.start_tail(&mut part, taken, origin) } else { (0, Vec::new()) };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = tail
@@ -71,16 +72,14 @@ impl Surface<'_> {
                 self.grow_to_root(&mut part, taken, tail_weights.as_ref(), origin, tests.reach);
             root_vertices += self.grow_to_tip(&mut part, taken, tests.reach);
         }
-        let mut tube_root = None;
-        if let Some(tw) = &tail_weights {
+        let (tube_root, rigger_grown) = tail_weights.as_ref().map_or((None, 0), |tw| {
             let (root, grown) = self.grow_rigger_root(&mut part, tw, attachment, taken);
-            if grown > 0 {
-                tube_root = Some(root);
-                root_vertices += grown;
-            }
-        }
+            ((grown > 0).then_some(root), grown)
+        });
+        root_vertices += rigger_grown;
         if tail {
             root_vertices += self.take_enclosed(&mut part, taken);
+            self.tail_to_its_core(&mut part, &start, taken);
         }
         self.demote_stub(&mut verdict, part.length);
         let root = tube_root.unwrap_or_else(|| {

@@ -30,16 +30,17 @@ impl Surface<'_> {
     /// A tail's part made ready to grow: its resting tip taken
     /// ([`Self::take_resting_tip`]), then trimmed to its own tube
     /// ([`Self::trim_to_own_tube`]). Returns how many vertices the resting
-    /// tip took.
+    /// tip took, and the piece the tail grows from: only that skin can hold
+    /// a lump beside the tube ([`Surface::tail_to_its_core`]).
     pub(super) fn start_tail(
         &self,
         part: &mut Growing,
         taken: &mut [bool],
         origin: Origin,
-    ) -> usize {
+    ) -> (usize, Vec<u32>) {
         let contact = self.take_resting_tip(part, taken);
         self.trim_to_own_tube(part, taken, origin);
-        contact
+        (contact, part.welded.clone())
     }
 
     /// A tail lying on the body (curled over the back) also touches it with
