@@ -65,6 +65,7 @@ mod roles_only;
 mod runs;
 #[path = "corpus/slanted_flare.rs"]
 mod slanted_flare;
+mod slim_trunk;
 #[path = "corpus/spring_up.rs"]
 mod spring_up;
 #[path = "corpus/stub_core.rs"]

@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-use caudal::appendage::{Decision, Report};
+use caudal::appendage::{detect, Decision, DetectParams, Report};
 use caudal::chain::{grow_chains, ChainParams};
 use caudal::demo::corpus::{
     self, CharacterTruth, CorpusCase, FailureClass, PrimVertices, TailTruth,
@@ -704,4 +704,22 @@ pub fn table(results: &[Measured]) -> String {
     let every: Vec<String> = every.iter().map(|(k, n)| format!("{k} {n}")).collect();
     s += &format!("every failure (cases): {}\n", every.join(", "));
     s
+}
+
+/// Every character of seed `seed` gets one chain part per tail, and the
+/// case meets every bar: what a rule that mends one class of seeds asks of
+/// each of them.
+pub fn one_chain_per_tail_and_every_bar(seed: u64) {
+    let case = corpus::case(seed);
+    let found = per_character(seed, &case, |_, _, model, truth| {
+        let d = detect(&model.rig, &DetectParams::default()).expect("detects");
+        let chains = d.report.parts.iter().filter(|p| p.decision == Decision::Chain).count();
+        vec![(chains, truth.tails.len())]
+    });
+    assert!(!found.is_empty(), "seed {seed}: no character");
+    for (chains, tails) in found {
+        assert_eq!(chains, tails, "seed {seed}: {chains} chain parts for {tails} tails");
+    }
+    let measured = measure(&case);
+    assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
 }

@@ -12,7 +12,7 @@ use std::collections::HashSet;
 use caudal::appendage::{detect, Decision, DetectParams, Kind};
 use caudal::demo::corpus;
 
-use super::harness::{measure, per_character, tail_u_by_vertex};
+use super::harness::{measure, one_chain_per_tail_and_every_bar, per_character, tail_u_by_vertex};
 
 #[test]
 fn corpus_the_rear_end_past_the_pelvis_is_body_not_a_tail() {
@@ -48,18 +48,7 @@ fn corpus_the_rear_end_past_the_pelvis_is_body_not_a_tail() {
 #[test]
 fn corpus_the_rear_end_and_the_tail_below_it_are_not_one_shell() {
     for seed in [40199, 50502, 42510, 42237, 52544] {
-        let case = corpus::case(seed);
-        let found = per_character(seed, &case, |_, _, model, truth| {
-            let d = detect(&model.rig, &DetectParams::default()).expect("detects");
-            let chains = d.report.parts.iter().filter(|p| p.decision == Decision::Chain).count();
-            vec![(chains, truth.tails.len())]
-        });
-        assert!(!found.is_empty(), "seed {seed}: no character");
-        for (chains, tails) in found {
-            assert_eq!(chains, tails, "seed {seed}: {chains} chain parts for {tails} tails");
-        }
-        let measured = measure(&case);
-        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+        one_chain_per_tail_and_every_bar(seed);
     }
 }
 

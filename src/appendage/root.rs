@@ -217,6 +217,60 @@ pub const TUBE_TAPER_SLACK: f32 = 1.25;
 /// more); one radius is a ring past that, where the surface is tube.
 pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
 
+/// A walk from a tip cap's ring ([`WalkFrom::TipRing`]) has left its
+/// tube when the front's centre has moved less than this share of the
+/// distance walked over the last radius walked ([`TUBE_STEP`]s of the unit
+/// radius). Along a tube the front's centre moves as fast as the walk
+/// (0.997 of it per radius on corpus seed 52108's level tail). Where the
+/// tube meets a trunk not much wider than itself (a thick tail on a slim
+/// biped's trunk: 52108's root 0.050 on a trunk 0.065-0.09 across) the
+/// front runs up and down the trunk and its centre stalls (0.55, then
+/// 0.24, within a radius of the junction), while its ring grew 1.47x, under
+/// [`TUBE_JOIN_FLARE`]: the walk went on along the trunk and the part kept
+/// its ring on the trunk (precision 0.51-0.71 on six look seeds). Half: the
+/// front has turned more than it advanced. Measured at 0.3 / 0.5 / 0.7 on
+/// the look windows: 9 / 17 / 18 seeds gained, the same one lost (55624),
+/// so the share is not a cliff. Only a walk from a tip: a slanted root
+/// ring's front pivots as it straightens, its centre moving at about half
+/// the walk's rate (seeds 0..2200: 15 thick hanging fur tails lost recall,
+/// 0.85-0.88, with the check on every walk).
+pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
+
+/// Where a walk's front starts ([`follow_tube`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WalkFrom {
+    /// A part's root ring, which may lie aslant across the tube.
+    RootRing,
+    /// A tip cap's ring, across the tube from the start: the walk also
+    /// stops where its front stops advancing along the tube
+    /// ([`TUBE_ADVANCE_SHARE`]).
+    TipRing,
+}
+
+/// The front's centre step by step, read for a walk from a tip ring
+/// ([`TUBE_ADVANCE_SHARE`]).
+struct Advance {
+    from: WalkFrom,
+    centres: Vec<Vec3>,
+}
+
+impl Advance {
+    /// Whether the front (non-empty) has stopped advancing along its tube:
+    /// over the last radius walked, its centre moved less than
+    /// [`TUBE_ADVANCE_SHARE`] of it.
+    fn stalled(&mut self, front: &[Vec3], step: f32) -> bool {
+        if self.from != WalkFrom::TipRing {
+            return false;
+        }
+        let centre = front.iter().copied().sum::<Vec3>() / front.len() as f32;
+        self.centres.push(centre);
+        let back = (1.0 / TUBE_STEP).round() as usize;
+        let k = self.centres.len() - 1;
+        k >= back
+            && centre.distance(self.centres[k - back]) < TUBE_ADVANCE_SHARE * back as f32 * step
+    }
+}
+
 /// The tube of a part followed back over the surface from its root ring
 /// (`collar`, sorted welded vertices outside the part): the skin within
 /// geodesic distance `t` of the part is taken for growing `t` while the
@@ -232,15 +286,15 @@ pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
 /// back than it reaches out; a front still a tube's ring there keeps the
 /// tube walked past [`TUBE_SPREAD_RADII`]);
 /// `taken[v]` marks skin other parts own and only vertices passing
-/// `keep` are walked.
+/// `keep` are walked; `from` says where the front starts ([`WalkFrom`]).
 pub fn follow_tube(
     graph: &MeshGraph,
     positions: &[Vec3],
-    welded: &[u32],
-    collar: &[u32],
+    (welded, collar): (&[u32], &[u32]),
     length: f32,
     taken: &[bool],
     keep: &dyn Fn(u32) -> bool,
+    from: WalkFrom,
 ) -> Tube {
     let part_marks = marks(graph.vertex_count(), welded);
     let in_part = |v: u32| part_marks[v as usize];
@@ -272,6 +326,7 @@ pub fn follow_tube(
     let mut k = 0usize;
     let hold = TUBE_FLARE_WINDOW * unit;
     let mut front_side = FrontSide::new(&levels, graph, &sources);
+    let mut advance = Advance { from, centres: Vec::new() };
     loop {
         let level = k as f32 * step;
         let accepted = front_side.advance(&levels, graph, &reached, level, hold);
@@ -286,7 +341,7 @@ pub fn follow_tube(
             .iter()
             .copied()
             .fold(f32::INFINITY, f32::min);
-        if r > TUBE_JOIN_FLARE * narrowest {
+        if r > TUBE_JOIN_FLARE * narrowest || advance.stalled(&front, step) {
             // Spread onto the body: keep the tube up to the last ring.
             let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
             return at.tube_at_flare(&walked, &sources, &in_part, (last, level), narrowest, tube);

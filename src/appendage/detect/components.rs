@@ -9,7 +9,7 @@ use super::surface::{cut_centre, sorted_union, Members, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
-use crate::appendage::root::follow_tube;
+use crate::appendage::root::{follow_tube, WalkFrom};
 use crate::appendage::shape::bounds;
 
 pub(super) use component::Component;
@@ -287,8 +287,9 @@ impl Surface<'_> {
 
     /// A far part's own tube: its outer share ([`TIP_BAND_SHARE`] of its
     /// geodesic `length` from the collar) and the tube walked back from it
-    /// inside the part ([`follow_tube`]) to where it opens onto the body, or
-    /// to the collar. Sorted welded vertices; `None` when the outer share
+    /// inside the part ([`follow_tube`] from its tip ring) to where it opens onto
+    /// the body or stops running along its tube, or to the collar. Sorted
+    /// welded vertices; `None` when the outer share
     /// has no ring inside the part or the walk takes nothing.
     pub(super) fn tip_tube(
         &self,
@@ -314,8 +315,16 @@ impl Surface<'_> {
         let taken = vec![false; self.weld.count()];
         let in_part = |v: u32| part.contains(v);
         let positions = &self.weld.positions;
-        let tube =
-            follow_tube(self.graph, positions, &tip, &ring, length, &taken, &in_part).vertices;
+        let tube = follow_tube(
+            self.graph,
+            positions,
+            (&tip, &ring),
+            length,
+            &taken,
+            &in_part,
+            WalkFrom::TipRing,
+        )
+        .vertices;
         if tube.is_empty() {
             return None;
         }

@@ -17,7 +17,7 @@ use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::midline::Paired;
 use crate::appendage::report::{Kind, PartReport, PartTests};
 use crate::appendage::rigger_root::TailWeights;
-use crate::appendage::root::follow_tube;
+use crate::appendage::root::{follow_tube, WalkFrom};
 use crate::appendage::shape::centroid;
 use crate::error::Result;
 use crate::geometry::{BoneDistance, Weld};
@@ -253,7 +253,15 @@ impl Surface<'_> {
         taken: &[bool],
     ) -> Option<usize> {
         let positions = &self.weld.positions;
-        let tube = follow_tube(self.graph, positions, welded, collar, length, taken, &|_| true);
+        let tube = follow_tube(
+            self.graph,
+            positions,
+            (welded, collar),
+            length,
+            taken,
+            &|_| true,
+            WalkFrom::RootRing,
+        );
         if tube.vertices.is_empty() {
             return None;
         }

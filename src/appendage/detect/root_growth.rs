@@ -12,8 +12,8 @@ use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, slanted_root_skin, Tube, RIGGER_ROOT_TUBE_RADII, TUBE_JOIN_FLARE,
-    TUBE_SPREAD_RADII,
+    extend_root, follow_tube, slanted_root_skin, Tube, WalkFrom, RIGGER_ROOT_TUBE_RADII,
+    TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
 };
 use crate::geometry::ring_radius;
 
@@ -243,7 +243,15 @@ impl Surface<'_> {
         // share of it the cut left in its part.
         let bound = part.length.max(bound);
         let walk = |keep: &dyn Fn(u32) -> bool| {
-            follow_tube(self.graph, positions, &part.welded, &part.collar, bound, taken, keep)
+            follow_tube(
+                self.graph,
+                positions,
+                (&part.welded, &part.collar),
+                bound,
+                taken,
+                keep,
+                WalkFrom::RootRing,
+            )
         };
         let mut tube = walk(&reads_as_tail);
         if tail_weights.is_some() {
@@ -381,7 +389,15 @@ impl Surface<'_> {
         for &v in &cut {
             taken[v as usize] = false;
         }
-        let tube = follow_tube(self.graph, positions, &kept, &ring, bound, taken, keep);
+        let tube = follow_tube(
+            self.graph,
+            positions,
+            (&kept, &ring),
+            bound,
+            taken,
+            keep,
+            WalkFrom::RootRing,
+        );
         for &v in &cut {
             taken[v as usize] = true;
         }

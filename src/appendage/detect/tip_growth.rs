@@ -7,7 +7,7 @@ use super::root_growth::Growing;
 use super::surface::{Members, Surface, LENGTH_PERCENTILE};
 use crate::appendage::contact::root_collar;
 use crate::appendage::params::ENCLOSED_CAP_DEPTH;
-use crate::appendage::root::follow_tube;
+use crate::appendage::root::{follow_tube, WalkFrom};
 use crate::geometry::{geodesic_from_starts, ring_radius};
 use crate::stats::percentile;
 
@@ -35,8 +35,15 @@ impl Surface<'_> {
             return 0;
         }
         let bound = part.length.max(reach);
-        let tube =
-            follow_tube(self.graph, positions, &part.welded, &far_end, bound, taken, &|_| true);
+        let tube = follow_tube(
+            self.graph,
+            positions,
+            (&part.welded, &far_end),
+            bound,
+            taken,
+            &|_| true,
+            WalkFrom::RootRing,
+        );
         let walked = |v: u32| tube.vertices.binary_search(&v).is_ok();
         let in_part = |v: u32| part.welded.binary_search(&v).is_ok();
         let closed = tube.vertices.iter().all(|&v| {
