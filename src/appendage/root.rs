@@ -342,7 +342,8 @@ pub fn follow_tube(
             .copied()
             .fold(f32::INFINITY, f32::min);
         if r > TUBE_JOIN_FLARE * narrowest || advance.stalled(&front, step) {
-            // Spread onto the body: keep the tube up to the last ring.
+            // Spread onto the body, or (from a tip ring) stopped advancing
+            // along the tube: keep the tube up to the last ring.
             let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
             return at.tube_at_flare(&walked, &sources, &in_part, (last, level), narrowest, tube);
         }
