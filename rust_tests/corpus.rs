@@ -8,6 +8,8 @@ mod back_strip;
 mod buried_start;
 #[path = "corpus/coarse_rings.rs"]
 mod coarse_rings;
+#[path = "corpus/collar_pelvis.rs"]
+mod collar_pelvis;
 #[path = "corpus/consistency.rs"]
 mod consistency;
 #[path = "corpus/cut_across.rs"]

@@ -107,10 +107,11 @@ impl Surface<'_> {
     /// Where a part hangs: its lead shell's attachment and region, or, for
     /// a long part (not body left by peeling) judged on the spine, where
     /// its tube opens onto the body when that is the pelvis region
-    /// ([`Self::tube_joins_pelvis`]); for a peeled part judged on a limb,
-    /// where it joins the body with the rest of its tube that peeling left
-    /// ([`Self::rest_of_tube`]), whose skin (the remainders and the far
-    /// skin between) is returned to be taken when it is a tail.
+    /// ([`Self::tube_joins_pelvis`]), or else when its collar reaches the
+    /// pelvis share ([`Self::collar_region`]); for a peeled part judged on a
+    /// limb, where it joins the body with the rest of its tube that peeling
+    /// left ([`Self::rest_of_tube`]), whose skin (the remainders and the
+    /// far skin between) is returned to be taken when it is a tail.
     fn hangs_where(
         &self,
         group: &[usize],
@@ -148,7 +149,7 @@ impl Surface<'_> {
         }
         match self.tube_joins_pelvis(&part.welded, &part.collar, part.length, taken) {
             Some(a) => (Some(a), Region::Pelvis, Vec::new()),
-            None => (attachment, region, Vec::new()),
+            None => (attachment, self.collar_region(region, attachment, &part.collar), Vec::new()),
         }
     }
 
