@@ -460,8 +460,8 @@ impl Surface<'_> {
     /// lower than 0.288. Long parts only: broad parts' collars reach the
     /// share too (4118 on the look windows, 7 of them tails), and read on
     /// the pelvis they meet the stub's bar, which was measured on pelvis
-    /// parts; the elephant original's 48-vertex rump part (collar radius
-    /// 0.35 H) passed it. No new number.
+    /// parts; a 48-vertex broad part on the elephant original's trunk
+    /// (collar radius 0.35 H) passed it. No new number.
     pub(super) fn collar_region(
         &self,
         region: Region,
