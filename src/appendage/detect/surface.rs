@@ -468,12 +468,10 @@ impl Surface<'_> {
         attachment: Option<usize>,
         collar: &[u32],
     ) -> Region {
-        let reaches_pelvis = || {
-            collar.iter().any(|&w| {
-                self.region_of(attachment, self.weld.positions[w as usize]) == Region::Pelvis
-            })
+        let on_pelvis = |&w: &u32| {
+            self.region_of(attachment, self.weld.positions[w as usize]) == Region::Pelvis
         };
-        if region == Region::Spine && reaches_pelvis() {
+        if region == Region::Spine && collar.iter().any(on_pelvis) {
             Region::Pelvis
         } else {
             region
