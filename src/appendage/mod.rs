@@ -39,7 +39,7 @@ pub use rigger_root::{
     grow_root, TailWeights, SIGNATURE_SHARE, TAIL_BONE_SHARE, TAIL_WEIGHT_SHARE,
 };
 pub use root::{
-    in_walking_order, next_to, RECUT_SLANT_RADII, RING_SIDE_SHARE, ROOT_BAND, ROOT_DEPTH,
-    ROOT_RADIUS_SLACK,
+    in_walking_order, next_to, NECK_RING_SPREAD, RECUT_SLANT_RADII, RING_SIDE_SHARE, ROOT_BAND,
+    ROOT_DEPTH, ROOT_RADIUS_SLACK,
 };
 pub use shape::{box_overlap, elongation};

@@ -236,6 +236,34 @@ pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
 /// 0.85-0.88, with the check on every walk).
 pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 
+/// A part cut at its neck may end one ring short of the body: its collar
+/// is the tube's own last ring when that ring is wider than the part's
+/// ring next to it by at most this share of the gap between the two (the
+/// mean length of the edges across). Along a tube a ring widens towards
+/// the root by the tail's taper only, a small share of the distance
+/// between rings; where a tube opens onto the body the skin spreads by
+/// about its own width per width walked (`TUBE_JOIN_FLARE`). A quarter
+/// is the walk's own taper slack (`TUBE_TAPER_SLACK`) read per unit of
+/// the gap. Measured (stop 55): the 22 look-window tails it gained widen
+/// by -0.05 to 0.25 of their gap; body skin taken when the bar was not
+/// there (rump rings round zipped roots, seeds 0..2200) by 0.33-0.63.
+/// Look windows at 0.15 / 0.25 / 0.35 / 0.5: +18 / -1, +22 / -2,
+/// +23 / -7, +23 / -40 seeds; the two lost at 0.25 (45630, 46296) are
+/// thick tails necked at their true root, whose collar is rump skin
+/// widening by 0.17 and 0.12. Why it is needed: the neck trim
+/// (`trim_at_neck` in peel.rs) sweeps a level of the
+/// skeleton distance, which runs aslant of a hanging or curled tail's
+/// rings, and keeps the region before the ring that flares; the walk back
+/// (`follow_tube`) then stops where its slanted front meets the body. The
+/// tube's last ring (its root ring, which the artist weights to the tail)
+/// is left as the part's collar, and on a thin tail of 18 rings that ring
+/// is 5.5% of it (recall 0.945). Read on necked parts only: a part cut by
+/// a level has already been extended and walked to the body, and there the
+/// collar is rump skin that can be as flat (eight short thin hanging tails
+/// whose far or saddle part held the whole tail, 0.11-0.21; taking it moved
+/// their chains' roots to the tip end).
+pub const NECK_RING_SPREAD: f32 = TUBE_TAPER_SLACK - 1.0;
+
 /// Where a walk's front starts ([`follow_tube`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WalkFrom {

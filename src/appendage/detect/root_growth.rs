@@ -12,8 +12,8 @@ use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, slanted_root_skin, Tube, WalkFrom, RIGGER_ROOT_TUBE_RADII,
-    TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
+    extend_root, follow_tube, slanted_root_skin, Tube, WalkFrom, NECK_RING_SPREAD,
+    RIGGER_ROOT_TUBE_RADII, TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
 };
 use crate::geometry::ring_radius;
 
@@ -190,7 +190,9 @@ impl Surface<'_> {
     /// and flares into the body), then along its tube over the surface to
     /// where it opens onto the body (see [`crate::appendage::root::follow_tube`]),
     /// walking back at most its length or its tip's `reach` off the
-    /// skeleton, whichever is longer. Returns how many vertices it took.
+    /// skeleton, whichever is longer; a part cut at its neck then takes its
+    /// collar when that is the tube's last ring ([`NECK_RING_SPREAD`]).
+    /// Returns how many vertices it took.
     pub(super) fn grow_to_root(
         &self,
         part: &mut Growing,
@@ -199,8 +201,8 @@ impl Surface<'_> {
         origin: Origin,
         reach: f32,
     ) -> usize {
-        // A part cut at its neck already ends where it meets the body;
-        // one cut by a threshold or a saddle does not.
+        // A part cut at its neck ends where it meets the body (or a ring
+        // short of it); one cut by a threshold or a saddle does not.
         let cut_by_level =
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let reads_as_tail =
@@ -266,7 +268,57 @@ impl Surface<'_> {
             }
         }
         count += self.take_walks(part, taken, tube, across);
-        count + self.take_ring_low_side(part, taken, &reads_as_tail)
+        count += self.take_ring_low_side(part, taken, &reads_as_tail);
+        count + if cut_by_level { 0 } else { self.take_neck_ring(part, taken, &reads_as_tail) }
+    }
+
+    /// A part cut at its neck whose collar is the tube's own last ring
+    /// (see [`NECK_RING_SPREAD`]) takes that ring: all of it, when none of
+    /// it is another part's and all of it passes `keep` (as for the walk).
+    /// The collar's radius and the part's ring next to it are read as
+    /// [`ring_radius`]; the gap is the mean, over the collar, of its
+    /// shortest edge into the part. Returns how many vertices joined.
+    fn take_neck_ring(
+        &self,
+        part: &mut Growing,
+        taken: &mut [bool],
+        keep: &dyn Fn(u32) -> bool,
+    ) -> usize {
+        let (graph, positions) = (self.graph, &self.weld.positions);
+        let (welded, collar) = (&part.welded, &part.collar);
+        if collar.is_empty() || collar.iter().any(|&v| taken[v as usize] || !keep(v)) {
+            return 0;
+        }
+        let into_part = |v: u32| {
+            graph
+                .neighbors_of(v as usize)
+                .iter()
+                .copied()
+                .filter(|w| welded.binary_search(w).is_ok())
+        };
+        let on_collar = |v: &u32| collar.binary_search(v).is_ok();
+        let inner: Vec<u32> = welded
+            .iter()
+            .copied()
+            .filter(|&v| graph.neighbors_of(v as usize).iter().any(on_collar))
+            .collect();
+        let gaps: Vec<f32> = collar
+            .iter()
+            .filter_map(|&v| {
+                let p = positions[v as usize];
+                into_part(v).map(|w| p.distance(positions[w as usize])).min_by(f32::total_cmp)
+            })
+            .collect();
+        let (Some(outer), Some(ring)) =
+            (ring_radius(positions, collar), ring_radius(positions, &inner))
+        else {
+            return 0;
+        };
+        let gap = gaps.iter().sum::<f32>() / gaps.len().max(1) as f32;
+        if gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
+            return 0;
+        }
+        self.take_root_skin(part, taken, collar.clone())
     }
 
     /// The tube wall past the low side of a slanted root ring joins the
