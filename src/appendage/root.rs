@@ -244,13 +244,12 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// between rings; where a tube opens onto the body the skin spreads by
 /// about its own width per width walked (`TUBE_JOIN_FLARE`). A quarter
 /// is the walk's own taper slack (`TUBE_TAPER_SLACK`) read per unit of
-/// the gap. Measured (stop 55): the 22 look-window tails it gained widen
+/// the gap. Measured (stop 55): the look-window tails it gained widen
 /// by -0.05 to 0.25 of their gap; body skin taken when the bar was not
 /// there (rump rings round zipped roots, seeds 0..2200) by 0.33-0.63.
-/// Look windows at 0.15 / 0.25 / 0.35 / 0.5: +18 / -1, +22 / -2,
-/// +23 / -7, +23 / -40 seeds; the two lost at 0.25 (45630, 46296) are
-/// thick tails necked at their true root, whose collar is rump skin
-/// widening by 0.17 and 0.12. Why it is needed: the neck trim
+/// Look windows at 0.15 / 0.25 / 0.35 / 0.5, before the collar's vertex
+/// count was also read (`take_neck_ring`): +18 / -1, +22 / -2, +23 / -7,
+/// +23 / -40 seeds. Why it is needed: the neck trim
 /// (`trim_at_neck` in peel.rs) sweeps a level of the
 /// skeleton distance, which runs aslant of a hanging or curled tail's
 /// rings, and keeps the region before the ring that flares; the walk back

@@ -277,7 +277,13 @@ impl Surface<'_> {
     /// it is another part's and all of it passes `keep` (as for the walk).
     /// The collar's radius and the part's ring next to it are read as
     /// [`ring_radius`]; the gap is the mean, over the collar, of its
-    /// shortest edge into the part. Returns how many vertices joined.
+    /// shortest edge into the part. A collar of fewer vertices than the
+    /// part's ring next to it is not the tube's ring: on the corpus that
+    /// was the rump's loop round a thick root necked where it meets the
+    /// body (45630: 14 round a ring of 18; 46296: 13 of 19) and fur skin
+    /// narrowing onto a root (198: 9 of 13, whose repair then tore 48
+    /// edges; 129: 4 of 10), each within the spread bar. Returns how many
+    /// vertices joined.
     fn take_neck_ring(
         &self,
         part: &mut Growing,
@@ -315,7 +321,10 @@ impl Surface<'_> {
             return 0;
         };
         let gap = gaps.iter().sum::<f32>() / gaps.len().max(1) as f32;
-        if gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
+        // A tube's ring goes round it in as many vertices as the ring
+        // before it; a collar with fewer is skin the ring converges on
+        // (the rump's loop, a fur root's fan), not the tube's next ring.
+        if collar.len() < inner.len() || gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
             return 0;
         }
         self.take_root_skin(part, taken, collar.clone())
