@@ -249,10 +249,10 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// there (rump rings round zipped roots, seeds 0..2200) by 0.33-0.63.
 /// Look windows at 0.15 / 0.25 / 0.35 / 0.5, before the collar's vertex
 /// count was also read (`take_neck_ring`): +18 / -1, +22 / -2, +23 / -7,
-/// +23 / -40 seeds. Why it is needed: the neck trim
-/// (`trim_at_neck` in peel.rs) sweeps a level of the
-/// skeleton distance, which runs aslant of a hanging or curled tail's
-/// rings, and keeps the region before the ring that flares; the walk back
+/// +23 / -40 seeds. Why it is needed: the neck trim (`trim_at_neck` in
+/// peel.rs) sweeps a level of the skeleton distance, which runs aslant of
+/// a hanging or curled tail's rings, and keeps the region before the ring
+/// that flares; the walk back
 /// (`follow_tube`) then stops where its slanted front meets the body. The
 /// tube's last ring (its root ring, which the artist weights to the tail)
 /// is left as the part's collar, and on a thin tail of 18 rings that ring
@@ -794,7 +794,7 @@ pub fn in_walking_order(walked: &[(u32, f32)]) -> Vec<(u32, f32)> {
 /// `true` at each of `vertices`, over `count` vertices: the walk asks of
 /// every edge it looks along whether its end is the part's, and a tail's
 /// part holds tens of thousands of vertices (a binary search per edge).
-fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
+pub(crate) fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {
     let mut m = vec![false; count];
     for &v in vertices {
         m[v as usize] = true;

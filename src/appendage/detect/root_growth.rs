@@ -12,7 +12,7 @@ use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, slanted_root_skin, Tube, WalkFrom, NECK_RING_SPREAD,
+    extend_root, follow_tube, marks, next_to, slanted_root_skin, Tube, WalkFrom, NECK_RING_SPREAD,
     RIGGER_ROOT_TUBE_RADII, TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
 };
 use crate::geometry::ring_radius;
@@ -295,24 +295,21 @@ impl Surface<'_> {
         if collar.is_empty() || collar.iter().any(|&v| taken[v as usize] || !keep(v)) {
             return 0;
         }
-        let into_part = |v: u32| {
-            graph
-                .neighbors_of(v as usize)
-                .iter()
-                .copied()
-                .filter(|w| welded.binary_search(w).is_ok())
-        };
-        let on_collar = |v: &u32| collar.binary_search(v).is_ok();
-        let inner: Vec<u32> = welded
-            .iter()
-            .copied()
-            .filter(|&v| graph.neighbors_of(v as usize).iter().any(on_collar))
-            .collect();
+        let in_part = marks(self.weld.count(), welded);
+        let inner = next_to(graph, welded, &in_part, collar);
+        // A tube's ring goes round it in as many vertices as the ring
+        // before it; a collar with fewer is skin the ring converges on
+        // (the rump's loop, a fur root's fan), not the tube's next ring.
+        if collar.len() < inner.len() {
+            return 0;
+        }
         let gaps: Vec<f32> = collar
             .iter()
             .filter_map(|&v| {
                 let p = positions[v as usize];
-                into_part(v).map(|w| p.distance(positions[w as usize])).min_by(f32::total_cmp)
+                let across =
+                    graph.neighbors_of(v as usize).iter().filter(|&&w| in_part[w as usize]);
+                across.map(|&w| p.distance(positions[w as usize])).min_by(f32::total_cmp)
             })
             .collect();
         let (Some(outer), Some(ring)) =
@@ -321,10 +318,7 @@ impl Surface<'_> {
             return 0;
         };
         let gap = gaps.iter().sum::<f32>() / gaps.len().max(1) as f32;
-        // A tube's ring goes round it in as many vertices as the ring
-        // before it; a collar with fewer is skin the ring converges on
-        // (the rump's loop, a fur root's fan), not the tube's next ring.
-        if collar.len() < inner.len() || gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
+        if gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
             return 0;
         }
         self.take_root_skin(part, taken, collar.clone())
