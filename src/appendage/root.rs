@@ -252,11 +252,10 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// +23 / -40 seeds. Why it is needed: the neck trim (`trim_at_neck` in
 /// peel.rs) sweeps a level of the skeleton distance, which runs aslant of
 /// a hanging or curled tail's rings, and keeps the region before the ring
-/// that flares; the walk back
-/// (`follow_tube`) then stops where its slanted front meets the body. The
-/// tube's last ring (its root ring, which the artist weights to the tail)
-/// is left as the part's collar, and on a thin tail of 18 rings that ring
-/// is 5.5% of it (recall 0.945). Read on necked parts only: a part cut by
+/// that flares; the walk back (`follow_tube`) then stops where its slanted
+/// front meets the body. The tube's last ring (its root ring, which the
+/// artist weights to the tail) is left as the part's collar, and on a thin
+/// tail of 18 rings that ring is 5.5% of it (recall 0.945). Read on necked parts only: a part cut by
 /// a level has already been extended and walked to the body, and there the
 /// collar is rump skin that can be as flat (eight short thin hanging tails
 /// whose far or saddle part held the whole tail, 0.11-0.21; taking it moved
@@ -791,7 +790,7 @@ pub fn in_walking_order(walked: &[(u32, f32)]) -> Vec<(u32, f32)> {
     keys.into_iter().map(|k| (k as u32, f32::from_bits((k >> 32) as u32))).collect()
 }
 
-/// `true` at each of `vertices`, over `count` vertices: the walk asks of
+/// `true` at each of `vertices`, over `count` vertices: a walk asks of
 /// every edge it looks along whether its end is the part's, and a tail's
 /// part holds tens of thousands of vertices (a binary search per edge).
 pub(crate) fn marks(count: usize, vertices: &[u32]) -> Vec<bool> {

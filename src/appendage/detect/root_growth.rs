@@ -317,8 +317,10 @@ impl Surface<'_> {
         else {
             return 0;
         };
-        let gap = gaps.iter().sum::<f32>() / gaps.len().max(1) as f32;
-        if gaps.is_empty() || outer - ring > NECK_RING_SPREAD * gap {
+        // Every collar vertex has an edge into the part, so `gaps` is the
+        // collar's length and not empty.
+        let gap = gaps.iter().sum::<f32>() / gaps.len() as f32;
+        if outer - ring > NECK_RING_SPREAD * gap {
             return 0;
         }
         self.take_root_skin(part, taken, collar.clone())

@@ -9,6 +9,7 @@ use super::surface::{Members, Surface};
 use super::verdict::ShapeTests;
 use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::report::Kind;
+use crate::appendage::root::marks;
 
 impl Surface<'_> {
     /// A stub's part (judged a tail, too short to be long, see [`is_long`])
@@ -118,8 +119,7 @@ impl Surface<'_> {
     /// almost every part answers no.
     fn inside_is_split(&self, welded: &[u32]) -> bool {
         let graph = self.graph;
-        let mut in_part = vec![false; self.weld.count()];
-        welded.iter().for_each(|&v| in_part[v as usize] = true);
+        let in_part = marks(self.weld.count(), welded);
         let mut inside = vec![false; self.weld.count()];
         for &v in welded {
             inside[v as usize] =
