@@ -12,7 +12,9 @@
 //! as wide as the tube (`Tube::add_last_ring` in `src/appendage/root.rs`).
 //! A part cut at its neck ended a ring short the same way (the neck trim's
 //! level runs aslant of the rings); its collar joins when it is the tube's
-//! last ring (`NECK_RING_SPREAD` in `src/appendage/root.rs`).
+//! last ring (`NECK_RING_SPREAD` in `src/appendage/root.rs`), and then
+//! ring by ring while its collar is the tube's next ring (the walk back
+//! had stopped several rings short, at its length bound or a flare).
 
 use std::collections::HashSet;
 
@@ -37,6 +39,17 @@ fn corpus_a_part_cut_at_its_neck_takes_the_tubes_last_ring() {
     // bind), 53025 a biped's thin hanging tail, 46068 a long hanging tail
     // on a separate shell.
     first_ring_on_the_chain(&[47765, 44463, 40495, 53025, 46596, 46068]);
+}
+
+#[test]
+fn corpus_a_part_cut_at_its_neck_walks_back_ring_by_ring_to_the_body() {
+    // Look-window seeds whose necked part still ended six to ten rings
+    // short of the body at stop 55 (recall 0.92-0.94): 45092, 43395 and
+    // 54180 hanging quadruped tails peeled at the tip, whose walk back
+    // ended at its length bound (the tip's reach off the skeleton);
+    // 53131 a biped's thin level tail under fur, whose walk read a flare
+    // eight rings out.
+    first_ring_on_the_chain(&[45092, 43395, 54180, 53131]);
 }
 
 /// Every `seeds`' tail has its first ring (`tail_u` <= 0) in a chain's

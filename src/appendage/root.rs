@@ -248,18 +248,20 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// by -0.05 to 0.25 of their gap; body skin taken when the bar was not
 /// there (rump rings round zipped roots, seeds 0..2200) by 0.33-0.63.
 /// Look windows at 0.15 / 0.25 / 0.35 / 0.5, before the collar's vertex
-/// count was also read (`take_neck_ring`): +18 / -1, +22 / -2, +23 / -7,
+/// count was also read (`neck_ring`): +18 / -1, +22 / -2, +23 / -7,
 /// +23 / -40 seeds. Why it is needed: the neck trim (`trim_at_neck` in
 /// peel.rs) sweeps a level of the skeleton distance, which runs aslant of
 /// a hanging or curled tail's rings, and keeps the region before the ring
 /// that flares; the walk back (`follow_tube`) then stops where its slanted
 /// front meets the body. The tube's last ring (its root ring, which the
 /// artist weights to the tail) is left as the part's collar, and on a thin
-/// tail of 18 rings that ring is 5.5% of it (recall 0.945). Read on necked parts only: a part cut by
-/// a level has already been extended and walked to the body, and there the
-/// collar is rump skin that can be as flat (eight short thin hanging tails
-/// whose far or saddle part held the whole tail, 0.11-0.21; taking it moved
-/// their chains' roots to the tip end).
+/// tail of 18 rings that ring is 5.5% of it (recall 0.945). Since stop 56
+/// the collar is read again after each ring joins, ring by ring to the
+/// body (`take_neck_rings` in detect/root_growth.rs). Read on necked parts
+/// only: a part cut by a level has already been extended and walked to the
+/// body, and there the collar is rump skin that can be as flat (eight
+/// short thin hanging tails whose far or saddle part held the whole tail,
+/// 0.11-0.21; taking it moved their chains' roots to the tip end).
 pub const NECK_RING_SPREAD: f32 = TUBE_TAPER_SLACK - 1.0;
 
 /// Where a walk's front starts ([`follow_tube`]).

@@ -13,9 +13,46 @@ use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
     extend_root, follow_tube, marks, next_to, slanted_root_skin, Tube, WalkFrom, NECK_RING_SPREAD,
-    RIGGER_ROOT_TUBE_RADII, TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
+    RIGGER_ROOT_TUBE_RADII, TUBE_FLARE_WINDOW, TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
+    TUBE_TAPER_SLACK,
 };
 use crate::geometry::ring_radius;
+
+/// A part's collar read as the tube's next ring ([`Surface::neck_ring`]).
+struct NeckRing {
+    vertices: Vec<u32>,
+    radius: f32,
+    gap: f32,
+}
+
+/// The rings a neck walk has taken ([`Surface::take_neck_rings`]): per
+/// ring, how far back from the first it lies (the gaps between rings
+/// summed) and its radius.
+#[derive(Default)]
+struct RingsTaken(Vec<(f32, f32)>);
+
+impl RingsTaken {
+    /// Whether a ring `gap` past the last one, of `radius`, is still the
+    /// tube's: no wider than [`TUBE_TAPER_SLACK`] times the narrowest ring
+    /// within [`TUBE_FLARE_WINDOW`] of its radii back (the last ring always
+    /// counts, however far apart rings lie), as the walk keeps its rings.
+    /// The first ring is always admitted. Records the ring when admitted.
+    fn admit(&mut self, radius: f32, gap: f32) -> bool {
+        let Some(&(last, _)) = self.0.last() else {
+            self.0.push((0.0, radius));
+            return true;
+        };
+        let walked = last + gap;
+        let window = last.min(walked - TUBE_FLARE_WINDOW * radius);
+        let narrowest =
+            self.0.iter().filter(|r| r.0 >= window).map(|r| r.1).fold(f32::INFINITY, f32::min);
+        let admitted = radius <= TUBE_TAPER_SLACK * narrowest;
+        if admitted {
+            self.0.push((walked, radius));
+        }
+        admitted
+    }
+}
 
 /// A part's surface as it grows: its welded vertices (sorted), collar, and
 /// geodesic coordinate with the length it gives.
@@ -191,7 +228,8 @@ impl Surface<'_> {
     /// where it opens onto the body (see [`crate::appendage::root::follow_tube`]),
     /// walking back at most its length or its tip's `reach` off the
     /// skeleton, whichever is longer; a part cut at its neck then takes its
-    /// collar when that is the tube's last ring ([`NECK_RING_SPREAD`]).
+    /// collar ring by ring while that is the tube's next ring
+    /// ([`Self::take_neck_rings`]).
     /// Returns how many vertices it took.
     pub(super) fn grow_to_root(
         &self,
@@ -269,39 +307,72 @@ impl Surface<'_> {
         }
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
-        count + if cut_by_level { 0 } else { self.take_neck_ring(part, taken, &reads_as_tail) }
+        count + if cut_by_level { 0 } else { self.take_neck_rings(part, taken, &reads_as_tail) }
     }
 
-    /// A part cut at its neck whose collar is the tube's own last ring
-    /// (see [`NECK_RING_SPREAD`]) takes that ring: all of it, when none of
-    /// it is another part's and all of it passes `keep` (as for the walk).
-    /// The collar's radius and the part's ring next to it are read as
-    /// [`ring_radius`]; the gap is the mean, over the collar, of its
-    /// shortest edge into the part. A collar of fewer vertices than the
-    /// part's ring next to it is not the tube's ring: on the corpus that
-    /// was the rump's loop round a thick root necked where it meets the
-    /// body (45630: 14 round a ring of 18; 46296: 13 of 19) and fur skin
-    /// narrowing onto a root (198: 9 of 13, whose repair then tore 48
-    /// edges; 129: 4 of 10), each within the spread bar. Returns how many
-    /// vertices joined.
-    fn take_neck_ring(
+    /// A part cut at its neck takes its collar ring by ring, for as long as
+    /// the collar is the tube's next ring ([`Self::neck_ring`]) and no wider
+    /// than [`TUBE_TAPER_SLACK`] times the narrowest ring taken within the
+    /// last [`TUBE_FLARE_WINDOW`] of its radii, as the walk keeps its rings
+    /// ([`follow_tube`]). The walk back stops short of the root in two ways
+    /// this finishes: at its length bound, when the tip's reach off the
+    /// skeleton is less than the tail left to walk (a hanging tail peeled at
+    /// its tip: corpus look seed 45092, the walk ended at its bound 0.63,
+    /// the tube 1.04 long past the piece, eight rings short), or where its
+    /// front read a flare before the root (53131, fur over a thin tail's
+    /// skin: 1.6x, eight skin rings short). The first ring is the one the
+    /// walk's slanted front stopped a ring short of (stop 55). Returns how
+    /// many vertices joined.
+    fn take_neck_rings(
         &self,
         part: &mut Growing,
         taken: &mut [bool],
         keep: &dyn Fn(u32) -> bool,
     ) -> usize {
+        let mut in_part = marks(self.weld.count(), &part.welded);
+        let mut count = 0;
+        let mut rings = RingsTaken::default();
+        while let Some(ring) = self.neck_ring(part, &in_part, taken, keep) {
+            if !rings.admit(ring.radius, ring.gap) {
+                break;
+            }
+            for &v in &ring.vertices {
+                in_part[v as usize] = true;
+            }
+            count += self.take_root_skin(part, taken, ring.vertices);
+        }
+        count
+    }
+
+    /// The collar of a part cut at its neck when it is the tube's own next
+    /// ring (see [`NECK_RING_SPREAD`]): when none of it is another part's
+    /// and all of it passes `keep` (as for the walk). The collar's radius
+    /// and the part's ring next to it are read as [`ring_radius`]; the gap
+    /// is the mean, over the collar, of its shortest edge into the part. A
+    /// collar of fewer vertices than the part's ring next to it is not the
+    /// tube's ring: on the corpus that was the rump's loop round a thick
+    /// root necked where it meets the body (45630: 14 round a ring of 18;
+    /// 46296: 13 of 19) and fur skin narrowing onto a root (198: 9 of 13,
+    /// whose repair then tore 48 edges; 129: 4 of 10), each within the
+    /// spread bar. `in_part` marks the part's vertices.
+    fn neck_ring(
+        &self,
+        part: &Growing,
+        in_part: &[bool],
+        taken: &[bool],
+        keep: &dyn Fn(u32) -> bool,
+    ) -> Option<NeckRing> {
         let (graph, positions) = (self.graph, &self.weld.positions);
         let (welded, collar) = (&part.welded, &part.collar);
         if collar.is_empty() || collar.iter().any(|&v| taken[v as usize] || !keep(v)) {
-            return 0;
+            return None;
         }
-        let in_part = marks(self.weld.count(), welded);
-        let inner = next_to(graph, welded, &in_part, collar);
+        let inner = next_to(graph, welded, in_part, collar);
         // A tube's ring goes round it in as many vertices as the ring
         // before it; a collar with fewer is skin the ring converges on
         // (the rump's loop, a fur root's fan), not the tube's next ring.
         if collar.len() < inner.len() {
-            return 0;
+            return None;
         }
         let gaps: Vec<f32> = collar
             .iter()
@@ -312,18 +383,16 @@ impl Surface<'_> {
                 across.map(|&w| p.distance(positions[w as usize])).min_by(f32::total_cmp)
             })
             .collect();
-        let (Some(outer), Some(ring)) =
-            (ring_radius(positions, collar), ring_radius(positions, &inner))
-        else {
-            return 0;
-        };
+        let radius = ring_radius(positions, collar)?;
+        let inner_radius = ring_radius(positions, &inner)?;
         // Every collar vertex has an edge into the part, so `gaps` is the
         // collar's length and not empty.
         let gap = gaps.iter().sum::<f32>() / gaps.len() as f32;
-        if outer - ring > NECK_RING_SPREAD * gap {
-            return 0;
-        }
-        self.take_root_skin(part, taken, collar.clone())
+        (radius - inner_radius <= NECK_RING_SPREAD * gap).then(|| NeckRing {
+            vertices: collar.clone(),
+            radius,
+            gap,
+        })
     }
 
     /// The tube wall past the low side of a slanted root ring joins the
@@ -560,5 +629,31 @@ impl Surface<'_> {
         merged.sort_unstable_by_key(|&(v, _)| v);
         (part.welded, part.geodesic) = merged.into_iter().unzip();
         part.collar = self.root_ring(&part.welded);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RingsTaken;
+
+    /// How many rings of a cone widening by `spread` per ring, `gap` apart
+    /// from a ring of radius 1, are admitted (at most 40).
+    fn admitted(spread: f32, gap: f32) -> usize {
+        let mut rings = RingsTaken::default();
+        (0..40).take_while(|&k| rings.admit(1.0 + spread * k as f32, gap)).count()
+    }
+
+    #[test]
+    fn a_tails_taper_is_walked_and_a_trunk_flaring_by_a_fifth_of_the_gap_is_not() {
+        // A tail narrowing to its tip over 20 rings a radius apart: 5% per
+        // ring, every ring the tube's.
+        assert_eq!(admitted(0.05, 1.0), 40);
+        // Skin widening by a fifth of the gap per ring (each ring within
+        // the neck ring's own spread bar, a quarter): 1.4 is more than 1.25
+        // times the first ring, within four radii of it.
+        assert_eq!(admitted(0.2, 1.0), 2);
+        // Rings ten radii apart: only the last ring is in the window.
+        assert_eq!(admitted(0.2, 10.0), 40);
+        assert_eq!(admitted(0.3, 10.0), 1);
     }
 }
