@@ -645,8 +645,9 @@ mod tests {
 
     #[test]
     fn a_tails_taper_is_walked_and_a_trunk_flaring_by_a_fifth_of_the_gap_is_not() {
-        // A tail narrowing to its tip over 20 rings a radius apart: 5% per
-        // ring, every ring the tube's.
+        // A tail's taper walked back towards its root, rings a radius
+        // apart, each wider by a twentieth of the first (a tail that
+        // narrows to nothing over 20 rings): every ring the tube's.
         assert_eq!(admitted(0.05, 1.0), 40);
         // Skin widening by a fifth of the gap per ring (each ring within
         // the neck ring's own spread bar, a quarter): 1.4 is more than 1.25
