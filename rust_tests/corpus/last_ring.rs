@@ -52,6 +52,19 @@ fn corpus_a_part_cut_at_its_neck_walks_back_ring_by_ring_to_the_body() {
     first_ring_on_the_chain(&[45092, 43395, 54180, 53131]);
 }
 
+#[test]
+fn corpus_a_nearest_bone_riggers_silence_does_not_stop_the_ring_walk() {
+    // Look-window seeds whose rigger gave the tail's last rings wholly to
+    // the pelvis (`rigger_nearest`): 42139 two rings of 15 and 14, 43161
+    // one of 14, 46518 six of 15-17 (recall 0.917, 0.941, 0.712 with the
+    // rigger's silence read as no). The tail's zipped root ring itself may
+    // stay partly off the chain (43161: 4 of 12), so the bars are read.
+    for seed in [42139, 43161, 46518] {
+        let measured = measure(&corpus::case(seed));
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}
+
 /// Every `seeds`' tail has its first ring (`tail_u` <= 0) in a chain's
 /// part, and the case passes every bar.
 fn first_ring_on_the_chain(seeds: &[u64]) {

@@ -98,6 +98,19 @@ impl TailWeights {
         TailWeights { bones }
     }
 
+    /// Whether the rigger put no weight at all on the tail's bones at
+    /// welded vertex `w` (on any member): there its weights say nothing of
+    /// where the tail ends. A rigger that grades the root (weights part of
+    /// a vertex to the tail, more to the pelvis) draws the tail's edge; one
+    /// that gives each vertex to its nearest bone or to a leg only says
+    /// which bone was nearest.
+    pub fn is_silent(&self, rig: &Rig, weld: &Weld, w: u32) -> bool {
+        weld.members_of(w as usize).iter().all(|&v| {
+            let (js, ws) = rig.influences().of(v as usize);
+            js.iter().zip(ws).all(|(&j, &x)| !self.bones[j as usize] || x <= 0.0)
+        })
+    }
+
     /// Whether the rigger weighted welded vertex `w` like the tail: every
     /// member (seam copies carry their own weights) puts more than
     /// [`TAIL_WEIGHT_SHARE`] on the tail's bones, its largest weight among

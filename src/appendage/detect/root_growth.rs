@@ -18,6 +18,10 @@ use crate::appendage::root::{
 };
 use crate::geometry::ring_radius;
 
+/// The rigger's word on a vertex, for the neck rings ([`Surface::neck_ring`]):
+/// whether it reads as tail, and whether the rigger gave it no tail weight.
+type RiggerWord<'a> = (&'a dyn Fn(u32) -> bool, &'a dyn Fn(u32) -> bool);
+
 /// A part's collar read as the tube's next ring ([`Surface::neck_ring`]).
 struct NeckRing {
     vertices: Vec<u32>,
@@ -307,11 +311,12 @@ impl Surface<'_> {
         }
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
-        count + if cut_by_level { 0 } else { self.take_neck_rings(part, taken, &reads_as_tail) }
+        count + if cut_by_level { 0 } else { self.take_neck_rings(part, taken, tail_weights) }
     }
 
     /// A part cut at its neck takes its collar ring by ring, for as long as
-    /// the collar is the tube's next ring ([`Self::neck_ring`]) and no wider
+    /// the collar is the tube's next ring ([`Self::neck_ring`], read with
+    /// the rigger's `tail_weights` and their silence) and no wider
     /// than [`TUBE_TAPER_SLACK`] times the narrowest ring taken within the
     /// last [`TUBE_FLARE_WINDOW`] of its radii, as the walk keeps its rings
     /// ([`follow_tube`]). The walk back stops short of the root in two ways
@@ -327,12 +332,18 @@ impl Surface<'_> {
         &self,
         part: &mut Growing,
         taken: &mut [bool],
-        keep: &dyn Fn(u32) -> bool,
+        tail_weights: Option<&TailWeights>,
     ) -> usize {
+        // As for the walk: skin reads as tail when the rigger left no tail
+        // weights to read.
+        let (rig, weld) = (self.rig, self.weld);
+        let reads_as_tail = |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(rig, weld, v));
+        let silent = |v: u32| tail_weights.is_some_and(|t| t.is_silent(rig, weld, v));
+        let rigger: RiggerWord = (&reads_as_tail, &silent);
         let mut in_part = marks(self.weld.count(), &part.welded);
         let mut count = 0;
         let mut rings = RingsTaken::default();
-        while let Some(ring) = self.neck_ring(part, &in_part, taken, keep) {
+        while let Some(ring) = self.neck_ring(part, &in_part, taken, rigger) {
             if !rings.admit(ring.radius, ring.gap) {
                 break;
             }
@@ -346,8 +357,20 @@ impl Surface<'_> {
 
     /// The collar of a part cut at its neck when it is the tube's own next
     /// ring (see [`NECK_RING_SPREAD`]): when none of it is another part's
-    /// and all of it passes `keep` (as for the walk). The collar's radius
-    /// and the part's ring next to it are read as [`ring_radius`]; the gap
+    /// and all of it reads as tail by the rigger's word (`reads_as_tail`, as
+    /// for the walk) or is skin the rigger gave no tail weight at all
+    /// (`silent`, [`TailWeights::is_silent`]). Such silence overrules
+    /// the rigger only on a collar of exactly as many vertices as the ring
+    /// next to it, the tube's ring in its strictest form: a nearest-bone
+    /// rigger gives a tail's root ring wholly to the pelvis (corpus look
+    /// seeds 42139, 43161, 46518: one to six rings of 14-17 left on the
+    /// pelvis, recall 0.71-0.94), while a rigger that grades the root draws
+    /// the tail's edge, and the rump's loop past it can match the tube's
+    /// ring (overruling every rejection lost 40296, 49906, 535, 5376,
+    /// 36569: thick tails under `rigger_spine`, precision 0.938-0.949;
+    /// silence with a collar of more vertices than the ring lost 47165,
+    /// 51883, 55506). The collar's radius and the part's ring next to it
+    /// are read as [`ring_radius`]; the gap
     /// is the mean, over the collar, of its shortest edge into the part. A
     /// collar of fewer vertices than the part's ring next to it is not the
     /// tube's ring: on the corpus that was the rump's loop round a thick
@@ -360,18 +383,20 @@ impl Surface<'_> {
         part: &Growing,
         in_part: &[bool],
         taken: &[bool],
-        keep: &dyn Fn(u32) -> bool,
+        (reads_as_tail, silent): RiggerWord,
     ) -> Option<NeckRing> {
         let (graph, positions) = (self.graph, &self.weld.positions);
         let (welded, collar) = (&part.welded, &part.collar);
-        if collar.is_empty() || collar.iter().any(|&v| taken[v as usize] || !keep(v)) {
+        let open = |v: u32| !taken[v as usize] && (reads_as_tail(v) || silent(v));
+        if collar.is_empty() || !collar.iter().all(|&v| open(v)) {
             return None;
         }
+        let overruled = !collar.iter().all(|&v| reads_as_tail(v));
         let inner = next_to(graph, welded, in_part, collar);
         // A tube's ring goes round it in as many vertices as the ring
         // before it; a collar with fewer is skin the ring converges on
         // (the rump's loop, a fur root's fan), not the tube's next ring.
-        if collar.len() < inner.len() {
+        if collar.len() < inner.len() || (overruled && collar.len() != inner.len()) {
             return None;
         }
         let gaps: Vec<f32> = collar
