@@ -99,11 +99,11 @@ impl TailWeights {
     }
 
     /// Whether the rigger put no weight at all on the tail's bones at
-    /// welded vertex `w` (on any member): there its weights say nothing of
-    /// where the tail ends. A rigger that grades the root (weights part of
-    /// a vertex to the tail, more to the pelvis) draws the tail's edge; one
-    /// that gives each vertex to its nearest bone or to a leg only says
-    /// which bone was nearest.
+    /// welded vertex `w` (none of its seam copies has any): there its
+    /// weights say nothing of where the tail ends. A rigger that grades the
+    /// root (part of a vertex to the tail, more to the pelvis) draws the
+    /// tail's edge; one that gives each vertex wholly to its nearest bone
+    /// says only which bone was nearest.
     pub fn is_silent(&self, rig: &Rig, weld: &Weld, w: u32) -> bool {
         weld.members_of(w as usize).iter().all(|&v| {
             let (js, ws) = rig.influences().of(v as usize);

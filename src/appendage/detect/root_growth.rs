@@ -370,14 +370,14 @@ impl Surface<'_> {
     /// 36569: thick tails under `rigger_spine`, precision 0.938-0.949;
     /// silence with a collar of more vertices than the ring lost 47165,
     /// 51883, 55506). The collar's radius and the part's ring next to it
-    /// are read as [`ring_radius`]; the gap
-    /// is the mean, over the collar, of its shortest edge into the part. A
-    /// collar of fewer vertices than the part's ring next to it is not the
-    /// tube's ring: on the corpus that was the rump's loop round a thick
-    /// root necked where it meets the body (45630: 14 round a ring of 18;
-    /// 46296: 13 of 19) and fur skin narrowing onto a root (198: 9 of 13,
-    /// whose repair then tore 48 edges; 129: 4 of 10), each within the
-    /// spread bar. `in_part` marks the part's vertices.
+    /// are read as [`ring_radius`]; the gap is the mean, over the collar,
+    /// of its shortest edge into the part. A collar of fewer vertices than
+    /// the part's ring next to it is not the tube's ring: on the corpus
+    /// that was the rump's loop round a thick root necked where it meets
+    /// the body (45630: 14 round a ring of 18; 46296: 13 of 19) and fur
+    /// skin narrowing onto a root (198: 9 of 13, whose repair then tore 48
+    /// edges; 129: 4 of 10), each within the spread bar. `in_part` marks
+    /// the part's vertices.
     fn neck_ring(
         &self,
         part: &Growing,
