@@ -18,10 +18,6 @@ use crate::appendage::root::{
 };
 use crate::geometry::ring_radius;
 
-/// The rigger's word on a vertex, for the neck rings ([`Surface::neck_ring`]):
-/// whether it reads as tail, and whether the rigger gave it no tail weight.
-type RiggerWord<'a> = (&'a dyn Fn(u32) -> bool, &'a dyn Fn(u32) -> bool);
-
 /// A part's collar read as the tube's next ring ([`Surface::neck_ring`]).
 struct NeckRing {
     vertices: Vec<u32>,
@@ -247,8 +243,7 @@ impl Surface<'_> {
         // short of it); one cut by a threshold or a saddle does not.
         let cut_by_level =
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
-        let reads_as_tail =
-            |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v));
+        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(tail_weights, v);
         let positions = &self.weld.positions;
         let bound = part.length.max(reach);
         // Far skin is the tube's whatever the rigger chose (as for the shape
@@ -334,32 +329,38 @@ impl Surface<'_> {
         taken: &mut [bool],
         tail_weights: Option<&TailWeights>,
     ) -> usize {
-        // As for the walk: skin reads as tail when the rigger left no tail
-        // weights to read.
-        let (rig, weld) = (self.rig, self.weld);
-        let reads_as_tail = |v: u32| tail_weights.is_none_or(|t| t.reads_as_tail(rig, weld, v));
-        let silent = |v: u32| tail_weights.is_some_and(|t| t.is_silent(rig, weld, v));
-        let rigger: RiggerWord = (&reads_as_tail, &silent);
         let mut in_part = marks(self.weld.count(), &part.welded);
         let mut count = 0;
         let mut rings = RingsTaken::default();
-        while let Some(ring) = self.neck_ring(part, &in_part, taken, rigger) {
+        while let Some(ring) = self.neck_ring(part, &in_part, taken, tail_weights) {
             if !rings.admit(ring.radius, ring.gap) {
                 break;
             }
             for &v in &ring.vertices {
                 in_part[v as usize] = true;
             }
-            count += self.take_root_skin(part, taken, ring.vertices);
+            // Each ring is read from the welded skin and collar only: the
+            // geodesic coordinate is measured once, after the last ring.
+            count += self.join_root_skin(part, taken, ring.vertices);
+        }
+        if count > 0 {
+            (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
         }
         count
     }
 
+    /// Whether the rigger's `tail_weights` read welded vertex `v` as tail
+    /// ([`TailWeights::reads_as_tail`]); all skin does when the rigger left
+    /// no tail weights to read.
+    fn rigger_reads_as_tail(&self, tail_weights: Option<&TailWeights>, v: u32) -> bool {
+        tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v))
+    }
+
     /// The collar of a part cut at its neck when it is the tube's own next
     /// ring (see [`NECK_RING_SPREAD`]): when none of it is another part's
-    /// and all of it reads as tail by the rigger's word (`reads_as_tail`, as
-    /// for the walk) or is skin the rigger gave no tail weight at all
-    /// (`silent`, [`TailWeights::is_silent`]). Such silence overrules
+    /// and all of it reads as tail by the rigger's `tail_weights` (as for
+    /// the walk) or is skin they gave no tail weight at all
+    /// ([`TailWeights::is_silent`]). Such silence overrules
     /// the rigger only on a collar of exactly as many vertices as the ring
     /// next to it, the tube's ring in its strictest form: a nearest-bone
     /// rigger gives a tail's root ring wholly to the pelvis (corpus look
@@ -383,10 +384,12 @@ impl Surface<'_> {
         part: &Growing,
         in_part: &[bool],
         taken: &[bool],
-        (reads_as_tail, silent): RiggerWord,
+        tail_weights: Option<&TailWeights>,
     ) -> Option<NeckRing> {
         let (graph, positions) = (self.graph, &self.weld.positions);
         let (welded, collar) = (&part.welded, &part.collar);
+        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(tail_weights, v);
+        let silent = |v: u32| tail_weights.is_some_and(|t| t.is_silent(self.rig, self.weld, v));
         let open = |v: u32| !taken[v as usize] && (reads_as_tail(v) || silent(v));
         if collar.is_empty() || !collar.iter().all(|&v| open(v)) {
             return None;
@@ -563,6 +566,17 @@ impl Surface<'_> {
         taken: &mut [bool],
         extra: Vec<u32>,
     ) -> usize {
+        let count = self.join_root_skin(part, taken, extra);
+        if count > 0 {
+            (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
+        }
+        count
+    }
+
+    /// `extra` joins the part (and is taken) and its root ring is measured
+    /// again; its geodesic coordinate is left for the caller to measure.
+    /// Returns how many vertices joined.
+    fn join_root_skin(&self, part: &mut Growing, taken: &mut [bool], extra: Vec<u32>) -> usize {
         if extra.is_empty() {
             return 0;
         }
@@ -572,7 +586,6 @@ impl Surface<'_> {
         }
         part.welded = with_added(std::mem::take(&mut part.welded), extra);
         part.collar = self.root_ring(&part.welded);
-        (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
         count
     }
 
