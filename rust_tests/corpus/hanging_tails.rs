@@ -122,6 +122,21 @@ fn corpus_a_separate_shell_tail_is_rooted_at_its_wider_end() {
 }
 
 #[test]
+fn corpus_a_short_separate_shells_taper_is_read_past_its_uneven_end_rings() {
+    // Look-window seeds: short hanging tails on shells of their own, whose
+    // rings narrow steadily to the tip (Kendall's S 15-21) but whose rings
+    // near the buried start and the tip's cap spread half a radius (a few
+    // points in the caps, a fur's offset): read as the whole range of
+    // distances, that unevenness outweighed the narrowing (47177: 0.005
+    // against 0.012, 41374: 0.013 against 0.016), the collar stayed the
+    // skin nearest the thigh, along the tail, and the chain ran from mid
+    // tail to the buried start (reversed_chain on all four; 46497 tore 496
+    // edges over its rows, 51634 138). Read as the middle half, the
+    // narrowing stands out and the collar is the wide end's cap.
+    assert_cases_pass(&[47177, 41374, 46497, 51634]);
+}
+
+#[test]
 fn corpus_a_curled_separate_shells_collar_is_its_widest_piece() {
     // A short curled hanging tail on a shell of its own (seed 10's Dog):
     // its rings widen and narrow again in the buried start (Kendall's S
