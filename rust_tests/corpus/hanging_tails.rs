@@ -137,6 +137,18 @@ fn corpus_a_short_separate_shells_taper_is_read_past_its_uneven_end_rings() {
 }
 
 #[test]
+fn corpus_a_short_separate_shells_taper_is_read_without_its_wide_ends_cap() {
+    // Look-window seeds: short hanging tails on shells of their own whose
+    // rings widen to the root and narrow again in the buried start's
+    // closed end (seven rings at 0.2 ... 0.8: 47289's last 0.029 after
+    // 0.031, 48751's 0.052 after 0.063, Kendall's S 13), so no taper was
+    // read and the chain hung from the skin nearest a thigh bone, mid tail
+    // (reversed_chain on all four). Read every 0.05 without the rings in
+    // the wide end's cap, they narrow steadily to the tip.
+    assert_cases_pass(&[47289, 48751, 46579, 47552]);
+}
+
+#[test]
 fn corpus_a_curled_separate_shells_collar_is_its_widest_piece() {
     // A short curled hanging tail on a shell of its own (seed 10's Dog):
     // its rings widen and narrow again in the buried start (Kendall's S

@@ -3,29 +3,35 @@
 use glam::Vec3;
 
 use super::surface::{sorted_union, DETACHED_COLLAR_SHARE};
+use crate::appendage::params::ENCLOSED_CAP_DEPTH;
 use crate::geometry::{geodesic_from, MeshGraph, SubsetIndex};
 
-/// Where along a detached shell's geodesic diameter its taper is read: the
-/// rings at these shares of the diameter from one end. They keep clear of
-/// both ends' caps (a tip's point spans a few tip radii, a buried start's
-/// fan one root radius, each well under a fifth of a tail's length) and
-/// are evenly spaced, so that a steady taper shows as a run of narrowing
-/// rings; seven rings make a monotone run by chance unlikely (2 in 7!
-/// orders) on a tube of even width.
-const TAPER_LEVELS: [f32; 7] = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+/// The spacing of the rings a detached shell's taper is read from, as a
+/// share of its geodesic diameter: a ring every step from two steps past
+/// one end to two steps short of the other (0.10, 0.15 ... 0.90, seventeen
+/// rings). The first and last rings are the nearest the ends whose axis
+/// (between the levels a step either side, [`TANGENT_HALF_STEP`]) stays
+/// inside the shell. Seventeen rings, not seven at 0.2 ... 0.8: the rings
+/// in the wide end's cap are dropped ([`in_wide_cap`]), and on a stub three
+/// or four radii long with a buried start a third of it that cap holds the
+/// last two or three tenths of the diameter, so seven rings left four or
+/// five, too few for most orders to be read as a taper.
+const TAPER_STEP: f32 = 0.05;
 
-/// Half the spacing of [`TAPER_LEVELS`]: the skeleton's direction at a ring
-/// is taken between the rings this share of the diameter before and after
-/// it, so that it follows the shell's own bend at that ring.
-const TANGENT_HALF_STEP: f32 = 0.05;
+/// The skeleton's direction at a ring is taken between the rings this
+/// share of the diameter before and after it (one [`TAPER_STEP`]), so that
+/// it follows the shell's own bend at that ring.
+const TANGENT_HALF_STEP: f32 = TAPER_STEP;
 
 /// How far the order of the rings' radii along the shell must lean one way
 /// for a taper: Kendall's S (pairs of rings narrowing towards one end less
-/// pairs widening) over the seven [`TAPER_LEVELS`]. On a tube of even
-/// width every order of the rings is as likely, and fewer than 1 in 20 of
-/// the 5040 orders reach |S| >= 15 (0.030, either way); 13 would let 1 in
-/// 14 through.
-const TAPER_ORDER_MIN: i32 = 15;
+/// pairs widening) must reach a value that, on a tube of even width where
+/// every order of the rings is as likely, fewer than this share of the
+/// orders of as many rings reach either way ([`order_min`], the exact
+/// distribution). For seven rings that is |S| >= 15 of 21 (0.030; 13 would
+/// let 1 in 14 through); for seventeen 50 of 136. Fewer than five rings
+/// cannot lean that far at all.
+const TAPER_ORDER_CHANCE: f64 = 0.05;
 
 /// A ring across the shell: its centre, the skeleton's direction there, its
 /// radius square to that direction and its unevenness (the spread of the
@@ -107,12 +113,13 @@ pub(super) fn thicker_end_cap(
 /// Whether the shell narrows steadily towards the end the geodesic `g`
 /// starts from (`Some((true, rings))`), towards the other end
 /// (`Some((false, rings))`), or does not taper steadily (`None`): its
-/// rings at [`TAPER_LEVELS`] of the `diameter`, each measured square to the
-/// skeleton through the rings' centres (a ring cut by geodesic level alone
-/// is slanted where the tail bends), lean one way by at least
-/// [`TAPER_ORDER_MIN`], and the first and last differ by more than the
-/// median ring's own unevenness (the interquartile range of its points'
-/// distances from the skeleton, [`square_radius`]).
+/// rings every [`TAPER_STEP`] of the `diameter`, each measured square to
+/// the skeleton through the rings' centres (a ring cut by geodesic level
+/// alone is slanted where the tail bends), less those in the wide end's cap
+/// ([`in_wide_cap`]), lean one way as far as [`TAPER_ORDER_CHANCE`] allows,
+/// and the first and last differ by more than the median ring's own
+/// unevenness (the interquartile range of its points' distances from the
+/// skeleton, [`square_radius`]).
 fn steady_taper(
     welded: &[u32],
     g: &[f32],
@@ -120,15 +127,17 @@ fn steady_taper(
     graph: &MeshGraph,
     positions: &[Vec3],
 ) -> Option<(bool, Vec<Ring>)> {
+    let steps = (1.0 / TAPER_STEP).round() as usize;
+    let shares: Vec<f32> = (2..=steps - 2).map(|k| k as f32 * TAPER_STEP).collect();
     // Each ring and the two either side of it that give its axis: all
     // cut in one pass over the shell's edges.
-    let levels: Vec<f32> = TAPER_LEVELS
+    let levels: Vec<f32> = shares
         .iter()
         .flat_map(|&share| [share, share - TANGENT_HALF_STEP, share + TANGENT_HALF_STEP])
         .map(|s| s * diameter)
         .collect();
     let cuts = level_points(welded, g, &levels, graph, positions);
-    let mut rings = Vec::with_capacity(TAPER_LEVELS.len());
+    let mut rings = Vec::with_capacity(shares.len());
     for at in cuts.chunks(3) {
         let ring = &at[0];
         let (Some(centre), Some(c0), Some(c1)) = (mean(ring), mean(&at[1]), mean(&at[2])) else {
@@ -138,6 +147,8 @@ fn steady_taper(
         let (radius, spread) = square_radius(ring, centre, axis);
         rings.push(Ring { centre, axis, radius, spread });
     }
+    let rings = in_wide_cap(rings, &shares, diameter);
+    let order_min = order_min(rings.len())?;
     let mut order = 0i32;
     for (i, a) in rings.iter().enumerate() {
         for b in &rings[i + 1..] {
@@ -148,15 +159,86 @@ fn steady_taper(
     // median of the rings' interquartile ranges of their points' distances
     // from the skeleton): a cylinder whose rings wobble by less than that
     // can still order them by chance (a quiver of even radius 0.04 bent
-    // through a corner read 0.0398 down to 0.0359, S -15, against a median
-    // unevenness of 0.0052).
+    // through a corner read 0.0398 down to 0.0359, S -15 of seven rings,
+    // against a median unevenness of 0.0052).
     let mut spreads: Vec<f32> = rings.iter().map(|r| r.spread).collect();
     spreads.sort_by(f32::total_cmp);
     let narrowing = (rings[rings.len() - 1].radius - rings[0].radius).abs();
     if narrowing <= spreads[spreads.len() / 2] {
         return None;
     }
-    (order.abs() >= TAPER_ORDER_MIN).then_some((order > 0, rings))
+    (order.abs() >= order_min).then_some((order > 0, rings))
+}
+
+/// The rings (at `shares` of the `diameter`) less those lying in the wide
+/// end's cap: within [`ENCLOSED_CAP_DEPTH`] of their own radii of that end.
+/// The wide end is the end whose half of the rings has the larger median
+/// radius.
+///
+/// A tail's wide end is its root, and a shell of its own closes there (a
+/// buried start, a fur's end) at the root's full width: its rings within
+/// the closing cap narrow against the taper (47289's last ring of seven
+/// 0.029 after 0.031, 48751's 0.052 after 0.063; Kendall's S 13, no
+/// taper), and the chain was rooted on the skin nearest a thigh bone, mid
+/// tail. A tube's closed end is no deeper than its ring is wide, the reach
+/// the enclosed cap rule reads too. The tip's cap narrows with the taper
+/// and is kept: a tip's rings are as narrow as the tip, and dropping rings
+/// within two of their own radii of it dropped a stubby fur's whole
+/// tip half (40243's fur: five rings left, S 6).
+fn in_wide_cap(rings: Vec<Ring>, shares: &[f32], diameter: f32) -> Vec<Ring> {
+    let half = rings.len() / 2;
+    let median = |rs: &[Ring]| {
+        let mut r: Vec<f32> = rs.iter().map(|r| r.radius).collect();
+        r.sort_by(f32::total_cmp);
+        r.get(r.len() / 2).copied().unwrap_or(0.0)
+    };
+    let wide_far = median(&rings[rings.len() - half..]) > median(&rings[..half]);
+    rings
+        .into_iter()
+        .zip(shares)
+        .filter(|(ring, &share)| {
+            let to_wide_end = if wide_far { 1.0 - share } else { share } * diameter;
+            to_wide_end >= ENCLOSED_CAP_DEPTH * ring.radius
+        })
+        .map(|(ring, _)| ring)
+        .collect()
+}
+
+/// The least |S| (Kendall's, pairs in order less pairs out of order) that
+/// fewer than [`TAPER_ORDER_CHANCE`] of the orders of `n` rings reach
+/// either way, from the exact count of orders by inversions (the Mahonian
+/// numbers); `None` when no order of so few rings is that rare (fewer
+/// than five).
+fn order_min(n: usize) -> Option<i32> {
+    if n < 2 {
+        return None;
+    }
+    // orders[k]: orders of the rings with k pairs out of order.
+    let mut orders = vec![1f64];
+    for added in 1..n {
+        let mut next = vec![0f64; orders.len() + added];
+        for (k, &count) in orders.iter().enumerate() {
+            for slot in &mut next[k..=k + added] {
+                *slot += count;
+            }
+        }
+        orders = next;
+    }
+    let total: f64 = orders.iter().sum();
+    let pairs = n * (n - 1) / 2;
+    // |S| >= pairs - 2k for the orders with at most k pairs out of order
+    // (either way: twice their share); the least S is the largest k whose
+    // share stays under the chance.
+    let mut within = 0f64;
+    let mut least = None;
+    for (k, &count) in orders.iter().enumerate().take(pairs / 2 + 1) {
+        within += count;
+        if 2.0 * within / total >= TAPER_ORDER_CHANCE || 2 * k >= pairs {
+            break;
+        }
+        least = Some((pairs - 2 * k) as i32);
+    }
+    least
 }
 
 /// Whether the skin nearest the bones rings the shell's wide end: it lies
@@ -287,6 +369,21 @@ mod tests {
                 Vec3::new(radius * a.cos(), 0.0, radius * a.sin())
             })
             .collect()
+    }
+
+    #[test]
+    fn the_least_order_of_a_taper_is_one_in_twenty_either_way() {
+        // Seven rings: 76 of the 5040 orders have at most three pairs out
+        // of order (|S| >= 15: 0.030 either way); with four, 174 (0.069).
+        assert_eq!(order_min(7), Some(15));
+        // Five rings: only the two monotone orders (2 of 120); six: 2 x 6
+        // of 720 reach 13.
+        assert_eq!(order_min(5), Some(10));
+        assert_eq!(order_min(6), Some(13));
+        assert_eq!(order_min(17), Some(50));
+        // Four rings: the monotone orders are 2 of 24, more than 1 in 20.
+        assert_eq!(order_min(4), None);
+        assert_eq!(order_min(0), None);
     }
 
     #[test]
