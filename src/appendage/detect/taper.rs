@@ -5,6 +5,7 @@ use glam::Vec3;
 use super::surface::{sorted_union, DETACHED_COLLAR_SHARE};
 use crate::appendage::params::ENCLOSED_CAP_DEPTH;
 use crate::geometry::{geodesic_from, MeshGraph, SubsetIndex};
+use crate::stats::median;
 
 /// The spacing of the rings a detached shell's taper is read from, as a
 /// share of its geodesic diameter: a ring every step from two steps past
@@ -163,10 +164,9 @@ fn steady_taper(
     // against a median unevenness of 0.0052; of its sixteen rings left
     // out of its wide end's cap, S -34 where 46 is needed, 0.0031 against
     // 0.0067).
-    let mut spreads: Vec<f32> = rings.iter().map(|r| r.spread).collect();
-    spreads.sort_by(f32::total_cmp);
+    let unevenness = median(&mut rings.iter().map(|r| r.spread).collect::<Vec<_>>())?;
     let narrowing = (rings[rings.len() - 1].radius - rings[0].radius).abs();
-    if narrowing <= spreads[spreads.len() / 2] {
+    if narrowing <= unevenness {
         return None;
     }
     (order.abs() >= order_min).then_some((order > 0, rings))
@@ -189,12 +189,9 @@ fn steady_taper(
 /// tip half (40243's fur: five rings left, S 6).
 fn in_wide_cap(rings: Vec<Ring>, shares: &[f32], diameter: f32) -> Vec<Ring> {
     let half = rings.len() / 2;
-    let median = |rs: &[Ring]| {
-        let mut r: Vec<f32> = rs.iter().map(|r| r.radius).collect();
-        r.sort_by(f32::total_cmp);
-        r.get(r.len() / 2).copied().unwrap_or(0.0)
-    };
-    let wide_far = median(&rings[rings.len() - half..]) > median(&rings[..half]);
+    let median_radius =
+        |rs: &[Ring]| median(&mut rs.iter().map(|r| r.radius).collect::<Vec<_>>()).unwrap_or(0.0);
+    let wide_far = median_radius(&rings[rings.len() - half..]) > median_radius(&rings[..half]);
     rings
         .into_iter()
         .zip(shares)
