@@ -187,3 +187,17 @@ fn corpus_a_fur_tails_joints_are_held_in_the_skin_under_it() {
     let m = measure(&corpus::case(244));
     assert!(!m.failures.contains(&"joint_outside"), "seed 244: {:?}", m.details);
 }
+
+#[test]
+fn corpus_a_parts_root_is_its_widest_open_ring() {
+    // Look-window seeds whose part's collar had two open clusters, the
+    // rump's ring round the root and the tube's next ring along it: the
+    // tube's ring has as many vertices as the tail's, each with two edges
+    // into the part, and won on edges (53846: 24 against 19, radius 0.006
+    // against 0.018; 50288: 22 against 19; 51397: 36 against 35; 52304: 24
+    // against 22). 53846 and 50288 (the part the root end of a short
+    // hanging tail) then measured under the least tail length: no chain;
+    // 51397 and 52304 hung from mid tail (reversed_chain). The root is now
+    // the widest ring, as a tail tapers.
+    assert_cases_pass(&[53846, 50288, 51397, 52304]);
+}

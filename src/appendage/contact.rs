@@ -3,9 +3,9 @@
 //! rings: where it leaves the body and where its tip rests on it. Measured
 //! from both, the geodesic coordinate is small at the tip too and the root
 //! joint lands between them, outside the tail. The collar splits into its
-//! connected clusters; the one with the most edges into the part is where
-//! the tube leaves the body (a tail tapers: its root ring is the widest
-//! contact), unless the part closes round the skin past it (the tube's own
+//! connected clusters; the widest (its ring's radius) is where the tube
+//! leaves the body (a tail tapers: its root ring is the widest contact),
+//! unless the part closes round the skin past it (the tube's own
 //! tip cap, on a tail found from its tip) while another cluster opens onto
 //! the body; every cluster that the part reaches from that ring only after
 //! [`FAR_CONTACT_SHARE`] of its length is a resting contact, no root.
@@ -18,7 +18,7 @@
 
 use glam::Vec3;
 
-use crate::geometry::{geodesic_from, MeshGraph};
+use crate::geometry::{geodesic_from, ring_radius, MeshGraph};
 
 /// A collar cluster reached through the part from the root ring after
 /// more than this share of the part's geodesic length is where the tail's
@@ -45,7 +45,7 @@ pub fn root_collar(
     if count < 2 {
         return (collar.to_vec(), Vec::new());
     }
-    let root = root_cluster(graph, welded, collar, &cluster, count);
+    let root = root_cluster(graph, positions, welded, collar, &cluster, count);
     let sources = cluster_members(collar, &cluster, root);
     let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
     subset.sort_unstable();
@@ -103,25 +103,36 @@ fn clusters(graph: &MeshGraph, collar: &[u32]) -> (Vec<usize>, usize) {
     (cluster, count)
 }
 
-/// The cluster where the part leaves the body: the most edges into the part
-/// (ties: the first), among the clusters that open onto more than the part
-/// ([`opens_beyond`]) when any does.
+/// The cluster where the part leaves the body: the widest, by its points'
+/// median distance from their centre ([`ring_radius`]; ties: the first),
+/// among the clusters that open onto more than the part ([`opens_beyond`])
+/// when any does.
+///
+/// A tail tapers, so its root ring is the widest contact. That was read
+/// from each cluster's edges into the part, which counts a ring's vertices
+/// rather than its width: a tube's rings have as many vertices along its
+/// length, each with two edges into the part, while the rump's ring round a
+/// tail's root touches the part by fewer. A short hanging tail whose part
+/// was its root end (the far field peaks at the top of its root, its tip
+/// hanging by the thighs) has two open clusters, the rump's ring and the
+/// tube's next ring mid tail, and the mid-tail ring won by its edges (look
+/// seed 53846: 24 edges against 19, radius 0.006 against 0.018; 50288: 22
+/// against 19, 2.2 against 5.6); the chain ran from mid tail back to the
+/// root, or the part measured under the least tail length and got none.
+/// On welded tails walked back to the body the same: 51397 (36 against 35,
+/// radius 0.063 against 0.073), 52304 (24 against 22, 0.036 against 0.053).
+/// No new number.
 fn root_cluster(
     graph: &MeshGraph,
+    positions: &[Vec3],
     welded: &[u32],
     collar: &[u32],
     cluster: &[usize],
     count: usize,
 ) -> usize {
-    // Edges into the part per cluster.
-    let mut edges = vec![0usize; count];
-    for (i, &c) in collar.iter().enumerate() {
-        edges[cluster[i]] += graph
-            .neighbors_of(c as usize)
-            .iter()
-            .filter(|w| welded.binary_search(w).is_ok())
-            .count();
-    }
+    let width: Vec<f32> = (0..count)
+        .map(|c| ring_radius(positions, &cluster_members(collar, cluster, c)).unwrap_or(0.0))
+        .collect();
     // A cluster the part closes round borders the part's own tube, not the
     // body: never the root, when another cluster opens onto the body.
     let open: Vec<bool> = (0..count)
@@ -132,7 +143,7 @@ fn root_cluster(
     (0..count)
         .filter(|&c| candidate(c))
         .fold(None, |best: Option<usize>, c| match best {
-            Some(b) if edges[b] >= edges[c] => Some(b),
+            Some(b) if width[b] >= width[c] => Some(b),
             _ => Some(c),
         })
         .unwrap_or(0)

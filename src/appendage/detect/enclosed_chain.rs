@@ -1,19 +1,21 @@
-//! A chain part that another chain part encloses is a piece of that tail:
-//! their shells are one part, judged and grown again as one.
+//! A part that a chain part encloses (another chain part, or any part not
+//! judged body) is a piece of that tail: their shells are one part, judged
+//! and grown again as one.
 
 use super::merge::classes;
 use super::surface::neighbour_collar;
 use super::PartGeometry;
 use crate::geometry::MeshGraph;
 
-/// The groups of `groups` with every enclosed chain part's group joined to
-/// its host's, each with how many of `groups` it joins (1: none), or `None` when no
-/// chain part is enclosed. Parts are in group order (`parts[i]` is made of
+/// The groups of `groups` with every enclosed part's group joined to its
+/// host's, each with how many of `groups` it joins (1: none), or `None` when no
+/// part is enclosed. Parts are in group order (`parts[i]` is made of
 /// `groups[i]`). A join whose shells (sorted) are in `refused` is not made:
 /// judged as one, those shells got no chain.
 ///
-/// A chain part is enclosed when its whole collar (the skin next to it) is
-/// one other chain part's skin. Such a part meets the body nowhere: it is
+/// A part is enclosed when its whole collar (the skin next to it) is one
+/// chain part's skin, and it is a chain part or `carried` (any part not
+/// judged body). Such a part meets the body nowhere: it is
 /// skin of the host's tube, or something the tube carries (a spike or fin
 /// on the tail), and moves with it. Grown as its own chain it hangs a
 /// second chain inside the first tail, from the wrong end. Where the peel
@@ -27,7 +29,12 @@ use crate::geometry::MeshGraph;
 /// - a short tail hanging round the end of the pelvis bone, whose skeleton
 ///   distance barely changes from root to tip: the peel cuts it lengthwise,
 ///   and the far half of every ring is enclosed by the near half's part
-///   (42433, 48839, 53944).
+///   (42433, 48839, 53944);
+/// - a short thick hanging tail peeled twice, its tip a piece of its own:
+///   rooted where it leaves the rump, the host grows down the tube to the
+///   tip piece, which alone is too short for a chain (stop 58, look seed
+///   52544: 33 welded vertices, all tail, left untouched, recall 0.863).
+///   Enclosed skin moves with the tube whatever its own verdict.
 ///
 /// Joined, the host's shells and the piece's are judged and grown as one
 /// part, to where their union meets the body: one tail, one chain. Where
@@ -40,13 +47,14 @@ pub(super) fn join_enclosed_chains(
     groups: &[Vec<usize>],
     parts: &[PartGeometry],
     chain: &[bool],
+    carried: &[bool],
     graph: &MeshGraph,
     refused: &[Vec<usize>],
 ) -> Option<(Vec<Vec<usize>>, Vec<usize>)> {
     let chains: Vec<usize> = (0..parts.len()).filter(|&i| chain[i]).collect();
     let mut host_of: Vec<usize> = (0..groups.len()).collect();
     let mut joined = false;
-    for &piece in &chains {
+    for piece in (0..parts.len()).filter(|&i| chain[i] || carried[i]) {
         let collar = neighbour_collar(&parts[piece].welded, graph);
         if collar.is_empty() {
             continue;
@@ -150,13 +158,13 @@ mod tests {
         let groups = vec![vec![0], vec![1, 3], vec![2]];
         let chain = [false, true, true];
         let (joined, joins) =
-            join_enclosed_chains(&groups, &parts, &chain, &graph, &[]).expect("joined");
+            join_enclosed_chains(&groups, &parts, &chain, &chain, &graph, &[]).expect("joined");
         assert_eq!(joined, vec![vec![0], vec![1, 3, 2]]);
         assert_eq!(joins, vec![1, 2]);
         // Judged as one and no chain: refused, and not offered again.
         let lost = lost_chains(&joined, &joins, &[false, false]);
         assert_eq!(lost, vec![vec![1, 2, 3]]);
-        assert!(join_enclosed_chains(&groups, &parts, &chain, &graph, &lost).is_none());
+        assert!(join_enclosed_chains(&groups, &parts, &chain, &chain, &graph, &lost).is_none());
         assert!(lost_chains(&joined, &joins, &[false, true]).is_empty());
     }
 
@@ -165,10 +173,40 @@ mod tests {
         // 9 and 10 border the body's row 1.
         let (graph, parts) = split(&[9, 10, 13, 14]);
         let groups = vec![vec![0], vec![1], vec![2]];
-        assert!(join_enclosed_chains(&groups, &parts, &[false, true, true], &graph, &[]).is_none());
+        assert!(join_enclosed_chains(
+            &groups,
+            &parts,
+            &[false, true, true],
+            &[false; 3],
+            &graph,
+            &[]
+        )
+        .is_none());
         // Enclosed, but the host got no chain (or the piece none).
         let (graph, parts) = split(&[13, 14, 17, 18]);
-        assert!(join_enclosed_chains(&groups, &parts, &[false, false, true], &graph, &[]).is_none());
-        assert!(join_enclosed_chains(&groups, &parts, &[false, true, false], &graph, &[]).is_none());
+        assert!(join_enclosed_chains(
+            &groups,
+            &parts,
+            &[false, false, true],
+            &[false; 3],
+            &graph,
+            &[]
+        )
+        .is_none());
+        assert!(join_enclosed_chains(
+            &groups,
+            &parts,
+            &[false, true, false],
+            &[false; 3],
+            &graph,
+            &[]
+        )
+        .is_none());
+        // A piece without a chain, not judged body, moves with its host.
+        let carried = [false, true, true];
+        let (joined, _) =
+            join_enclosed_chains(&groups, &parts, &[false, true, false], &carried, &graph, &[])
+                .expect("joined");
+        assert_eq!(joined, vec![vec![0], vec![1, 2]]);
     }
 }

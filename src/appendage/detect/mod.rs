@@ -224,8 +224,9 @@ fn make_parts<'r>(
     let mut refused: Vec<Vec<usize>> = Vec::new();
     loop {
         let chain = chains_of(&reports);
+        let carried: Vec<bool> = reports.iter().map(|r| r.kind != Kind::Body).collect();
         let Some((joined, joins)) =
-            join_enclosed_chains(groups, &parts, &chain, surface.graph, &refused)
+            join_enclosed_chains(groups, &parts, &chain, &carried, surface.graph, &refused)
         else {
             return Ok((parts, reports, bones));
         };
