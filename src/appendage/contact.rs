@@ -130,14 +130,11 @@ fn root_cluster(
     cluster: &[usize],
     count: usize,
 ) -> usize {
-    let width: Vec<f32> = (0..count)
-        .map(|c| ring_radius(positions, &cluster_members(collar, cluster, c)).unwrap_or(0.0))
-        .collect();
+    let rings: Vec<Vec<u32>> = (0..count).map(|c| cluster_members(collar, cluster, c)).collect();
+    let width: Vec<f32> = rings.iter().map(|r| ring_radius(positions, r).unwrap_or(0.0)).collect();
     // A cluster the part closes round borders the part's own tube, not the
     // body: never the root, when another cluster opens onto the body.
-    let open: Vec<bool> = (0..count)
-        .map(|c| opens_beyond(graph, welded, &cluster_members(collar, cluster, c)))
-        .collect();
+    let open: Vec<bool> = rings.iter().map(|r| opens_beyond(graph, welded, r)).collect();
     let any_open = open.iter().any(|&o| o);
     let candidate = |c: usize| open[c] || !any_open;
     (0..count)

@@ -170,38 +170,17 @@ mod tests {
 
     #[test]
     fn a_chain_part_touching_the_body_or_no_chain_stays_apart() {
+        let groups = vec![vec![0], vec![1], vec![2]];
+        let none_joined = |graph: &MeshGraph, parts: &[PartGeometry], chain: [bool; 3]| {
+            join_enclosed_chains(&groups, parts, &chain, &[false; 3], graph, &[]).is_none()
+        };
         // 9 and 10 border the body's row 1.
         let (graph, parts) = split(&[9, 10, 13, 14]);
-        let groups = vec![vec![0], vec![1], vec![2]];
-        assert!(join_enclosed_chains(
-            &groups,
-            &parts,
-            &[false, true, true],
-            &[false; 3],
-            &graph,
-            &[]
-        )
-        .is_none());
+        assert!(none_joined(&graph, &parts, [false, true, true]));
         // Enclosed, but the host got no chain (or the piece none).
         let (graph, parts) = split(&[13, 14, 17, 18]);
-        assert!(join_enclosed_chains(
-            &groups,
-            &parts,
-            &[false, false, true],
-            &[false; 3],
-            &graph,
-            &[]
-        )
-        .is_none());
-        assert!(join_enclosed_chains(
-            &groups,
-            &parts,
-            &[false, true, false],
-            &[false; 3],
-            &graph,
-            &[]
-        )
-        .is_none());
+        assert!(none_joined(&graph, &parts, [false, false, true]));
+        assert!(none_joined(&graph, &parts, [false, true, false]));
         // A piece without a chain, not judged body, moves with its host.
         let carried = [false, true, true];
         let (joined, _) =
