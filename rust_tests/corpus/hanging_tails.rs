@@ -201,3 +201,22 @@ fn corpus_a_parts_root_is_its_widest_open_ring() {
     // the widest ring, as a tail tapers.
     assert_cases_pass(&[53846, 50288, 51397, 52304]);
 }
+
+#[test]
+fn corpus_a_tail_cut_along_its_length_is_closed_over_its_collar() {
+    // A tail hanging against the thighs lies along the skeleton-distance
+    // levels, so the peel cut it lengthwise: the part was its outer side
+    // (50614: 90 of 177 tail vertices, its collar along 0-0.83 of the
+    // tail, elongation 6.05, tube ratio 0.32), broad, no chain. Closed
+    // over its collar by its own depth (`close_half_tube`), it is a tail
+    // long by its covariance; 40231 and 53555 hang from a spine joint
+    // until the closed collar says where they meet the body, 53555 and
+    // 44797 fail precision (0.59, 0.91) until the patch of rump the depth
+    // also took is trimmed off, and 44797's centroid lies near a thigh
+    // bone (ratio 0.35) that does not run inside the tube.
+    assert_cases_pass(&[50614, 40231, 53555, 44797]);
+    // Lumps of rump skin closed over their collar are domes: long by the
+    // tube ratio alone (1.26, 1.42) but round by their covariance (1.07,
+    // 1.04). Closed without the covariance bar they got false chains.
+    assert_cases_pass(&[42742, 53225]);
+}

@@ -28,6 +28,7 @@
 mod candidates;
 mod components;
 mod enclosed_chain;
+mod half_tube;
 mod merge;
 mod part;
 mod root_growth;

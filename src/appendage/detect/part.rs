@@ -39,26 +39,21 @@ impl Surface<'_> {
         let (welded, collar) = merged_shells(group, comps);
         // T8 geodesic coordinate (reported as the part's length for every part).
         let (geodesic, length) = coordinate_of(self, group, comps, &welded, &collar);
-        let tests = self.shape_tests(&welded, &geodesic, length);
+        let mut tests = self.shape_tests(&welded, &geodesic, length);
         let origin = comps[group[0]].origin;
         let mut part = Growing { welded, collar, geodesic, length };
         let (attachment, region, tube_rest) = self.hangs_where(group, comps, &part, &tests, taken);
-        let attach_name = attachment.map(|j| names[j].clone());
-        let shape = Shape {
-            welded: &part.welded,
-            collar: &part.collar,
-            geodesic: &part.geodesic,
-            length,
-            tests: &tests,
-        };
-        let mut verdict = self.verdict(&shape, region, attach_name.as_deref().unwrap_or("?"));
+        let mut hangs = (attachment, region);
+        let (mut verdict, closed) =
+            self.first_verdict(&mut part, &mut tests, &mut hangs, taken, origin);
+        let (attachment, region) = hangs;
         self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
         self.overrule(&mut verdict, origin, &part.welded);
         self.demote_paired(&mut verdict, paired);
         self.stub_to_its_core(&mut part, &verdict, &tests, taken);
         let tail = verdict.kind == Kind::Tail;
         let (contact_vertices, start) =
-            if tail { self.start_tail(&mut part, taken, origin) } else { (0, Vec::new()) };
+            if tail { self.start_tail(&mut part, taken, origin, closed) } else { (0, Vec::new()) };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = tail
@@ -102,6 +97,34 @@ impl Surface<'_> {
         };
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// The part's verdict where it `hangs` (joint and region), and whether
+    /// it was closed first into the tube it is one side of
+    /// ([`Self::close_half_tube`]), which also moves where it hangs.
+    fn first_verdict(
+        &self,
+        part: &mut Growing,
+        tests: &mut ShapeTests,
+        hangs: &mut (Option<usize>, Region),
+        taken: &mut [bool],
+        origin: Origin,
+    ) -> (Verdict, bool) {
+        let names = self.rig.joint_names();
+        let name = hangs.0.map_or("?", |j| names[j].as_str());
+        let shape = Shape {
+            welded: &part.welded,
+            collar: &part.collar,
+            geodesic: &part.geodesic,
+            length: part.length,
+            tests,
+        };
+        let mut verdict = self.verdict(&shape, hangs.1, name);
+        let closed = self.close_half_tube(part, tests, &mut verdict, taken, origin);
+        if let Some(c) = &closed {
+            *hangs = (c.attachment, c.region);
+        }
+        (verdict, closed.is_some())
     }
 
     /// Where a part hangs: its lead shell's attachment and region, or, for
