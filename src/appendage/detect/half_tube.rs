@@ -27,7 +27,8 @@ pub(super) struct ClosedTube {
 }
 
 impl Surface<'_> {
-    /// A broad part that, with the free skin within its own depth past its
+    /// A broad part long by its covariance (T4b's `min_elongation`) that,
+    /// with the free skin within its own depth past its
     /// collar ([`HALF_TUBE_REACH`]), is a tail long by its covariance
     /// ([`long_by_covariance`]), is that tail: one side of a tube the peel
     /// cut lengthwise (corpus look seed 50614: a thin hanging tail peeled as
@@ -51,7 +52,12 @@ impl Surface<'_> {
         taken: &mut [bool],
         origin: Origin,
     ) -> Option<ClosedTube> {
-        if matches!(origin, Origin::Remainder { .. }) || verdict.kind != Kind::Broad {
+        // One side of a tube is as long as the tube by its covariance; only
+        // its bands, run across it from the rims, read it broad.
+        if matches!(origin, Origin::Remainder { .. })
+            || verdict.kind != Kind::Broad
+            || tests.elongation < self.params.min_elongation
+        {
             return None;
         }
         let positions = &self.weld.positions;
@@ -74,7 +80,10 @@ impl Surface<'_> {
         let region = self.region_of(attachment, join);
         let names = self.rig.joint_names();
         let name = attachment.map_or("?", |j| names[j].as_str());
-        let wraps = self.wraps_a_bone(&welded, &geodesic, length);
+        // Read only when the centroid test fails: the bands and the moving
+        // bones' field cost more than the rest of the closing.
+        let wraps = closed_tests.centroid_ratio < self.params.min_centroid_ratio
+            && self.wraps_a_bone(&welded, &geodesic, length);
         let judged = ShapeTests {
             centroid_ratio: if wraps {
                 closed_tests.centroid_ratio
@@ -91,14 +100,20 @@ impl Surface<'_> {
         {
             return None;
         }
+        let centroid = if closed_tests.centroid_ratio < self.params.min_centroid_ratio {
+            format!(
+                "; centroid ratio {:.2}, but no bone that moves it runs inside it",
+                closed_tests.centroid_ratio
+            )
+        } else {
+            String::new()
+        };
         closed.reason.push_str(&format!(
             "; one side of a tube cut lengthwise, closed over its collar ({} vertices joined; \
-             alone: elongation {:.2}, tube ratio {:.2}; centroid ratio {:.2}, {} inside)",
+             alone: elongation {:.2}, tube ratio {:.2}){centroid}",
             other.len(),
             tests.elongation,
             tests.tube,
-            closed_tests.centroid_ratio,
-            if wraps { "a bone" } else { "no bone" }
         ));
         for &v in &other {
             taken[v as usize] = true;
