@@ -39,8 +39,11 @@ impl Surface<'_> {
     /// tube ratio alone (T4b's curled tail) is not enough: a lump of rump
     /// skin closed over its collar is a dome, round by its covariance
     /// (1.04-1.08 on look seeds 42742, 53225) with a dome's tube ratio
-    /// (1.26-1.42). The depth also takes a patch of rump round the root:
-    /// the tail trims it off before it grows (`trim_to_own_tube`). The
+    /// (1.26-1.42). The depth also takes a patch of rump round the root,
+    /// trimmed off before the closed part is judged (`trim_to_own_tube`):
+    /// judged with it, the tail read round (41436, 44295: elongation
+    /// 1.56-1.59) or wrapping a bone (41359, 43516, 51815), and grown with
+    /// it, failed precision (53555: 0.59). The
     /// centroid test (T4a) is read on the tube as whether a bone runs
     /// inside it ([`Self::wraps_a_bone`]): a tail hanging against a thigh
     /// has its centroid near the thigh's bone, outside the tube.
@@ -61,18 +64,8 @@ impl Surface<'_> {
             return None;
         }
         let positions = &self.weld.positions;
-        let sources: Vec<u32> =
-            part.collar.iter().copied().filter(|&v| !taken[v as usize]).collect();
-        let other: Vec<u32> =
-            geodesic_within(self.graph, positions, &sources, HALF_TUBE_REACH * part.length, |w| {
-                !taken[w as usize] && part.welded.binary_search(&w).is_err()
-            })
-            .into_iter()
-            .map(|(v, _)| v)
-            .collect();
-        let welded = sorted_union(&part.welded, &other);
-        let collar = self.collar(&welded);
-        let (geodesic, length) = self.geodesic_of(&welded, &collar);
+        let (trial, trial_taken) = self.closed_over_collar(part, taken, origin);
+        let Growing { welded, collar, geodesic, length } = trial;
         let closed_tests = self.shape_tests(&welded, &geodesic, length);
         let join = cut_centre(self.graph, positions, &welded, &collar);
         let attachment =
@@ -109,19 +102,49 @@ impl Surface<'_> {
             String::new()
         };
         closed.reason.push_str(&format!(
-            "; one side of a tube cut lengthwise, closed over its collar ({} vertices joined; \
-             alone: elongation {:.2}, tube ratio {:.2}){centroid}",
-            other.len(),
+            "; one side of a tube cut lengthwise, closed over its collar ({} welded vertices, \
+             {} alone; alone: elongation {:.2}, tube ratio {:.2}){centroid}",
+            welded.len(),
+            part.welded.len(),
             tests.elongation,
             tests.tube,
         ));
-        for &v in &other {
-            taken[v as usize] = true;
-        }
+        taken.copy_from_slice(&trial_taken);
         *part = Growing { welded, collar, geodesic, length };
         *tests = closed_tests;
         *verdict = closed;
         Some(ClosedTube { attachment, region })
+    }
+
+    /// The part with the free skin within its own depth past its collar
+    /// ([`HALF_TUBE_REACH`]), trimmed back to its own tube
+    /// (`trim_to_own_tube`), and the skin taken with it.
+    fn closed_over_collar(
+        &self,
+        part: &Growing,
+        taken: &[bool],
+        origin: Origin,
+    ) -> (Growing, Vec<bool>) {
+        let sources: Vec<u32> =
+            part.collar.iter().copied().filter(|&v| !taken[v as usize]).collect();
+        let bound = HALF_TUBE_REACH * part.length;
+        let other: Vec<u32> =
+            geodesic_within(self.graph, &self.weld.positions, &sources, bound, |w| {
+                !taken[w as usize] && part.welded.binary_search(&w).is_err()
+            })
+            .into_iter()
+            .map(|(v, _)| v)
+            .collect();
+        let mut taken = taken.to_vec();
+        for &v in &other {
+            taken[v as usize] = true;
+        }
+        let welded = sorted_union(&part.welded, &other);
+        let collar = self.collar(&welded);
+        let (geodesic, length) = self.geodesic_of(&welded, &collar);
+        let mut closed = Growing { welded, collar, geodesic, length };
+        self.trim_to_own_tube(&mut closed, &mut taken, origin, true);
+        (closed, taken)
     }
 
     /// Whether a bone that moves the part runs inside it: at least half its

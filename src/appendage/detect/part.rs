@@ -44,8 +44,7 @@ impl Surface<'_> {
         let mut part = Growing { welded, collar, geodesic, length };
         let (attachment, region, tube_rest) = self.hangs_where(group, comps, &part, &tests, taken);
         let mut hangs = (attachment, region);
-        let (mut verdict, closed) =
-            self.first_verdict(&mut part, &mut tests, &mut hangs, taken, origin);
+        let mut verdict = self.first_verdict(&mut part, &mut tests, &mut hangs, taken, origin);
         let (attachment, region) = hangs;
         self.keep_own_bone_stub(&mut verdict, &part.welded, &tests);
         self.overrule(&mut verdict, origin, &part.welded);
@@ -53,7 +52,7 @@ impl Surface<'_> {
         self.stub_to_its_core(&mut part, &verdict, &tests, taken);
         let tail = verdict.kind == Kind::Tail;
         let (contact_vertices, start) =
-            if tail { self.start_tail(&mut part, taken, origin, closed) } else { (0, Vec::new()) };
+            if tail { self.start_tail(&mut part, taken, origin) } else { (0, Vec::new()) };
         // The rigger's own tail weights, where they show a pattern, say
         // which skin round the root it treated as tail.
         let tail_weights = tail
@@ -99,8 +98,8 @@ impl Surface<'_> {
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
     }
 
-    /// The part's verdict where it `hangs` (joint and region), and whether
-    /// it was closed first into the tube it is one side of
+    /// The part's verdict where it `hangs` (joint and region), a broad part
+    /// closed first into the tube it is one side of
     /// ([`Self::close_half_tube`]), which also moves where it hangs.
     fn first_verdict(
         &self,
@@ -109,7 +108,7 @@ impl Surface<'_> {
         hangs: &mut (Option<usize>, Region),
         taken: &mut [bool],
         origin: Origin,
-    ) -> (Verdict, bool) {
+    ) -> Verdict {
         let names = self.rig.joint_names();
         let name = hangs.0.map_or("?", |j| names[j].as_str());
         let shape = Shape {
@@ -120,11 +119,10 @@ impl Surface<'_> {
             tests,
         };
         let mut verdict = self.verdict(&shape, hangs.1, name);
-        let closed = self.close_half_tube(part, tests, &mut verdict, taken, origin);
-        if let Some(c) = &closed {
+        if let Some(c) = self.close_half_tube(part, tests, &mut verdict, taken, origin) {
             *hangs = (c.attachment, c.region);
         }
-        (verdict, closed.is_some())
+        verdict
     }
 
     /// Where a part hangs: its lead shell's attachment and region, or, for

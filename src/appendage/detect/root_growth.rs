@@ -74,10 +74,9 @@ impl Surface<'_> {
         part: &mut Growing,
         taken: &mut [bool],
         origin: Origin,
-        closed: bool,
     ) -> (usize, Vec<u32>) {
         let contact = self.take_resting_tip(part, taken);
-        self.trim_to_own_tube(part, taken, origin, closed);
+        self.trim_to_own_tube(part, taken, origin, false);
         (contact, part.welded.clone())
     }
 
@@ -114,11 +113,11 @@ impl Surface<'_> {
     /// [`TUBE_JOIN_FLARE`] times the ring the tube stops at, the skin past
     /// that ring goes back to the body, and the root grows from the tube's
     /// own ring. A peeled part is left (peeling already cut it where its
-    /// ring widens into the body) unless it was `closed` over its collar
-    /// (`close_half_tube`): closed by its own depth, it also took a patch
-    /// of rump round its root (look seeds 40231, 44797, 53555: precision
-    /// 0.84, 0.91, 0.59 untrimmed).
-    fn trim_to_own_tube(
+    /// ring widens into the body) unless it is being `closed` over its
+    /// collar (`close_half_tube`): closed by its own depth, it also took a
+    /// patch of rump round its root (look seeds 40231, 44797, 53555:
+    /// precision 0.84, 0.91, 0.59 untrimmed).
+    pub(super) fn trim_to_own_tube(
         &self,
         part: &mut Growing,
         taken: &mut [bool],
