@@ -75,7 +75,9 @@ pub enum SaddleRise {
     /// subdivided 1 -> 4, a bump rising 0.019 H holds 37 welded vertices
     /// and became the lowest saddle, below the tail's own). Used by the
     /// trunk-field split ([`split`] from `trunk_pieces` in
-    /// detect/candidates.rs), which cuts once at the lowest saddle.
+    /// detect/candidates.rs), which cuts once at the lowest saddle, and
+    /// falls back to [`SaddleRise::Elder`] where no saddle has both sides
+    /// rising (a tail off a flat barrel of far skin).
     Both,
 }
 

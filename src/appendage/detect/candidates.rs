@@ -272,7 +272,18 @@ impl Surface<'_> {
     /// 0.0991 H, both rising the floor on each side). Each saddle is judged
     /// by both sides' rise ([`SaddleRise::Both`]), so the recursion follows
     /// heights, not vertex counts, and it climbs: every piece lies above
-    /// its parent's saddle.
+    /// its parent's saddle. Where no saddle has both sides rising, the
+    /// lowest saddle whose elder rises ([`SaddleRise::Elder`], as peeling
+    /// in the full field judges them) is cut: a short tail hanging from the
+    /// rear of a thick torso's barrel of far skin meets the barrel at a
+    /// saddle the barrel never rises above (its trunk distance is its
+    /// radius all along), so the tail stayed body (corpus look seed 51239:
+    /// the barrel and the tail's root one 293-vertex piece with no saddle by
+    /// both rises; by the elder's, the tail's 45 vertices free and grown to
+    /// its root). Only as a fallback: where both sides do rise, a bump of
+    /// relief on the tail that the elder rule counts would cut below the
+    /// tail's own saddle and take it lengthwise (42237: a 21-vertex bump at
+    /// 0.179 against the tail's 0.208).
     fn free_in_trunk_field(
         &self,
         welded: &[u32],
@@ -285,17 +296,10 @@ impl Surface<'_> {
         let min_protrusion = self.params.min_protrusion_ratio * self.height;
         let floor = MIN_PROTRUSION_FLOOR * self.height;
         let n = self.params.min_part_vertices;
-        let split = split(
-            self.graph,
-            positions,
-            trunk_dist,
-            welded,
-            n,
-            floor,
-            min_protrusion,
-            SaddleRise::Both,
-        );
-        for (p, _) in split.into_iter().flatten() {
+        let split_by =
+            |rise| split(self.graph, positions, trunk_dist, welded, n, floor, min_protrusion, rise);
+        let pieces = split_by(SaddleRise::Both).or_else(|| split_by(SaddleRise::Elder));
+        for (p, _) in pieces.into_iter().flatten() {
             if let Some(piece) = self.freed_in_trunk_field(&p.welded, shells) {
                 let cut =
                     piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
