@@ -61,7 +61,8 @@ fn corpus_a_tail_off_a_flat_barrel_is_freed_where_only_the_tail_rises() {
     // both sides rising, the split falls back to the elder's rise
     // (`free_in_trunk_field`). Only as a fallback: 42237
     // (`corpus_the_rear_end_and_the_tail_below_it_are_not_one_shell`) has a
-    // relief bump the elder rule would cut below the tail's own saddle.
+    // small lobe of the back the elder rule would cut below the tail's own
+    // saddle, taking the tail lengthwise.
     for seed in [160, 44352, 46273, 48640, 51239, 54714] {
         one_chain_per_tail_and_every_bar(seed);
     }

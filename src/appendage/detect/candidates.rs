@@ -280,10 +280,11 @@ impl Surface<'_> {
     /// radius all along), so the tail stayed body (corpus look seed 51239:
     /// the barrel and the tail's root one 293-vertex piece with no saddle by
     /// both rises; by the elder's, the tail's 45 vertices free and grown to
-    /// its root). Only as a fallback: where both sides do rise, a bump of
-    /// relief on the tail that the elder rule counts would cut below the
-    /// tail's own saddle and take it lengthwise (42237: a 21-vertex bump at
-    /// 0.179 against the tail's 0.208).
+    /// its root). Only as a fallback: where both sides do rise, a small
+    /// lobe elsewhere that the elder rule counts can meet the rest below
+    /// the tail's own saddle, and the cut there takes the tail lengthwise
+    /// (42237: a 21-vertex lobe of the back at 0.179 against the tail's
+    /// 0.208).
     fn free_in_trunk_field(
         &self,
         welded: &[u32],
