@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::candidates::Origin;
-use super::surface::{cut_centre, sorted_union, Members, Surface};
+use super::surface::{sorted_union, Members, Surface};
 use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::{are_layers, under_shell};
@@ -131,9 +131,7 @@ impl Surface<'_> {
                 let collar = self.collar(&welded);
                 // Where the part joins the body decides where it hangs, not
                 // what it passes near (a rat's tail lies along its feet).
-                let join = cut_centre(self.graph, positions, &welded, &collar);
-                let attachment =
-                    attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+                let (join, attachment) = self.joins_at(&welded, &collar);
                 let reattached = self.reattachment(&welded, join, attachment);
                 // Remainders never merge (see [`merge_shells`]).
                 let coordinate = (!matches!(origin, Origin::Remainder { .. })
@@ -248,9 +246,7 @@ impl Surface<'_> {
                 continue;
             }
             let collar = self.collar(&welded);
-            let join = cut_centre(self.graph, positions, &welded, &collar);
-            let attachment =
-                attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+            let (join, attachment) = self.joins_at(&welded, &collar);
             if self.region_of(attachment, join) != Region::Pelvis {
                 continue;
             }

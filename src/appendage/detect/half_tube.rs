@@ -3,9 +3,9 @@
 
 use super::candidates::Origin;
 use super::root_growth::Growing;
-use super::surface::{cut_centre, sorted_union, Surface};
+use super::surface::{sorted_union, Surface};
 use super::verdict::{Shape, ShapeTests};
-use crate::appendage::attach::{attachment_joint, Region};
+use crate::appendage::attach::Region;
 use crate::appendage::decide::{long_by_covariance, Verdict};
 use crate::appendage::report::Kind;
 use crate::appendage::shape::tube_sections;
@@ -63,13 +63,10 @@ impl Surface<'_> {
         {
             return None;
         }
-        let positions = &self.weld.positions;
         let (trial, trial_taken) = self.closed_over_collar(part, taken, origin);
         let Growing { welded, collar, geodesic, length } = trial;
         let closed_tests = self.shape_tests(&welded, &geodesic, length);
-        let join = cut_centre(self.graph, positions, &welded, &collar);
-        let attachment =
-            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        let (join, attachment) = self.joins_at(&welded, &collar);
         let region = self.region_of(attachment, join);
         let names = self.rig.joint_names();
         let name = attachment.map_or("?", |j| names[j].as_str());

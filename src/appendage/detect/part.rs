@@ -12,7 +12,7 @@ use super::surface::{cut_centre, rig_vertices, sorted_union, Surface};
 use super::verdict::{Shape, ShapeTests};
 use super::PartGeometry;
 use crate::appendage::anchor::chain_anchor;
-use crate::appendage::attach::{attachment_joint, Region};
+use crate::appendage::attach::Region;
 use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::midline::Paired;
 use crate::appendage::report::{Kind, PartReport, PartTests};
@@ -212,9 +212,7 @@ impl Surface<'_> {
         }
         let whole = sorted_union(&part.welded, &tube);
         let ring = self.root_ring(&whole);
-        let join = cut_centre(self.graph, positions, &whole, &ring);
-        let attachment =
-            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        let (join, attachment) = self.joins_at(&whole, &ring);
         (self.region_of(attachment, join) == Region::Pelvis)
             .then_some(attachment)
             .flatten()
@@ -289,9 +287,7 @@ impl Surface<'_> {
         }
         let grown = sorted_union(welded, &tube.vertices);
         let ring = self.root_ring(&grown);
-        let join = cut_centre(self.graph, positions, &grown, &ring);
-        let attachment =
-            attachment_joint(join, self.field, self.regions, self.params.attachment_bias);
+        let (join, attachment) = self.joins_at(&grown, &ring);
         (self.region_of(attachment, join) == Region::Pelvis).then_some(attachment).flatten()
     }
 

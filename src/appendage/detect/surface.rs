@@ -6,7 +6,7 @@ use std::sync::Mutex;
 
 use glam::Vec3;
 
-use crate::appendage::attach::Region;
+use crate::appendage::attach::{attachment_joint, Region};
 use crate::appendage::layers::reach_detached_shells;
 use crate::appendage::params::{DetectParams, INSIDE_WINDING};
 use crate::appendage::shape::centroid;
@@ -421,6 +421,16 @@ pub fn rig_vertices(weld: &Weld, welded: &[u32]) -> Vec<u32> {
 }
 
 impl Surface<'_> {
+    /// Where a part meets the body through `ring` (its collar or root
+    /// ring): the ring's centre across the cut ([`cut_centre`]) and the
+    /// joint nearest it ([`attachment_joint`]). Where the part joins
+    /// decides where it hangs, not what it passes near (a rat's tail lies
+    /// along its feet).
+    pub(super) fn joins_at(&self, welded: &[u32], ring: &[u32]) -> (Vec3, Option<usize>) {
+        let join = cut_centre(self.graph, &self.weld.positions, welded, ring);
+        (join, attachment_joint(join, self.field, self.regions, self.params.attachment_bias))
+    }
+
     /// The part's region. On the trunk, where along it the part joins
     /// decides pelvis or spine; a thigh's bone beside the tail root stays
     /// the pelvis'.
