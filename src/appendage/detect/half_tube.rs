@@ -72,8 +72,8 @@ impl Surface<'_> {
         let name = attachment.map_or("?", |j| names[j].as_str());
         // Read only when the centroid test fails: the bands and the moving
         // bones' field cost more than the rest of the closing.
-        let wraps = closed_tests.centroid_ratio < self.params.min_centroid_ratio
-            && self.wraps_a_bone(&welded, &geodesic, length);
+        let centroid_fails = closed_tests.centroid_ratio < self.params.min_centroid_ratio;
+        let wraps = centroid_fails && self.wraps_a_bone(&welded, &geodesic, length);
         let judged = ShapeTests {
             centroid_ratio: if wraps {
                 closed_tests.centroid_ratio
@@ -90,7 +90,7 @@ impl Surface<'_> {
         {
             return None;
         }
-        let centroid = if closed_tests.centroid_ratio < self.params.min_centroid_ratio {
+        let centroid = if centroid_fails {
             format!(
                 "; centroid ratio {:.2}, but no bone that moves it runs inside it",
                 closed_tests.centroid_ratio
