@@ -55,3 +55,17 @@ fn corpus_a_tail_found_from_its_tip_hangs_from_its_root() {
     // (`appendage::contact::root_collar`).
     super::harness::assert_cases_pass(&[40326, 40596, 42058]);
 }
+
+#[test]
+fn corpus_a_tail_walked_from_its_root_to_its_tip_hangs_from_its_root() {
+    // Short hanging quadruped tails whose far field peaks at the top of
+    // their root: peeled there and walked along the tube to the tip, whose
+    // cap the rigger's weights held back. The cap's ring, which the part
+    // closes round, lay at 0.53-0.57 of the part's length, short of where a
+    // resting contact is read, and counted with the ring where the tail
+    // leaves the body: the root joint sat mid tail and the chain ran from
+    // 0.52-0.57 of the tail back to 0.10-0.22 (all three reversed_chain). A
+    // closed ring in the part's far half is its own tip
+    // (`appendage::contact::OWN_TIP_SHARE`).
+    super::harness::assert_cases_pass(&[48481, 52394, 54672]);
+}

@@ -8,7 +8,9 @@
 //! unless the part closes round the skin past it (the tube's own
 //! tip cap, on a tail found from its tip) while another cluster opens onto
 //! the body; every cluster that the part reaches from that ring only after
-//! [`FAR_CONTACT_SHARE`] of its length is a resting contact, no root.
+//! [`FAR_CONTACT_SHARE`] of its length is a resting contact, no root, and
+//! so is a tip cap the part closes round in its far half
+//! ([`OWN_TIP_SHARE`]).
 //!
 //! The resting contact itself is the tail's own skin: where the tip lies on
 //! the back its skeleton distance dips below the level that cut the part
@@ -29,6 +31,23 @@ use crate::geometry::{geodesic_from, ring_radius, MeshGraph};
 /// tip lies at 0.80 of its tail.
 pub const FAR_CONTACT_SHARE: f32 = 0.6;
 
+/// A collar cluster the part closes round (the skin past it, reached
+/// without crossing the part, is smaller than the part: [`opens_beyond`])
+/// is the tube's own tip cap, not a piece of its root ring, when the part
+/// reaches it from the root ring after more than this share of its
+/// geodesic length: nearer the part's far end than its root. A short
+/// hanging tail whose far field peaks at its root's top is peeled there
+/// and walked along its tube to its tip, whose cap the rigger's weights
+/// held back; the cap's ring lay at 0.53-0.59 of the part (under
+/// [`FAR_CONTACT_SHARE`]), counted as root ring with the ring where the
+/// tail leaves the body, and the root joint sat mid tail, the chain hung
+/// from the wrong end (corpus look seeds 48481, 52394, 54672:
+/// `reversed_chain`). Skin the part closes round near its root is a pocket
+/// of the root ring (43197, 52542: single vertices at 0.19 and 0.32), and a
+/// second shell's ring is not reached through the part at all: both stay
+/// root ring. No new number: half the part.
+pub const OWN_TIP_SHARE: f32 = 0.5;
+
 /// `collar` (sorted) split into the root ring and the resting contacts
 /// (the clusters where the far end of the part lies on the body), both
 /// sorted.
@@ -45,7 +64,9 @@ pub fn root_collar(
     if count < 2 {
         return (collar.to_vec(), Vec::new());
     }
-    let root = root_cluster(graph, positions, welded, collar, &cluster, count);
+    let rings: Vec<Vec<u32>> = (0..count).map(|c| cluster_members(collar, &cluster, c)).collect();
+    let open: Vec<bool> = rings.iter().map(|r| opens_beyond(graph, welded, r)).collect();
+    let root = root_cluster(positions, &rings, &open);
     let sources = cluster_members(collar, &cluster, root);
     let mut subset: Vec<u32> = welded.iter().chain(collar).copied().collect();
     subset.sort_unstable();
@@ -58,7 +79,12 @@ pub fn root_collar(
     for (i, &c) in collar.iter().enumerate() {
         reach[cluster[i]] = reach[cluster[i]].min(at(c));
     }
-    let resting = |c: usize| reach[c].is_finite() && reach[c] > FAR_CONTACT_SHARE * length;
+    // The part's far end: where it rests on the body, or its own tube's
+    // tip cap (closed round by the part) in its far half.
+    let any_open = open.iter().any(|&o| o);
+    let far = |c: usize, share: f32| reach[c].is_finite() && reach[c] > share * length;
+    let own_tip = |c: usize| any_open && !open[c] && far(c, OWN_TIP_SHARE);
+    let resting = |c: usize| far(c, FAR_CONTACT_SHARE) || own_tip(c);
     let (mut root_ring, mut contact) = (Vec::new(), Vec::new());
     for (&v, &c) in collar.iter().zip(&cluster) {
         if resting(c) {
@@ -122,19 +148,11 @@ fn clusters(graph: &MeshGraph, collar: &[u32]) -> (Vec<usize>, usize) {
 /// On welded tails walked back to the body the same: 51397 (36 against 35,
 /// radius 0.063 against 0.073), 52304 (24 against 22, 0.036 against 0.053).
 /// No new number.
-fn root_cluster(
-    graph: &MeshGraph,
-    positions: &[Vec3],
-    welded: &[u32],
-    collar: &[u32],
-    cluster: &[usize],
-    count: usize,
-) -> usize {
-    let rings: Vec<Vec<u32>> = (0..count).map(|c| cluster_members(collar, cluster, c)).collect();
+fn root_cluster(positions: &[Vec3], rings: &[Vec<u32>], open: &[bool]) -> usize {
+    let count = rings.len();
     let width: Vec<f32> = rings.iter().map(|r| ring_radius(positions, r).unwrap_or(0.0)).collect();
     // A cluster the part closes round borders the part's own tube, not the
     // body: never the root, when another cluster opens onto the body.
-    let open: Vec<bool> = rings.iter().map(|r| opens_beyond(graph, welded, r)).collect();
     let any_open = open.iter().any(|&o| o);
     let candidate = |c: usize| open[c] || !any_open;
     (0..count)
