@@ -544,6 +544,48 @@ fn root_collar_roots_where_the_body_goes_on_not_at_the_tubes_own_cap() {
     assert_eq!(contact2, vec![9 * cols as u32 + 1, 9 * cols as u32 + 2]);
 }
 
+#[test]
+fn root_collar_reads_a_closed_ring_in_the_far_half_as_the_tubes_own_tip() {
+    use caudal::appendage::root_collar;
+    // Rows 0..=24 are body, 25..=44 the part, which closes round one vertex
+    // at row 35 (reached 11 rows from the root ring of a part 20 long: 0.55,
+    // under the resting share but in its far half, where a tail walked from
+    // its root to its tip leaves its tip cap) and one at row 29 (0.25, a
+    // pocket of the root ring).
+    let (rows, cols) = (45, 5);
+    let at = |r: usize, c: usize| (r * cols + c) as u32;
+    let (graph, positions) = strip(rows, cols, None);
+    let (tip, pocket) = (at(35, 2), at(29, 2));
+    let part: Vec<u32> =
+        (at(25, 0)..at(rows - 1, cols - 1) + 1).filter(|&v| v != tip && v != pocket).collect();
+    let root_row: Vec<u32> = (0..cols).map(|c| at(24, c)).collect();
+    let mut collar: Vec<u32> = root_row.iter().copied().chain([pocket, tip]).collect();
+    collar.sort_unstable();
+    let (ring, contact) = root_collar(&graph, &positions, &part, &collar);
+    let mut root_ring = root_row.clone();
+    root_ring.push(pocket);
+    root_ring.sort_unstable();
+    assert_eq!(ring, root_ring);
+    assert_eq!(contact, vec![tip]);
+    // The same vertex opening onto more body (a second sheet of skin joined
+    // to it alone, as the rest of the body lies past a ring where the part
+    // leaves it) is no tip cap: it stays root ring.
+    let n = positions.len() as u32;
+    let mut positions2 = positions.clone();
+    positions2.extend(positions.iter().map(|p| *p + Vec3::new(10.0, 0.0, 0.0)));
+    let mut tris2 = Vec::new();
+    for r in 0..rows - 1 {
+        for c in 0..cols - 1 {
+            let (a, b, d, e) = (at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1));
+            tris2.extend([[a, b, e], [a, e, d], [a + n, b + n, e + n], [a + n, e + n, d + n]]);
+        }
+    }
+    tris2.push([tip, n, n + 1]);
+    let graph2 = caudal::geometry::MeshGraph::from_triangles(positions2.len(), &tris2);
+    let (ring2, contact2) = root_collar(&graph2, &positions2, &part, &collar);
+    assert!(ring2.contains(&tip) && contact2.is_empty(), "{ring2:?} {contact2:?}");
+}
+
 /// The tube tail's rings (12 vertices each, ring 0 at the body) that the
 /// detected tail holds, with the rigger's weights set by `weigh`.
 fn tail_rings(weigh: impl Fn(&mut Builder, Range<usize>)) -> (Vec<usize>, Range<usize>, usize) {
