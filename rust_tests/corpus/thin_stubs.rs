@@ -40,3 +40,13 @@ fn a_thin_stubs_reason_names_the_rule_that_found_it() {
         stubs[0]
     );
 }
+
+#[test]
+fn corpus_a_short_tail_is_as_long_as_the_skin_its_rigger_grew_at_the_root() {
+    // Short level tails (0.050-0.059 H along their centre lines) whose
+    // rigger's weights took their first ring or two: measured from the tube
+    // alone, which starts past that skin (0.13-0.14 up the tail), they read
+    // 0.044-0.048 H, under `min_tail_length_ratio` (0.05), and got no chain.
+    // The stub bar now reads them from where the grown skin meets the body.
+    assert_cases_pass(&[43617, 48006, 55121]);
+}

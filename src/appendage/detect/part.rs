@@ -75,7 +75,7 @@ impl Surface<'_> {
             root_vertices += self.take_enclosed(&mut part, taken);
             self.tail_to_its_core(&mut part, &start, taken);
         }
-        self.demote_stub(&mut verdict, part.length);
+        self.demote_stub(&mut verdict, self.stub_length(&part, rigger_grown));
         let root = tube_root.unwrap_or_else(|| {
             cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
         });
@@ -96,6 +96,23 @@ impl Surface<'_> {
         };
         let Growing { welded, collar, geodesic, length } = part;
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+    }
+
+    /// How long the stub bar reads a tail: from where its grown skin meets
+    /// the body when the rigger's weights grew its root (`rigger_grown`
+    /// vertices), else its tube's length. That skin is the tail's (the
+    /// rigger read it as tail round the root), though the tube's coordinate
+    /// and joints start where it leaves the body
+    /// ([`Surface::grow_rigger_root`]). Measured from the tube alone, short
+    /// level tails whose rigger took their first ring or two read under
+    /// `min_tail_length_ratio` and got no chain (corpus look seeds 43617
+    /// and 55121: 0.044 and 0.048 H from the tube, 0.056 and 0.059 H long
+    /// along their centre lines, rooted 0.13-0.14 up the tail).
+    fn stub_length(&self, part: &Growing, rigger_grown: usize) -> f32 {
+        if rigger_grown == 0 {
+            return part.length;
+        }
+        self.geodesic_of(&part.welded, &part.collar).1.max(part.length)
     }
 
     /// The part's verdict where it `hangs` (joint and region), a broad part
