@@ -47,6 +47,7 @@ fn corpus_a_short_tail_is_as_long_as_the_skin_its_rigger_grew_at_the_root() {
     // rigger's weights took their first ring or two: measured from the tube
     // alone, which starts past that skin (0.13-0.14 up the tail), they read
     // 0.044-0.048 H, under `min_tail_length_ratio` (0.05), and got no chain.
-    // The stub bar now reads them from where the grown skin meets the body.
+    // The stub bar now adds how far that skin moved the root back (43617:
+    // 9.74 + 2.56 = 12.30 against 12.34 along its centre line).
     assert_cases_pass(&[43617, 48006, 55121]);
 }

@@ -75,7 +75,7 @@ impl Surface<'_> {
             root_vertices += self.take_enclosed(&mut part, taken);
             self.tail_to_its_core(&mut part, &start, taken);
         }
-        self.demote_stub(&mut verdict, self.stub_length(&part, rigger_grown));
+        self.demote_stub(&mut verdict, self.stub_length(&part, tube_root));
         let root = tube_root.unwrap_or_else(|| {
             cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar)
         });
@@ -98,21 +98,29 @@ impl Surface<'_> {
         Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
     }
 
-    /// How long the stub bar reads a tail: from where its grown skin meets
-    /// the body when the rigger's weights grew its root (`rigger_grown`
-    /// vertices), else its tube's length. That skin is the tail's (the
+    /// How long the stub bar reads a tail: its tube's length, plus how far
+    /// the skin the rigger's weights grew at its root moved the root back
+    /// (from the tube's root, `tube_root`, to the cut centre of the part's
+    /// collar as grown). That skin is the tail's first ring or two (the
     /// rigger read it as tail round the root), though the tube's coordinate
     /// and joints start where it leaves the body
     /// ([`Surface::grow_rigger_root`]). Measured from the tube alone, short
-    /// level tails whose rigger took their first ring or two read under
+    /// level tails whose rigger took their first rings read under
     /// `min_tail_length_ratio` and got no chain (corpus look seeds 43617
-    /// and 55121: 0.044 and 0.048 H from the tube, 0.056 and 0.059 H long
-    /// along their centre lines, rooted 0.13-0.14 up the tail).
-    fn stub_length(&self, part: &Growing, rigger_grown: usize) -> f32 {
-        if rigger_grown == 0 {
+    /// and 55121: 0.044 and 0.048 H from the tube; with the shift 12.30
+    /// and 0.097 against 12.34 and 0.100 along their centre lines). A
+    /// shift longer than the tube itself is no root ring beside it: the
+    /// rigger's skin is most of the tail and the tube a piece of its tip
+    /// (52198: a tube 0.022 long, shifted 0.076), whose root is not where
+    /// the tail leaves the body; its length stays the tube's.
+    fn stub_length(&self, part: &Growing, tube_root: Option<Vec3>) -> f32 {
+        let Some(from) = tube_root else { return part.length };
+        let grown = cut_centre(self.graph, &self.weld.positions, &part.welded, &part.collar);
+        let shift = from.distance(grown);
+        if shift > part.length {
             return part.length;
         }
-        self.geodesic_of(&part.welded, &part.collar).1.max(part.length)
+        part.length + shift
     }
 
     /// The part's verdict where it `hangs` (joint and region), a broad part
