@@ -475,6 +475,12 @@ fn same_result_on_one_and_two_threads() {
 /// `r * cols + c`), cut between rows `cut - 1` and `cut` when given (two
 /// shells).
 fn strip(rows: usize, cols: usize, cut: Option<usize>) -> (caudal::geometry::MeshGraph, Vec<Vec3>) {
+    let (positions, tris) = strip_mesh(rows, cols, cut);
+    (caudal::geometry::MeshGraph::from_triangles(positions.len(), &tris), positions)
+}
+
+/// [`strip`]'s positions and triangles, for a test that joins more to it.
+fn strip_mesh(rows: usize, cols: usize, cut: Option<usize>) -> (Vec<Vec3>, Vec<[u32; 3]>) {
     let positions: Vec<Vec3> =
         (0..rows * cols).map(|i| Vec3::new((i % cols) as f32, (i / cols) as f32, 0.0)).collect();
     let mut tris = Vec::new();
@@ -486,7 +492,7 @@ fn strip(rows: usize, cols: usize, cut: Option<usize>) -> (caudal::geometry::Mes
             tris.push([a as u32, e as u32, d as u32]);
         }
     }
-    (caudal::geometry::MeshGraph::from_triangles(positions.len(), &tris), positions)
+    (positions, tris)
 }
 
 #[test]
@@ -570,17 +576,8 @@ fn root_collar_reads_a_closed_ring_in_the_far_half_as_the_tubes_own_tip() {
     // The same vertex opening onto more body (a second sheet of skin joined
     // to it alone, as the rest of the body lies past a ring where the part
     // leaves it) is no tip cap: it stays root ring.
-    let n = positions.len() as u32;
-    let mut positions2 = positions.clone();
-    positions2.extend(positions.iter().map(|p| *p + Vec3::new(10.0, 0.0, 0.0)));
-    let mut tris2 = Vec::new();
-    for r in 0..rows - 1 {
-        for c in 0..cols - 1 {
-            let (a, b, d, e) = (at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1));
-            tris2.extend([[a, b, e], [a, e, d], [a + n, b + n, e + n], [a + n, e + n, d + n]]);
-        }
-    }
-    tris2.push([tip, n, n + 1]);
+    let (positions2, mut tris2) = strip_mesh(2 * rows, cols, Some(rows));
+    tris2.push([tip, at(rows, 0), at(rows, 1)]);
     let graph2 = caudal::geometry::MeshGraph::from_triangles(positions2.len(), &tris2);
     let (ring2, contact2) = root_collar(&graph2, &positions2, &part, &collar);
     assert!(ring2.contains(&tip) && contact2.is_empty(), "{ring2:?} {contact2:?}");

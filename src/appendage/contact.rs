@@ -43,9 +43,9 @@ pub const FAR_CONTACT_SHARE: f32 = 0.6;
 /// tail leaves the body, and the root joint sat mid tail, the chain hung
 /// from the wrong end (corpus look seeds 48481, 52394, 54672:
 /// `reversed_chain`). Skin the part closes round near its root is a pocket
-/// of the root ring (43197, 52542: single vertices at 0.19 and 0.32-0.36), and a
-/// second shell's ring is not reached through the part at all: both stay
-/// root ring. No new number: half the part.
+/// of the root ring (43197, 52542: single vertices at 0.19 and
+/// 0.32-0.36), and a second shell's ring is not reached through the part
+/// at all: both stay root ring. No new number: half the part.
 pub const OWN_TIP_SHARE: f32 = 0.5;
 
 /// `collar` (sorted) split into the root ring and the resting contacts
