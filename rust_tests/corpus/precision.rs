@@ -209,3 +209,20 @@ fn corpus_the_root_extension_takes_wall_not_the_body_it_opens_onto() {
         assert!(m.passed(), "seed {seed}: {:?}", m.details);
     }
 }
+
+/// A thick tail leaving the side of the rump just before the body's rounded
+/// rear end: that end carries on inside the tail's root, and the root's
+/// growth (the walks back, the axis extension, the ring's low side) took it
+/// with the tube (precision 0.945-0.949 at stop 63's start). The growth now
+/// hands back the skin it took inside the tube (`HOLLOW_SHARE` in
+/// `src/appendage/detect/hollow_root.rs`).
+#[test]
+fn corpus_the_roots_growth_takes_the_tubes_wall_not_the_body_inside_it() {
+    // Look-window dinosaurs: 42312, 45590 and 50916 level, 51028 hanging;
+    // 8724 (a separate tail shell, from a never-used window) keeps its
+    // buried start, inside its tube too, and hangs from the right end.
+    for seed in [42312, 45590, 50916, 51028, 8724] {
+        let m = super::harness::measure(&corpus::case(seed));
+        assert!(m.passed(), "seed {seed}: {:?}", m.details);
+    }
+}

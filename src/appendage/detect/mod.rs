@@ -29,6 +29,7 @@ mod candidates;
 mod components;
 mod enclosed_chain;
 mod half_tube;
+mod hollow_root;
 mod merge;
 mod part;
 mod root_growth;

@@ -255,6 +255,7 @@ impl Surface<'_> {
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         let reads_as_tail = |v: u32| self.rigger_reads_as_tail(tail_weights, v);
         let positions = &self.weld.positions;
+        let before = part.welded.clone();
         let bound = part.length.max(reach);
         // Far skin is the tube's whatever the rigger chose (as for the shape
         // walk below).
@@ -316,7 +317,8 @@ impl Surface<'_> {
         }
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
-        count + if cut_by_level { 0 } else { self.take_neck_rings(part, taken, tail_weights) }
+        count += if cut_by_level { 0 } else { self.take_neck_rings(part, taken, tail_weights) };
+        count - self.hollow_root(part, taken, &before)
     }
 
     /// A part cut at its neck takes its collar ring by ring, for as long as
