@@ -6,6 +6,7 @@ use glam::Vec3;
 
 use super::root_growth::Growing;
 use super::surface::Surface;
+use crate::appendage::peel::NECK_FLARE;
 use crate::appendage::root::TUBE_TAPER_SLACK;
 use crate::geometry::{points_ring_radius, ring_radius};
 
@@ -46,7 +47,12 @@ impl Surface<'_> {
     /// the first ring to a collar radius past the root's end of the
     /// coordinate. Only where the rings read are the tube's (the first no
     /// wider than [`TUBE_TAPER_SLACK`] times the collar ring, which is at
-    /// least as wide as the tube) and what lies inside is less than half
+    /// least as wide as the tube, and no narrower than the collar over
+    /// [`NECK_FLARE`]: a collar that much wider is body skin past the
+    /// neck, and levels in its radii lie many of the tube's radii up the
+    /// tail, where a hanging tail's chord misses its root; look seed
+    /// 53025's read 0.40 and hollowed two of the tail's first ring, while
+    /// every tail gained read 0.53-0.86) and what lies inside is less than half
     /// of what grew (skin inside a tube is the lesser part of the tube's
     /// length grown round it): never-used seed 35464's long thin fur tail
     /// read a first ring 4.2 times its collar's across a second piece, and
@@ -74,7 +80,8 @@ impl Surface<'_> {
             return 0;
         };
         let axis = (c1 - c2).normalize_or_zero();
-        if axis == Vec3::ZERO || r1.is_nan() || r1 <= 0.0 || r1 > TUBE_TAPER_SLACK * collar {
+        let tube_ring = r1 * NECK_FLARE >= collar && r1 <= TUBE_TAPER_SLACK * collar;
+        if axis == Vec3::ZERO || !tube_ring {
             return 0;
         }
         let inside = |v: u32| {
