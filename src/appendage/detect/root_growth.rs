@@ -239,8 +239,10 @@ impl Surface<'_> {
     /// walking back at most its length or its tip's `reach` off the
     /// skeleton, whichever is longer; a part cut at its neck then takes its
     /// collar ring by ring while that is the tube's next ring
-    /// ([`Self::take_neck_rings`]).
-    /// Returns how many vertices it took.
+    /// ([`Self::take_neck_rings`]). What it took inside the tube (the
+    /// body's rounded end a thick tail's root passes over) goes back to
+    /// the body ([`Self::hollow_root`]).
+    /// Returns how many vertices it kept.
     pub(super) fn grow_to_root(
         &self,
         part: &mut Growing,
