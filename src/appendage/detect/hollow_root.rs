@@ -30,13 +30,13 @@ pub const HOLLOW_SHARE: f32 = 0.5;
 /// rings at these geodesic levels, in radii of its collar ring (the skin
 /// round the root, as wide as the tube or wider). The first lies past the
 /// skin inside the tube (the body's end reaches up to a radius into the
-/// tail), the second a radius and a half further, near enough the root that a curled tail's
-/// bend does not carry the chord off the tube. A part no longer than the
-/// second level is left as it is: read on shorter parts (the levels held
-/// within 0.4 and 0.8 of the part's length), the second ring lay on a
-/// short tail's tip cap and the axis across its tube (look windows: 11
-/// seeds gained, 13 lost, short thin hanging tails hung from the wrong
-/// end or given no chain).
+/// tail), the second a radius and a half further, near enough the root
+/// that a curled tail's bend does not carry the chord off the tube. A part
+/// no longer than the second level is left as it is: read on shorter parts
+/// (the levels held within 0.4 and 0.8 of the part's length), the second
+/// ring lay on a short tail's tip cap and the axis across its tube (look
+/// windows: 11 seeds gained, 13 lost, short thin hanging tails hung from
+/// the wrong end or given no chain).
 pub const HOLLOW_AXIS_LEVELS: (f32, f32) = (2.0, 3.5);
 
 impl Surface<'_> {
