@@ -67,3 +67,18 @@ fn corpus_scraps_read_by_the_bones_that_move_them_leave_a_tail_its_joint() {
     // pieces both read again merge at that joint (`merge_shells`).
     assert_cases_pass(&[8081]);
 }
+
+/// A tail hanging between the hind legs under a rigger that weights each
+/// ring by side (`rigger_legs`) or by nearest bone: half of each ring near
+/// the body is on the left thigh, half on the right, and the part read the
+/// rigger's bones off its far end, on one side's leg. The other half read
+/// as body, the walk back over skin read as tail stopped where it began,
+/// and the tail's first rings stayed on the legs. The walk back now reads a
+/// tail bone on a hind leg with its mirror twin
+/// (`appendage::rigger_root::TailWeights::with_leg_twins`).
+#[test]
+fn corpus_a_tail_between_the_hind_legs_has_both_legs_bones() {
+    // Recall 0.609 (44795, the Cat: its first 40% in peel remainders), 0.790
+    // (47174), 0.859 (43230) and 0.895 (44289) with one side's bones.
+    assert_cases_pass(&[44795, 47174, 43230, 44289]);
+}

@@ -335,6 +335,12 @@ impl JointRoles {
         out
     }
 
+    /// The pair of legs the thighs begin: the hind legs.
+    pub fn hind_legs(&self) -> Option<&LimbPair> {
+        let thigh = |l: &Limb| self.thighs.iter().flatten().any(|t| l.chain.contains(t));
+        self.limbs.iter().find(|p| p.legs && p.limbs.iter().any(thigh))
+    }
+
     /// How many of the pelvis, the two thighs and the head were found, then
     /// how many pairs of legs.
     fn found(&self) -> (usize, usize) {
