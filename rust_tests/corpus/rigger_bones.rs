@@ -81,4 +81,8 @@ fn corpus_a_tail_between_the_hind_legs_has_both_legs_bones() {
     // Recall 0.609 (44795, the Cat: its first 40% in peel remainders), 0.790
     // (47174), 0.859 (43230) and 0.895 (44289) with one side's bones.
     assert_cases_pass(&[44795, 47174, 43230, 44289]);
+    // A thick hanging tail whose shape's walk, reading the twins too, went
+    // over the rump beside the thighs and stopped 1.5 radii back, not 5.0
+    // (recall 0.841): that walk reads the rigger's own bones.
+    assert_cases_pass(&[42709]);
 }

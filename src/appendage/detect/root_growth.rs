@@ -257,21 +257,20 @@ impl Surface<'_> {
             !matches!(origin, Origin::Peeled { necked: true, .. } | Origin::Far { necked: true });
         // The tube is followed over both sides of a ring the rigger split
         // between the hind legs ([`TailWeights::with_leg_twins`]). The
-        // rigger's root growth over the rump round the root reads the
-        // rigger's own bones: twinned there, the rump skin beside the root
-        // that a rigger gave to each side's leg read as tail on both sides
-        // (the Wolf and Shiba Inu fixtures: precision 0.962 and 0.961 ->
-        // 0.935 and 0.947).
+        // shape's walk and the rigger's root growth (after this) read the
+        // rigger's own bones: both spread over the rump round the root,
+        // where the twins read skin a rigger gave to each side's leg as
+        // tail on both sides.
         let twinned = tail_weights.map(|t| t.clone().with_leg_twins(self.roles.hind_legs()));
-        let tail_weights = twinned.as_ref();
-        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(tail_weights, v);
+        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(twinned.as_ref(), v);
         let positions = &self.weld.positions;
         let before = part.welded.clone();
         let bound = part.length.max(reach);
         // Far skin is the tube's whatever the rigger chose (as for the shape
         // walk below).
         let far = self.params.far_ratio * self.height;
-        let tube_skin = |v: u32| self.dist[v as usize] > far || reads_as_tail(v);
+        let tube_skin =
+            |v: u32| self.dist[v as usize] > far || self.rigger_reads_as_tail(tail_weights, v);
         let across = if matches!(origin, Origin::Peeled { .. }) {
             self.walk_across_tube(part, taken, bound, &tube_skin)
         } else {
@@ -317,7 +316,8 @@ impl Surface<'_> {
         }
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
-        count += if cut_by_level { 0 } else { self.take_neck_rings(part, taken, tail_weights) };
+        let twinned = twinned.as_ref();
+        count += if cut_by_level { 0 } else { self.take_neck_rings(part, taken, twinned) };
         count - self.hollow_root(part, taken, &before)
     }
 
