@@ -7,7 +7,7 @@ use glam::Vec3;
 use super::root_growth::Growing;
 use super::surface::Surface;
 use crate::appendage::peel::NECK_FLARE;
-use crate::appendage::root::TUBE_TAPER_SLACK;
+use crate::appendage::root::{marks, TUBE_TAPER_SLACK};
 use crate::geometry::{points_ring_radius, ring_radius};
 
 /// Grown skin nearer the tube's axis than this share of the tube's radius
@@ -114,16 +114,10 @@ impl Surface<'_> {
     fn on_body_shells(&self, part: &Growing, inner: Vec<u32>) -> Vec<u32> {
         let id = &self.shells.id;
         let count = id.iter().copied().max().map_or(0, |m| m as usize + 1);
+        let in_part = marks(id.len(), &part.welded);
         let mut outside = vec![false; count];
-        let mut at = 0;
-        for (w, &s) in id.iter().enumerate() {
-            // `part.welded` is sorted: walked alongside the vertices.
-            while at < part.welded.len() && (part.welded[at] as usize) < w {
-                at += 1;
-            }
-            if part.welded.get(at) != Some(&(w as u32)) {
-                outside[s as usize] = true;
-            }
+        for (&s, _) in id.iter().zip(&in_part).filter(|(_, &p)| !p) {
+            outside[s as usize] = true;
         }
         inner.into_iter().filter(|&v| outside[id[v as usize] as usize]).collect()
     }
