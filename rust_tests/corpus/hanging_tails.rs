@@ -69,6 +69,19 @@ fn corpus_a_tail_off_a_flat_barrel_is_freed_where_only_the_tail_rises() {
 }
 
 #[test]
+fn corpus_a_tail_peeled_with_an_apron_of_rump_is_freed_in_the_trunks_field() {
+    // A thick hanging tail peeled off a fat rump with an apron of rump and
+    // belly skin below its root (no peak of its own): the peeled piece
+    // wrapped a bone (centroid ratio 0.08-0.39) and stayed body, no_chain
+    // on each. A peeled piece that wraps a bone is split in the trunk's
+    // field too. 44790, 45539 and 46323 also free the trunk's rear cap
+    // behind the root (12-14 vertices): a false chain beside the tail, or
+    // a reversed chain; only the piece holding the peeled piece's peak is
+    // freed (`trunk_pieces` in `src/appendage/detect/candidates.rs`).
+    assert_cases_pass(&[44790, 45539, 46323, 46789, 46935]);
+}
+
+#[test]
 fn corpus_a_tail_beside_a_blanket_is_freed_in_the_trunks_field() {
     // A short hanging tail left with the back: the trunk-field split cut
     // it off, but every piece had the blanket's far region (a shell of its

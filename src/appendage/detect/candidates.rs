@@ -187,22 +187,22 @@ impl Surface<'_> {
                 min_protrusion,
                 &mut candidates,
             );
-            let whole_body = candidates.len() == start + 1
-                && matches!(candidates[start].1, Origin::Far { .. })
-                && welded.len() >= self.params.min_part_vertices
-                && centroid_ratio(welded, &self.weld.positions, self.dist, self.field)
-                    < self.params.min_centroid_ratio;
-            if let Some(pieces) = whole_body.then(|| self.trunk_pieces(welded, &members)).flatten()
-            {
-                candidates.truncate(start);
-                candidates.extend(pieces);
+            // Each piece that stays whole and wraps a bone is split again in
+            // the trunk's field.
+            let pieces: Vec<(Vec<u32>, Origin)> = candidates.drain(start..).collect();
+            for (piece, origin) in pieces {
+                match self.trunk_pieces(&piece, origin, &members) {
+                    Some(freed) => candidates.extend(freed),
+                    None => candidates.push((piece, origin)),
+                }
             }
         }
         candidates
     }
 
-    /// A far region that stays whole and wraps a bone (judged body) may
-    /// still carry a tail hanging behind the thighs: in the full field the
+    /// A far region that stays whole and wraps a bone (judged body), or a
+    /// piece peeled off one that does, may still carry a tail hanging
+    /// behind the thighs: in the full field the
     /// tail's skin lies near the thigh bones, below the far threshold
     /// along its length, and the region does not split at its root. Split
     /// by the distance to the trunk's bones only (legs left out), a piece
@@ -218,14 +218,37 @@ impl Surface<'_> {
     /// 115, 134, 266, 289, 564). Only as a fallback: where a piece clear of
     /// every shell is freed, that piece (a tail's tip) is grown back to its
     /// root, and a second piece by the covering would take the tail's upper
-    /// part with the rump (forced `cape_or_skirt` 431). `None` when no
-    /// piece is freed.
+    /// part with the rump (forced `cape_or_skirt` 431).
+    ///
+    /// A peeled piece was split off its region for what rises at its peak
+    /// (the highest skin in the full field), and only the piece holding
+    /// that peak is freed from it: a thick hanging tail on a fat rump is
+    /// peeled with an apron of rump and belly skin below its root that has
+    /// no peak of its own, so the peeled piece wraps a bone and stayed body
+    /// (look seeds 44790, 46323: 161 and 137 vertices freed, the tail's).
+    /// The trunk's field also frees the trunk's rear cap behind the tail's
+    /// root (12 to 14 vertices on the midline, rising 0.034-0.038 H in that
+    /// field, its highest skin 13-20% lower than the tail's piece's in the
+    /// full field): freed too, it took a chain of its own beside the tail's
+    /// (false chains of 12 to 15 vertices on 44790, 46323, 45416) or, where
+    /// the tail's piece was judged broad, the only chain (45028). A whole
+    /// far region has no such peak to read (its highest skin may be the
+    /// belly), and keeps every freed piece. `None` when `origin` is a
+    /// remainder, the piece passes the centroid test, or no piece is freed.
     fn trunk_pieces(
         &self,
         welded: &[u32],
+        origin: Origin,
         regions: &[Vec<u32>],
     ) -> Option<Vec<(Vec<u32>, Origin)>> {
         let positions = &self.weld.positions;
+        let wraps = !matches!(origin, Origin::Remainder { .. })
+            && welded.len() >= self.params.min_part_vertices
+            && centroid_ratio(welded, positions, self.dist, self.field)
+                < self.params.min_centroid_ratio;
+        if !wraps {
+            return None;
+        }
         let trunk: Vec<_> =
             self.field.segments.iter().filter(|sg| self.roles.trunk.contains(&sg.joint)).collect();
         if trunk.is_empty() {
@@ -246,6 +269,11 @@ impl Surface<'_> {
                 let shells = OtherShells { regions, coverings_count };
                 self.free_in_trunk_field(welded, &trunk_dist, &shells, 0, &mut freed);
             }
+        }
+        if matches!(origin, Origin::Peeled { .. }) {
+            let height = |v: &&u32| self.dist[**v as usize];
+            let peak = welded.iter().max_by(|a, b| height(a).total_cmp(&height(b)))?;
+            freed.retain(|(piece, _)| piece.binary_search(peak).is_ok());
         }
         for (piece, _) in &freed {
             piece.iter().for_each(|&v| in_piece[v as usize] = true);
