@@ -273,6 +273,16 @@ impl Builder {
         }
     }
 
+    /// Shares of each vertex of `range` on the named joints (a rigger that
+    /// grades a region between bones).
+    pub fn weight_shared(&mut self, range: Range<usize>, shares: &[(&str, f32)]) {
+        let shares: Vec<(u32, f32)> =
+            shares.iter().map(|&(n, w)| (self.joint(n) as u32, w)).collect();
+        for v in range {
+            self.weights[v] = Some(shares.clone());
+        }
+    }
+
     /// What a template rigger does with a tail: 80 % on the left shin,
     /// 20 % on the right thigh.
     pub fn weight_like_template_rigger(&mut self, range: Range<usize>) {

@@ -614,14 +614,28 @@ fn tail_root_follows_the_riggers_weights() {
         "missing {:?}",
         (0..480).filter(|i| all_legs.binary_search(i).is_err()).collect::<Vec<_>>()
     );
-    // The rigger kept the tube's first six rings on the pelvis: the close
-    // (not far) ones stay body; the far ones are tail by geometry.
+    // The rigger graded the tube's first six rings, most of each vertex
+    // on the pelvis and some on a tail bone: it drew the tail's edge there.
+    // The close (not far) ones stay body; the far ones are tail by geometry.
     let (kept, _, _) = tail_rings(|b, t| {
         b.weight_like_template_rigger(t.clone());
-        b.weight_to(t.start..t.start + 6 * 12, "Hips");
+        b.weight_shared(t.start..t.start + 6 * 12, &[("Hips", 0.7), ("LeftLeg", 0.3)]);
     });
     assert!((0..3).all(|r| ring_empty(&kept, r)), "{:?}", &kept[..12]);
     assert!((6..40).all(|r| ring_complete(&kept, r)));
+    // Those rings wholly on the pelvis, no weight on a tail bone, are what
+    // a nearest-bone rigger does: that says only which bone was nearest
+    // (`TailWeights::is_silent`), and the tube's next rings are taken to
+    // the body (`take_neck_rings`).
+    let (silent, _, _) = tail_rings(|b, t| {
+        b.weight_like_template_rigger(t.clone());
+        b.weight_to(t.start..t.start + 6 * 12, "Hips");
+    });
+    assert!(
+        (1..40).all(|r| ring_complete(&silent, r)),
+        "missing {:?}",
+        (0..480).filter(|i| silent.binary_search(i).is_err()).collect::<Vec<_>>()
+    );
     // No pattern in the weights (all on the pelvis): geometry alone, which
     // follows the tube over its surface to where it enters the body, the
     // same rings as the legs' pattern (the axis extension alone stopped

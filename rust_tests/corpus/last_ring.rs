@@ -14,7 +14,8 @@
 //! level runs aslant of the rings); its collar joins when it is the tube's
 //! last ring (`NECK_RING_SPREAD` in `src/appendage/root.rs`), and then
 //! ring by ring while its collar is the tube's next ring (the walk back
-//! had stopped several rings short, at its length bound or a flare).
+//! had stopped several rings short, at its length bound or a flare); since
+//! stop 65 so does a part cut by a level.
 
 use std::collections::HashSet;
 
@@ -60,6 +61,23 @@ fn corpus_a_nearest_bone_riggers_silence_does_not_stop_the_ring_walk() {
     // rigger's silence read as no). The tail's zipped root ring itself may
     // stay partly off the chain (43161: 4 of 12), so the bars are read.
     for seed in [42139, 43161, 46518] {
+        let measured = measure(&corpus::case(seed));
+        assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
+    }
+}
+
+#[test]
+fn corpus_a_level_cut_part_takes_the_ring_its_rigger_left_on_the_pelvis() {
+    // Look-window seeds whose part the far threshold cut (not at a neck):
+    // long thin biped tails curled up under `rigger_nearest`, the part
+    // holding u 0.03-1 (295, 281, 365 tail vertices); the skin before it,
+    // wholly on the pelvis, near its bone and not far skin, was taken by
+    // neither walk (recall 0.947, 0.934, 0.946: 18, 20, 124 tail vertices
+    // at u < 0.1 in no part). Every part now takes its collar while it is
+    // the tube's next ring (`take_neck_rings`): the parts hold 305, 293,
+    // 381 from u 0. The zipped root ring itself may stay partly off the
+    // chain (42349: 7 of 11), so the bars are read.
+    for seed in [42349, 49874, 50595] {
         let measured = measure(&corpus::case(seed));
         assert!(measured.passed(), "seed {seed}: {:?}", measured.details);
     }

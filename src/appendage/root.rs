@@ -258,10 +258,15 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// tail of 18 rings that ring is 5.5% of it (recall 0.945). Since stop 56
 /// the collar is read again after each ring joins, ring by ring to the
 /// body (`take_neck_rings` in detect/root_growth.rs). Read on necked parts
-/// only: a part cut by a level has already been extended and walked to the
-/// body, and there the collar is rump skin that can be as flat (eight
-/// short thin hanging tails whose far or saddle part held the whole tail,
-/// 0.11-0.21; taking it moved their chains' roots to the tip end).
+/// only until stop 65: a part cut by a level has already been extended and
+/// walked to the body, and there the collar is rump skin that can be as
+/// flat (stop 55: eight short thin hanging tails whose far or saddle part
+/// held the whole tail, 0.11-0.21; taking it moved their chains' roots to
+/// the tip end). With the collar's vertex count read too, and the
+/// rigger's silence passing a strict ring (stop 56), rings are taken from
+/// every part: no seed of 0..2200, the look or the never-used windows
+/// lost, and a level-cut part whose last rings a nearest-bone rigger left
+/// on the pelvis gets them (look +4, never used +3).
 pub const NECK_RING_SPREAD: f32 = TUBE_TAPER_SLACK - 1.0;
 
 /// Where a walk's front starts ([`follow_tube`]).

@@ -237,9 +237,10 @@ impl Surface<'_> {
     /// and flares into the body), then along its tube over the surface to
     /// where it opens onto the body (see [`crate::appendage::root::follow_tube`]),
     /// walking back at most its length or its tip's `reach` off the
-    /// skeleton, whichever is longer; a part cut at its neck then takes its
-    /// collar ring by ring while that is the tube's next ring
-    /// ([`Self::take_neck_rings`]). What it took inside the tube (the
+    /// skeleton, whichever is longer; then it takes its collar ring by ring
+    /// while that is the tube's next ring ([`Self::take_neck_rings`]).
+    /// The growth back reads a tail bone on a hind leg with its mirror twin
+    /// ([`TailWeights::with_leg_twins`]). What it took inside the tube (the
     /// body's rounded end a thick tail's root passes over) goes back to
     /// the body ([`Self::hollow_root`]).
     /// Returns how many vertices it kept.
@@ -317,7 +318,7 @@ impl Surface<'_> {
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
         let twinned = twinned.as_ref();
-        count += if cut_by_level { 0 } else { self.take_neck_rings(part, taken, twinned) };
+        count += self.take_neck_rings(part, taken, twinned);
         count - self.hollow_root(part, taken, &before)
     }
 
@@ -337,7 +338,7 @@ impl Surface<'_> {
         self.take_root_skin(part, taken, extra)
     }
 
-    /// A part cut at its neck takes its collar ring by ring, for as long as
+    /// A part takes its collar ring by ring, for as long as
     /// the collar is the tube's next ring ([`Self::neck_ring`], read with
     /// the rigger's `tail_weights` and their silence) and no wider
     /// than [`TUBE_TAPER_SLACK`] times the narrowest ring taken within the
@@ -349,8 +350,15 @@ impl Surface<'_> {
     /// the tube 1.04 long past the piece, eight rings short), or where its
     /// front read a flare before the root (53131, fur over a thin tail's
     /// skin: 1.6x, eight skin rings short). The first ring is the one the
-    /// walk's slanted front stopped a ring short of (stop 55). Returns how
-    /// many vertices joined.
+    /// walk's slanted front stopped a ring short of (stop 55). A part cut by
+    /// a level (the far threshold, a saddle) ends the same way when a
+    /// nearest-bone rigger gave the tube's last rings before the body
+    /// wholly to the pelvis: neither walk takes skin that is near a bone
+    /// and not read as tail, and those rings stayed on the pelvis (look
+    /// seeds 42349, 49874, 50595: a long thin biped tail curled up, the far
+    /// part held u 0.03-1, 18-124 tail vertices at u < 0.1 in no part,
+    /// recall 0.934-0.947). Read from every part since stop 65. Returns how many
+    /// vertices joined.
     fn take_neck_rings(
         &self,
         part: &mut Growing,
@@ -384,7 +392,7 @@ impl Surface<'_> {
         tail_weights.is_none_or(|t| t.reads_as_tail(self.rig, self.weld, v))
     }
 
-    /// The collar of a part cut at its neck when it is the tube's own next
+    /// The collar of a part when it is the tube's own next
     /// ring (see [`NECK_RING_SPREAD`]): when none of it is another part's
     /// and all of it reads as tail by the rigger's `tail_weights` (as for
     /// the walk) or is skin they gave no tail weight at all
