@@ -357,8 +357,8 @@ impl Surface<'_> {
     /// and not read as tail, and those rings stayed on the pelvis (look
     /// seeds 42349, 49874, 50595: a long thin biped tail curled up, the far
     /// part held u 0.03-1, 18-124 tail vertices at u < 0.1 in no part,
-    /// recall 0.934-0.947). Read from every part since stop 65. Returns how many
-    /// vertices joined.
+    /// recall 0.934-0.947). Read from every part since stop 65. Returns
+    /// how many vertices joined.
     fn take_neck_rings(
         &self,
         part: &mut Growing,
