@@ -233,8 +233,10 @@ impl Surface<'_> {
     /// (false chains of 12 to 15 vertices on 44790, 46323, 45416) or, where
     /// the tail's piece was judged broad, the only chain (45028). A whole
     /// far region has no such peak to read (its highest skin may be the
-    /// belly), and keeps every freed piece. `None` when `origin` is a
-    /// remainder, the piece passes the centroid test, or no piece is freed.
+    /// belly), and keeps every freed piece (read there too, the peak lost
+    /// 37 seeds of 0..2200 and 250 look seeds, 285 of them `no_chain`). `None`
+    /// when `origin` is a remainder, the piece passes the centroid test,
+    /// or no piece is freed.
     fn trunk_pieces(
         &self,
         welded: &[u32],
