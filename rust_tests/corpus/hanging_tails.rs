@@ -74,10 +74,11 @@ fn corpus_a_tail_peeled_with_an_apron_of_rump_is_freed_in_the_trunks_field() {
     // belly skin below its root (no peak of its own): the peeled piece
     // wrapped a bone (centroid ratio 0.08-0.39) and stayed body, no_chain
     // on each. A peeled piece that wraps a bone is split in the trunk's
-    // field too. 44790, 45539 and 46323 also free the trunk's rear cap
-    // behind the root (12-14 vertices): a false chain beside the tail, or
-    // a reversed chain; only the piece holding the peeled piece's peak is
-    // freed (`trunk_pieces` in `src/appendage/detect/candidates.rs`).
+    // field too. 44790 and 46323 also free the trunk's rear cap behind
+    // the root (12 and 14 vertices), a false chain beside the tail, and
+    // 45539 a second piece (two chains on its tail, one reversed); only
+    // the piece holding the peeled piece's peak is freed (`trunk_pieces`
+    // in `src/appendage/detect/candidates.rs`).
     assert_cases_pass(&[44790, 45539, 46323, 46789, 46935]);
 }
 
