@@ -16,6 +16,17 @@ fn corpus_a_riggers_change_of_bones_along_the_tail_is_not_its_root() {
     assert_cases_pass(&[66, 81, 156]);
 }
 
+#[test]
+fn corpus_a_shape_walk_past_the_flare_and_a_step_overrules_the_rigger() {
+    // Nearest-bone riggers on fur-covered tails: the walk over skin read
+    // as tail stopped 0.8-0.9 radii short of the shape's (51656: 1.47
+    // against 2.36; 50867: 1.79 against 2.60), under the old one-radius
+    // bar, and left the first rings on the body (recall 0.910, 0.920,
+    // 0.911). The bar is now the flare's quarter radius and one step
+    // (`appendage::RIGGER_ROOT_TUBE_RADII`, stop 65).
+    assert_cases_pass(&[51656, 50867, 40110]);
+}
+
 /// A rigger that gave the tail to the pelvis (`rigger_pelvis`) on a tail
 /// whose part hangs from a thigh or a shoulder: the pelvis read as the
 /// tail's bone, the rump weighted to it read as tail, and the rigger's root

@@ -212,10 +212,29 @@ pub const TUBE_TAPER_SLACK: f32 = 1.25;
 /// (corpus seeds 0..200: 8 of the 28 recall failures, the largest cause;
 /// 3 pass with this, 3 more then stop on a coarse tail's half-walked
 /// ring). Near the body the weights still decide (they exist to
-/// place the root where the shape cannot: the flare the walk stops at takes
-/// up to a quarter radius of body skin, [`TUBE_TAPER_SLACK`], and a step
-/// more); one radius is a ring past that, where the surface is tube.
-pub const RIGGER_ROOT_TUBE_RADII: f32 = 1.0;
+/// place the root where the shape cannot): the flare the walk stops at
+/// takes up to a quarter radius of body skin ([`TUBE_TAPER_SLACK`]) and a
+/// step more ([`TUBE_STEP`]), so a shape that reaches more than that past
+/// the rigger's stop has walked tube the rigger cut. Until stop 65 the bar
+/// was a ring (one radius) past that: hanging and curled tails under a
+/// nearest-bone rigger (six of the seven gained under fur) whose shape
+/// walk reached 0.8-0.9 radii past the rigger's stop kept the rigger's
+/// (look seeds 51656: 1.47 against 2.36, 50867: 1.79 against 2.60; recall
+/// 0.910, 0.920). Measured on the look
+/// windows at 1.0 / 0.75 / 0.5 / 0.25 / 0: +0 / +5 / +7 / +7 -1 / +7 -3
+/// seeds (0..2200: +0 / +1 / +2 / +2 -1 / +2 -1); the quarter radius and
+/// step is where losses have not begun.
+pub const RIGGER_ROOT_TUBE_RADII: f32 = (TUBE_TAPER_SLACK - 1.0) + TUBE_STEP;
+
+/// How many of its own ring's radii further back than the walk from a
+/// slanted root ring the walk across its tube must reach for its skin to
+/// join ([`follow_tube`]; `take_walks` and `walk_across_tube` in
+/// detect/root_growth.rs): a ring further, the walk across starting nearer
+/// the tip (it must first cover the strip it cut). This shared
+/// [`RIGGER_ROOT_TUBE_RADII`]'s value until stop 65; at that bar's half
+/// radius it lost seven look seeds (41546, 48565, 49455, 51484, 53040,
+/// 53855, 55736) for one gained (50769).
+pub const ACROSS_TUBE_RADII: f32 = 1.0;
 
 /// A walk from a tip cap's ring ([`WalkFrom::TipRing`]) has left its
 /// tube when the front's centre has moved less than this share of the

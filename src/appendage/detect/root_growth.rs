@@ -12,9 +12,9 @@ use crate::appendage::decide::MIN_TUBE_VERTICES;
 use crate::appendage::layers::are_layers;
 use crate::appendage::rigger_root::{grow_root, TailWeights};
 use crate::appendage::root::{
-    extend_root, follow_tube, marks, next_to, slanted_root_skin, Tube, WalkFrom, NECK_RING_SPREAD,
-    RIGGER_ROOT_TUBE_RADII, TUBE_FLARE_WINDOW, TUBE_JOIN_FLARE, TUBE_SPREAD_RADII,
-    TUBE_TAPER_SLACK,
+    extend_root, follow_tube, marks, next_to, slanted_root_skin, Tube, WalkFrom, ACROSS_TUBE_RADII,
+    NECK_RING_SPREAD, RIGGER_ROOT_TUBE_RADII, TUBE_FLARE_WINDOW, TUBE_JOIN_FLARE,
+    TUBE_SPREAD_RADII, TUBE_TAPER_SLACK,
 };
 use crate::geometry::ring_radius;
 
@@ -508,7 +508,7 @@ impl Surface<'_> {
     /// [`Self::walk_across_tube`]) joins the part. The walk across also
     /// reaches the near-bone side of the tail's root that the walk from the
     /// slanted ring left, when it carries the tube a ring further back than
-    /// that walk ([`RIGGER_ROOT_TUBE_RADII`]); then both join. But when the
+    /// that walk ([`ACROSS_TUBE_RADII`]); then both join. But when the
     /// walk from the slanted ring kept less than [`TUBE_SPREAD_RADII`] of
     /// tube, it stopped in the flare where the ring's low side already
     /// meets the body, and no walk that short tells a tube from the body it
@@ -528,7 +528,7 @@ impl Surface<'_> {
         tube: Tube,
         across: Tube,
     ) -> usize {
-        let further = across.reach > tube.reach + RIGGER_ROOT_TUBE_RADII;
+        let further = across.reach > tube.reach + ACROSS_TUBE_RADII;
         let mut count = 0;
         if !further || tube.reach >= TUBE_SPREAD_RADII {
             count += self.take_root_skin(part, taken, tube.vertices);
@@ -549,7 +549,7 @@ impl Surface<'_> {
     /// ring goes round the tube.
     ///
     /// Its skin joins the part only when it reaches more than
-    /// [`RIGGER_ROOT_TUBE_RADII`] further than the walk from the slanted
+    /// [`ACROSS_TUBE_RADII`] further than the walk from the slanted
     /// ring (each in its own ring's radii; this walk starts nearer the tip,
     /// so it must first cover the strip it cut). Short of that it ends in
     /// the same flare at the root, where the rigger's weights decide
