@@ -220,10 +220,9 @@ pub const TUBE_TAPER_SLACK: f32 = 1.25;
 /// nearest-bone rigger (six of the seven gained under fur) whose shape
 /// walk reached 0.8-0.9 radii past the rigger's stop kept the rigger's
 /// (look seeds 51656: 1.47 against 2.36, 50867: 1.79 against 2.60; recall
-/// 0.910, 0.920). Measured on the look
-/// windows at 1.0 / 0.75 / 0.5 / 0.25 / 0: +0 / +5 / +7 / +7 -1 / +7 -3
-/// seeds (0..2200: +0 / +1 / +2 / +2 -1 / +2 -1); the quarter radius and
-/// step is where losses have not begun.
+/// 0.910, 0.920). Measured on the look windows at 1.0 / 0.75 / 0.5 / 0.25
+/// / 0: +0 / +5 / +7 / +7 -1 / +7 -3 seeds (0..2200: +0 / +1 / +2 / +2 -1
+/// / +2 -1); the quarter radius and step is where losses have not begun.
 pub const RIGGER_ROOT_TUBE_RADII: f32 = (TUBE_TAPER_SLACK - 1.0) + TUBE_STEP;
 
 /// How many of its own ring's radii further back than the walk from a

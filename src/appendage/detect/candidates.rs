@@ -202,9 +202,9 @@ impl Surface<'_> {
 
     /// A far region that stays whole and wraps a bone (judged body), or a
     /// piece peeled off one that does, may still carry a tail hanging
-    /// behind the thighs: in the full field the
-    /// tail's skin lies near the thigh bones, below the far threshold
-    /// along its length, and the region does not split at its root. Split
+    /// behind the thighs: in the full field the tail's skin lies near the
+    /// thigh bones, below the far threshold along its length, and the
+    /// region does not split at its root. Split
     /// by the distance to the trunk's bones only (legs left out), a piece
     /// that then passes the centroid test in the full field, has its
     /// centroid in the pelvis share of the trunk, and has no far region of
@@ -234,9 +234,9 @@ impl Surface<'_> {
     /// the tail's piece was judged broad, the only chain (45028). A whole
     /// far region has no such peak to read (its highest skin may be the
     /// belly), and keeps every freed piece (read there too, the peak lost
-    /// 37 seeds of 0..2200 and 250 look seeds, 285 of them `no_chain`). `None`
-    /// when `origin` is a remainder, the piece passes the centroid test,
-    /// or no piece is freed.
+    /// 37 seeds of 0..2200 and 250 look seeds, 285 of them `no_chain`).
+    /// `None` when `origin` is a remainder, the piece passes the centroid
+    /// test, or no piece is freed.
     fn trunk_pieces(
         &self,
         welded: &[u32],

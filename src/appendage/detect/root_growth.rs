@@ -262,8 +262,9 @@ impl Surface<'_> {
         // rigger's own bones: both spread over the rump round the root,
         // where the twins read skin a rigger gave to each side's leg as
         // tail on both sides.
-        let twinned = tail_weights.map(|t| t.clone().with_leg_twins(self.roles.hind_legs()));
-        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(twinned.as_ref(), v);
+        let twins = tail_weights.map(|t| t.clone().with_leg_twins(self.roles.hind_legs()));
+        let twinned = twins.as_ref();
+        let reads_as_tail = |v: u32| self.rigger_reads_as_tail(twinned, v);
         let positions = &self.weld.positions;
         let before = part.welded.clone();
         let bound = part.length.max(reach);
@@ -317,7 +318,6 @@ impl Surface<'_> {
         }
         count += self.take_walks(part, taken, tube, across);
         count += self.take_ring_low_side(part, taken, &reads_as_tail);
-        let twinned = twinned.as_ref();
         count += self.take_neck_rings(part, taken, twinned);
         count - self.hollow_root(part, taken, &before)
     }
