@@ -164,7 +164,9 @@ pub const TUBE_STEP: f32 = 0.25;
 /// 1.25x); where the tube opens onto the body surface the front spreads
 /// over it, its radius growing by about one tube radius per radius walked,
 /// so 1.5x is half a radius of body skin past the root (the peel's neck,
-/// 2x, allows a whole radius).
+/// 2x, allows a whole radius). A steeper taper (a thick tail walked back
+/// from its tip end) passes 1.5x too; it is told from the body by its
+/// front's pace ([`TUBE_TAPER_PACE`]).
 pub const TUBE_JOIN_FLARE: f32 = 1.5;
 
 /// How far back, in radii of the root ring, the rings a new ring is held
@@ -287,11 +289,57 @@ pub const TUBE_ADVANCE_SHARE: f32 = 0.5;
 /// on the pelvis gets them (look +4, never used +3).
 pub const NECK_RING_SPREAD: f32 = TUBE_TAPER_SLACK - 1.0;
 
+/// A front that widens past [`TUBE_JOIN_FLARE`] while its centre still
+/// moves along its own line at least this share of the distance walked
+/// (over the last radius, along the line the centre moved over the radius
+/// before), within the first [`TUBE_FLARE_WINDOW`] radii of the walk, is
+/// the tail's own taper, not the body: the walk goes on and the ring
+/// counts as the tube's. Along a tube the front's centre moves with the
+/// walk (a ring widening `g` radii per radius walked on a straight tube:
+/// `sqrt(1 - g^2)` of it); where the front spreads onto the body its ring
+/// grows about one radius per radius walked ([`TUBE_JOIN_FLARE`]'s doc)
+/// and the body holds its centre back. 0.9 reads a taper up to 0.44
+/// radius per radius, under half that spread.
+///
+/// Why: a thick hanging tail whose far cut or saddle left only its tip end
+/// in the part is walked back from a ring that widens 0.2-0.26 radius per
+/// radius, 1.5x within two to three radii, and the walk stopped in the
+/// tail's own taper (look seeds 47875, 49126: recall 0.708, 0.881). At
+/// the stops of walks from a root ring on main (stop 66), of the 190 on
+/// seeds 0..600 that had walked a radius none kept 0.8 of the pace, of
+/// the 2125 on look seeds 40000..46000 seven kept 0.9 (at most 0.966);
+/// the two tails' fronts kept 0.94-1.01.
+///
+/// Only while the flare's window still holds the root ring: a tail walked
+/// from its narrow end widens from the start, while a front that widens
+/// after a window of steady tube has met the body aslant and may keep its
+/// pace there. The rat fixture's thin tail runs 9.75 radii at an even
+/// width, then its front kept pace for a radius while its ring grew
+/// 1.53-1.73x onto the rump; read there, the repair tore 117 edges over its
+/// clips instead of 99. That also ends the walk of a steep taper longer
+/// than the window (look seed 50686: recall 0.510 -> 0.927, the part from
+/// u 0.44). Look windows at 0.75 / 0.85 / 0.9 / 0.95 without the window:
+/// +1 -1 / +2 -1 / +3 -1 / +2 -0 seeds; at 0.9 with it: +2 -1 (lost
+/// 52365, a short level tail whose root joint moved 0.22 of the tail onto
+/// the rump, 1.06 local radii off). Read on walks from a root ring only
+/// ([`WalkFrom`]).
+pub const TUBE_TAPER_PACE: f32 = 0.9;
+
 /// Where a walk's front starts ([`follow_tube`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WalkFrom {
-    /// A part's root ring, which may lie aslant across the tube.
+    /// A part's root ring, which may lie aslant across the tube: a front
+    /// that widens while it keeps advancing is the tail's taper
+    /// ([`TUBE_TAPER_PACE`]).
     RootRing,
+    /// The widest ring round the tube of a part whose root ring runs along
+    /// it (`walk_across_tube` in detect/root_growth.rs), walked as from a
+    /// root ring but ended by the flare alone: from there the front first
+    /// crosses the strip the slanted ring cut, where one side of it meets
+    /// the body while the other goes on along the tube. Read for the taper,
+    /// those walks went on over the rump on look seeds 40484, 49048 and
+    /// 49163 (2.25-3.0 radii against 1.0-1.75, recall lost).
+    AcrossTube,
     /// A tip cap's ring, across the tube from the start: the walk also
     /// stops where its front stops advancing along the tube
     /// ([`TUBE_ADVANCE_SHARE`]).
@@ -299,26 +347,31 @@ pub enum WalkFrom {
 }
 
 /// The front's centre step by step, read for a walk from a tip ring
-/// ([`TUBE_ADVANCE_SHARE`]).
+/// ([`TUBE_ADVANCE_SHARE`]) and for a taper ([`TUBE_TAPER_PACE`]).
 struct Advance {
     from: WalkFrom,
     centres: Vec<Vec3>,
 }
 
 impl Advance {
-    /// Whether the front (non-empty) has stopped advancing along its tube:
-    /// over the last radius walked, its centre moved less than
-    /// [`TUBE_ADVANCE_SHARE`] of it.
-    fn stalled(&mut self, front: &[Vec3], step: f32) -> bool {
-        if self.from != WalkFrom::TipRing {
-            return false;
-        }
+    /// Records the front's centre (`front` non-empty); returns whether the
+    /// front has stopped advancing (a walk from a tip ring) and whether it
+    /// still keeps a taper's pace (a walk from a root ring), each over the
+    /// last radius walked (`step` is a [`TUBE_STEP`] of it).
+    fn record(&mut self, front: &[Vec3], step: f32) -> (bool, bool) {
         let centre = front.iter().copied().sum::<Vec3>() / front.len() as f32;
         self.centres.push(centre);
         let back = (1.0 / TUBE_STEP).round() as usize;
         let k = self.centres.len() - 1;
-        k >= back
-            && centre.distance(self.centres[k - back]) < TUBE_ADVANCE_SHARE * back as f32 * step
+        let walked = back as f32 * step;
+        let stalled = self.from == WalkFrom::TipRing
+            && k >= back
+            && centre.distance(self.centres[k - back]) < TUBE_ADVANCE_SHARE * walked;
+        let keeps_pace = self.from == WalkFrom::RootRing && k >= 2 * back && {
+            let line = (self.centres[k - back] - self.centres[k - 2 * back]).normalize_or_zero();
+            (centre - self.centres[k - back]).dot(line) >= TUBE_TAPER_PACE * walked
+        };
+        (stalled, keeps_pace)
     }
 }
 
@@ -392,13 +445,19 @@ pub fn follow_tube(
             .iter()
             .copied()
             .fold(f32::INFINITY, f32::min);
-        if r > TUBE_JOIN_FLARE * narrowest || advance.stalled(&front, step) {
+        let (stalled, keeps_pace) = advance.record(&front, step);
+        let widened = r > TUBE_JOIN_FLARE * narrowest;
+        // A taper is read while the flare's window still holds the root
+        // ring ([`TUBE_TAPER_PACE`]).
+        let tapering = keeps_pace && rings.len() <= window;
+        if widened && !tapering || stalled {
             // Spread onto the body, or (from a tip ring) stopped advancing
             // along the tube: keep the tube up to the last ring.
             let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
             return at.tube_at_flare(&walked, &sources, &in_part, (last, level), narrowest, tube);
         }
-        if r <= TUBE_TAPER_SLACK * narrowest {
+        if r <= TUBE_TAPER_SLACK * narrowest || widened {
+            // A ring past the flare here is the taper's (`tapering`).
             last = level;
         }
         rings.push(r);

@@ -586,7 +586,7 @@ impl Surface<'_> {
             bound,
             taken,
             keep,
-            WalkFrom::RootRing,
+            WalkFrom::AcrossTube,
         );
         for &v in &cut {
             taken[v as usize] = true;
