@@ -16,6 +16,8 @@ mod consistency;
 mod cut_across;
 #[path = "corpus/density.rs"]
 mod density;
+#[path = "corpus/enclosed_cap.rs"]
+mod enclosed_cap;
 #[path = "corpus/enclosed_chain.rs"]
 mod enclosed_chain;
 #[path = "corpus/flat_patch.rs"]
