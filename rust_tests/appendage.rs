@@ -3,6 +3,8 @@
 
 #[path = "appendage/anchor.rs"]
 mod anchor;
+#[path = "appendage/axial.rs"]
+mod axial;
 #[path = "appendage/checks.rs"]
 mod checks;
 #[path = "appendage/fixtures.rs"]

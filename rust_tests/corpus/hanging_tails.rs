@@ -256,3 +256,16 @@ fn corpus_a_tail_cut_along_its_length_is_closed_over_its_collar() {
     // 1.04). Closed without the covariance bar they got false chains.
     assert_cases_pass(&[42742, 53225]);
 }
+
+#[test]
+fn corpus_a_thick_hanging_tail_whose_collar_runs_along_it_is_read_across_its_axis() {
+    // Thick tails hanging behind the thighs lie near the leg bones along
+    // their underside: the far cut freed each with a collar slanting from
+    // the root down that underside, every vertex near it, so the geodesic
+    // bands ran lengthwise and read a tube ratio of 0.34 (47463) and 0.32
+    // (40759): broad parts, left on the rigger's weights (47463 no_chain;
+    // 40759's chain, grown from another piece, took 0.916 precision).
+    // Across its own axis each is a tube (2.38, 2.76), 1.62 and 1.72 of its
+    // axial width off the skeleton: a tail (`tube_across_its_axis`).
+    assert_cases_pass(&[47463, 40759]);
+}

@@ -42,4 +42,4 @@ pub use root::{
     in_walking_order, next_to, NECK_RING_SPREAD, RECUT_SLANT_RADII, RING_SIDE_SHARE, ROOT_BAND,
     ROOT_DEPTH, ROOT_RADIUS_SLACK,
 };
-pub use shape::{box_overlap, elongation};
+pub use shape::{axial_tube, box_overlap, elongation, AxialTube, SECTION_MIN_VERTICES};

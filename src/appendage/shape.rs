@@ -21,9 +21,9 @@ pub fn centroid(points: impl Iterator<Item = Vec3>) -> Vec3 {
     Vec3::new((acc[0] / n as f64) as f32, (acc[1] / n as f64) as f32, (acc[2] / n as f64) as f32)
 }
 
-/// Eigenvalues of the points' covariance, largest first (at least two
+/// The points' covariance about their centroid, decomposed (at least two
 /// points).
-fn covariance_eigenvalues(points: &[Vec3]) -> [f64; 3] {
+fn covariance(points: &[Vec3]) -> SymmetricEigen<f64, nalgebra::U3> {
     let c = centroid(points.iter().copied());
     let mut m = Matrix3::<f64>::zeros();
     for p in points {
@@ -32,9 +32,29 @@ fn covariance_eigenvalues(points: &[Vec3]) -> [f64; 3] {
         m += v * v.transpose();
     }
     m /= points.len() as f64;
-    let mut ev: Vec<f64> = SymmetricEigen::new(m).eigenvalues.iter().map(|e| e.max(0.0)).collect();
+    SymmetricEigen::new(m)
+}
+
+/// Eigenvalues of the points' covariance, largest first (at least two
+/// points).
+fn covariance_eigenvalues(points: &[Vec3]) -> [f64; 3] {
+    let mut ev: Vec<f64> = covariance(points).eigenvalues.iter().map(|e| e.max(0.0)).collect();
     ev.sort_by(|a, b| b.total_cmp(a));
     [ev[0], ev[1], ev[2]]
+}
+
+/// The direction the points spread most along: their covariance's
+/// eigenvector of the largest eigenvalue (the first of equals).
+fn major_axis(points: &[Vec3]) -> Vec3 {
+    let eigen = covariance(points);
+    let mut best = 0;
+    for i in 1..3 {
+        if eigen.eigenvalues[i] > eigen.eigenvalues[best] {
+            best = i;
+        }
+    }
+    let a = eigen.eigenvectors.column(best);
+    Vec3::new(a[0] as f32, a[1] as f32, a[2] as f32)
 }
 
 /// Elongation `sqrt(l1 / l2)` with `l1 >= l2` the two largest eigenvalues
@@ -103,25 +123,80 @@ pub fn tube_sections(points: &[Vec3], geodesic: &[f32], length: f32) -> Vec<(Vec
     if length.is_nan() || length <= 0.0 {
         return Vec::new();
     }
+    banded_sections(points, geodesic, length, 1)
+}
+
+/// `points` cut into the [`TUBE_BANDS`] bands of equal length over
+/// `0..=length` of their `coordinate` (the last band takes everything past
+/// it), each band with at least `min_vertices` as a section: its centroid
+/// and its skin's largest distance from it. Bands with fewer are left out.
+fn banded_sections(
+    points: &[Vec3],
+    coordinate: &[f32],
+    length: f32,
+    min_vertices: usize,
+) -> Vec<(Vec3, f32)> {
     (0..TUBE_BANDS)
         .filter_map(|b| {
-            let (lo, hi) = (
-                b as f32 * length / TUBE_BANDS as f32,
-                (b + 1) as f32 * length / TUBE_BANDS as f32,
-            );
+            let n = TUBE_BANDS as f32;
+            let (lo, hi) = (b as f32 * length / n, (b + 1) as f32 * length / n);
             let band: Vec<Vec3> = points
                 .iter()
-                .zip(geodesic)
+                .zip(coordinate)
                 .filter(|(_, &g)| g >= lo && (g < hi || b + 1 == TUBE_BANDS))
                 .map(|(p, _)| *p)
                 .collect();
-            if band.is_empty() {
+            if band.len() < min_vertices.max(1) {
                 return None;
             }
             let c = centroid(band.iter().copied());
             Some((c, band.iter().map(|p| p.distance(c)).fold(0.0f32, f32::max)))
         })
         .collect()
+}
+
+/// The fewest vertices a cross-section needs to measure a width: a ring
+/// round a tube has at least three; one or two vertices in a band span no
+/// section, and their distance from their own centroid reads a tube of
+/// any width as a thread.
+pub const SECTION_MIN_VERTICES: usize = 3;
+
+/// A part read across its own major axis (the eigenvector of its
+/// covariance's largest eigenvalue) instead of along its geodesic
+/// coordinate: eight planar bands of equal length along the axis (as
+/// many as the geodesic sections take), each with at least
+/// [`SECTION_MIN_VERTICES`] and measured as a geodesic section is (its
+/// centroid, its skin's largest distance from it); then the axial length
+/// over the sections' mean diameter, and that diameter. `None` with fewer
+/// than two such sections (no run to measure). Where a part's collar runs
+/// along it (a thick tail hanging behind the thighs: the far cut leaves it
+/// a collar slanting from its root down its underside), its geodesic
+/// bands from the collar run lengthwise and read its length as its width;
+/// planar bands across its axis are its cross-sections.
+pub fn axial_tube(points: &[Vec3]) -> Option<AxialTube> {
+    if points.len() < 2 * SECTION_MIN_VERTICES {
+        return None;
+    }
+    let (axis, c) = (major_axis(points), centroid(points.iter().copied()));
+    let along: Vec<f32> = points.iter().map(|p| (*p - c).dot(axis)).collect();
+    let start = along.iter().copied().fold(f32::INFINITY, f32::min);
+    let along: Vec<f32> = along.iter().map(|a| a - start).collect();
+    let length = along.iter().copied().fold(0.0f32, f32::max);
+    let sections = banded_sections(points, &along, length, SECTION_MIN_VERTICES);
+    if sections.len() < 2 {
+        return None;
+    }
+    let width = 2.0 * sections.iter().map(|s| s.1).sum::<f32>() / sections.len() as f32;
+    Some(AxialTube { ratio: tube_ratio(&sections, length), width })
+}
+
+/// A part read across its own axis ([`axial_tube`]).
+#[derive(Clone, Copy, Debug)]
+pub struct AxialTube {
+    /// Axial length over the sections' mean diameter.
+    pub ratio: f32,
+    /// The sections' mean diameter.
+    pub width: f32,
 }
 
 /// Geodesic `length` over the mean diameter of the part's cross-sections

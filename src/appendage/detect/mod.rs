@@ -17,6 +17,8 @@
 //!   host's shells, and the parts are made again;
 //! - [`verdict`]: the T4 shape tests and the judgements on them (tube,
 //!   broad, round stub, flat patch, stub, paired, what the origin overrules);
+//! - [`across_axis`]: a broad part on the pelvis read across its own axis
+//!   (a thick hanging tail whose collar runs along it);
 //! - [`stub_core`]: a stub tail's part cut back to its tube's one inside
 //!   (a lump of haunch the far cut took beside it goes back);
 //! - [`root_growth`]: a tail grown back to where it leaves the body (its
@@ -25,6 +27,7 @@
 //!   far tip cap it encloses);
 //! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
 
+mod across_axis;
 mod candidates;
 mod components;
 mod enclosed_chain;

@@ -102,7 +102,9 @@ impl Surface<'_> {
 
     /// The verdict of T5 on a part's shape tests and region, then a tail
     /// or carried verdict on a flat patch demoted ([`Self::demote_flat`]),
-    /// a round stub promoted ([`Self::round_stub`]), and a tail or carried
+    /// a round stub promoted ([`Self::round_stub`]), a broad part that is
+    /// a tube across its own axis promoted
+    /// ([`Self::tube_across_its_axis`]), and a tail or carried
     /// verdict on a ring of skin that does not rise its radius demoted
     /// ([`Self::demote_rim_only`]).
     pub(super) fn verdict(&self, shape: &Shape<'_>, region: Region, attachment: &str) -> Verdict {
@@ -121,6 +123,7 @@ impl Surface<'_> {
         );
         self.demote_flat(&mut verdict, shape);
         self.round_stub(&mut verdict, shape, region, attachment);
+        self.tube_across_its_axis(&mut verdict, shape, region, attachment);
         self.demote_rim_only(&mut verdict, shape);
         verdict
     }
