@@ -375,12 +375,76 @@ impl Advance {
     }
 }
 
+/// One step's front as the flare watch reads it ([`FlareWatch`]).
+struct Front {
+    level: f32,
+    /// The narrowest ring within the flare's window.
+    narrowest: f32,
+    /// Wider than [`TUBE_JOIN_FLARE`] times `narrowest`, and not a taper.
+    flared: bool,
+    /// From a tip ring, stopped advancing along the tube.
+    stalled: bool,
+    /// The walk has taken everything it reached.
+    last_step: bool,
+}
+
+/// What the flare watch makes of a step's front.
+enum FrontRead {
+    /// A ring of the tube (or its taper): walk on.
+    Ring,
+    /// Flared for this one step: walk on and read the next.
+    Slant,
+    /// The tube ends at the front that flared at `level`, read against
+    /// `narrowest`.
+    Stop { level: f32, narrowest: f32 },
+}
+
+/// Where the walk's front spreads onto the body. A front that flares for
+/// one step ([`TUBE_STEP`]) and is the tube's ring again at the next (no
+/// wider than [`TUBE_TAPER_SLACK`] times the narrowest) has not met the
+/// body: the body does not narrow back to the tube a quarter radius on.
+/// It is a slanted ring turning level. A peeled piece of a thin hanging
+/// tail has a root ring cut aslant where the tail passes a thigh (corpus
+/// 42482: ring radius 0.0216 on a tail 0.0116 thick); the front read
+/// 0.0161, then 0.0246 (1.53 times it), then 0.0164 and 0.0100-0.0116
+/// for 0.34 of the height, until the tail's root flared onto the rump.
+/// Stopped at the one-step flare, the walk took nothing and the tail's
+/// root half stayed on the rigger's leg weights (recall 0.602). A front
+/// that stays past the tube's ring is a flare, read where it first
+/// flared: a front hovering round the bar at the rump (1.52, 1.50, 1.51)
+/// stops where it did.
+#[derive(Default)]
+struct FlareWatch {
+    /// The level and narrowest ring of a front that flared one step back.
+    pending: Option<(f32, f32)>,
+}
+
+impl FlareWatch {
+    fn read(&mut self, front: Front, tube_ring: bool) -> FrontRead {
+        let pending = self.pending.take();
+        let slant = front.flared && !front.stalled && pending.is_none() && !front.last_step;
+        if slant {
+            self.pending = Some((front.level, front.narrowest));
+            return FrontRead::Slant;
+        }
+        let stop =
+            front.flared || front.stalled || pending.is_some() && (!tube_ring || front.last_step);
+        if !stop {
+            return FrontRead::Ring;
+        }
+        let (level, narrowest) = pending.unwrap_or((front.level, front.narrowest));
+        FrontRead::Stop { level, narrowest }
+    }
+}
+
 /// The tube of a part followed back over the surface from its root ring
 /// (`collar`, sorted welded vertices outside the part): the skin within
 /// geodesic distance `t` of the part is taken for growing `t` while the
 /// front (the level set's contour at `t`, `WalkLevels::contour`) stays a
 /// tube's ring, and the walk stops where the front spreads onto the body
-/// ([`TUBE_JOIN_FLARE`] within [`TUBE_FLARE_WINDOW`]), keeping the tube
+/// ([`TUBE_JOIN_FLARE`] within [`TUBE_FLARE_WINDOW`]; a front that flares
+/// for one step and is the tube's ring again at the next is a slanted
+/// ring turning level, `FlareWatch`), keeping the tube
 /// to its last ring ([`TUBE_TAPER_SLACK`]) and only skin whose edges all
 /// end behind the ring that flared (`WalkLevels::behind`). The far cut
 /// leaves the skin of a tail that passes near a bone (a hanging tail
@@ -408,17 +472,11 @@ pub fn follow_tube(
         return Tube::default();
     }
     let open = |v: u32| !in_part(v) && !taken[v as usize] && keep(v);
-    // By vertex, as the walk returns it: what the tube keeps is read from
-    // this list, so it comes out sorted without a sort.
-    let walked: Vec<(u32, f32)> = geodesic_within(graph, positions, &sources, length, open)
-        .into_iter()
-        .filter(|&(v, _)| !in_part(v))
-        .collect();
-    if walked.is_empty() {
+    let Some((walked, reached, levels)) =
+        walk_skin(graph, positions, &sources, length, open, &in_part)
+    else {
         return Tube::default();
-    }
-    let reached = in_walking_order(&walked);
-    let levels = WalkLevels::new(graph, positions, &sources, &reached, &in_part);
+    };
     // Steps and flare window in one ring's radius ([`largest_ring_radius`]);
     // the flare is judged against the rings walked, the whole root ring first.
     let unit = largest_ring_radius(graph, positions, &sources).unwrap_or(tube).min(tube);
@@ -431,6 +489,7 @@ pub fn follow_tube(
     let hold = TUBE_FLARE_WINDOW * unit;
     let mut front_side = FrontSide::new(&levels, graph, &sources);
     let mut advance = Advance { from, centres: Vec::new() };
+    let mut watch = FlareWatch::default();
     loop {
         let level = k as f32 * step;
         let accepted = front_side.advance(&levels, graph, &reached, level, hold);
@@ -441,32 +500,69 @@ pub fn follow_tube(
             return Tube { vertices: walked.iter().map(|&(v, _)| v).collect(), reach };
         }
         let r = points_ring_radius(&front).unwrap_or(0.0);
-        let narrowest = rings[rings.len().saturating_sub(window)..]
-            .iter()
-            .copied()
-            .fold(f32::INFINITY, f32::min);
+        let narrowest = narrowest_within(&rings, window);
         let (stalled, keeps_pace) = advance.record(&front, step);
+        let last_step = accepted == reached.len();
         let widened = r > TUBE_JOIN_FLARE * narrowest;
         // A taper is read while the flare's window still holds the root
         // ring ([`TUBE_TAPER_PACE`]).
         let tapering = keeps_pace && rings.len() <= window;
-        if widened && !tapering || stalled {
-            // Spread onto the body, or (from a tip ring) stopped advancing
-            // along the tube: keep the tube up to the last ring.
-            let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
-            return at.tube_at_flare(&walked, &sources, &in_part, (last, level), narrowest, tube);
-        }
-        if r <= TUBE_TAPER_SLACK * narrowest || widened {
+        let front = Front { level, narrowest, flared: widened && !tapering, stalled, last_step };
+        match watch.read(front, r <= TUBE_TAPER_SLACK * narrowest) {
+            FrontRead::Stop { level: flare, narrowest } => {
+                // Spread onto the body, or (from a tip ring) stopped
+                // advancing along the tube: keep the tube up to the last ring.
+                let at = FrontAt { levels: &levels, graph, positions, reached: &reached, hold };
+                return at.tube_at_flare(
+                    &walked,
+                    &sources,
+                    &in_part,
+                    (last, flare),
+                    narrowest,
+                    tube,
+                );
+            }
             // A ring past the flare here is the taper's (`tapering`).
-            last = level;
+            FrontRead::Ring if r <= TUBE_TAPER_SLACK * narrowest || widened => last = level,
+            FrontRead::Ring | FrontRead::Slant => {}
         }
         rings.push(r);
-        if accepted == reached.len() {
+        if last_step {
             let far = reached.last().map_or(0.0, |&(_, d)| d);
             return Tube::at_walk_end(&walked, (last, far + step), length, tube);
         }
         k += 1;
     }
+}
+
+/// The skin a walk from `sources` reaches within `length` over `open`
+/// skin, outside the part: by vertex (as the walk returns it: what the
+/// tube keeps is read from this list, so it comes out sorted without a
+/// sort), in walking order, and as levels. `None` when it reaches nothing.
+#[allow(clippy::type_complexity)]
+fn walk_skin(
+    graph: &MeshGraph,
+    positions: &[Vec3],
+    sources: &[u32],
+    length: f32,
+    open: impl Fn(u32) -> bool,
+    in_part: &dyn Fn(u32) -> bool,
+) -> Option<(Vec<(u32, f32)>, Vec<(u32, f32)>, WalkLevels)> {
+    let walked: Vec<(u32, f32)> = geodesic_within(graph, positions, sources, length, open)
+        .into_iter()
+        .filter(|&(v, _)| !in_part(v))
+        .collect();
+    if walked.is_empty() {
+        return None;
+    }
+    let reached = in_walking_order(&walked);
+    let levels = WalkLevels::new(graph, positions, sources, &reached, in_part);
+    Some((walked, reached, levels))
+}
+
+/// The narrowest of the last `window` rings walked.
+fn narrowest_within(rings: &[f32], window: usize) -> f32 {
+    rings[rings.len().saturating_sub(window)..].iter().copied().fold(f32::INFINITY, f32::min)
 }
 
 /// The walk's geodesic distance per welded vertex: 0 on the part's root
