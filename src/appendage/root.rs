@@ -406,7 +406,7 @@ enum FrontRead {
 /// It is a slanted ring turning level. A peeled piece of a thin hanging
 /// tail has a root ring cut aslant where the tail passes a thigh (corpus
 /// 42482: ring radius 0.0216 on a tail 0.0116 thick); the front read
-/// 0.0161, then 0.0246 (1.53 times it), then 0.0164 and 0.0100-0.0116
+/// 0.0161, then 0.0246 (1.53 times it), then 0.0164 and 0.0091-0.0116
 /// for 0.34 of the height, until the tail's root flared onto the rump.
 /// Stopped at the one-step flare, the walk took nothing and the tail's
 /// root half stayed on the rigger's leg weights (recall 0.602). A front
