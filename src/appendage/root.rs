@@ -382,6 +382,8 @@ struct Front {
     narrowest: f32,
     /// Wider than [`TUBE_JOIN_FLARE`] times `narrowest`, and not a taper.
     flared: bool,
+    /// No wider than [`TUBE_TAPER_SLACK`] times `narrowest`: a tube's ring.
+    tube_ring: bool,
     /// From a tip ring, stopped advancing along the tube.
     stalled: bool,
     /// The walk has taken everything it reached.
@@ -420,15 +422,16 @@ struct FlareWatch {
 }
 
 impl FlareWatch {
-    fn read(&mut self, front: Front, tube_ring: bool) -> FrontRead {
+    fn read(&mut self, front: Front) -> FrontRead {
         let pending = self.pending.take();
         let slant = front.flared && !front.stalled && pending.is_none() && !front.last_step;
         if slant {
             self.pending = Some((front.level, front.narrowest));
             return FrontRead::Slant;
         }
-        let stop =
-            front.flared || front.stalled || pending.is_some() && (!tube_ring || front.last_step);
+        let stop = front.flared
+            || front.stalled
+            || pending.is_some() && (!front.tube_ring || front.last_step);
         if !stop {
             return FrontRead::Ring;
         }
@@ -507,8 +510,9 @@ pub fn follow_tube(
         // A taper is read while the flare's window still holds the root
         // ring ([`TUBE_TAPER_PACE`]).
         let tapering = keeps_pace && rings.len() <= window;
-        let front = Front { level, narrowest, flared: widened && !tapering, stalled, last_step };
-        match watch.read(front, r <= TUBE_TAPER_SLACK * narrowest) {
+        let tube_ring = r <= TUBE_TAPER_SLACK * narrowest;
+        let flared = widened && !tapering;
+        match watch.read(Front { level, narrowest, flared, tube_ring, stalled, last_step }) {
             FrontRead::Stop { level: flare, narrowest } => {
                 // Spread onto the body, or (from a tip ring) stopped
                 // advancing along the tube: keep the tube up to the last ring.
@@ -523,7 +527,7 @@ pub fn follow_tube(
                 );
             }
             // A ring past the flare here is the taper's (`tapering`).
-            FrontRead::Ring if r <= TUBE_TAPER_SLACK * narrowest || widened => last = level,
+            FrontRead::Ring if tube_ring || widened => last = level,
             FrontRead::Ring | FrontRead::Slant => {}
         }
         rings.push(r);
