@@ -118,3 +118,18 @@ fn corpus_a_fur_over_a_tail_lying_on_the_rump_is_one_part_with_it() {
         assert_eq!(chains[0].shells, 2, "seed {seed}: the skin and the fur in one part");
     }
 }
+
+#[test]
+fn corpus_a_fur_takes_its_tail_skin_out_of_far_skin_wrapping_the_pelvis_at_its_own_joint() {
+    // Short and thick hanging tails under a fur (look windows). The tail's
+    // skin lay in one far region with the rump's (553 and 548 welded
+    // vertices, wrapping the pelvis) hanging from the fur's own joint, so
+    // the carve left the pair to T5, which merged them whole: 750 and 753
+    // welded vertices, centroid ratio 0.13 and 0.10, judged body, no chain
+    // (40092, 47652). The fur, which stands out, now takes the skin under
+    // it. 49826 (Imp): the same, and a blanket on the back had carved 127
+    // vertices of that far skin (the tail's root among them) as its own
+    // layer; the skin under a covering is the body's, and it no longer
+    // carves from far skin that wraps a bone.
+    assert_cases_pass(&[40092, 47652, 49826]);
+}

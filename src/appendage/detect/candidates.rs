@@ -151,6 +151,16 @@ fn peel_region(
 }
 
 impl Surface<'_> {
+    /// Far skin that fails the centroid test (T4a): at least `min_part_vertices`
+    /// welded vertices whose centroid lies nearer the skeleton than
+    /// `min_centroid_ratio` of their reach. Such skin is the body's, or
+    /// holds a tail with the body's skin round it.
+    pub(super) fn fails_centroid_test(&self, welded: &[u32]) -> bool {
+        welded.len() >= self.params.min_part_vertices
+            && centroid_ratio(welded, &self.weld.positions, self.dist, self.field)
+                < self.params.min_centroid_ratio
+    }
+
     /// The candidates: connected components of far skin (beyond
     /// `far_threshold`), each peeled into the pieces that stick out of it
     /// where it is the far skin of a fat body wrapping round a bone.
@@ -244,11 +254,7 @@ impl Surface<'_> {
         regions: &[Vec<u32>],
     ) -> Option<Vec<(Vec<u32>, Origin)>> {
         let positions = &self.weld.positions;
-        let wraps = !matches!(origin, Origin::Remainder { .. })
-            && welded.len() >= self.params.min_part_vertices
-            && centroid_ratio(welded, positions, self.dist, self.field)
-                < self.params.min_centroid_ratio;
-        if !wraps {
+        if matches!(origin, Origin::Remainder { .. }) || !self.fails_centroid_test(welded) {
             return None;
         }
         let trunk: Vec<_> =
@@ -335,11 +341,7 @@ impl Surface<'_> {
                 let cut =
                     piece.iter().map(|&v| self.dist[v as usize]).fold(f32::INFINITY, f32::min);
                 freed.push((piece, Origin::Peeled { cut_level: cut, necked: false }));
-            } else if depth < MAX_PEEL_DEPTH
-                && p.welded.len() >= n
-                && centroid_ratio(&p.welded, positions, self.dist, self.field)
-                    < self.params.min_centroid_ratio
-            {
+            } else if depth < MAX_PEEL_DEPTH && self.fails_centroid_test(&p.welded) {
                 self.free_in_trunk_field(&p.welded, trunk_dist, shells, depth + 1, freed);
             }
         }
@@ -399,7 +401,7 @@ impl Surface<'_> {
     /// 0.47. A short round fur stub is no covering (seed 228's fur over its
     /// thick hanging tail: tube ratio 0.56, not long), nor is a region under
     /// [`MIN_TUBE_VERTICES`] or without a collar.
-    fn is_covering(&self, region: &[u32]) -> bool {
+    pub(super) fn is_covering(&self, region: &[u32]) -> bool {
         if region.len() < MIN_TUBE_VERTICES {
             return false;
         }

@@ -154,7 +154,15 @@ impl Surface<'_> {
     /// (see [`are_layers`]), not a band of body skin round its open end.
     /// The other part hangs from another joint, or from the same one as a
     /// covering when the shell is not (T5 never merges those, see
-    /// [`merge_shells`](super::merge::merge_shells)).
+    /// [`merge_shells`](super::merge::merge_shells)), or from the same one
+    /// as far skin that fails the centroid test when the shell passes it:
+    /// merged whole by T5, the tail's fur and skin were judged body with
+    /// the rump's skin round them (look seeds 40092, 47652: 750 and 753
+    /// welded vertices, centroid ratio 0.13 and 0.10). A covering
+    /// ([`Self::is_covering`]: a blanket lying on the back) takes nothing
+    /// from far skin that fails the centroid test: what lies under it is
+    /// the body's (49826: a blanket took 127 vertices of the rump's far
+    /// skin, the tail's root among them, and the tail got no chain).
     pub(super) fn carve_under_shells(&self, comps: &mut [Component]) {
         let positions = &self.weld.positions;
         let points =
@@ -166,16 +174,27 @@ impl Surface<'_> {
                 continue;
             }
             let shell = points(comps[f].welded());
+            // Whether the shell is a covering, read once per list it has.
+            let mut covers: Option<bool> = None;
             for c in 0..comps.len() {
+                if c == f || remainder(&comps[c]) {
+                    continue;
+                }
+                let body = self.fails_centroid_test(comps[c].welded());
+                if body && *covers.get_or_insert_with(|| self.is_covering(comps[f].welded())) {
+                    continue; // the skin under a blanket is the body's
+                }
                 // At one attachment T5 may merge the two whole, but never a
                 // covering with a shell standing out of it: then only this
                 // carve hands the skin to its fur (a thick rump's far skin,
-                // lying on the body, held the tail's skin under a standing fur).
-                if c == f
-                    || remainder(&comps[c])
-                    || (comps[c].attachment == comps[f].attachment
-                        && comps[c].covering == comps[f].covering)
-                {
+                // lying on the body, held the tail's skin under a standing
+                // fur). Nor far skin that wraps a bone with a shell that
+                // does not: merged whole, the tail's fur and skin fail the
+                // centroid test with the rump's skin round them.
+                let whole_merge = comps[c].attachment == comps[f].attachment
+                    && comps[c].covering == comps[f].covering;
+                let tail_in_body = body && !self.fails_centroid_test(comps[f].welded());
+                if whole_merge && !tail_in_body {
                     continue;
                 }
                 let other = points(comps[c].welded());
@@ -211,6 +230,7 @@ impl Surface<'_> {
                 welded.sort_unstable();
                 let collar = self.collar(&welded);
                 comps[f].set_lists(welded, collar, positions);
+                covers = None;
             }
         }
     }
