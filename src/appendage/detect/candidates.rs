@@ -352,10 +352,7 @@ impl Surface<'_> {
     /// when it stays body.
     fn freed_in_trunk_field(&self, piece: &[u32], shells: &OtherShells<'_>) -> Option<Vec<u32>> {
         let positions = &self.weld.positions;
-        if piece.len() < self.params.min_part_vertices
-            || centroid_ratio(piece, positions, self.dist, self.field)
-                < self.params.min_centroid_ratio
-        {
+        if piece.len() < self.params.min_part_vertices || self.fails_centroid_test(piece) {
             return None;
         }
         let c = centroid(piece.iter().map(|&v| positions[v as usize]));
