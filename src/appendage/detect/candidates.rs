@@ -219,7 +219,8 @@ impl Surface<'_> {
     /// that then passes the centroid test in the full field, has its
     /// centroid in the pelvis share of the trunk, and has no far region of
     /// another shell within [`FREED_SHELL_CLEARANCE`] of it (that is a
-    /// rump cap under a tail shell or fur) is freed as peeled, cut to its
+    /// rump cap under a tail shell or fur; which regions count is
+    /// [`Self::other_shell_within`]'s) is freed as peeled, cut to its
     /// tube lobe ([`tube_lobe`]); the rest is body skin. When that frees
     /// nothing, the split is read again with another shell's far region
     /// counted only when it stands out of the body: a covering (a blanket
@@ -368,9 +369,21 @@ impl Surface<'_> {
     }
 
     /// Whether a far region (of `shells.regions`) that lies on a shell of
-    /// its own, other than the piece's, comes within `clearance` of `piece`
-    /// (a covering only when `shells.coverings_count`). Stops at the first
-    /// such pair: a dense file's fur shell can hold many thousand far
+    /// its own, other than the piece's, comes within `clearance` of `piece`:
+    /// a covering only when `shells.coverings_count`, and any other region
+    /// only when its centroid lies in the pelvis share of the trunk
+    /// ([`crate::rig::JointRoles::trunk_region`]), where a tail's shell or fur
+    /// hangs over a rump cap. A thing on its own shell that is centred on
+    /// the back or the shoulders and does not lie along the body (a quiver)
+    /// holds no tail, though its far skin can reach the edge of a tail's
+    /// piece: look-window seed 43155's quiver, 42 far vertices centred in
+    /// the spine share, came within 0.15 base radii of the tail's freed
+    /// piece (227 vertices) and refused it; the tail had no chain. A
+    /// covering keeps counting wherever it is centred: a cape hung from the
+    /// shoulders lies over the rump (look seed 50284: the cape, centred in
+    /// the spine share, over two pieces of rump skin that were freed
+    /// without it and took a chain reversed, recall 0.396). Stops at the
+    /// first such pair: a dense file's fur shell can hold many thousand far
     /// vertices.
     fn other_shell_within(&self, piece: &[u32], shells: &OtherShells<'_>, clearance: f32) -> bool {
         let positions = &self.weld.positions;
@@ -386,7 +399,15 @@ impl Surface<'_> {
                 let p = positions[v as usize];
                 m.iter().any(|&w| p.distance(positions[w as usize]) < clearance)
             });
-            near && (shells.coverings_count || !self.is_covering(m))
+            if !near {
+                return false;
+            }
+            let c = centroid(m.iter().map(|&v| positions[v as usize]));
+            if self.roles.trunk_region(c) == Region::Pelvis {
+                shells.coverings_count || !self.is_covering(m)
+            } else {
+                shells.coverings_count && self.is_covering(m)
+            }
         })
     }
 
