@@ -22,7 +22,10 @@ pub const MIN_ELONGATION: f32 = 1.6;
 pub const ATTACHMENT_BIAS: f32 = 1.5;
 /// Merge (SPEC T5): parts at one attachment (or layers of one tube, see
 /// [`super::LAYER_GAP_WIDTHS`]) whose bounding boxes overlap by more than
-/// this share (of the smaller box) are one part.
+/// this share (of the smaller box) are one part; separate surfaces only
+/// when more than this share of the smaller one's vertices also lie under
+/// the larger (`merge_shells` in detect/merge.rs: a box says nothing of
+/// what lies in it).
 pub const MERGE_OVERLAP: f32 = 0.5;
 /// Parts with fewer welded vertices than this are reported but never
 /// changed: a handful of vertices (a claw tip, a stray spike) carries no
