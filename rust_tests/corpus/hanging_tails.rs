@@ -287,3 +287,14 @@ fn corpus_a_thick_hanging_tail_whose_collar_runs_along_it_is_read_across_its_axi
     // axial width off the skeleton: a tail (`tube_across_its_axis`).
     assert_cases_pass(&[47463, 40759]);
 }
+
+#[test]
+fn corpus_a_short_tail_read_across_its_axis_rises_its_own_radius() {
+    // Short hanging tails under the stub reach, their collar running along
+    // them: the rise bar read the collar's radius, as wide as the tail is
+    // long, and they stayed broad on the rigger's weights (no_chain). Read
+    // across the axis the bar is half the axial width, the tail's own
+    // radius (`tube_across_its_axis`). 46232's LizardB is its second
+    // character.
+    assert_cases_pass(&[55006, 46232]);
+}

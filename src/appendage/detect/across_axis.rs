@@ -22,8 +22,12 @@ impl Surface<'_> {
     /// tail three and a half radii long; 40759: 0.32). Read across its axis
     /// it passes the bars a tube passes along its bands, none new:
     /// - its tip stands out of the far cut as a stub's must ([`stands_out`]:
-    ///   past the stub reach, or risen its collar's radius), which a
-    ///   swelling of the body does not;
+    ///   past the stub reach, or risen its own radius), which a swelling of
+    ///   the body does not. Its own radius is half its axial width, not its
+    ///   collar's: a collar that runs along the tail is as wide as the tail
+    ///   is long, and short hanging tails under the stub reach never rose
+    ///   that far (look seeds 55006 and 46232's LizardB, tails 0.089 H and
+    ///   0.087 H long, left broad on the rigger's weights);
     /// - it is longer than its collar's radius ([`FLAT_PATCH_LENGTH`]), so
     ///   it sticks out of where it meets the body: a patch of skin between
     ///   the thighs or on a haunch spans its collar (0.67-0.77 of it on the
@@ -44,16 +48,16 @@ impl Surface<'_> {
         let (params, tests, height) = (self.params, shape.tests, self.height);
         let positions = &self.weld.positions;
         let Some(radius) = ring_radius(positions, shape.collar) else { return };
-        if shape.length <= FLAT_PATCH_LENGTH * radius
-            || !stands_out(params, tests.reach / height, radius / height)
-            || tests.elongation < params.min_elongation
-        {
+        if shape.length <= FLAT_PATCH_LENGTH * radius || tests.elongation < params.min_elongation {
             return;
         }
         let points: Vec<Vec3> = shape.welded.iter().map(|&v| positions[v as usize]).collect();
         let Some(axial) = axial_tube(&points) else { return };
         let standoff = tests.reach / axial.width;
-        if axial.ratio < params.min_tube_ratio || standoff < params.min_stub_standoff {
+        if !stands_out(params, tests.reach / height, 0.5 * axial.width / height)
+            || axial.ratio < params.min_tube_ratio
+            || standoff < params.min_stub_standoff
+        {
             return;
         }
         verdict.kind = Kind::Tail;
