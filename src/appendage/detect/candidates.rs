@@ -161,6 +161,14 @@ impl Surface<'_> {
                 < self.params.min_centroid_ratio
     }
 
+    /// Whether the centroid of `welded` lies in the pelvis share of the
+    /// trunk ([`crate::rig::JointRoles::trunk_region`]), where a tail and
+    /// a tail's shell or fur hang.
+    fn centred_on_pelvis(&self, welded: &[u32]) -> bool {
+        let c = centroid(welded.iter().map(|&v| self.weld.positions[v as usize]));
+        self.roles.trunk_region(c) == Region::Pelvis
+    }
+
     /// The candidates: connected components of far skin (beyond
     /// `far_threshold`), each peeled into the pieces that stick out of it
     /// where it is the far skin of a fat body wrapping round a bone.
@@ -356,8 +364,7 @@ impl Surface<'_> {
         if piece.len() < self.params.min_part_vertices || self.fails_centroid_test(piece) {
             return None;
         }
-        let c = centroid(piece.iter().map(|&v| positions[v as usize]));
-        if self.roles.trunk_region(c) != Region::Pelvis {
+        if !self.centred_on_pelvis(piece) {
             return None;
         }
         let radius = base_radius_of(self.graph, positions, piece);
@@ -372,8 +379,8 @@ impl Surface<'_> {
     /// its own, other than the piece's, comes within `clearance` of `piece`:
     /// a covering only when `shells.coverings_count`, and any other region
     /// only when its centroid lies in the pelvis share of the trunk
-    /// ([`crate::rig::JointRoles::trunk_region`]), where a tail's shell or fur
-    /// hangs over a rump cap. A thing on its own shell that is centred on
+    /// ([`Self::centred_on_pelvis`]), where a tail's shell or fur hangs
+    /// over a rump cap. A thing on its own shell that is centred on
     /// the back or the shoulders and does not lie along the body (a quiver)
     /// holds no tail, though its far skin can reach the edge of a tail's
     /// piece: look-window seed 43155's quiver, 42 far vertices centred in
@@ -402,8 +409,7 @@ impl Surface<'_> {
             if !near {
                 return false;
             }
-            let c = centroid(m.iter().map(|&v| positions[v as usize]));
-            if self.roles.trunk_region(c) == Region::Pelvis {
+            if self.centred_on_pelvis(m) {
                 shells.coverings_count || !self.is_covering(m)
             } else {
                 shells.coverings_count && self.is_covering(m)
