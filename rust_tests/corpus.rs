@@ -6,6 +6,8 @@
 mod back_strip;
 #[path = "corpus/buried_start.rs"]
 mod buried_start;
+#[path = "corpus/caught_skin.rs"]
+mod caught_skin;
 #[path = "corpus/coarse_rings.rs"]
 mod coarse_rings;
 #[path = "corpus/collar_pelvis.rs"]

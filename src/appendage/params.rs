@@ -129,6 +129,24 @@ pub const FLAT_CAP_THICKNESS: f32 = 0.1;
 /// the tail: 2.94 from the centre, 1.98 from the ring.
 pub const ENCLOSED_CAP_DEPTH: f32 = 2.0;
 
+/// Skin a chain's part holds only along its cut (a vertex of the part next
+/// to none of its inside) goes back to the body when it lies farther than
+/// this many radii of the part's root ring from the ring's centre (the ring:
+/// the part's edge vertices next to its inside). Two radii are the root's
+/// thickness: the chain's hand-over spreads the first bone's turn over one
+/// root thickness (`crate::chain::HANDOVER_RADII`), and the whole-mesh
+/// measure's collar band is one thickness wide (`COLLAR_BAND_DIAMETERS`), so
+/// skin within it is the root's own. Skin caught on the cut a whole
+/// thickness or more away is body skin the cut took beside the tube (the
+/// torso's rear pole under a short level tail's tip, 2.9-3.0 radii on look
+/// seeds 40650 and 40805; tongues of rump skin by a hanging tail's root,
+/// 2.1-4.4 on 40112, 40765, 43155), and half its weight on the first bone
+/// made the body drift 0.3-4.3% of H (bar 0.2%). Nearer skin on the cut is
+/// the ring's own: a low-poly ring's side vertex joined to the part only by
+/// its ring neighbours lies 1.03-1.05 radii out (the Alpaca fixture, look
+/// seeds 53550 and 54490, all true tail), the skin round the seam 0.9-1.4.
+pub const CAUGHT_SKIN_RADII: f32 = 2.0;
+
 /// Close skin a tail's part encloses also joins the tail when it lies on a
 /// shell other than the body's and is buried: the mesh's other shells (not
 /// the tail's own skin and fur) wind round the centre of its points at

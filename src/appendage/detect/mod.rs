@@ -26,9 +26,12 @@
 //! - [`tip_growth`]: a tail grown on to its tip (the rest of its tube, the
 //!   far tip cap it encloses);
 //! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
+//! - [`caught_skin`]: a chain's part keeps its inside and the skin round it
+//!   (skin touching the tail only along its cut goes back to the body).
 
 mod across_axis;
 mod candidates;
+mod caught_skin;
 mod components;
 mod enclosed_chain;
 mod half_tube;
@@ -56,6 +59,7 @@ use crate::geometry::{
 };
 use crate::rig::{JointRoles, Rig};
 use candidates::Origin;
+use caught_skin::give_back_caught_skin;
 use components::Component;
 use enclosed_chain::{join_enclosed_chains, lost_chains};
 use merge::merge_shells;
@@ -164,6 +168,7 @@ pub fn detect(rig: &Rig, params: &DetectParams) -> Result<Detection> {
     let (mut parts, mut reports, mut bones) = make_parts(&surface, &groups, &mut comps, new_bones)?;
     release_claimed_skin(&mut parts, &mut reports, &weld, &mut bones)?;
     sheet_faces_share_their_place(&mut parts, &mut reports, &weld, &graph, height);
+    give_back_caught_skin(&mut parts, &mut reports, &weld, &graph, &mut bones)?;
     let names = rig.joint_names();
     let report = Report {
         height,
