@@ -145,6 +145,9 @@ pub const ENCLOSED_CAP_DEPTH: f32 = 2.0;
 /// the ring's own: a low-poly ring's side vertex joined to the part only by
 /// its ring neighbours lies 1.03-1.05 radii out (the Alpaca fixture, look
 /// seeds 53550 and 54490, all true tail), the skin round the seam 0.9-1.4.
+/// Not a clean split: a long thin hanging tail's root skin on a slanted cut
+/// lies 2.04 out (seed 475, two true tail vertices given back, recall 0.950
+/// -> 0.949), and 40820's drifting skin 1.9-2.0 stays (0.77% of H).
 pub const CAUGHT_SKIN_RADII: f32 = 2.0;
 
 /// Close skin a tail's part encloses also joins the tail when it lies on a

@@ -26,8 +26,9 @@
 //! - [`tip_growth`]: a tail grown on to its tip (the rest of its tube, the
 //!   far tip cap it encloses);
 //! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
-//! - [`caught_skin`]: a chain's part keeps its inside and the skin round it
-//!   (skin touching the tail only along its cut goes back to the body).
+//! - [`caught_skin`]: a chain's part gives back skin it holds only along
+//!   its cut a root thickness or more from its ring (body skin the cut took
+//!   beside the tube).
 
 mod across_axis;
 mod candidates;
