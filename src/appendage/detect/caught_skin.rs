@@ -4,7 +4,8 @@
 
 use glam::Vec3;
 
-use super::surface::{rig_vertices, Members};
+use super::part::drop_from_part;
+use super::surface::{collar_after_giving_back, Members};
 use super::PartGeometry;
 use crate::appendage::params::CAUGHT_SKIN_RADII;
 use crate::appendage::report::{Decision, PartReport};
@@ -45,25 +46,9 @@ pub(super) fn give_back_caught_skin(
         if back.is_empty() {
             continue;
         }
-        let keep: Vec<bool> = p.welded.iter().map(|v| back.binary_search(v).is_err()).collect();
-        p.geodesic = p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
-        p.welded.retain(|v| back.binary_search(v).is_err());
-        let stays = |v: &u32| p.welded.binary_search(v).is_ok();
-        let mut collar: Vec<u32> = p
-            .collar
-            .iter()
-            .chain(&back)
-            .copied()
-            .filter(|&v| graph.neighbors_of(v as usize).iter().any(stays))
-            .collect();
-        collar.sort_unstable();
-        collar.dedup();
-        p.collar = collar;
-        r.vertices = rig_vertices(weld, &p.welded);
-        r.vertex_count = r.vertices.len();
-        r.welded_vertex_count = p.welded.len();
+        drop_from_part(p, r, |v| back.binary_search(&v).is_ok(), weld, bones)?;
+        p.collar = collar_after_giving_back(graph, &p.collar, &back, &p.welded);
         r.collar_vertex_count = p.collar.len();
-        r.bone_distance_before = bones.mean_noting(&r.vertices)?;
     }
     Ok(())
 }
@@ -88,10 +73,10 @@ fn caught_skin(welded: &[u32], positions: &[Vec3], graph: &MeshGraph) -> Vec<u32
             }
         }
     }
-    let Some(radius) = ring_radius(positions, &ring) else { return Vec::new() };
     if on_cut.is_empty() {
         return on_cut;
     }
+    let Some(radius) = ring_radius(positions, &ring) else { return Vec::new() };
     let centre = ring.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / ring.len() as f32;
     on_cut.retain(|&v| positions[v as usize].distance(centre) > CAUGHT_SKIN_RADII * radius);
     if on_cut.is_empty() {

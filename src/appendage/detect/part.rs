@@ -452,16 +452,30 @@ pub(super) fn release_claimed_skin(
         }
         let claimed = if r.origin == "remainder" { &held } else { &held_off_body };
         if p.welded.iter().any(|&v| claimed[v as usize]) {
-            let keep: Vec<bool> = p.welded.iter().map(|&v| !claimed[v as usize]).collect();
-            p.geodesic =
-                p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
-            p.welded.retain(|&v| !claimed[v as usize]);
-            r.vertices = rig_vertices(weld, &p.welded);
-            r.vertex_count = r.vertices.len();
-            r.welded_vertex_count = p.welded.len();
-            r.bone_distance_before = bones.mean_noting(&r.vertices)?;
+            drop_from_part(p, r, |v| claimed[v as usize], weld, bones)?;
         }
     }
+    Ok(())
+}
+
+/// `p` without its welded vertices that are `gone`, the geodesic kept in
+/// step, and its report's vertex lists and counts with it; its bone
+/// distance before is measured again over what it keeps (the list its
+/// distance after is measured over).
+pub(super) fn drop_from_part(
+    p: &mut PartGeometry,
+    r: &mut PartReport,
+    gone: impl Fn(u32) -> bool,
+    weld: &Weld,
+    bones: &mut BoneDistance,
+) -> Result<()> {
+    let keep: Vec<bool> = p.welded.iter().map(|&v| !gone(v)).collect();
+    p.geodesic = p.geodesic.iter().zip(&keep).filter(|(_, &k)| k).map(|(g, _)| *g).collect();
+    p.welded.retain(|&v| !gone(v));
+    r.vertices = rig_vertices(weld, &p.welded);
+    r.vertex_count = r.vertices.len();
+    r.welded_vertex_count = p.welded.len();
+    r.bone_distance_before = bones.mean_noting(&r.vertices)?;
     Ok(())
 }
 

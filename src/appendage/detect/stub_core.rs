@@ -5,7 +5,7 @@
 //! holds that cap, joined to it at the tail's root ring.
 
 use super::root_growth::Growing;
-use super::surface::{Members, Surface};
+use super::surface::{collar_after_giving_back, Members, Surface};
 use super::verdict::ShapeTests;
 use crate::appendage::decide::{is_long, Verdict};
 use crate::appendage::report::Kind;
@@ -94,20 +94,10 @@ impl Surface<'_> {
         }
         back.sort_unstable();
         part.welded.retain(|v| back.binary_search(v).is_err());
-        let stays = |v: &u32| part.welded.binary_search(v).is_ok();
         for &v in &back {
             taken[v as usize] = false;
         }
-        let mut collar: Vec<u32> = part
-            .collar
-            .iter()
-            .chain(&back)
-            .copied()
-            .filter(|&v| self.graph.neighbors_of(v as usize).iter().any(stays))
-            .collect();
-        collar.sort_unstable();
-        collar.dedup();
-        part.collar = collar;
+        part.collar = collar_after_giving_back(self.graph, &part.collar, &back, &part.welded);
         (part.geodesic, part.length) = self.geodesic_of(&part.welded, &part.collar);
     }
 

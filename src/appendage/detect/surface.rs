@@ -320,6 +320,27 @@ fn widest_piece(collar: Vec<u32>, graph: &MeshGraph, positions: &[Vec3]) -> Vec<
     widest.map_or(collar, |(_, piece)| piece)
 }
 
+/// The collar of `welded` (sorted) after `back` went from it to the body:
+/// the old `collar` and the skin given back, where next to what stays;
+/// sorted, each once.
+pub(super) fn collar_after_giving_back(
+    graph: &MeshGraph,
+    collar: &[u32],
+    back: &[u32],
+    welded: &[u32],
+) -> Vec<u32> {
+    let stays = |v: &u32| welded.binary_search(v).is_ok();
+    let mut out: Vec<u32> = collar
+        .iter()
+        .chain(back)
+        .copied()
+        .filter(|&v| graph.neighbors_of(v as usize).iter().any(stays))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// `a` and `b` together, sorted, each once: merged when both are sorted
 /// (parts and collars are), sorted afresh otherwise.
 pub(super) fn sorted_union(a: &[u32], b: &[u32]) -> Vec<u32> {
