@@ -38,3 +38,15 @@ fn corpus_a_chains_part_gives_back_skin_it_holds_only_by_its_cut() {
         }
     }
 }
+
+/// Level tails whose part as made flared up to three root radii back over
+/// the rump. Giving that skin back moved the part's cut; the root left
+/// where the flare had put it sat a root radius behind the true root and
+/// aside, and the root joint failed the joints-inside bar (1.37, 1.20 and
+/// 1.20 local radii off the centre line before; bar 1).
+const ROOT_BEHIND: [u64; 3] = [44158, 46970, 48895];
+
+#[test]
+fn corpus_a_root_is_measured_again_on_the_cut_left_after_giving_skin_back() {
+    assert_cases_pass(&ROOT_BEHIND);
+}

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use super::part::drop_from_part;
-use super::surface::{collar_after_giving_back, Members};
+use super::surface::{collar_after_giving_back, cut_centre, Members};
 use super::PartGeometry;
 use crate::appendage::params::CAUGHT_SKIN_RADII;
 use crate::appendage::report::{Decision, PartReport};
@@ -28,9 +28,16 @@ use crate::geometry::{ring_radius, BoneDistance, MeshGraph, Weld};
 /// Read on the parts as made, joins included: a tip piece another chain
 /// part encloses meets its host along a ring, which read before the join
 /// was skin on the cut. A shell with no inside (a stub two rings long) is
-/// left whole. The part's root and length stand (the skin given back lies
-/// on its cut); its collar takes the skin given back, and its bone
-/// distance before is measured again over what it keeps.
+/// left whole. Its length stands (the skin given back lies on its cut, not
+/// at its tip); its collar takes the skin given back, its bone distance
+/// before is measured again over what it keeps, and its root, when that is
+/// the centre of its cut (`PartGeometry::root_at_cut`), is measured again
+/// on the cut that is left: the centre averages the cut's edges, and the
+/// edges round skin given back lie where that skin was. Left standing, the
+/// chain's root joint sat a root radius behind the root and aside (look
+/// seeds 44158, 46970 and 48895, level tails whose part as made flared up
+/// to three root radii back over the rump: 1.37, 1.20 and 1.20 local radii
+/// off the centre line, bar 1).
 pub(super) fn give_back_caught_skin(
     parts: &mut [PartGeometry],
     reports: &mut [PartReport],
@@ -49,6 +56,9 @@ pub(super) fn give_back_caught_skin(
         drop_from_part(p, r, |v| back.binary_search(&v).is_ok(), weld, bones)?;
         p.collar = collar_after_giving_back(graph, &p.collar, &back, &p.welded);
         r.collar_vertex_count = p.collar.len();
+        if p.root_at_cut {
+            p.root = cut_centre(graph, &weld.positions, &p.welded, &p.collar);
+        }
     }
     Ok(())
 }

@@ -140,6 +140,7 @@ mod tests {
             length: 1.0,
             attachment: None,
             root: Vec3::ZERO,
+            root_at_cut: true,
         }
     }
 

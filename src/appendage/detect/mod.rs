@@ -28,7 +28,7 @@
 //! - [`sheet`]: a chain's coordinate read across a two-sided sheet's faces.
 //! - [`caught_skin`]: a chain's part gives back skin it holds only along
 //!   its cut a root thickness or more from its ring (body skin the cut took
-//!   beside the tube).
+//!   beside the tube), and its root is measured again on the cut left.
 
 mod across_axis;
 mod candidates;
@@ -91,6 +91,12 @@ pub struct PartGeometry {
     /// towards the part, so an uneven collar ring does not pull it aside),
     /// taken before the rigger's root skin joins the part.
     pub root: Vec3,
+    /// Whether `root` is the centre of the part's own cut (no rigger's root
+    /// skin joined it): skin the part later gives back from that cut moves
+    /// its cut, and the root is measured again (`give_back_caught_skin`).
+    /// A root taken before the rigger's skin joined lies beside the cut by
+    /// design and stands.
+    pub root_at_cut: bool,
 }
 
 /// Everything detection computed, for the fixes that follow it.

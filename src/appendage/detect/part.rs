@@ -95,7 +95,10 @@ impl Surface<'_> {
             ..self.report_of(verdict, &part, &tests, origin, vertices)
         };
         let Growing { welded, collar, geodesic, length } = part;
-        Ok((report, PartGeometry { welded, collar, geodesic, length, attachment, root }))
+        let root_at_cut = tube_root.is_none();
+        let geometry =
+            PartGeometry { welded, collar, geodesic, length, attachment, root, root_at_cut };
+        Ok((report, geometry))
     }
 
     /// How long the stub bar reads a tail: its tube's length, plus how far
