@@ -89,7 +89,9 @@ pub struct PartGeometry {
     /// Where the part leaves the body: the mean of the midpoints of the
     /// edges between part and collar (the collar centroid moved half an edge
     /// towards the part, so an uneven collar ring does not pull it aside),
-    /// taken before the rigger's root skin joins the part.
+    /// taken before the rigger's root skin joins the part, and measured
+    /// again on the cut left when the part gives skin back from its cut
+    /// (see `root_at_cut`).
     pub root: Vec3,
     /// Whether `root` is the centre of the part's own cut (no rigger's root
     /// skin joined it): skin the part later gives back from that cut moves
