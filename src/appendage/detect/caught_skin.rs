@@ -9,6 +9,7 @@ use super::surface::{collar_after_giving_back, cut_centre, Members};
 use super::PartGeometry;
 use crate::appendage::params::CAUGHT_SKIN_RADII;
 use crate::appendage::report::{Decision, PartReport};
+use crate::appendage::shape::centroid;
 use crate::error::Result;
 use crate::geometry::{ring_radius, BoneDistance, MeshGraph, Weld};
 
@@ -87,7 +88,7 @@ fn caught_skin(welded: &[u32], positions: &[Vec3], graph: &MeshGraph) -> Vec<u32
         return on_cut;
     }
     let Some(radius) = ring_radius(positions, &ring) else { return Vec::new() };
-    let centre = ring.iter().map(|&v| positions[v as usize]).sum::<Vec3>() / ring.len() as f32;
+    let centre = centroid(ring.iter().map(|&v| positions[v as usize]));
     on_cut.retain(|&v| positions[v as usize].distance(centre) > CAUGHT_SKIN_RADII * radius);
     if on_cut.is_empty() {
         return on_cut;
